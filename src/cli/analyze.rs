@@ -1,0 +1,76 @@
+//! `c4 analyze`: the board and the exact value of every column.
+
+use super::BoardArgs;
+use anyhow::{Context, Result};
+use clap::Args;
+use connect4_ml::game::Outcome;
+use connect4_ml::{Mode, Position, Solver};
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Moves played so far as 1-based column digits, e.g. 4453 (empty or `-`: empty board).
+    #[arg(default_value = "")]
+    moves: String,
+    /// Only win (1), draw (0) or loss (-1) per column.
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    tt_mib: usize,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+pub fn run(a: AnalyzeArgs) -> Result<()> {
+    let geom = a.board.geometry()?;
+    let moves = if a.moves == "-" { "" } else { a.moves.as_str() };
+    let pos = Position::from_moves(geom, moves)
+        .with_context(|| format!("cannot read moves \"{moves}\""))?;
+    let mode = if a.weak { Mode::Weak } else { Mode::Strong };
+    let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
+    println!("{pos}");
+    match pos.outcome() {
+        Outcome::Won(p) => {
+            println!("game over: {} won", p.symbol());
+            return Ok(());
+        }
+        Outcome::Draw => {
+            println!("game over: draw");
+            return Ok(());
+        }
+        Outcome::Ongoing => {}
+    }
+    let scores = solver.analyze(&pos, mode);
+    let cell = |s: &Option<i32>| s.map_or("-".to_string(), |v| v.to_string());
+    let header: Vec<String> = (1..=geom.width()).map(|c| format!("{c:>4}")).collect();
+    let values: Vec<String> = scores.iter().map(|s| format!("{:>4}", cell(s))).collect();
+    println!("column{}", header.concat());
+    println!("score {}", values.concat());
+    let best = scores.iter().flatten().max().copied().unwrap_or(0);
+    let best_cols: Vec<String> = scores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s == Some(best))
+        .map(|(c, _)| (c + 1).to_string())
+        .collect();
+    println!(
+        "{} to move, {} stones; position score {best} ({}); best column(s): {}",
+        pos.side_to_move().symbol(),
+        pos.moves_played(),
+        describe(best, geom, mode),
+        best_cols.join(", ")
+    );
+    Ok(())
+}
+
+/// Puts a score in words: who wins and with which stone.
+fn describe(score: i32, geom: connect4_ml::Geometry, mode: Mode) -> String {
+    let half = geom.cells().div_ceil(2) as i32;
+    match (score.signum(), mode) {
+        (0, _) => "draw".into(),
+        (1, Mode::Weak) => "win".into(),
+        (-1, Mode::Weak) => "loss".into(),
+        (1, _) => format!("win with stone {}", half + 1 - score),
+        _ => format!("loss: opponent wins with stone {}", half + 1 + score),
+    }
+}

@@ -1,0 +1,55 @@
+//! Argument structs (clap derive) and one `run` per subcommand.
+
+mod analyze;
+mod bench;
+mod solve;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+use connect4_ml::Geometry;
+
+/// connect4-ml: learn to play Connect Four, measured against a perfect solver.
+#[derive(Parser, Debug)]
+#[command(name = "c4", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve positions read from FILE or stdin: prints "MOVES SCORE NODES MICROS" per line.
+    Solve(solve::SolveArgs),
+    /// Draw a position and the solver's score of every column.
+    Analyze(analyze::AnalyzeArgs),
+    /// Benchmarks.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+/// Board size options shared by every command that builds positions.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BoardArgs {
+    /// Number of columns.
+    #[arg(long, default_value_t = 7)]
+    width: usize,
+    /// Number of rows.
+    #[arg(long, default_value_t = 6)]
+    height: usize,
+}
+
+impl BoardArgs {
+    /// The geometry, or an error naming the bad size.
+    pub fn geometry(&self) -> Result<Geometry> {
+        Ok(Geometry::new(self.width, self.height)?)
+    }
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Bench(b) => bench::run(b),
+    }
+}

@@ -1,0 +1,63 @@
+//! `c4 solve`: a stream of positions in, a stream of scores out.
+
+use super::BoardArgs;
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use connect4_ml::solver::bench::solve_line;
+use connect4_ml::{Mode, Solver};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Only win (1), draw (0) or loss (-1): much faster than the exact score.
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    tt_mib: usize,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Lines of "MOVES" or "MOVES EXPECTED" (`-` alone is the empty board); stdin if absent.
+    file: Option<PathBuf>,
+}
+
+pub fn run(a: SolveArgs) -> Result<()> {
+    let mut solver = Solver::with_table_mib(a.board.geometry()?, a.tt_mib)?;
+    let mode = if a.weak { Mode::Weak } else { Mode::Strong };
+    let reader: Box<dyn BufRead> = match &a.file {
+        Some(p) => Box::new(BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
+        )),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    let name = a
+        .file
+        .as_ref()
+        .map_or("stdin".to_string(), |p| p.display().to_string());
+    let mut out = std::io::stdout().lock();
+    let mut bad = 0usize;
+    for (i, line) in reader.split(b'\n').enumerate() {
+        let line = line.with_context(|| format!("cannot read {name}"))?;
+        let result = match std::str::from_utf8(&line) {
+            Ok(text) => solve_line(&mut solver, text, mode).map_err(|e| e.to_string()),
+            Err(_) => Err("not valid UTF-8".to_string()),
+        };
+        match result {
+            Ok(Some(s)) => {
+                let moves = if s.moves.is_empty() { "-" } else { &s.moves };
+                writeln!(out, "{moves} {} {} {:.0}", s.score, s.nodes, s.micros)?;
+                out.flush()?;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("{name}: line {}: {e}", i + 1);
+                bad += 1;
+            }
+        }
+    }
+    if bad > 0 {
+        bail!("{bad} line(s) of {name} could not be solved");
+    }
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! Board dimensions and the bit masks derived from them.
+//!
+//! Bit layout (as in Pascal Pons' solver): column `c`, row `r` (0 = bottom) is bit
+//! `c * (height + 1) + r`. Each column has one extra, always-empty sentinel bit on top, so that
+//! shifting a bitboard by `height + 1` (a column), `height` or `height + 2` (the diagonals)
+//! never carries a stone from the top of one column into the bottom of the next.
+
+use super::GameError;
+
+/// Width and height of a board, with the masks every bitboard operation needs precomputed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    width: u8,
+    height: u8,
+    /// One bit at the bottom of every column.
+    bottom: u64,
+    /// Every playable cell (no sentinel bits).
+    board: u64,
+}
+
+impl Geometry {
+    /// The standard 7 columns x 6 rows board.
+    pub const STANDARD: Geometry = Geometry::build(7, 6);
+
+    /// A `width` x `height` board; `width * (height + 1)` must be at most 64.
+    pub fn new(width: usize, height: usize) -> Result<Self, GameError> {
+        if width == 0 || height == 0 {
+            return Err(GameError::BoardEmpty { width, height });
+        }
+        let bits = width.saturating_mul(height.saturating_add(1));
+        if bits > 64 {
+            return Err(GameError::BoardTooLarge {
+                width,
+                height,
+                bits,
+            });
+        }
+        Ok(Self::build(width as u8, height as u8))
+    }
+
+    const fn build(width: u8, height: u8) -> Self {
+        let mut bottom = 0u64;
+        let mut c = 0;
+        while c < width as u32 {
+            bottom |= 1u64 << (c * (height as u32 + 1));
+            c += 1;
+        }
+        // Each column's `height` playable bits are bottom * (2^height - 1) without carries.
+        let board = bottom.wrapping_mul((1u64 << height) - 1);
+        Geometry {
+            width,
+            height,
+            bottom,
+            board,
+        }
+    }
+
+    /// Number of columns.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+
+    /// Number of cells, `width * height`.
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.width() * self.height()
+    }
+
+    /// Bits used by a key: `width * (height + 1)`.
+    #[inline]
+    pub fn key_bits(&self) -> u32 {
+        self.width as u32 * (self.height as u32 + 1)
+    }
+
+    /// One bit at the bottom of every column.
+    #[inline]
+    pub fn bottom_mask(&self) -> u64 {
+        self.bottom
+    }
+
+    /// Every playable cell.
+    #[inline]
+    pub fn board_mask(&self) -> u64 {
+        self.board
+    }
+
+    /// The bit of cell (`col`, `row`), both 0-based, row 0 at the bottom.
+    #[inline]
+    pub fn cell_bit(&self, col: usize, row: usize) -> u64 {
+        1u64 << (col * (self.height() + 1) + row)
+    }
+
+    /// All playable cells of column `col` (0-based).
+    #[inline]
+    pub fn column_mask(&self, col: usize) -> u64 {
+        ((1u64 << self.height) - 1) << (col * (self.height() + 1))
+    }
+
+    /// The top playable cell of column `col` (0-based).
+    #[inline]
+    pub fn top_mask(&self, col: usize) -> u64 {
+        1u64 << (self.height() - 1 + col * (self.height() + 1))
+    }
+
+    /// Score of a win by the player to move when `moves` stones are on the board and the
+    /// winning stone is the next one: `ceil(cells/2) + 1 - k` where `k` counts the winner's
+    /// stones including the winning one (22 - k on 7x6, as in the standard benchmark files).
+    #[inline]
+    pub fn win_score(&self, moves: usize) -> i32 {
+        self.cells().div_ceil(2) as i32 - (moves / 2) as i32
+    }
+
+    /// Columns ordered centre first, alternating left and right (3,2,4,1,5,0,6 on 7 columns):
+    /// central columns take part in more lines, so searching them first cuts more.
+    pub fn centre_order(&self) -> impl Iterator<Item = usize> + '_ {
+        let w = self.width() as isize;
+        (0..w).map(move |i| {
+            let off = (i + 1) / 2;
+            // On even widths the right-hand of the two centre columns comes first.
+            let c = if i % 2 == 1 { w / 2 - off } else { w / 2 + off };
+            c as usize
+        })
+    }
+
+    /// Cells (empty or not) that would complete four in a row for the stones `stones`,
+    /// restricted to empty cells of the board given the occupancy `mask`.
+    #[inline]
+    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        let h = self.height as u32;
+        // Vertical: three stones below the cell.
+        let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+        if self.width >= 4 {
+            // Horizontal and the two diagonals: a shift of `d` moves a stone one column over
+            // (d = h+1), one column over and one row down (h) or up (h+2). For each direction
+            // find cells with three aligned stones in any of the four arrangements around them.
+            for d in [h + 1, h, h + 2] {
+                let p = (stones << d) & (stones << (2 * d));
+                r |= p & (stones << (3 * d));
+                r |= p & (stones >> d);
+                let p = (stones >> d) & (stones >> (2 * d));
+                r |= p & (stones << d);
+                r |= p & (stones >> (3 * d));
+            }
+        }
+        r & (self.board ^ mask)
+    }
+
+    /// Whether `stones` contain four in a row.
+    #[inline]
+    pub fn has_four(&self, stones: u64) -> bool {
+        let h = self.height as u32;
+        // Vertical.
+        let m = stones & (stones >> 1);
+        if m & (m >> 2) != 0 {
+            return true;
+        }
+        if self.width >= 4 {
+            for d in [h + 1, h, h + 2] {
+                let m = stones & (stones >> d);
+                if m & (m >> (2 * d)) != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The board mirrored left to right.
+    pub fn mirror_bits(&self, bits: u64) -> u64 {
+        let stride = self.height() + 1;
+        let col = (1u64 << stride) - 1;
+        let w = self.width();
+        (0..w).fold(0, |acc, c| {
+            acc | (((bits >> (c * stride)) & col) << ((w - 1 - c) * stride))
+        })
+    }
+}
+
+impl Default for Geometry {
+    fn default() -> Self {
+        Self::STANDARD
+    }
+}
+
+impl std::fmt::Display for Geometry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}

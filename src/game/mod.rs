@@ -1,0 +1,13 @@
+//! The rules of Connect Four on bitboards: [`Geometry`] (board size and masks), [`Position`]
+//! (play, legality, wins, keys, mirror), move strings, and the UCI cell encoding.
+
+mod error;
+mod geometry;
+mod position;
+pub mod record;
+pub mod uci;
+
+pub use error::GameError;
+pub use geometry::Geometry;
+pub use position::{Outcome, Player, Position};
+pub use uci::Cell;

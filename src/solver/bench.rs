@@ -1,0 +1,149 @@
+//! Solving test files line by line: shared by `c4 solve` and `c4 bench solver`.
+
+use super::{Mode, Solver};
+use crate::game::record::{LineError, parse_test_line};
+use crate::game::{GameError, Position};
+use serde::Serialize;
+use std::time::Instant;
+use thiserror::Error;
+
+/// One solved line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solved {
+    /// The move string as given.
+    pub moves: String,
+    /// The score the file expects, if it gives one.
+    pub expected: Option<i32>,
+    /// The solver's score in the mode asked for.
+    pub score: i32,
+    /// Nodes searched for this line.
+    pub nodes: u64,
+    /// Wall time for this line in microseconds.
+    pub micros: f64,
+}
+
+impl Solved {
+    /// Whether the score disagrees with the expected one (by sign in weak mode).
+    pub fn mismatch(&self, mode: Mode) -> bool {
+        match (self.expected, mode) {
+            (None, _) => false,
+            (Some(e), Mode::Strong) => e != self.score,
+            (Some(e), Mode::Weak) => e.signum() != self.score,
+        }
+    }
+}
+
+/// Why a line could not be solved.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LineFault {
+    /// The line's shape is wrong.
+    #[error("{0}")]
+    Shape(#[from] LineError),
+    /// The move string is illegal.
+    #[error("{0}")]
+    Moves(#[from] GameError),
+}
+
+/// Parses and solves one line; `Ok(None)` for blank and comment lines. The node counter is
+/// reset per line; the table is kept (as the reference benchmarks do).
+pub fn solve_line(
+    solver: &mut Solver,
+    line: &str,
+    mode: Mode,
+) -> Result<Option<Solved>, LineFault> {
+    let Some(test) = parse_test_line(line)? else {
+        return Ok(None);
+    };
+    let pos = Position::from_moves(solver.geometry(), &test.moves)?;
+    solver.reset_nodes();
+    let start = Instant::now();
+    let score = solver.score(&pos, mode);
+    let micros = start.elapsed().as_secs_f64() * 1e6;
+    Ok(Some(Solved {
+        moves: test.moves,
+        expected: test.expected,
+        score,
+        nodes: solver.nodes(),
+        micros,
+    }))
+}
+
+/// Figures for one benchmark file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SetSummary {
+    /// File name as given.
+    pub file: String,
+    /// `strong` or `weak`.
+    pub mode: String,
+    /// Positions solved.
+    pub positions: usize,
+    /// Mean wall time per position in microseconds.
+    pub mean_micros: f64,
+    /// Mean nodes per position.
+    pub mean_nodes: f64,
+    /// Total nodes over the set.
+    pub total_nodes: u64,
+    /// Nodes per second over the whole set.
+    pub nodes_per_second: f64,
+    /// Positions whose score disagrees with the file.
+    pub mismatches: usize,
+    /// Lines that could not be solved.
+    pub bad_lines: usize,
+}
+
+impl SetSummary {
+    /// Summarises `solved` lines of `file`.
+    pub fn from_lines(file: &str, mode: Mode, solved: &[Solved], bad_lines: usize) -> Self {
+        let n = solved.len();
+        let micros: f64 = solved.iter().map(|s| s.micros).sum();
+        let nodes: u64 = solved.iter().map(|s| s.nodes).sum();
+        let per = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
+        SetSummary {
+            file: file.to_string(),
+            mode: match mode {
+                Mode::Strong => "strong",
+                Mode::Weak => "weak",
+            }
+            .to_string(),
+            positions: n,
+            mean_micros: per(micros),
+            mean_nodes: per(nodes as f64),
+            total_nodes: nodes,
+            nodes_per_second: if micros > 0.0 {
+                nodes as f64 / (micros / 1e6)
+            } else {
+                0.0
+            },
+            mismatches: solved.iter().filter(|s| s.mismatch(mode)).count(),
+            bad_lines,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_faults() {
+        let mut s = Solver::with_table_mib(Default::default(), 1).unwrap();
+        let r = solve_line(
+            &mut s,
+            "2252576253462244111563365343671351441 -1",
+            Mode::Strong,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.score, -1);
+        assert!(!r.mismatch(Mode::Strong));
+        assert_eq!(solve_line(&mut s, "  ", Mode::Strong), Ok(None));
+        assert!(matches!(
+            solve_line(&mut s, "448 0", Mode::Strong),
+            Err(LineFault::Moves(GameError::ColumnOutOfRange { at: 3, .. }))
+        ));
+        assert!(matches!(
+            solve_line(&mut s, "44 x", Mode::Strong),
+            Err(LineFault::Shape(LineError::BadScore(_)))
+        ));
+    }
+}

@@ -1,0 +1,374 @@
+//! The perfect solver: the oracle that labels data and grades every agent.
+//!
+//! Negamax with alpha-beta on the bitboard [`Position`], after Pascal Pons' solver
+//! (blog.gamesolver.org), in its own words here:
+//! - the window is first narrowed to the scores still reachable given the moves left;
+//! - losing moves are never searched: a forced block is played alone, two opponent threats
+//!   lose at once, and no stone goes under an opponent's winning cell;
+//! - moves are tried in order of the threats they create, ties centre first;
+//! - a transposition table (default 64 MiB) stores upper and lower bounds under exact keys;
+//! - the exact score is found by a sequence of null-window probes that halve the interval of
+//!   possible scores, biased towards zero where most positions lie;
+//! - near the root, mirror images share table entries (canonical keys).
+//!
+//! Scores follow the benchmark convention (see [`Geometry::win_score`]): from the side to move,
+//! 0 a draw, a win with the mover's k-th stone `ceil(cells/2) + 1 - k`, a loss its negative.
+//! Weak solving answers only -1 / 0 / +1 and is much faster.
+
+pub mod bench;
+mod sorter;
+mod table;
+
+use crate::game::{Geometry, Position};
+use sorter::MoveSorter;
+use table::{Slot, Table, prime_at_most};
+use thiserror::Error;
+
+/// Default transposition table size.
+pub const DEFAULT_TT_MIB: usize = 64;
+
+/// Positions with fewer stones than this share table entries with their mirror images by
+/// default: mirror pairs are common early in the game and the extra key work is cheap there.
+pub const DEFAULT_SYMMETRY_PLIES: usize = 0;
+
+/// Exact (strong) or win/draw/loss (weak) solving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The exact score: how fast the game is won or lost.
+    #[default]
+    Strong,
+    /// Only the sign of the score: -1 loss, 0 draw, +1 win.
+    Weak,
+}
+
+/// Invalid solver settings.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SolverError {
+    /// The table must hold at least a few hundred entries (and fit in memory).
+    #[error("transposition table size {mib} MiB is out of range 1..=65536")]
+    TableSize {
+        /// Requested size.
+        mib: usize,
+    },
+}
+
+enum Tt {
+    /// 32-bit entries, when quotient and value fit (7x6 with >= 32 MiB).
+    Narrow(Table<u32>),
+    /// 64-bit entries for everything else.
+    Wide(Table<u64>),
+}
+
+/// A reusable perfect solver for one board geometry. The table carries over between calls,
+/// so solving related positions one after another gets faster.
+pub struct Solver {
+    geom: Geometry,
+    tt: Tt,
+    nodes: u64,
+    /// Column masks, centre first.
+    columns: Vec<u64>,
+    symmetry_plies: usize,
+}
+
+impl Solver {
+    /// A solver for `geom` with the default 64 MiB table.
+    pub fn new(geom: Geometry) -> Self {
+        Self::with_table_mib(geom, DEFAULT_TT_MIB).expect("default table size is valid")
+    }
+
+    /// A solver for `geom` whose table takes about `mib` MiB.
+    pub fn with_table_mib(geom: Geometry, mib: usize) -> Result<Self, SolverError> {
+        if mib == 0 || mib > 65536 {
+            return Err(SolverError::TableSize { mib });
+        }
+        let bytes = (mib as u64) << 20;
+        let value_bits = 32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros();
+        let narrow = prime_at_most(bytes / 4);
+        let tt = if Table::<u32>::fits(narrow, geom.key_bits(), value_bits) {
+            Tt::Narrow(Table::new(narrow, value_bits))
+        } else {
+            Tt::Wide(Table::new(prime_at_most(bytes / 8), value_bits))
+        };
+        Ok(Solver {
+            geom,
+            tt,
+            nodes: 0,
+            columns: geom.centre_order().map(|c| geom.column_mask(c)).collect(),
+            symmetry_plies: DEFAULT_SYMMETRY_PLIES,
+        })
+    }
+
+    /// Positions with fewer than `plies` stones share table entries with their mirror image.
+    pub fn set_symmetry_plies(&mut self, plies: usize) {
+        self.symmetry_plies = plies;
+    }
+
+    /// The board this solver works on.
+    pub fn geometry(&self) -> Geometry {
+        self.geom
+    }
+
+    /// Number of table entries (for reports).
+    pub fn table_entries(&self) -> u64 {
+        match &self.tt {
+            Tt::Narrow(t) => t.len(),
+            Tt::Wide(t) => t.len(),
+        }
+    }
+
+    /// Nodes searched since the last [`Solver::reset_nodes`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Restarts the node counter.
+    pub fn reset_nodes(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// Forgets everything the table learnt.
+    pub fn clear(&mut self) {
+        match &mut self.tt {
+            Tt::Narrow(t) => t.clear(),
+            Tt::Wide(t) => t.clear(),
+        }
+    }
+
+    /// The exact score of `pos` from the side to move (see the module docs).
+    ///
+    /// ```
+    /// use connect4_ml::{game::Position, solver::Solver};
+    /// let mut s = Solver::with_table_mib(Default::default(), 8).unwrap();
+    /// let p = Position::from_moves(Default::default(), "2252576253462244111563365343671351441").unwrap();
+    /// assert_eq!(s.solve(&p), -1);
+    /// ```
+    pub fn solve(&mut self, pos: &Position) -> i32 {
+        self.score(pos, Mode::Strong)
+    }
+
+    /// -1, 0 or +1: loss, draw or win for the side to move.
+    pub fn solve_weak(&mut self, pos: &Position) -> i32 {
+        self.score(pos, Mode::Weak)
+    }
+
+    /// The score of `pos` in `mode`. A position whose game is over gets its final score (a
+    /// loss for the side to move if the last move won, 0 if the board is full).
+    ///
+    /// # Panics
+    /// If `pos` is on another geometry than the solver's.
+    pub fn score(&mut self, pos: &Position, mode: Mode) -> i32 {
+        assert_eq!(
+            pos.geometry(),
+            self.geom,
+            "position and solver are on different boards"
+        );
+        let weak = mode == Mode::Weak;
+        let fit = |s: i32| if weak { s.signum() } else { s };
+        let g = self.geom;
+        let moves = pos.moves_played();
+        if pos.last_move_won() {
+            return fit(-g.win_score(moves - 1));
+        }
+        if pos.is_full() {
+            return 0;
+        }
+        if pos.can_win_next() {
+            return fit(g.win_score(moves));
+        }
+        let (mut min, mut max) = if weak {
+            (-1, 1)
+        } else {
+            (-g.win_score(moves + 1), g.win_score(moves + 2))
+        };
+        // Null-window probes; each one halves the interval, the probe point pulled towards
+        // zero because most scores are small and small probes are cheap.
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(pos, med, med + 1);
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        fit(min)
+    }
+
+    /// The score of every column (index 0 = column 1) in `mode`; `None` where the column is
+    /// full or the game is already over.
+    pub fn analyze(&mut self, pos: &Position, mode: Mode) -> Vec<Option<i32>> {
+        let over = pos.last_move_won() || pos.is_full();
+        (0..pos.width())
+            .map(|col| {
+                if over || !pos.can_play(col) {
+                    None
+                } else if pos.is_winning_move(col) {
+                    let s = self.geom.win_score(pos.moves_played());
+                    Some(if mode == Mode::Weak { 1 } else { s })
+                } else {
+                    let mut child = *pos;
+                    child.play_col(col);
+                    Some(-self.score(&child, mode))
+                }
+            })
+            .collect()
+    }
+
+    fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        let (geom, columns, sym) = (self.geom, &self.columns[..], self.symmetry_plies);
+        let (r, nodes) = match &mut self.tt {
+            Tt::Narrow(t) => Search::new(geom, columns, sym, t).run(pos, alpha, beta),
+            Tt::Wide(t) => Search::new(geom, columns, sym, t).run(pos, alpha, beta),
+        };
+        self.nodes += nodes;
+        r
+    }
+}
+
+/// The state of one probe, monomorphised over the table's word so the hot loop has no
+/// dispatch.
+struct Search<'a, S: Slot> {
+    geom: Geometry,
+    columns: &'a [u64],
+    nodes: u64,
+    /// ceil(cells / 2): the offset that makes stored bounds positive.
+    half: i32,
+    symmetry_plies: usize,
+    table: &'a mut Table<S>,
+}
+
+impl<'a, S: Slot> Search<'a, S> {
+    fn new(
+        geom: Geometry,
+        columns: &'a [u64],
+        symmetry_plies: usize,
+        table: &'a mut Table<S>,
+    ) -> Self {
+        Search {
+            geom,
+            columns,
+            nodes: 0,
+            half: geom.cells().div_ceil(2) as i32,
+            symmetry_plies,
+            table,
+        }
+    }
+
+    fn run(mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64) {
+        let r = self.negamax(pos, alpha, beta);
+        (r, self.nodes)
+    }
+
+    /// Stored as `v + half + 1` (1..=2h+1) for an upper bound and `v + 3h + 2` above that
+    /// for a lower bound; 0 means unknown.
+    #[inline]
+    fn upper(&self, v: i32) -> u8 {
+        (v + self.half + 1) as u8
+    }
+
+    #[inline]
+    fn lower(&self, v: i32) -> u8 {
+        (v + 3 * self.half + 2) as u8
+    }
+
+    /// Negamax on a position where the side to move cannot win at once; returns a score
+    /// within `[alpha, beta]` semantics of fail-soft alpha-beta.
+    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let g = self.geom;
+        let moves = pos.moves_played();
+        let possible = pos.possible_non_losing_moves();
+        if possible == 0 {
+            // Whatever we play, the opponent wins with their next stone.
+            return -g.win_score(moves + 1);
+        }
+        if moves + 2 >= g.cells() {
+            // Two cells left, we cannot win now and our move leaves no win to the opponent.
+            return 0;
+        }
+        // The opponent cannot win with their next stone (we have a non-losing move)...
+        let min = -g.win_score(moves + 3);
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // ...and we cannot win with this one.
+        let mut max = g.win_score(moves + 2);
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = if moves < self.symmetry_plies {
+            pos.canonical_key()
+        } else {
+            pos.key()
+        };
+        let stored = self.table.get(key) as i32;
+        if stored != 0 {
+            if stored > 2 * self.half + 1 {
+                let min = stored - 3 * self.half - 2;
+                if alpha < min {
+                    alpha = min;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = stored - self.half - 1;
+                if beta > max {
+                    beta = max;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
+        }
+        let mut sorter = MoveSorter::new();
+        for &col in self.columns.iter().rev() {
+            let bit = possible & col;
+            if bit != 0 {
+                sorter.add(bit, pos.move_score(bit));
+            }
+        }
+        for bit in sorter {
+            let mut child = *pos;
+            child.play_bit(bit);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if score >= beta {
+                let v = self.lower(score);
+                self.table.put(key, v);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        let v = self.upper(alpha);
+        self.table.put(key, v);
+        alpha
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_width_follows_geometry_and_size() {
+        let s = Solver::new(Geometry::STANDARD);
+        assert!(matches!(s.tt, Tt::Narrow(_)));
+        assert_eq!(s.table_entries(), 16777213);
+        let s = Solver::with_table_mib(Geometry::new(8, 7).unwrap(), 1).unwrap();
+        assert!(matches!(s.tt, Tt::Wide(_)));
+        assert!(Solver::with_table_mib(Geometry::STANDARD, 0).is_err());
+    }
+}
