@@ -32,6 +32,9 @@ pub struct SolverBenchArgs {
     /// Clear the table before every position (slower; figures independent of file order).
     #[arg(long)]
     reset_table: bool,
+    /// Positions with fewer stones share table entries with their mirror image.
+    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
+    symmetry_plies: usize,
     /// Print a JSON array of per-file summaries instead of the table.
     #[arg(long)]
     json: bool,
@@ -56,6 +59,7 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
         let lines: Vec<&str> = text.lines().take(a.limit.unwrap_or(usize::MAX)).collect();
         // One solver per file: every set starts from an empty table.
         let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
+        solver.set_symmetry_plies(a.symmetry_plies);
         let bar = ProgressBar::new(lines.len() as u64).with_style(
             ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed} eta {eta}")?
                 .progress_chars("=> "),

@@ -16,6 +16,9 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
+    /// Positions with fewer stones share table entries with their mirror image.
+    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
+    symmetry_plies: usize,
     #[command(flatten)]
     board: BoardArgs,
     /// Lines of "MOVES" or "MOVES EXPECTED" (`-` alone is the empty board); stdin if absent.
@@ -24,6 +27,7 @@ pub struct SolveArgs {
 
 pub fn run(a: SolveArgs) -> Result<()> {
     let mut solver = Solver::with_table_mib(a.board.geometry()?, a.tt_mib)?;
+    solver.set_symmetry_plies(a.symmetry_plies);
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };
     let reader: Box<dyn BufRead> = match &a.file {
         Some(p) => Box::new(BufReader::new(

@@ -1,0 +1,136 @@
+//! Helpers shared by the integration tests: a naive array model of the game, an exhaustive
+//! minimax over it, and the location of the shared benchmark data.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The shared data folder (`../shared/data` from the repository root). Tests that need it
+/// fail loudly when it is missing instead of passing without checking anything.
+pub fn shared_data(rel: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel);
+    assert!(
+        p.exists(),
+        "test data {} is missing: these tests need ../shared/data beside the repository (see ../shared/GUIDE.md)",
+        p.display()
+    );
+    p
+}
+
+/// A plain 2-D array board: 0 empty, 1 first player, 2 second player.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Naive {
+    pub w: usize,
+    pub h: usize,
+    /// cells[col][row], row 0 at the bottom.
+    pub cells: Vec<Vec<u8>>,
+    pub moves: usize,
+}
+
+impl Naive {
+    pub fn new(w: usize, h: usize) -> Self {
+        Naive {
+            w,
+            h,
+            cells: vec![vec![0; h]; w],
+            moves: 0,
+        }
+    }
+
+    pub fn to_move(&self) -> u8 {
+        if self.moves % 2 == 0 { 1 } else { 2 }
+    }
+
+    pub fn height_of(&self, col: usize) -> usize {
+        self.cells[col].iter().take_while(|&&c| c != 0).count()
+    }
+
+    pub fn can_play(&self, col: usize) -> bool {
+        col < self.w && self.height_of(col) < self.h
+    }
+
+    pub fn play(&mut self, col: usize) {
+        let r = self.height_of(col);
+        self.cells[col][r] = self.to_move();
+        self.moves += 1;
+    }
+
+    /// Whether `player` has four in a row anywhere.
+    pub fn has_four(&self, player: u8) -> bool {
+        let dirs = [(1i32, 0i32), (0, 1), (1, 1), (1, -1)];
+        for c in 0..self.w as i32 {
+            for r in 0..self.h as i32 {
+                for (dc, dr) in dirs {
+                    if (0..4).all(|k| {
+                        let (cc, rr) = (c + k * dc, r + k * dr);
+                        cc >= 0
+                            && rr >= 0
+                            && cc < self.w as i32
+                            && rr < self.h as i32
+                            && self.cells[cc as usize][rr as usize] == player
+                    }) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    pub fn full(&self) -> bool {
+        self.moves == self.w * self.h
+    }
+
+    fn key(&self) -> u128 {
+        self.cells
+            .iter()
+            .flatten()
+            .fold(0u128, |k, &c| k * 3 + c as u128)
+    }
+}
+
+/// Exact score by exhaustive minimax (no pruning, memoised): the side to move's value with
+/// the benchmark convention, `ceil(cells/2) + 1 - k` for a win with the k-th stone.
+pub fn minimax(n: &Naive, memo: &mut HashMap<u128, i32>) -> i32 {
+    if let Some(&v) = memo.get(&n.key()) {
+        return v;
+    }
+    let half = (n.w * n.h).div_ceil(2) as i32;
+    let me = n.to_move();
+    let mut best = i32::MIN;
+    for col in 0..n.w {
+        if !n.can_play(col) {
+            continue;
+        }
+        let mut child = n.clone();
+        child.play(col);
+        let v = if child.has_four(me) {
+            // My k-th stone, k = stones of mine after the move.
+            let k = child.cells.iter().flatten().filter(|&&c| c == me).count() as i32;
+            half + 1 - k
+        } else if child.full() {
+            0
+        } else {
+            -minimax(&child, memo)
+        };
+        best = best.max(v);
+    }
+    memo.insert(n.key(), best);
+    best
+}
+
+/// A tiny deterministic generator so tests need no seeding crate.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}

@@ -1,0 +1,189 @@
+//! Property tests: the bitboard `Position` against the naive array model, on every size.
+
+mod common;
+
+use common::Naive;
+use connect4_ml::Geometry;
+use connect4_ml::game::{GameError, Outcome, Player, Position};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+/// Board sizes the issue names, plus narrow and flat ones that exercise the edge cases.
+const SIZES: &[(usize, usize)] = &[
+    (7, 6),
+    (4, 4),
+    (5, 4),
+    (6, 5),
+    (6, 7),
+    (8, 7),
+    (3, 7),
+    (9, 5),
+    (16, 2),
+    (2, 20),
+];
+
+fn sizes() -> impl Strategy<Value = (usize, usize)> {
+    proptest::sample::select(SIZES)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Random legal play: every observable of the bitboard agrees with the array model.
+    #[test]
+    fn bitboard_matches_naive((w, h) in sizes(), picks in prop::collection::vec(0usize..64, 0..80)) {
+        let g = Geometry::new(w, h).unwrap();
+        let mut p = Position::new(g);
+        let mut n = Naive::new(w, h);
+        for pick in picks {
+            if p.outcome() != Outcome::Ongoing {
+                break;
+            }
+            let legal: Vec<usize> = (0..w).filter(|&c| n.can_play(c)).collect();
+            let col = legal[pick % legal.len()];
+            // The winning-move test must agree with playing the move and looking.
+            let mut after = n.clone();
+            after.play(col);
+            prop_assert_eq!(p.is_winning_move(col), after.has_four(n.to_move()));
+            p.play(col).unwrap();
+            n = after;
+            prop_assert_eq!(p.moves_played(), n.moves);
+            for c in 0..w {
+                prop_assert_eq!(p.can_play(c), n.can_play(c));
+                prop_assert_eq!(p.column_height(c), n.height_of(c));
+                for r in 0..h {
+                    let want = match n.cells[c][r] { 0 => None, 1 => Some(Player::First), _ => Some(Player::Second) };
+                    prop_assert_eq!(p.cell(c, r), want);
+                }
+            }
+            let last = if n.moves % 2 == 1 { 1 } else { 2 };
+            prop_assert_eq!(p.last_move_won(), n.has_four(last));
+            prop_assert_eq!(p.outcome() == Outcome::Draw, n.full() && !n.has_four(last));
+            // Mirror: mirrored cells, same key for the canonical form, an involution.
+            let m = p.mirror();
+            for c in 0..w {
+                for r in 0..h {
+                    prop_assert_eq!(m.cell(w - 1 - c, r), p.cell(c, r));
+                }
+            }
+            prop_assert_eq!(m.mirror(), p);
+            prop_assert_eq!(m.canonical_key(), p.canonical_key());
+            // UCI cells round-trip whenever the position is still open.
+            if !p.last_move_won() {
+                let back = Position::from_uci_cells(g, &p.to_uci_cells()).unwrap();
+                prop_assert_eq!(back, p);
+            }
+        }
+    }
+
+    /// Keys are unique: two positions share a key only if they are the same position.
+    #[test]
+    fn keys_are_unique((w, h) in sizes(), games in prop::collection::vec(prop::collection::vec(0usize..64, 0..30), 30)) {
+        let g = Geometry::new(w, h).unwrap();
+        let mut seen: HashMap<u64, Position> = HashMap::new();
+        for picks in games {
+            let mut p = Position::new(g);
+            for pick in picks {
+                if p.outcome() != Outcome::Ongoing { break; }
+                let legal: Vec<usize> = (0..w).filter(|&c| p.can_play(c)).collect();
+                p.play(legal[pick % legal.len()]).unwrap();
+                let k = p.key();
+                if g.key_bits() < 64 {
+                    prop_assert!(k < 1u64 << g.key_bits());
+                }
+                if let Some(q) = seen.insert(k, p) {
+                    prop_assert_eq!(q, p);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn board_sizes_are_checked() {
+    assert!(Geometry::new(7, 6).is_ok());
+    assert!(Geometry::new(8, 7).is_ok());
+    assert!(matches!(
+        Geometry::new(8, 8),
+        Err(GameError::BoardTooLarge { bits: 72, .. })
+    ));
+    assert!(matches!(
+        Geometry::new(0, 6),
+        Err(GameError::BoardEmpty { .. })
+    ));
+}
+
+#[test]
+fn move_string_errors_say_what_and_where() {
+    let g = Geometry::STANDARD;
+    let err = |s: &str| Position::from_moves(g, s).unwrap_err();
+    assert_eq!(
+        err("448"),
+        GameError::ColumnOutOfRange {
+            at: 3,
+            column: 8,
+            width: 7
+        }
+    );
+    assert_eq!(
+        err("40"),
+        GameError::ColumnOutOfRange {
+            at: 2,
+            column: 0,
+            width: 7
+        }
+    );
+    assert_eq!(err("1111111"), GameError::ColumnFull { at: 7, column: 1 });
+    assert_eq!(err("12a"), GameError::NotADigit { at: 3, ch: 'a' });
+    // x wins vertically on move 7; an 8th move is refused.
+    assert_eq!(err("12121213"), GameError::GameOver { at: 8 });
+    assert!(Position::from_moves(g, "1212121").unwrap().last_move_won());
+    assert_eq!(err("12a").to_string(), "move 3: 'a' is not a column digit");
+    let wide = Geometry::new(12, 4).unwrap();
+    assert_eq!(
+        Position::from_moves(wide, "1").unwrap_err(),
+        GameError::TooWideForDigits { width: 12 }
+    );
+}
+
+#[test]
+fn uci_encoding_known_position() {
+    // x in a1, o in b1, x in a2: cells in file order a1..a6, b1..b6, ...
+    let p = Position::from_moves(Geometry::STANDARD, "121").unwrap();
+    let s = p.to_uci_string();
+    assert!(s.starts_with("x,x,b,b,b,b,o,b,b,b,b,b,b,"), "{s}");
+    assert_eq!(s.split(',').count(), 42);
+    assert_eq!(Position::from_uci_str(Geometry::STANDARD, &s).unwrap(), p);
+}
+
+#[test]
+fn uci_rejects_bad_rows() {
+    let g = Geometry::STANDARD;
+    let mut cells = vec!["b"; 42];
+    cells[1] = "x"; // a2 above an empty a1
+    assert_eq!(
+        Position::from_uci_str(g, &cells.join(",")).unwrap_err(),
+        GameError::Floating { cell: "a2".into() }
+    );
+    cells[1] = "q";
+    assert!(matches!(
+        Position::from_uci_str(g, &cells.join(",")).unwrap_err(),
+        GameError::BadCell { .. }
+    ));
+    let mut cells = vec!["b"; 42];
+    cells[0] = "o";
+    assert_eq!(
+        Position::from_uci_str(g, &cells.join(",")).unwrap_err(),
+        GameError::StoneCounts { x: 0, o: 1 }
+    );
+    assert!(matches!(
+        Position::from_uci_str(g, "x,o").unwrap_err(),
+        GameError::CellCount { found: 2, .. }
+    ));
+}
+
+#[test]
+fn display_draws_board_with_column_numbers() {
+    let p = Position::from_moves(Geometry::new(4, 4).unwrap(), "12").unwrap();
+    assert_eq!(p.to_string(), ". . . .\n. . . .\n. . . .\nx o . .\n1 2 3 4");
+}

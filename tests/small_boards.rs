@@ -1,0 +1,74 @@
+//! The solver on small boards against a plain exhaustive minimax, and on larger boards from
+//! positions close enough to the end for minimax to finish.
+
+mod common;
+
+use common::{Lcg, Naive, minimax};
+use connect4_ml::game::Outcome;
+use connect4_ml::{Geometry, Mode, Position, Solver};
+use std::collections::HashMap;
+
+/// Plays random games and compares every position from `start_plies` on with exhaustive
+/// minimax, until `target` positions have been checked.
+fn compare(w: usize, h: usize, start_plies: usize, target: usize, seed: u64) -> usize {
+    let g = Geometry::new(w, h).unwrap();
+    let mut solver = Solver::with_table_mib(g, 4).unwrap();
+    let mut memo = HashMap::new();
+    let mut rng = Lcg(seed);
+    let mut checked = 0;
+    for _ in 0..10_000 {
+        if checked >= target {
+            break;
+        }
+        let mut p = Position::new(g);
+        let mut n = Naive::new(w, h);
+        loop {
+            if p.outcome() != Outcome::Ongoing {
+                break;
+            }
+            if p.moves_played() >= start_plies {
+                let want = minimax(&n, &mut memo);
+                assert_eq!(solver.solve(&p), want, "{w}x{h} strong after {:?}", n.cells);
+                assert_eq!(solver.solve_weak(&p), want.signum(), "{w}x{h} weak");
+                let per_col = solver.analyze(&p, Mode::Strong);
+                assert_eq!(per_col.iter().flatten().max().copied(), Some(want));
+                checked += 1;
+            }
+            let legal: Vec<usize> = (0..w).filter(|&c| p.can_play(c)).collect();
+            let col = legal[rng.below(legal.len())];
+            p.play(col).unwrap();
+            n.play(col);
+        }
+    }
+    checked
+}
+
+#[test]
+fn four_by_four_every_position_of_random_games() {
+    assert!(compare(4, 4, 0, 400, 1) >= 400);
+}
+
+#[test]
+fn five_by_four_and_four_by_five() {
+    assert!(compare(5, 4, 2, 150, 2) >= 150);
+    assert!(compare(4, 5, 2, 150, 3) >= 150);
+}
+
+#[test]
+fn larger_boards_near_the_end() {
+    // Start where at most ~16 cells remain so that exhaustive minimax stays small.
+    assert!(compare(6, 5, 14, 80, 4) >= 80);
+    assert!(compare(7, 6, 26, 80, 5) >= 80);
+    assert!(compare(6, 7, 26, 80, 6) >= 80);
+    assert!(compare(8, 7, 41, 60, 7) >= 60);
+}
+
+#[test]
+fn empty_four_by_four_is_a_draw() {
+    // Known result: 4x4 Connect Four is a draw with perfect play.
+    let g = Geometry::new(4, 4).unwrap();
+    let mut s = Solver::with_table_mib(g, 1).unwrap();
+    assert_eq!(s.solve(&Position::new(g)), 0);
+    let mut memo = HashMap::new();
+    assert_eq!(minimax(&Naive::new(4, 4), &mut memo), 0);
+}
