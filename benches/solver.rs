@@ -8,7 +8,7 @@ fn solver(c: &mut Criterion) {
     // A middle-game position from Test_L2_R1 and an end-game one from Test_L3_R1.
     let cases = [
         ("end_easy", "2252576253462244111563365343671351441"),
-        ("middle_easy", "7422341735647741166133573473242566"),
+        ("middle_easy", "5554224333234511764415115"),
     ];
     for (name, moves) in cases {
         let pos = Position::from_moves(geom, moves).unwrap();

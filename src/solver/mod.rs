@@ -21,7 +21,7 @@ mod table;
 
 use crate::game::{Geometry, Position};
 use sorter::MoveSorter;
-use table::{Slot, Table, prime_at_most};
+use table::{Slot, Table};
 use thiserror::Error;
 
 /// Default transposition table size.
@@ -83,11 +83,16 @@ impl Solver {
         }
         let bytes = (mib as u64) << 20;
         let value_bits = 32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros();
-        let narrow = prime_at_most(bytes / 4);
-        let tt = if Table::<u32>::fits(narrow, geom.key_bits(), value_bits) {
-            Tt::Narrow(Table::new(narrow, value_bits))
-        } else {
-            Tt::Wide(Table::new(prime_at_most(bytes / 8), value_bits))
+        let key_bits = geom.key_bits();
+        // The largest power-of-two table within the budget, in 32-bit words if they suffice.
+        let log_entries =
+            |word_bytes: u64| (63 - (bytes / word_bytes).leading_zeros()).min(key_bits);
+        let tt = match Table::<u32>::new(log_entries(4), key_bits, value_bits) {
+            Some(t) => Tt::Narrow(t),
+            None => Tt::Wide(
+                Table::new(log_entries(8), key_bits, value_bits)
+                    .expect("64-bit words hold any key remainder with a table of >= 2^8 entries"),
+            ),
         };
         Ok(Solver {
             geom,
@@ -333,9 +338,17 @@ impl<'a, S: Slot> Search<'a, S> {
             }
         }
         let mut sorter = MoveSorter::new();
+        let child_symmetric = moves + 1 < self.symmetry_plies;
         for &col in self.columns.iter().rev() {
             let bit = possible & col;
             if bit != 0 {
+                if !child_symmetric {
+                    // The child probes its entry first thing: start that memory load now, so
+                    // it overlaps with ordering the moves instead of stalling the child.
+                    let mut child = *pos;
+                    child.play_bit(bit);
+                    self.table.prefetch(child.key());
+                }
                 sorter.add(bit, pos.move_score(bit));
             }
         }
@@ -366,7 +379,7 @@ mod tests {
     fn table_width_follows_geometry_and_size() {
         let s = Solver::new(Geometry::STANDARD);
         assert!(matches!(s.tt, Tt::Narrow(_)));
-        assert_eq!(s.table_entries(), 16777213);
+        assert_eq!(s.table_entries(), 1 << 24);
         let s = Solver::with_table_mib(Geometry::new(8, 7).unwrap(), 1).unwrap();
         assert!(matches!(s.tt, Tt::Wide(_)));
         assert!(Solver::with_table_mib(Geometry::STANDARD, 0).is_err());

@@ -1,11 +1,14 @@
 //! The transposition table: one packed word per entry, exact keys, bounds as values.
 //!
-//! A key of a `w x h` board has `w * (h + 1)` bits. With a table of `size` entries (a prime,
-//! for an even spread) the entry index is `key % size`, and the entry keeps the quotient
-//! `key / size`: index and quotient together give back the whole key, so a hit is never a
-//! collision. On 7x6 (49-bit keys) with 64 MiB the quotient needs 25 bits and the value 7,
-//! so an entry is one `u32`: 16.7 million entries, one cache line touched per probe.
-//! Larger boards or smaller tables fall back to `u64` entries.
+//! A key of a `w x h` board has `K = w * (h + 1)` bits. It is first scrambled by a bijection
+//! of the `K`-bit integers (multiplication by an odd constant modulo `2^K`), whose top bits
+//! spread related positions evenly over the table. The table has `2^L` entries: the top `L`
+//! bits of the scrambled key pick the entry, and the entry keeps the other `K - L` bits, so
+//! index and stored bits together give back the whole key and a hit is never a collision.
+//! That costs one multiplication, where a prime-sized table needs a 64-bit division.
+//!
+//! On 7x6 (49-bit keys) with 64 MiB: 2^24 entries, 25 stored key bits + 7 value bits = one
+//! `u32`, so a probe touches one cache line. Larger boards or smaller tables use `u64` words.
 
 /// Storage word of a table entry.
 pub(crate) trait Slot: Copy + Default + Send {
@@ -39,51 +42,79 @@ impl Slot for u64 {
     }
 }
 
+/// An odd constant with well-mixed bits (the 64-bit golden ratio).
+const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// A fixed-size, always-replace table mapping a key to a small non-zero value (0 = unknown).
 pub(crate) struct Table<S: Slot> {
     entries: Vec<S>,
-    size: u64,
+    /// Mask of the `K` key bits.
+    key_mask: u64,
+    /// `K - L`: how far the index sits above the stored bits.
+    stored_bits: u32,
     value_bits: u32,
 }
 
 impl<S: Slot> Table<S> {
-    /// A table of `size` entries for values below `2^value_bits`.
-    pub fn new(size: u64, value_bits: u32) -> Self {
-        let mut entries = vec![S::default(); size as usize];
-        prefault(&mut entries);
-        Table {
-            entries,
-            size,
-            value_bits,
+    /// A table of `2^log_size` entries for `key_bits`-bit keys and values below
+    /// `2^value_bits`; `None` if an entry word cannot hold the stored key bits and the value.
+    pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Option<Self> {
+        if log_size > key_bits || key_bits - log_size + value_bits > S::BITS {
+            return None;
         }
+        let mut entries = vec![S::default(); 1usize << log_size];
+        prefault(&mut entries);
+        Some(Table {
+            entries,
+            key_mask: if key_bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << key_bits) - 1
+            },
+            stored_bits: key_bits - log_size,
+            value_bits,
+        })
     }
 
-    /// Whether keys of `key_bits` bits fit with values of `value_bits` bits in this word.
-    pub fn fits(size: u64, key_bits: u32, value_bits: u32) -> bool {
-        let max_key = if key_bits >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << key_bits) - 1
-        };
-        let quotient_bits = 64 - (max_key / size).leading_zeros();
-        quotient_bits + value_bits <= S::BITS
+    /// (entry index, bits to store) of a key.
+    #[inline]
+    fn locate(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(SCRAMBLE) & self.key_mask;
+        // `checked_shr` covers a table as large as the key space (no stored bits).
+        let index = h.checked_shr(self.stored_bits).unwrap_or(0) as usize;
+        let stored = h & !(self.key_mask.checked_shl(self.stored_bits).unwrap_or(0));
+        (index, stored)
     }
 
     #[inline]
     pub fn put(&mut self, key: u64, value: u8) {
-        let (q, i) = (key / self.size, key % self.size);
-        self.entries[i as usize] = S::from_u64((q << self.value_bits) | value as u64);
+        let (i, stored) = self.locate(key);
+        self.entries[i] = S::from_u64((stored << self.value_bits) | value as u64);
     }
 
     #[inline]
     pub fn get(&self, key: u64) -> u8 {
-        let (q, i) = (key / self.size, key % self.size);
-        let e = self.entries[i as usize].to_u64();
-        if e >> self.value_bits == q {
+        let (i, stored) = self.locate(key);
+        let e = self.entries[i].to_u64();
+        if e >> self.value_bits == stored {
             (e & ((1 << self.value_bits) - 1)) as u8
         } else {
             0
         }
+    }
+
+    /// Asks the CPU to bring the entry of `key` into cache ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let (i, _) = self.locate(key);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint and never faults; the pointer is in bounds.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch(self.entries.as_ptr().add(i) as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
 
     pub fn clear(&mut self) {
@@ -91,7 +122,7 @@ impl<S: Slot> Table<S> {
     }
 
     pub fn len(&self) -> u64 {
-        self.size
+        self.entries.len() as u64
     }
 }
 
@@ -101,27 +132,9 @@ impl<S: Slot> Table<S> {
 fn prefault<S: Slot>(entries: &mut [S]) {
     let step = (4096 / std::mem::size_of::<S>()).max(1);
     for i in (0..entries.len()).step_by(step) {
-        // A volatile write the optimiser cannot drop as redundant with the zeroed allocation.
+        // SAFETY: in bounds; volatile so the optimiser cannot drop it as a redundant store.
         unsafe { std::ptr::write_volatile(&mut entries[i], S::default()) };
     }
-}
-
-/// The largest prime not above `n` (n >= 2).
-pub(crate) fn prime_at_most(n: u64) -> u64 {
-    let is_prime = |m: u64| {
-        if m < 2 {
-            return false;
-        }
-        let mut d = 2;
-        while d * d <= m {
-            if m % d == 0 {
-                return false;
-            }
-            d += 1;
-        }
-        true
-    };
-    (2..=n.max(2)).rev().find(|&m| is_prime(m)).unwrap_or(2)
 }
 
 #[cfg(test)]
@@ -129,25 +142,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn primes() {
-        assert_eq!(prime_at_most(100), 97);
-        assert_eq!(prime_at_most(97), 97);
-        assert_eq!(prime_at_most((64 << 20) / 4), 16777213);
+    fn exact_keys_never_collide() {
+        // 12-bit keys in 2^4 entries: 8 stored bits + 7 value bits fit a u32.
+        let mut t = Table::<u32>::new(4, 12, 7).unwrap();
+        assert!(Table::<u32>::new(4, 40, 7).is_none());
+        // Every key maps to a distinct (index, stored) pair.
+        let mut seen = std::collections::HashSet::new();
+        for k in 0..(1u64 << 12) {
+            assert!(seen.insert(t.locate(k)));
+        }
+        t.put(5, 3);
+        assert_eq!(t.get(5), 3);
+        // Find another key on the same entry: a miss, not a wrong value.
+        let other = (0..4096)
+            .find(|&k| k != 5 && t.locate(k).0 == t.locate(5).0)
+            .unwrap();
+        assert_eq!(t.get(other), 0);
+        t.put(other, 9);
+        assert_eq!(t.get(5), 0);
+        assert_eq!(t.get(other), 9);
+        t.clear();
+        assert_eq!(t.get(other), 0);
     }
 
     #[test]
-    fn exact_keys_never_collide() {
-        let mut t = Table::<u32>::new(1009, 7);
-        assert!(Table::<u32>::fits(1009, 30, 7));
-        assert!(!Table::<u32>::fits(1009, 40, 7));
-        t.put(5, 3);
-        assert_eq!(t.get(5), 3);
-        // Same index, different key: a miss, not a wrong value.
-        assert_eq!(t.get(5 + 1009), 0);
-        t.put(5 + 1009, 9);
-        assert_eq!(t.get(5), 0);
-        assert_eq!(t.get(5 + 1009), 9);
-        t.clear();
-        assert_eq!(t.get(5 + 1009), 0);
+    fn full_width_keys() {
+        let mut t = Table::<u64>::new(10, 64, 8).unwrap();
+        t.put(u64::MAX, 7);
+        assert_eq!(t.get(u64::MAX), 7);
+        assert_eq!(t.get(u64::MAX - 1), 0);
     }
 }
