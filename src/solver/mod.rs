@@ -235,6 +235,20 @@ impl Solver {
     }
 }
 
+/// Whether the player to move in the position with occupancy `mask`, facing the opponent's
+/// winning cells `threats`, has no move that avoids losing at once (what
+/// [`Position::possible_non_losing_moves`] computes, from the other side).
+#[inline]
+fn no_defence(g: Geometry, mask: u64, threats: u64) -> bool {
+    let possible = (mask + g.bottom_mask()) & g.board_mask();
+    let forced = possible & threats;
+    if forced & forced.wrapping_sub(1) != 0 {
+        return true;
+    }
+    let candidates = if forced != 0 { forced } else { possible };
+    candidates & !(threats >> 1) == 0
+}
+
 /// The state of one probe, monomorphised over the table's word so the hot loop has no
 /// dispatch.
 struct Search<'a, S: Slot> {
@@ -337,20 +351,46 @@ impl<'a, S: Slot> Search<'a, S> {
                 }
             }
         }
-        let mut sorter = MoveSorter::new();
+        // Look one move ahead with bit operations only. For each move, the cells where we
+        // would then threaten to win decide whether the opponent has a non-losing reply
+        // (the same test the child would make first). No reply: the move wins as fast as we
+        // possibly can, so it is the best move. Otherwise the opponent cannot lose before our
+        // stone after next, so the move is worth at most win_score(moves + 4): when alpha is
+        // already there, no move that leaves a defence can raise it, and nothing needs a
+        // search. Both cases would otherwise cost one call each, 45% of all nodes.
+        let best_possible = g.win_score(moves + 2);
+        let only_killers = alpha >= g.win_score(moves + 4);
         let child_symmetric = moves + 1 < self.symmetry_plies;
+        let mut sorter = MoveSorter::new();
         for &col in self.columns.iter().rev() {
             let bit = possible & col;
-            if bit != 0 {
-                if !child_symmetric {
-                    // The child probes its entry first thing: start that memory load now, so
-                    // it overlaps with ordering the moves instead of stalling the child.
-                    let mut child = *pos;
-                    child.play_bit(bit);
-                    self.table.prefetch(child.key());
-                }
-                sorter.add(bit, pos.move_score(bit));
+            if bit == 0 {
+                continue;
             }
+            let (stones, mask) = (pos.current_stones() | bit, pos.mask() | bit);
+            let threats = g.winning_cells(stones, mask);
+            if no_defence(g, mask, threats) {
+                let v = self.lower(best_possible);
+                self.table.put(key, v);
+                return best_possible;
+            }
+            if !only_killers {
+                let mut child = *pos;
+                child.play_bit(bit);
+                // The child probes its entry first thing: start that memory load now, so it
+                // overlaps with ordering the moves.
+                self.table.prefetch(if child_symmetric {
+                    child.canonical_key()
+                } else {
+                    child.key()
+                });
+                sorter.add(bit, threats.count_ones());
+            }
+        }
+        if only_killers {
+            let v = self.upper(alpha);
+            self.table.put(key, v);
+            return alpha;
         }
         for bit in sorter {
             let mut child = *pos;
