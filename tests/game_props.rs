@@ -48,6 +48,10 @@ proptest! {
             p.play(col).unwrap();
             n = after;
             prop_assert_eq!(p.moves_played(), n.moves);
+            let legal_now: Vec<usize> = p.legal_columns().collect();
+            let over = n.has_four(if n.moves % 2 == 1 { 1 } else { 2 });
+            let naive_legal: Vec<usize> = (0..w).filter(|&c| !over && n.can_play(c)).collect();
+            prop_assert_eq!(legal_now, naive_legal);
             for c in 0..w {
                 prop_assert_eq!(p.can_play(c), n.can_play(c));
                 prop_assert_eq!(p.column_height(c), n.height_of(c));
@@ -144,6 +148,14 @@ fn move_string_errors_say_what_and_where() {
         Position::from_moves(wide, "1").unwrap_err(),
         GameError::TooWideForDigits { width: 12 }
     );
+}
+
+#[test]
+fn parse_from_str_uses_the_standard_board() {
+    let p: Position = "4453".parse().unwrap();
+    assert_eq!(p.geometry(), Geometry::STANDARD);
+    assert_eq!(p.moves_played(), 4);
+    assert!("4458".parse::<Position>().is_err());
 }
 
 #[test]

@@ -29,9 +29,11 @@ pub struct SolverBenchArgs {
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
-    /// Clear the table before every position (slower; figures independent of file order).
+    /// Keep the table from one position to the next instead of clearing it before each one
+    /// (the default clears it, as the reference benchmark does, so every position's figures
+    /// are independent of the file order).
     #[arg(long)]
-    reset_table: bool,
+    keep_table: bool,
     /// Positions with fewer stones share table entries with their mirror image.
     #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
     symmetry_plies: usize,
@@ -68,7 +70,7 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
         let mut solved = Vec::with_capacity(lines.len());
         let mut bad = 0;
         for (i, line) in lines.iter().enumerate() {
-            if a.reset_table {
+            if !a.keep_table {
                 solver.clear();
             }
             match solve_line(&mut solver, line, mode) {
@@ -119,30 +121,19 @@ fn short_name(path: &std::path::Path) -> String {
 fn print_table(rows: &[SetSummary]) {
     println!(
         "{:<14} {:>6} {:>9} {:>14} {:>14} {:>10} {:>10}",
-        "set", "mode", "positions", "mean time", "mean nodes", "Mnodes/s", "mismatches"
+        "set", "mode", "positions", "mean us", "mean nodes", "Mnodes/s", "mismatches"
     );
     for r in rows {
         let name = short_name(std::path::Path::new(&r.file));
         println!(
-            "{:<14} {:>6} {:>9} {:>14} {:>14.1} {:>10.2} {:>10}",
+            "{:<14} {:>6} {:>9} {:>14.1} {:>14.1} {:>10.2} {:>10}",
             name,
             r.mode,
             r.positions,
-            human_micros(r.mean_micros),
+            r.mean_micros,
             r.mean_nodes,
             r.nodes_per_second / 1e6,
             r.mismatches
         );
-    }
-}
-
-/// Microseconds in the most readable unit.
-fn human_micros(us: f64) -> String {
-    if us >= 1e6 {
-        format!("{:.2} s", us / 1e6)
-    } else if us >= 1e3 {
-        format!("{:.2} ms", us / 1e3)
-    } else {
-        format!("{us:.1} us")
     }
 }

@@ -16,6 +16,10 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
+    /// Clear the table before every line (each line's figures then do not depend on the
+    /// lines before it; slower for related positions).
+    #[arg(long)]
+    reset_table: bool,
     /// Positions with fewer stones share table entries with their mirror image.
     #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
     symmetry_plies: usize,
@@ -43,6 +47,9 @@ pub fn run(a: SolveArgs) -> Result<()> {
     let mut bad = 0usize;
     for (i, line) in reader.split(b'\n').enumerate() {
         let line = line.with_context(|| format!("cannot read {name}"))?;
+        if a.reset_table {
+            solver.clear();
+        }
         let result = match std::str::from_utf8(&line) {
             Ok(text) => solve_line(&mut solver, text, mode).map_err(|e| e.to_string()),
             Err(_) => Err("not valid UTF-8".to_string()),

@@ -191,6 +191,12 @@ impl Position {
         col < self.width() && self.mask & self.geom.top_mask(col) == 0
     }
 
+    /// The 0-based columns that can take a stone, left to right (none once the game is over).
+    pub fn legal_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        let over = self.last_move_won();
+        (0..self.width()).filter(move |&c| !over && self.can_play(c))
+    }
+
     /// The player who just moved has four in a row.
     #[inline]
     pub fn last_move_won(&self) -> bool {
@@ -371,6 +377,15 @@ impl Position {
             moves: moves as u8,
             geom,
         })
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = GameError;
+
+    /// A move string on the standard 7x6 board, e.g. `"4453".parse::<Position>()`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Position::from_moves(Geometry::STANDARD, s)
     }
 }
 
