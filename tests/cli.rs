@@ -127,6 +127,17 @@ fn analyze_small_board_and_errors() {
     let out = c4(&["analyze", "--tt-mib", "0", "4"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("transposition table size 0 MiB"));
+    let out = c4(&["analyze", "--tt-mib", "65536", "4"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("cannot allocate a 65536 MiB transposition table"));
+    let out = c4(
+        &["analyze", "--width", "10", "--height", "2", "--tt-mib", "1"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("position score 0 (draw)"));
+    let out = c4(&["analyze", "--width", "12", "--height", "4", "1"], "");
+    assert!(text(&out.stderr).contains("at most 9 columns"));
     let out = c4(&["analyze", "--tt-mib", "lots", "4"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--tt-mib"));

@@ -55,6 +55,15 @@ fn five_by_four_and_four_by_five() {
 }
 
 #[test]
+fn wide_flat_and_narrow_tall_boards() {
+    // Only horizontal lines on 10x2 and 16x2; only vertical ones on 3x7. Started where at
+    // most 14 cells remain, so that exhaustive minimax stays small.
+    assert!(compare(10, 2, 6, 150, 8) >= 150);
+    assert!(compare(3, 7, 7, 150, 9) >= 150);
+    assert!(compare(16, 2, 18, 80, 10) >= 80);
+}
+
+#[test]
 fn larger_boards_near_the_end() {
     // Start where at most ~16 cells remain so that exhaustive minimax stays small.
     assert!(compare(6, 5, 14, 80, 4) >= 80);

@@ -87,7 +87,7 @@ impl Position {
 
     /// Plays the column digits of `moves` in turn; errors name the 1-based move number.
     pub fn play_moves(&mut self, moves: &str) -> Result<(), GameError> {
-        if self.geom.width() > 9 {
+        if self.geom.width() > 9 && !moves.is_empty() {
             return Err(GameError::TooWideForDigits {
                 width: self.geom.width(),
             });

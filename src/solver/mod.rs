@@ -25,7 +25,7 @@ mod table;
 
 use crate::game::{Geometry, Position};
 use sorter::MoveSorter;
-use table::{Slot, Table};
+use table::{Slot, Table, TableError};
 use thiserror::Error;
 
 /// Default transposition table size.
@@ -58,6 +58,14 @@ pub enum SolverError {
     /// The table must hold at least a few hundred entries (and fit in memory).
     #[error("transposition table size {mib} MiB is out of range 1..=65536")]
     TableSize {
+        /// Requested size.
+        mib: usize,
+    },
+    /// The machine would not give that much memory.
+    #[error(
+        "cannot allocate a {mib} MiB transposition table: not enough memory (try a smaller --tt-mib)"
+    )]
+    NoMemory {
         /// Requested size.
         mib: usize,
     },
@@ -98,11 +106,13 @@ impl Solver {
         // The largest power-of-two table within the budget, in 32-bit words if they suffice.
         let log_entries =
             |word_bytes: u64| (63 - (bytes / word_bytes).leading_zeros()).min(key_bits);
+        let no_memory = |_| SolverError::NoMemory { mib };
         let tt = match Table::<u32>::new(log_entries(4), key_bits, value_bits) {
-            Some(t) => Tt::Narrow(t),
-            None => Tt::Wide(
-                Table::new(log_entries(8), key_bits, value_bits)
-                    .expect("64-bit words hold any key remainder with a table of >= 2^8 entries"),
+            Ok(t) => Tt::Narrow(t),
+            Err(TableError::NoMemory) => return Err(no_memory(())),
+            // 64-bit words hold any key remainder with a table of at least 2^8 entries.
+            Err(TableError::Unfit) => Tt::Wide(
+                Table::new(log_entries(8), key_bits, value_bits).map_err(|_| no_memory(()))?,
             ),
         };
         Ok(Solver {

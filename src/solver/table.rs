@@ -42,6 +42,15 @@ impl Slot for u64 {
     }
 }
 
+/// Why a table could not be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TableError {
+    /// The entry word is too narrow for this key size and table size.
+    Unfit,
+    /// The allocation failed.
+    NoMemory,
+}
+
 /// An odd constant with well-mixed bits (the 64-bit golden ratio).
 const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -57,13 +66,14 @@ pub(crate) struct Table<S: Slot> {
 
 impl<S: Slot> Table<S> {
     /// A table of `2^log_size` entries for `key_bits`-bit keys and values below
-    /// `2^value_bits`; `None` if an entry word cannot hold the stored key bits and the value.
-    pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Option<Self> {
+    /// `2^value_bits`. `Err(Unfit)` if an entry word cannot hold the stored key bits and the
+    /// value, `Err(NoMemory)` if the memory cannot be had.
+    pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Result<Self, TableError> {
         if log_size > key_bits || key_bits - log_size + value_bits > S::BITS {
-            return None;
+            return Err(TableError::Unfit);
         }
-        let entries = Entries::zeroed(1usize << log_size);
-        Some(Table {
+        let entries = Entries::zeroed(1usize << log_size).ok_or(TableError::NoMemory)?;
+        Ok(Table {
             entries,
             key_mask: if key_bits >= 64 {
                 u64::MAX
@@ -143,19 +153,18 @@ unsafe impl<S: Slot> Send for Entries<S> {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl<S: Slot> Entries<S> {
-    fn zeroed(len: usize) -> Self {
+    /// `len` zeroed entries, or `None` when the allocator refuses.
+    fn zeroed(len: usize) -> Option<Self> {
         let bytes = (len * std::mem::size_of::<S>()).max(1);
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<S>()
         };
-        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
+        let layout = std::alloc::Layout::from_size_align(bytes, align).ok()?;
         // SAFETY: the layout has a non-zero size; all-zero bits are a valid `S` (an integer).
         let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut S;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let ptr = std::ptr::NonNull::new(raw)?;
         #[cfg(target_os = "linux")]
         if align == HUGE_PAGE {
             // SAFETY: the range is exactly our allocation; the advice is only a hint and a
@@ -166,7 +175,7 @@ impl<S: Slot> Entries<S> {
         }
         let mut entries = Entries { ptr, len, layout };
         entries.prefault();
-        entries
+        Some(entries)
     }
 
     /// Touches every page now. The allocator hands out lazily mapped zero pages; without this
@@ -212,7 +221,7 @@ mod tests {
     fn exact_keys_never_collide() {
         // 12-bit keys in 2^4 entries: 8 stored bits + 7 value bits fit a u32.
         let mut t = Table::<u32>::new(4, 12, 7).unwrap();
-        assert!(Table::<u32>::new(4, 40, 7).is_none());
+        assert_eq!(Table::<u32>::new(4, 40, 7).err(), Some(TableError::Unfit));
         // Every key maps to a distinct (index, stored) pair.
         let mut seen = std::collections::HashSet::new();
         for k in 0..(1u64 << 12) {
