@@ -7,8 +7,8 @@
 //!   lose at once, and no stone goes under an opponent's winning cell;
 //! - moves are tried in order of the threats they create, ties centre first;
 //! - a transposition table (default 64 MiB) stores upper and lower bounds under exact keys;
-//! - the exact score is found by a sequence of null-window probes that halve the interval of
-//!   possible scores, biased towards zero where most positions lie;
+//! - the exact score is found by a sequence of null-window probes that narrow the interval
+//!   of possible scores, the cheap probes (far from zero) first;
 //! - near the root, mirror images share table entries (canonical keys);
 //! - one move ahead is looked at with bit operations only: a move that leaves the opponent
 //!   no defence wins at once, and when the window says only such a move could matter, no
@@ -17,7 +17,9 @@
 //!
 //! Scores follow the benchmark convention (see [`Geometry::win_score`]): from the side to move,
 //! 0 a draw, a win with the mover's k-th stone `ceil(cells/2) + 1 - k`, a loss its negative.
-//! Weak solving answers only -1 / 0 / +1 and is much faster.
+//! Weak solving answers only -1 / 0 / +1 with a single window around zero; it is usually
+//! faster (the empty board: 57 s against 96 s), but not on positions that are fast wins,
+//! where the strong probes near the score prune harder (see BENCHMARKS.md).
 
 pub mod bench;
 mod sorter;
@@ -55,7 +57,7 @@ pub enum Mode {
 /// Invalid solver settings.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SolverError {
-    /// The table must hold at least a few hundred entries (and fit in memory).
+    /// The size must be 1..=65536 MiB.
     #[error("transposition table size {mib} MiB is out of range 1..=65536")]
     TableSize {
         /// Requested size.
@@ -72,7 +74,7 @@ pub enum SolverError {
 }
 
 enum Tt {
-    /// 32-bit entries, when quotient and value fit (7x6 with >= 32 MiB).
+    /// 32-bit entries, when stored key bits and value fit (7x6 with 64 MiB or more).
     Narrow(Table<u32>),
     /// 64-bit entries for everything else.
     Wide(Table<u64>),
@@ -106,13 +108,13 @@ impl Solver {
         // The largest power-of-two table within the budget, in 32-bit words if they suffice.
         let log_entries =
             |word_bytes: u64| (63 - (bytes / word_bytes).leading_zeros()).min(key_bits);
-        let no_memory = |_| SolverError::NoMemory { mib };
         let tt = match Table::<u32>::new(log_entries(4), key_bits, value_bits) {
             Ok(t) => Tt::Narrow(t),
-            Err(TableError::NoMemory) => return Err(no_memory(())),
+            Err(TableError::NoMemory) => return Err(SolverError::NoMemory { mib }),
             // 64-bit words hold any key remainder with a table of at least 2^8 entries.
             Err(TableError::Unfit) => Tt::Wide(
-                Table::new(log_entries(8), key_bits, value_bits).map_err(|_| no_memory(()))?,
+                Table::new(log_entries(8), key_bits, value_bits)
+                    .map_err(|_| SolverError::NoMemory { mib })?,
             ),
         };
         Ok(Solver {
@@ -206,8 +208,10 @@ impl Solver {
         } else {
             (-g.win_score(moves + 1), g.win_score(moves + 2))
         };
-        // Null-window probes; each one halves the interval, the probe point pulled towards
-        // zero because most scores are small and small probes are cheap.
+        // Null-window probes, each one narrowing [min, max]. The probe point is pushed out
+        // from zero to half of the bound on its side: whether a position is a fast win or a
+        // fast loss is cheap to decide (only short forcing lines matter), so those probes
+        // come first and shrink the interval before the costlier probes near zero.
         while min < max {
             let mut med = min + (max - min) / 2;
             if med <= 0 && min / 2 < med {
@@ -466,6 +470,9 @@ mod tests {
         assert_eq!(s.table_entries(), 1 << 24);
         let s = Solver::with_table_mib(Geometry::new(8, 7).unwrap(), 1).unwrap();
         assert!(matches!(s.tt, Tt::Wide(_)));
+        let s = Solver::with_table_mib(Geometry::STANDARD, 32).unwrap();
+        assert!(matches!(s.tt, Tt::Wide(_)));
+        assert_eq!(s.table_entries(), 1 << 22);
         assert!(Solver::with_table_mib(Geometry::STANDARD, 0).is_err());
     }
 }
