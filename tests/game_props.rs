@@ -53,11 +53,21 @@ proptest! {
             let naive_legal: Vec<usize> = (0..w).filter(|&c| !over && n.can_play(c)).collect();
             prop_assert_eq!(legal_now, naive_legal);
             for c in 0..w {
+                prop_assert_eq!(p.after(c).is_some(), !over && n.can_play(c));
                 prop_assert_eq!(p.can_play(c), n.can_play(c));
                 prop_assert_eq!(p.column_height(c), n.height_of(c));
                 for r in 0..h {
                     let want = match n.cells[c][r] { 0 => None, 1 => Some(Player::First), _ => Some(Player::Second) };
                     prop_assert_eq!(p.cell(c, r), want);
+                }
+            }
+            for (player, mark) in [(Player::First, 1u8), (Player::Second, 2u8)] {
+                let stones = p.stones_of(player);
+                for c in 0..w {
+                    for r in 0..h {
+                        let bit = g.cell_bit(c, r);
+                        prop_assert_eq!(stones & bit != 0, n.cells[c][r] == mark);
+                    }
                 }
             }
             let last = if n.moves % 2 == 1 { 1 } else { 2 };
