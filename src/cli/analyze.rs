@@ -57,20 +57,8 @@ pub fn run(a: AnalyzeArgs) -> Result<()> {
         "{} to move, {} stones; position score {best} ({}); best column(s): {}",
         pos.side_to_move().symbol(),
         pos.moves_played(),
-        describe(best, geom, mode),
+        connect4_ml::solver::describe_score(best, geom, mode),
         best_cols.join(", ")
     );
     Ok(())
-}
-
-/// Puts a score in words: who wins and with which stone.
-fn describe(score: i32, geom: connect4_ml::Geometry, mode: Mode) -> String {
-    let half = geom.cells().div_ceil(2) as i32;
-    match (score.signum(), mode) {
-        (0, _) => "draw".into(),
-        (1, Mode::Weak) => "win".into(),
-        (-1, Mode::Weak) => "loss".into(),
-        (1, _) => format!("win with stone {}", half + 1 - score),
-        _ => format!("loss: opponent wins with stone {}", half + 1 + score),
-    }
 }

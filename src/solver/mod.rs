@@ -260,6 +260,19 @@ impl Solver {
     }
 }
 
+/// A score in words for people: "draw", "win with stone k" or "loss: opponent wins with
+/// stone k" (strong), or just win / draw / loss (weak).
+pub fn describe_score(score: i32, geom: Geometry, mode: Mode) -> String {
+    let half = geom.cells().div_ceil(2) as i32;
+    match (score.signum(), mode) {
+        (0, _) => "draw".into(),
+        (1, Mode::Weak) => "win".into(),
+        (_, Mode::Weak) => "loss".into(),
+        (1, Mode::Strong) => format!("win with stone {}", half + 1 - score),
+        (_, Mode::Strong) => format!("loss: opponent wins with stone {}", half + 1 + score),
+    }
+}
+
 /// Whether the player to move in the position with occupancy `mask`, facing the opponent's
 /// winning cells `threats`, has no move that avoids losing at once (what
 /// [`Position::possible_non_losing_moves`] computes, from the other side).
@@ -462,6 +475,18 @@ impl<'a, S: Slot> Search<'a, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_in_words() {
+        let g = Geometry::STANDARD;
+        assert_eq!(describe_score(0, g, Mode::Strong), "draw");
+        assert_eq!(describe_score(18, g, Mode::Strong), "win with stone 4");
+        assert_eq!(
+            describe_score(-2, g, Mode::Strong),
+            "loss: opponent wins with stone 20"
+        );
+        assert_eq!(describe_score(-1, g, Mode::Weak), "loss");
+    }
 
     #[test]
     fn table_width_follows_geometry_and_size() {
