@@ -6,7 +6,12 @@
 
 #![deny(missing_docs)]
 
+pub mod agents;
+pub mod arena;
+pub mod eval;
+pub mod features;
 pub mod game;
+pub mod search;
 pub mod solver;
 
 pub use game::{GameError, Geometry, Player, Position};

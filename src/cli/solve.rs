@@ -3,7 +3,7 @@
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::solver::bench::solve_line;
+use connect4_ml::solver::bench::solve_line_with;
 use connect4_ml::{Mode, Solver};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -23,6 +23,10 @@ pub struct SolveArgs {
     /// Positions with fewer stones share table entries with their mirror image.
     #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
     symmetry_plies: usize,
+    /// Also find the best column (fastest win, slowest loss, centre first among equals) and
+    /// print it, 1-based, as a fifth field ("-" when the game is over).
+    #[arg(long)]
+    best: bool,
     #[command(flatten)]
     board: BoardArgs,
     /// Lines of "MOVES" or "MOVES EXPECTED" (`-` alone is the empty board); stdin if absent.
@@ -51,13 +55,20 @@ pub fn run(a: SolveArgs) -> Result<()> {
             solver.clear();
         }
         let result = match std::str::from_utf8(&line) {
-            Ok(text) => solve_line(&mut solver, text, mode).map_err(|e| e.to_string()),
+            Ok(text) => solve_line_with(&mut solver, text, mode, a.best).map_err(|e| e.to_string()),
             Err(_) => Err("not valid UTF-8".to_string()),
         };
         match result {
             Ok(Some(s)) => {
                 let moves = if s.moves.is_empty() { "-" } else { &s.moves };
-                writeln!(out, "{moves} {} {} {:.0}", s.score, s.nodes, s.micros)?;
+                write!(out, "{moves} {} {} {:.0}", s.score, s.nodes, s.micros)?;
+                if a.best {
+                    match s.best {
+                        Some(col) => write!(out, " {col}")?,
+                        None => write!(out, " -")?,
+                    }
+                }
+                writeln!(out)?;
                 out.flush()?;
             }
             Ok(None) => {}

@@ -3,11 +3,13 @@
 
 mod error;
 mod geometry;
+pub mod lines;
 mod position;
 pub mod record;
 pub mod uci;
 
 pub use error::GameError;
 pub use geometry::Geometry;
+pub use lines::{Direction, Line};
 pub use position::{Outcome, Player, Position};
 pub use uci::Cell;

@@ -20,6 +20,8 @@ pub struct Solved {
     pub nodes: u64,
     /// Wall time for this line in microseconds.
     pub micros: f64,
+    /// The best column (1-based), when it was asked for and the game is not over.
+    pub best: Option<usize>,
 }
 
 impl Solved {
@@ -51,13 +53,34 @@ pub fn solve_line(
     line: &str,
     mode: Mode,
 ) -> Result<Option<Solved>, LineFault> {
+    solve_line_with(solver, line, mode, false)
+}
+
+/// [`solve_line`], and with `best` also the best column ([`Solver::best_move`], always by the
+/// strong score, whatever `mode` says about the reported score).
+pub fn solve_line_with(
+    solver: &mut Solver,
+    line: &str,
+    mode: Mode,
+    best: bool,
+) -> Result<Option<Solved>, LineFault> {
     let Some(test) = parse_test_line(line)? else {
         return Ok(None);
     };
     let pos = Position::from_moves(solver.geometry(), &test.moves)?;
     solver.reset_nodes();
     let start = Instant::now();
-    let score = solver.score(&pos, mode);
+    let (score, best) = match best.then(|| solver.best_move(&pos)).flatten() {
+        Some((col, strong)) => {
+            let score = if mode == Mode::Weak {
+                strong.signum()
+            } else {
+                strong
+            };
+            (score, Some(col + 1))
+        }
+        None => (solver.score(&pos, mode), None),
+    };
     let micros = start.elapsed().as_secs_f64() * 1e6;
     Ok(Some(Solved {
         moves: test.moves,
@@ -65,6 +88,7 @@ pub fn solve_line(
         score,
         nodes: solver.nodes(),
         micros,
+        best,
     }))
 }
 

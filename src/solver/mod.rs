@@ -249,6 +249,64 @@ impl Solver {
             .collect()
     }
 
+    /// Whether the strong score of `pos` is at most `bound`: one null-window probe, much
+    /// cheaper than the exact score. Grading a move against a known score needs only this.
+    pub fn score_at_most(&mut self, pos: &Position, bound: i32) -> bool {
+        let g = self.geom;
+        let moves = pos.moves_played();
+        if pos.last_move_won() {
+            return -g.win_score(moves - 1) <= bound;
+        }
+        if pos.is_full() {
+            return 0 <= bound;
+        }
+        if pos.can_win_next() {
+            return g.win_score(moves) <= bound;
+        }
+        let (min, max) = (-g.win_score(moves + 1), g.win_score(moves + 2));
+        if bound < min {
+            return false;
+        }
+        if bound >= max {
+            return true;
+        }
+        self.negamax(pos, bound, bound + 1) <= bound
+    }
+
+    /// The best column (0-based) of `pos` with its exact score, or `None` once the game is
+    /// over. "Best" means the highest strong score, so a win is taken by the fastest route and
+    /// a lost position is defended as long as possible; ties go to the most central column.
+    ///
+    /// Cheaper than [`Solver::analyze`]: one exact solve, then a null-window test per column
+    /// (centre first) until one child reaches the score, where `analyze` solves every child.
+    pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
+        if pos.last_move_won() || pos.is_full() {
+            return None;
+        }
+        let target = self.solve(pos);
+        let g = self.geom;
+        for col in g.centre_order() {
+            if !pos.can_play(col) {
+                continue;
+            }
+            if pos.is_winning_move(col) {
+                if target == g.win_score(pos.moves_played()) {
+                    return Some((col, target));
+                }
+                continue;
+            }
+            let mut child = *pos;
+            child.play_col(col);
+            // Every child scores at least -target from its own side; this one is optimal
+            // exactly when it scores no more than that.
+            let optimal = self.score_at_most(&child, -target);
+            if optimal {
+                return Some((col, target));
+            }
+        }
+        unreachable!("some column reaches the solved score")
+    }
+
     fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         let (geom, columns, sym) = (self.geom, &self.columns[..], self.symmetry_plies);
         let (r, nodes) = match &mut self.tt {

@@ -1,0 +1,92 @@
+//! Static evaluators: the value of a position from the side to move, without search.
+//!
+//! Search calls an evaluator at every leaf, so evaluators are cheap, shareable across threads
+//! (`Send + Sync`, used behind `Arc`) and deterministic: the same position always gets the
+//! same value. Values are only compared with each other within one evaluator; their scale is
+//! the evaluator's own, and must stay well below [`crate::search::WIN`].
+
+mod linear;
+mod open_lines;
+mod threats;
+mod window;
+
+pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};
+pub use open_lines::OpenLines;
+pub use threats::Threats;
+pub use window::WindowScore;
+
+use crate::game::{Geometry, Player, Position};
+use std::sync::Arc;
+use thiserror::Error;
+
+/// A static evaluation function.
+pub trait Evaluator: Send + Sync {
+    /// A short name for reports, e.g. `openlines`.
+    fn name(&self) -> String;
+
+    /// The value of `pos` for the player to move: higher is better for them. Only called on
+    /// positions where the game is not over.
+    fn evaluate(&self, pos: &Position) -> f64;
+}
+
+/// Why an evaluator could not be built.
+#[derive(Debug, Error)]
+pub enum EvalError {
+    /// The name is not one of [`BUILTIN_EVALUATORS`].
+    #[error("unknown evaluator '{name}' (known: {})", BUILTIN_EVALUATORS.join(", "))]
+    Unknown {
+        /// The name asked for.
+        name: String,
+    },
+}
+
+/// Names of the evaluators [`builtin`] can build.
+pub const BUILTIN_EVALUATORS: [&str; 4] = ["openlines", "window", "handtuned", "threat"];
+
+/// Builds a built-in evaluator by name (`open` and `linear` are accepted as aliases of
+/// `openlines` and `handtuned`, `threats` of `threat`).
+pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
+    Ok(match name {
+        "openlines" | "open" => Arc::new(OpenLines::new(geom)),
+        "window" => Arc::new(WindowScore::new(geom)),
+        "handtuned" | "linear" => Arc::new(LinearEvaluator::hand_tuned(geom)),
+        "threat" | "threats" => Arc::new(Threats::new(geom)),
+        _ => {
+            return Err(EvalError::Unknown {
+                name: name.to_string(),
+            });
+        }
+    })
+}
+
+/// `value` as seen by the player to move, given a value from the first player's side.
+#[inline]
+pub(crate) fn from_first(pos: &Position, value: f64) -> f64 {
+    match pos.side_to_move() {
+        Player::First => value,
+        Player::Second => -value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_builds_every_name_and_rejects_others() {
+        for name in BUILTIN_EVALUATORS {
+            let e = builtin(name, Geometry::STANDARD).unwrap();
+            assert_eq!(e.name(), name);
+            assert_eq!(
+                e.evaluate(&Position::default()),
+                0.0,
+                "{name} on the empty board"
+            );
+        }
+        let err = builtin("bogus", Geometry::STANDARD).err().unwrap();
+        assert!(
+            err.to_string().contains("unknown evaluator 'bogus'"),
+            "{err}"
+        );
+    }
+}

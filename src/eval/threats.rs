@@ -1,0 +1,121 @@
+//! Threats: empty cells that would complete a four, weighed by row parity and height.
+
+use super::{Evaluator, from_first};
+use crate::game::{Geometry, Player, Position};
+
+/// Scores threats the way Connect Four end games are decided: an empty cell that would
+/// complete four for a player is a threat. Threats are per cell, so a cell completing
+/// several lines counts once. A threat directly above an opponent's threat does not count
+/// (the opponent's threat below must be resolved first). Only threats on the player's
+/// favourable rows count: odd rows (1, 3, 5 from the bottom) for the first player, even rows
+/// for the second, as in zugzwang play. A threat on row r weighs `height + 1 - r`: lower
+/// threats come into play sooner. A small centre bonus of 0.5 per stone in the centre
+/// column(s) breaks ties in quiet positions.
+#[derive(Clone, Debug)]
+pub struct Threats {
+    geom: Geometry,
+    /// Cells of odd rows (1-based).
+    odd_rows: u64,
+    /// Cells of the centre column (both middle columns on even widths).
+    centre: u64,
+    /// Cells of each row, bottom first.
+    rows: Vec<u64>,
+}
+
+/// Bonus per stone in the centre column(s).
+const CENTRE_BONUS: f64 = 0.5;
+
+impl Threats {
+    /// The evaluator for boards of `geom`.
+    pub fn new(geom: Geometry) -> Self {
+        let (w, h) = (geom.width(), geom.height());
+        let row = |r: usize| (0..w).fold(0, |m, c| m | geom.cell_bit(c, r));
+        let rows: Vec<u64> = (0..h).map(row).collect();
+        let odd_rows = rows.iter().step_by(2).fold(0, |m, r| m | r);
+        let centre = if w % 2 == 1 {
+            geom.column_mask(w / 2)
+        } else {
+            geom.column_mask(w / 2) | geom.column_mask(w / 2 - 1)
+        };
+        Threats {
+            geom,
+            odd_rows,
+            centre,
+            rows,
+        }
+    }
+
+    /// Weighted sum of the cells in `threats`: row r (1-based) weighs height + 1 - r.
+    fn weigh(&self, threats: u64) -> f64 {
+        let h = self.geom.height();
+        self.rows
+            .iter()
+            .enumerate()
+            .map(|(r, &m)| ((threats & m).count_ones() * (h - r) as u32) as f64)
+            .sum()
+    }
+
+    /// The value from the first player's side.
+    pub fn value_for_first(&self, pos: &Position) -> f64 {
+        let mask = pos.mask();
+        let first = pos.stones_of(Player::First);
+        let second = pos.stones_of(Player::Second);
+        let t1 = self.geom.winning_cells(first, mask);
+        let t2 = self.geom.winning_cells(second, mask);
+        // One cell up in the same column is one bit up.
+        let good1 = t1 & !(t2 << 1) & self.odd_rows;
+        let good2 = t2 & !(t1 << 1) & !self.odd_rows;
+        let centre =
+            (first & self.centre).count_ones() as f64 - (second & self.centre).count_ones() as f64;
+        self.weigh(good1) - self.weigh(good2) + CENTRE_BONUS * centre
+    }
+}
+
+impl Evaluator for Threats {
+    fn name(&self) -> String {
+        "threat".into()
+    }
+
+    fn evaluate(&self, pos: &Position) -> f64 {
+        from_first(pos, self.value_for_first(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(moves: &str) -> f64 {
+        let g = Geometry::STANDARD;
+        Threats::new(g).evaluate(&Position::from_moves(g, moves).unwrap())
+    }
+
+    #[test]
+    fn centre_bonus_only() {
+        // x on the centre column, o to move: -0.5.
+        assert_eq!(eval("4"), -0.5);
+        assert_eq!(eval("44"), 0.0);
+    }
+
+    #[test]
+    fn odd_threat_counts_and_the_threat_above_it_does_not() {
+        // x on c1-c3 of row 1 threatens c4r1 (odd row, weight 6); o on c1-c3 of row 2
+        // threatens c4r2, directly above x's threat: ignored. x to move: +6.
+        assert_eq!(eval("112233"), 6.0);
+    }
+
+    #[test]
+    fn even_threat_counts_for_the_second_player() {
+        // x c1 c2 c3 c7 on row 1, o c1 c2 c3 on row 2 and c4r1: x's row-1 threat is
+        // gone, o threatens c4r2 (even row, weight 5); o has one centre stone.
+        // x to move: -5 - 0.5.
+        assert_eq!(eval("11223473"), -5.5);
+    }
+
+    #[test]
+    fn wrong_parity_threats_do_not_count() {
+        // x on row 2 (c1-c3) threatens c4r2, even: not x's parity. o on row 1 threatens
+        // c4r1, odd: not o's parity. No centre stones. o to move: 0.
+        assert_eq!(eval("7112233"), 0.0);
+    }
+}

@@ -1,0 +1,6 @@
+//! Feature extractors: numbers computed from the board alone (no search, no solver) that
+//! evaluators weigh and learners train on.
+
+mod linear8;
+
+pub use linear8::{LINEAR8_NAMES, Linear8};

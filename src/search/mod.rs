@@ -1,0 +1,401 @@
+//! Depth-limited negamax with alpha-beta over any [`Evaluator`].
+//!
+//! What every searcher here does: immediate wins are taken first; moves that let the
+//! opponent win at once are never searched (a forced reply is played at the root without
+//! searching); columns are tried best-known first, then centre first; a transposition table
+//! keeps values and best moves between iterations and moves; iterative deepening runs depth
+//! 1, 2, ... up to the target (optionally stopping when a time budget runs out); and a won
+//! game is worth [`WIN`] minus its distance in plies, so a sooner win and a later loss are
+//! preferred.
+
+mod table;
+
+use crate::eval::Evaluator;
+use crate::game::Position;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use table::{Bound, Table};
+
+/// The value of a win on the next ply is `WIN - 1`; a win in `d` plies is `WIN - d`.
+pub const WIN: f64 = 1_000_000.0;
+
+/// Values at least this large in magnitude are proven wins or losses.
+pub const DECISIVE: f64 = WIN - 1000.0;
+
+/// Whether `value` is a proven win or loss.
+pub fn is_decisive(value: f64) -> bool {
+    value.abs() >= DECISIVE
+}
+
+/// Plies to the end of the game for a decisive value (positive for a win), or `None`.
+pub fn decisive_plies(value: f64) -> Option<i32> {
+    is_decisive(value).then(|| (WIN - value.abs()).round() as i32 * value.signum() as i32)
+}
+
+/// How deep to search and for how long.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Depth in plies from the root.
+    pub depth: u32,
+    /// Variable depth: `(ply, depth)` steps; from the first ply of a step on, the search
+    /// depth is at least that step's depth (boards that have filled up are cheaper to
+    /// search, so they can go deeper).
+    pub schedule: Vec<(usize, u32)>,
+    /// Stop deepening once this much time has passed; the last completed depth decides.
+    pub time_budget: Option<Duration>,
+    /// Transposition table entries as a power of two.
+    pub table_log2: u32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            depth: 5,
+            schedule: Vec::new(),
+            time_budget: None,
+            table_log2: 16,
+        }
+    }
+}
+
+impl SearchParams {
+    /// Fixed-depth search of `depth` plies.
+    pub fn depth(depth: u32) -> Self {
+        SearchParams {
+            depth,
+            ..Self::default()
+        }
+    }
+
+    /// The depth to search a position with `ply` stones on the board.
+    pub fn depth_at(&self, ply: usize) -> u32 {
+        self.schedule
+            .iter()
+            .filter(|&&(from, _)| ply >= from)
+            .map(|&(_, d)| d)
+            .fold(self.depth, u32::max)
+    }
+}
+
+/// The outcome of one search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The chosen column (0-based).
+    pub column: usize,
+    /// Its value for the side to move.
+    pub value: f64,
+    /// The deepest completed iteration (0 when the move was forced or an immediate win).
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl SearchResult {
+    /// Nodes per second of this search (0 when it took no measurable time).
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+}
+
+/// A reusable searcher: the table carries over from one move to the next.
+pub struct Searcher {
+    eval: Arc<dyn Evaluator>,
+    params: SearchParams,
+    table: Table,
+    nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    order: Vec<usize>,
+}
+
+impl Searcher {
+    /// A searcher that evaluates leaves with `eval`.
+    pub fn new(eval: Arc<dyn Evaluator>, params: SearchParams) -> Self {
+        Searcher {
+            eval,
+            table: Table::new(params.table_log2),
+            params,
+            nodes: 0,
+            deadline: None,
+            aborted: false,
+            order: Vec::new(),
+        }
+    }
+
+    /// The evaluator at the leaves.
+    pub fn evaluator(&self) -> &Arc<dyn Evaluator> {
+        &self.eval
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Forgets the table.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Chooses a move for `pos` (whose game must not be over) at the depth the parameters
+    /// give for its ply.
+    ///
+    /// # Panics
+    /// If the game is over.
+    pub fn choose(&mut self, pos: &Position) -> SearchResult {
+        assert!(
+            !pos.last_move_won() && !pos.is_full(),
+            "search needs a position with moves left"
+        );
+        let start = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        self.order = pos.geometry().centre_order().collect();
+        let done = |column, value, depth, nodes| SearchResult {
+            column,
+            value,
+            depth,
+            nodes,
+            elapsed: start.elapsed(),
+        };
+        let geom = pos.geometry();
+        let possible = pos.possible();
+        if let Some(col) = self.first_in_order(pos.winning_cells() & possible, pos) {
+            return done(col, WIN - 1.0, 0, 1);
+        }
+        let safe = pos.possible_non_losing_moves();
+        if safe == 0 {
+            // Every move loses at once: play the most central one.
+            let col = self.first_in_order(possible, pos).expect("a legal move");
+            return done(col, -(WIN - 2.0), 0, 1);
+        }
+        if safe.count_ones() == 1 {
+            let col = (0..geom.width())
+                .find(|&c| safe & geom.column_mask(c) != 0)
+                .expect("the forced column");
+            return done(col, self.static_child_value(pos, col), 0, 1);
+        }
+        let target = self.params.depth_at(pos.moves_played()).max(1);
+        self.deadline = self.params.time_budget.map(|b| start + b);
+        let mut best = None;
+        for depth in 1..=target {
+            let r = self.root(pos, safe, depth, depth == 1);
+            if self.aborted {
+                break;
+            }
+            best = Some((r.0, r.1, depth));
+            if is_decisive(r.1) {
+                break;
+            }
+        }
+        let (column, value, depth) = best.expect("depth 1 always completes");
+        done(column, value, depth, self.nodes)
+    }
+
+    /// The value, for the side to move in `pos`, of every column (index 0 = column 1) at
+    /// `depth` plies; `None` for full columns or when the game is over. Each value is exact
+    /// for the depth (a full-window search per move, not an alpha-beta bound), so moves can
+    /// be ranked.
+    pub fn analyze(&mut self, pos: &Position, depth: u32) -> Vec<Option<f64>> {
+        self.nodes = 0;
+        self.aborted = false;
+        self.deadline = None;
+        self.order = pos.geometry().centre_order().collect();
+        let over = pos.last_move_won() || pos.is_full();
+        (0..pos.width())
+            .map(|col| {
+                if over || !pos.can_play(col) {
+                    return None;
+                }
+                if pos.is_winning_move(col) {
+                    return Some(WIN - 1.0);
+                }
+                let mut child = *pos;
+                child.play_col(col);
+                if child.is_full() {
+                    return Some(0.0);
+                }
+                Some(-self.negamax(&child, depth.max(1) - 1, 1, -f64::INFINITY, f64::INFINITY))
+            })
+            .collect()
+    }
+
+    /// Nodes visited by the last [`Searcher::choose`] or [`Searcher::analyze`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn first_in_order(&self, moves: u64, pos: &Position) -> Option<usize> {
+        let g = pos.geometry();
+        self.order
+            .iter()
+            .copied()
+            .find(|&c| moves & g.column_mask(c) != 0)
+    }
+
+    /// The static value of playing `col`, for reports on forced moves.
+    fn static_child_value(&self, pos: &Position, col: usize) -> f64 {
+        let mut child = *pos;
+        child.play_col(col);
+        if child.is_full() {
+            0.0
+        } else {
+            -self.eval.evaluate(&child)
+        }
+    }
+
+    /// One iteration at the root over the `safe` moves; returns (column, value).
+    fn root(&mut self, pos: &Position, safe: u64, depth: u32, no_abort: bool) -> (usize, f64) {
+        let g = pos.geometry();
+        let hint = self.table.best_move(pos.key());
+        let mut cols: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|&c| safe & g.column_mask(c) != 0)
+            .collect();
+        if let Some(h) = hint
+            && let Some(i) = cols.iter().position(|&c| c == h)
+        {
+            let c = cols.remove(i);
+            cols.insert(0, c);
+        }
+        let deadline = self.deadline;
+        if no_abort {
+            self.deadline = None;
+        }
+        let (mut best_col, mut alpha) = (cols[0], -f64::INFINITY);
+        for &col in &cols {
+            let mut child = *pos;
+            child.play_col(col);
+            let v = if child.is_full() {
+                0.0
+            } else {
+                -self.negamax(&child, depth - 1, 1, -f64::INFINITY, -alpha)
+            };
+            if self.aborted {
+                break;
+            }
+            if v > alpha {
+                alpha = v;
+                best_col = col;
+            }
+        }
+        self.deadline = deadline;
+        if !self.aborted {
+            self.table
+                .store(pos.key(), depth, alpha, Bound::Exact, best_col);
+        }
+        (best_col, alpha)
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> f64 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0.0;
+        }
+        let ply_f = ply as f64;
+        if pos.can_win_next() {
+            return WIN - (ply_f + 1.0);
+        }
+        let safe = pos.possible_non_losing_moves();
+        if safe == 0 {
+            return -(WIN - (ply_f + 2.0));
+        }
+        if depth == 0 {
+            return self.eval.evaluate(pos);
+        }
+        // No win is possible before ply + 3, no loss before ply + 4 now.
+        beta = beta.min(WIN - (ply_f + 3.0));
+        alpha = alpha.max(-(WIN - (ply_f + 4.0)));
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = pos.key();
+        let mut hint = None;
+        if let Some(e) = self.table.probe(key) {
+            hint = Some(e.best as usize);
+            if e.depth as u32 >= depth {
+                let v = table::from_stored(e.value, ply);
+                match e.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+        let alpha_in = alpha;
+        let g = pos.geometry();
+        let mut best = -f64::INFINITY;
+        let mut best_col = usize::MAX;
+        let width = g.width();
+        // The hinted move first, then centre first.
+        for i in 0..=width {
+            let col = if i == 0 {
+                match hint {
+                    Some(h) if h < width => h,
+                    _ => continue,
+                }
+            } else {
+                let c = self.order[i - 1];
+                if Some(c) == hint {
+                    continue;
+                }
+                c
+            };
+            if safe & g.column_mask(col) == 0 {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_col(col);
+            let v = if child.is_full() {
+                0.0
+            } else {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            };
+            if self.aborted {
+                return 0.0;
+            }
+            if v > best {
+                best = v;
+                best_col = col;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best <= alpha_in {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table
+            .store(key, depth, table::to_stored(best, ply), bound, best_col);
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests;

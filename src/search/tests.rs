@@ -1,0 +1,105 @@
+use super::*;
+use crate::eval::{OpenLines, builtin};
+use crate::game::Geometry;
+
+fn searcher(eval: &str, depth: u32) -> Searcher {
+    Searcher::new(
+        builtin(eval, Geometry::STANDARD).unwrap(),
+        SearchParams::depth(depth),
+    )
+}
+
+fn pos(moves: &str) -> Position {
+    Position::from_moves(Geometry::STANDARD, moves).unwrap()
+}
+
+#[test]
+fn takes_an_immediate_win() {
+    // x has c1-c3 on row 1: column 4 wins.
+    let r = searcher("openlines", 3).choose(&pos("112233"));
+    assert_eq!((r.column, r.value), (3, WIN - 1.0));
+}
+
+#[test]
+fn blocks_the_only_threat_without_searching() {
+    // o to move, x threatens c4r1: the one safe move is played at once.
+    let r = searcher("window", 5).choose(&pos("11223"));
+    assert_eq!(r.column, 3);
+    assert_eq!(r.depth, 0);
+}
+
+#[test]
+fn sees_a_double_threat_three_plies_ahead() {
+    // x on c3 and c4 of row 1 with c2, c5 and c6 open; o elsewhere: x plays c5 (or c2) to
+    // make an open three that o cannot stop, and wins on the third ply.
+    let mut s = searcher("openlines", 3);
+    let p = pos("3747");
+    let r = s.choose(&p);
+    assert!(r.column == 1 || r.column == 4, "column {}", r.column + 1);
+    assert_eq!(r.value, WIN - 3.0);
+    assert_eq!(decisive_plies(r.value), Some(3));
+}
+
+#[test]
+fn a_lost_position_prefers_the_slowest_loss() {
+    // o to move after x's open three on row 1 (c3 c4 c5, o twice on c7): o blocks one
+    // end, x wins at the other on its next move: the loss is two plies away.
+    let mut s = searcher("openlines", 4);
+    let r = s.choose(&pos("37475"));
+    assert_eq!(r.value, -(WIN - 2.0));
+    // Analysis agrees for every column.
+    let a = s.analyze(&pos("37475"), 4);
+    for (c, v) in a.iter().enumerate() {
+        let v = v.unwrap();
+        assert!(v <= -(WIN - 2.0) + 1e-9, "column {} value {v}", c + 1);
+    }
+}
+
+#[test]
+fn analysis_gives_exact_values_per_column() {
+    // Depth 1 analysis is just the static value of each child from the mover's side.
+    let g = Geometry::STANDARD;
+    let e = OpenLines::new(g);
+    let p = pos("44");
+    let mut s = searcher("openlines", 1);
+    let a = s.analyze(&p, 1);
+    for col in 0..7 {
+        let child = p.after(col).unwrap();
+        assert_eq!(a[col], Some(-e.evaluate(&child)), "column {}", col + 1);
+    }
+    // A deeper analysis picks the same column as choose at that depth.
+    let a3 = s.analyze(&p, 3);
+    let best = (0..7)
+        .max_by(|&x, &y| a3[x].unwrap().total_cmp(&a3[y].unwrap()).then(y.cmp(&x)))
+        .unwrap();
+    let r = searcher("openlines", 3).choose(&p);
+    assert_eq!(a3[r.column].unwrap(), a3[best].unwrap());
+    assert_eq!(r.value, a3[best].unwrap());
+}
+
+#[test]
+fn variable_depth_schedule() {
+    let p = SearchParams {
+        depth: 3,
+        schedule: vec![(10, 5), (20, 9)],
+        ..SearchParams::default()
+    };
+    assert_eq!(p.depth_at(0), 3);
+    assert_eq!(p.depth_at(10), 5);
+    assert_eq!(p.depth_at(25), 9);
+}
+
+#[test]
+fn time_budget_still_returns_a_move() {
+    let mut s = Searcher::new(
+        builtin("handtuned", Geometry::STANDARD).unwrap(),
+        SearchParams {
+            depth: 40,
+            time_budget: Some(Duration::from_millis(30)),
+            ..SearchParams::default()
+        },
+    );
+    let r = s.choose(&pos("44"));
+    assert!(r.depth >= 1 && r.depth < 40);
+    assert!(pos("44").can_play(r.column));
+}
