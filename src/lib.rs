@@ -11,6 +11,7 @@ pub mod arena;
 pub mod eval;
 pub mod features;
 pub mod game;
+pub mod io;
 pub mod search;
 pub mod solver;
 

@@ -13,6 +13,36 @@ pub enum BenchCommand {
     /// Solve every position of benchmark files ("MOVES SCORE" lines) and report mean time,
     /// mean nodes, nodes per second and mismatches per file.
     Solver(SolverBenchArgs),
+    /// Grade an agent's move in every position of benchmark files against the solver: error
+    /// rate (moves that lose game-theoretic value), exact-optimal rate, mean time per move.
+    Agent(AgentBenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct AgentBenchArgs {
+    /// The agent spec, e.g. hard, handtuned:depth=5, negamax:eval=threat,depth=7.
+    #[arg(long)]
+    agent: String,
+    /// Benchmark files of "MOVES [SCORE]" lines, e.g. ../shared/data/pons/Test_L2_R1.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Only the first N positions of each file.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Positions graded at once.
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    jobs: usize,
+    /// Solver table size per worker, MiB.
+    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    tt_mib: usize,
+    /// Print a JSON array of per-file summaries instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON summaries to this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    board: BoardArgs,
 }
 
 #[derive(Args, Debug)]
@@ -47,6 +77,7 @@ pub struct SolverBenchArgs {
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Solver(a) => solver(a),
+        BenchCommand::Agent(a) => agent(a),
     }
 }
 
@@ -136,4 +167,85 @@ fn print_table(rows: &[SetSummary]) {
             r.mismatches
         );
     }
+}
+
+/// Reads "MOVES [SCORE]" lines into positions; a bad line is an error naming file and line.
+fn read_positions(
+    path: &std::path::Path,
+    geom: connect4_ml::Geometry,
+    limit: Option<usize>,
+) -> Result<Vec<(connect4_ml::Position, Option<i32>)>> {
+    use connect4_ml::game::record::parse_test_line;
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if out.len() >= limit.unwrap_or(usize::MAX) {
+            break;
+        }
+        let Some(t) =
+            parse_test_line(line).map_err(|e| anyhow::anyhow!("{name}: line {}: {e}", i + 1))?
+        else {
+            continue;
+        };
+        let pos = connect4_ml::Position::from_moves(geom, &t.moves)
+            .map_err(|e| anyhow::anyhow!("{name}: line {}: {e}", i + 1))?;
+        if pos.last_move_won() || pos.is_full() {
+            bail!(
+                "{name}: line {}: the game is already over, there is no move to grade",
+                i + 1
+            );
+        }
+        out.push((pos, t.expected));
+    }
+    Ok(out)
+}
+
+fn agent(a: AgentBenchArgs) -> Result<()> {
+    use connect4_ml::agents::AgentSpec;
+    use connect4_ml::arena::{GradeSummary, grade_positions};
+    let geom = a.board.geometry()?;
+    let spec: AgentSpec = a.agent.parse()?;
+    let factory = spec.factory(geom)?;
+    let mut summaries = Vec::new();
+    for path in &a.files {
+        let positions = read_positions(path, geom, a.limit)?;
+        let bar = ProgressBar::new(positions.len() as u64).with_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed} eta {eta}")?
+                .progress_chars("=> "),
+        );
+        bar.set_message(short_name(path));
+        let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &|| bar.inc(1))?;
+        bar.finish_and_clear();
+        summaries.push(GradeSummary::from_moves(
+            spec.label(),
+            &short_name(path),
+            &graded,
+        ));
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&summaries)?);
+    } else {
+        println!(
+            "{:<24} {:<14} {:>9} {:>8} {:>10} {:>10} {:>10}",
+            "agent", "set", "positions", "errors", "error %", "optimal %", "ms/move"
+        );
+        for s in &summaries {
+            println!(
+                "{:<24} {:<14} {:>9} {:>8} {:>10.2} {:>10.2} {:>10.3}",
+                s.agent,
+                s.set,
+                s.positions,
+                s.errors,
+                100.0 * s.error_rate,
+                100.0 * s.optimal_rate,
+                s.mean_ms
+            );
+        }
+    }
+    if let Some(out) = &a.out {
+        connect4_ml::io::write_json_atomic(out, &summaries)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    Ok(())
 }

@@ -2,7 +2,9 @@
 
 mod analyze;
 mod bench;
+mod play;
 mod solve;
+mod tournament;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -22,6 +24,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Draw a position and the solver's score of every column.
     Analyze(analyze::AnalyzeArgs),
+    /// Play against an agent in the terminal (or line by line with --plain).
+    Play(play::PlayArgs),
+    /// Round-robin tournament between agents: pairing table, Elo, games.csv, summary.json.
+    Tournament(tournament::TournamentArgs),
     /// Benchmarks.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -51,5 +57,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => solve::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Bench(b) => bench::run(b),
+        Command::Tournament(a) => tournament::run(a),
+        Command::Play(a) => play::run(a),
     }
 }

@@ -27,6 +27,16 @@ pub trait Evaluator: Send + Sync {
     /// The value of `pos` for the player to move: higher is better for them. Only called on
     /// positions where the game is not over.
     fn evaluate(&self, pos: &Position) -> f64;
+
+    /// The value of `pos` for `player`, whoever is to move. Search calls this at its leaves
+    /// with the player who searches, so an evaluator that is not zero-sum (one that weighs
+    /// "own" and "opponent's" features differently, like [`OpenLines`]) keeps the searching
+    /// player's point of view throughout the tree. The default assumes a zero-sum value: the
+    /// side to move's value, negated for the other player.
+    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+        let v = self.evaluate(pos);
+        if player == pos.side_to_move() { v } else { -v }
+    }
 }
 
 /// Why an evaluator could not be built.

@@ -8,6 +8,11 @@ use crate::game::{Direction, Geometry, Player, Position};
 /// counts as one vertical line at most: when the player's stone is on top of it and that
 /// top run of their stones plus the empty cells above it can still make four (lower vertical
 /// lines are dead once covered). Value = 5 x own open lines - opponent's open lines.
+///
+/// "Own" is the player the value is for. This evaluator is not zero-sum: the searching
+/// player weighs its own lines five times and its opponent's once at every leaf, whoever is
+/// to move there (see [`Evaluator::evaluate_for`]); that is how the agents it comes from
+/// played, and it makes depth matter (hard beats easy).
 #[derive(Clone, Debug)]
 pub struct OpenLines {
     geom: Geometry,
@@ -59,8 +64,11 @@ impl Evaluator for OpenLines {
     }
 
     fn evaluate(&self, pos: &Position) -> f64 {
-        let me = pos.side_to_move();
-        5.0 * self.open_lines(pos, me) as f64 - self.open_lines(pos, me.other()) as f64
+        self.evaluate_for(pos, pos.side_to_move())
+    }
+
+    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+        5.0 * self.open_lines(pos, player) as f64 - self.open_lines(pos, player.other()) as f64
     }
 }
 

@@ -1,11 +1,15 @@
 //! Window score: every line of four scored by what it holds.
 
 use super::Evaluator;
-use crate::game::{Geometry, Position};
+use crate::game::{Geometry, Player, Position};
 
 /// Scores every line of four (all four directions) from the side to move: four own +10000,
 /// three own and one empty +6, two own and two empty +4, two opponent and two empty -4,
 /// three opponent and one empty -2, four opponent -10000; mixed or near-empty lines 0.
+///
+/// The scores are not symmetric (an opponent's three costs less than an own three gains), so
+/// search keeps the searching player as "own" at every leaf (see
+/// [`Evaluator::evaluate_for`]).
 #[derive(Clone, Debug)]
 pub struct WindowScore {
     lines: Vec<u64>,
@@ -40,7 +44,11 @@ impl Evaluator for WindowScore {
     }
 
     fn evaluate(&self, pos: &Position) -> f64 {
-        let (own, opp) = (pos.current_stones(), pos.opponent_stones());
+        self.evaluate_for(pos, pos.side_to_move())
+    }
+
+    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+        let (own, opp) = (pos.stones_of(player), pos.stones_of(player.other()));
         self.lines
             .iter()
             .map(|&l| Self::window_value((l & own).count_ones(), (l & opp).count_ones()))
@@ -87,5 +95,16 @@ mod tests {
         // "11223": x on c1-c3 of row 1, o to move. Row 1: 1-4 three x one empty (-2), 2-5
         // two x (-4); row 2: 1-4 two o (+4). Total -2.
         assert_eq!(eval("11223"), -2.0);
+    }
+
+    #[test]
+    fn the_searching_player_keeps_its_point_of_view() {
+        // "11223": o to move; from x's side the same windows score +6 (three x) + 4 (two x)
+        // - 4 (two o) = +6, not the +2 that negating o's -2 would give.
+        let g = Geometry::STANDARD;
+        let p = Position::from_moves(g, "11223").unwrap();
+        let e = WindowScore::new(g);
+        assert_eq!(e.evaluate_for(&p, Player::First), 6.0);
+        assert_eq!(e.evaluate_for(&p, Player::Second), -2.0);
     }
 }

@@ -11,7 +11,7 @@
 mod table;
 
 use crate::eval::Evaluator;
-use crate::game::Position;
+use crate::game::{Player, Position};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table::{Bound, Table};
@@ -109,6 +109,8 @@ pub struct Searcher {
     deadline: Option<Instant>,
     aborted: bool,
     order: Vec<usize>,
+    /// The player searching (to move at the root): leaves are valued from their side.
+    me: Player,
 }
 
 impl Searcher {
@@ -122,6 +124,7 @@ impl Searcher {
             deadline: None,
             aborted: false,
             order: Vec::new(),
+            me: Player::First,
         }
     }
 
@@ -154,6 +157,7 @@ impl Searcher {
         self.nodes = 0;
         self.aborted = false;
         self.order = pos.geometry().centre_order().collect();
+        self.me = pos.side_to_move();
         let done = |column, value, depth, nodes| SearchResult {
             column,
             value,
@@ -204,6 +208,7 @@ impl Searcher {
         self.aborted = false;
         self.deadline = None;
         self.order = pos.geometry().centre_order().collect();
+        self.me = pos.side_to_move();
         let over = pos.last_move_won() || pos.is_full();
         (0..pos.width())
             .map(|col| {
@@ -228,6 +233,13 @@ impl Searcher {
         self.nodes
     }
 
+    /// The table key: values depend on whose point of view the leaves take, so the two
+    /// points of view get separate entries (position keys use fewer than 64 bits).
+    #[inline]
+    fn key(&self, pos: &Position) -> u64 {
+        pos.key() ^ (((self.me == Player::Second) as u64) << 63)
+    }
+
     fn first_in_order(&self, moves: u64, pos: &Position) -> Option<usize> {
         let g = pos.geometry();
         self.order
@@ -243,14 +255,14 @@ impl Searcher {
         if child.is_full() {
             0.0
         } else {
-            -self.eval.evaluate(&child)
+            self.eval.evaluate_for(&child, self.me)
         }
     }
 
     /// One iteration at the root over the `safe` moves; returns (column, value).
     fn root(&mut self, pos: &Position, safe: u64, depth: u32, no_abort: bool) -> (usize, f64) {
         let g = pos.geometry();
-        let hint = self.table.best_move(pos.key());
+        let hint = self.table.best_move(self.key(pos));
         let mut cols: Vec<usize> = self
             .order
             .iter()
@@ -287,7 +299,7 @@ impl Searcher {
         self.deadline = deadline;
         if !self.aborted {
             self.table
-                .store(pos.key(), depth, alpha, Bound::Exact, best_col);
+                .store(self.key(pos), depth, alpha, Bound::Exact, best_col);
         }
         (best_col, alpha)
     }
@@ -319,7 +331,8 @@ impl Searcher {
             return -(WIN - (ply_f + 2.0));
         }
         if depth == 0 {
-            return self.eval.evaluate(pos);
+            let v = self.eval.evaluate_for(pos, self.me);
+            return if pos.side_to_move() == self.me { v } else { -v };
         }
         // No win is possible before ply + 3, no loss before ply + 4 now.
         beta = beta.min(WIN - (ply_f + 3.0));
@@ -327,7 +340,7 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        let key = pos.key();
+        let key = self.key(pos);
         let mut hint = None;
         if let Some(e) = self.table.probe(key) {
             hint = Some(e.best as usize);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::eval::{OpenLines, builtin};
+use crate::eval::{Evaluator, OpenLines, builtin};
 use crate::game::Geometry;
 
 fn searcher(eval: &str, depth: u32) -> Searcher {
@@ -57,7 +57,7 @@ fn a_lost_position_prefers_the_slowest_loss() {
 
 #[test]
 fn analysis_gives_exact_values_per_column() {
-    // Depth 1 analysis is just the static value of each child from the mover's side.
+    // Depth 1 analysis is just the static value of each child for the player who moves.
     let g = Geometry::STANDARD;
     let e = OpenLines::new(g);
     let p = pos("44");
@@ -65,7 +65,12 @@ fn analysis_gives_exact_values_per_column() {
     let a = s.analyze(&p, 1);
     for col in 0..7 {
         let child = p.after(col).unwrap();
-        assert_eq!(a[col], Some(-e.evaluate(&child)), "column {}", col + 1);
+        assert_eq!(
+            a[col],
+            Some(e.evaluate_for(&child, p.side_to_move())),
+            "column {}",
+            col + 1
+        );
     }
     // A deeper analysis picks the same column as choose at that depth.
     let a3 = s.analyze(&p, 3);

@@ -1,0 +1,44 @@
+//! The perfect agent: the solver's best move.
+
+use super::{Agent, Turn};
+use crate::game::Geometry;
+use crate::solver::{Solver, SolverError, book};
+
+/// Plays a game-theoretically optimal move; among optimal moves the fastest win or the
+/// slowest loss, most central first (see [`Solver::best_move`]). On 7x6 the first plies come
+/// from the opening book, where solving would take tens of seconds per move.
+pub struct Perfect {
+    name: String,
+    solver: Solver,
+}
+
+impl Perfect {
+    /// A perfect agent for `geom` whose solver table takes `tt_mib` MiB.
+    pub fn new(
+        name: impl Into<String>,
+        geom: Geometry,
+        tt_mib: usize,
+    ) -> Result<Self, SolverError> {
+        Ok(Perfect {
+            name: name.into(),
+            solver: Solver::with_table_mib(geom, tt_mib)?,
+        })
+    }
+}
+
+impl Agent for Perfect {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, turn: &Turn) -> usize {
+        if let Some((col, _)) = book::lookup(&turn.position) {
+            return col;
+        }
+        let (col, _) = self
+            .solver
+            .best_move(&turn.position)
+            .expect("agents are only asked to move in open games");
+        col
+    }
+}

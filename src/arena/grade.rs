@@ -1,0 +1,162 @@
+//! Grading an agent's moves against the perfect solver, position by position.
+
+use crate::agents::{AgentError, AgentFactory, Turn};
+use crate::game::Position;
+use crate::solver::{Solver, SolverError};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+/// How one move compares with perfect play.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GradedMove {
+    /// The agent's column (0-based).
+    pub column: usize,
+    /// The position's exact score (from the file or the solver).
+    pub score: i32,
+    /// The move kept the exact score: the fastest win or slowest loss was kept.
+    pub optimal: bool,
+    /// The move lost game-theoretic value: a win became a draw or loss, or a draw a loss.
+    pub error: bool,
+    /// Wall time of the agent's choice, ms.
+    pub ms: f64,
+}
+
+/// Summary of one graded set.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GradeSummary {
+    /// The agent.
+    pub agent: String,
+    /// The set's name (usually its file).
+    pub set: String,
+    /// Positions graded.
+    pub positions: usize,
+    /// Moves that lost value.
+    pub errors: usize,
+    /// errors / positions.
+    pub error_rate: f64,
+    /// Moves that kept the exact score.
+    pub optimal: usize,
+    /// optimal / positions.
+    pub optimal_rate: f64,
+    /// Mean time per move, ms.
+    pub mean_ms: f64,
+}
+
+impl GradeSummary {
+    /// Sums up `moves`.
+    pub fn from_moves(agent: &str, set: &str, moves: &[GradedMove]) -> Self {
+        let n = moves.len();
+        let errors = moves.iter().filter(|m| m.error).count();
+        let optimal = moves.iter().filter(|m| m.optimal).count();
+        let rate = |k: usize| if n > 0 { k as f64 / n as f64 } else { 0.0 };
+        GradeSummary {
+            agent: agent.into(),
+            set: set.into(),
+            positions: n,
+            errors,
+            error_rate: rate(errors),
+            optimal,
+            optimal_rate: rate(optimal),
+            mean_ms: if n > 0 {
+                moves.iter().map(|m| m.ms).sum::<f64>() / n as f64
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+/// Why grading failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    /// An agent could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The solver could not be set up.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    /// The worker threads could not start.
+    #[error("cannot start {jobs} worker threads: {message}")]
+    Threads {
+        /// Threads asked for.
+        jobs: usize,
+        /// The reason.
+        message: String,
+    },
+}
+
+/// Grades one move: `score` is the exact score of `pos` (the game must not be over).
+pub fn grade_move(
+    solver: &mut Solver,
+    pos: &Position,
+    score: i32,
+    column: usize,
+    ms: f64,
+) -> GradedMove {
+    let g = pos.geometry();
+    let (optimal, move_sign) = if pos.is_winning_move(column) {
+        (score == g.win_score(pos.moves_played()), 1)
+    } else {
+        let mut child = *pos;
+        child.play_col(column);
+        // The move scores -child; it is optimal when that reaches the position's score.
+        if solver.score_at_most(&child, -score) {
+            (true, score.signum())
+        } else {
+            (false, -solver.solve_weak(&child))
+        }
+    };
+    GradedMove {
+        column,
+        score,
+        optimal,
+        error: move_sign < score.signum(),
+        ms,
+    }
+}
+
+/// Grades a fresh agent of `factory` on every position (`(position, known exact score)`),
+/// `jobs` positions at once, each worker with its own solver of `tt_mib` MiB. A fresh agent
+/// per position keeps every move independent of the order of work, so results are
+/// reproducible. `progress` is called once per position.
+pub fn grade_positions(
+    factory: &AgentFactory,
+    positions: &[(Position, Option<i32>)],
+    jobs: usize,
+    tt_mib: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GradedMove>, GradeError> {
+    let geom = match positions.first() {
+        Some((p, _)) => p.geometry(),
+        None => return Ok(Vec::new()),
+    };
+    // Fail early and clearly if the table cannot be had.
+    drop(Solver::with_table_mib(geom, tt_mib)?);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| GradeError::Threads {
+            jobs,
+            message: e.to_string(),
+        })?;
+    pool.install(|| {
+        positions
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || Solver::with_table_mib(geom, tt_mib).expect("checked above"),
+                |solver, (i, (pos, known))| {
+                    let mut agent = factory.build(i as u64)?;
+                    let t = Instant::now();
+                    let column = agent.choose(&Turn::new(*pos));
+                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    let score = known.unwrap_or_else(|| solver.solve(pos));
+                    let graded = grade_move(solver, pos, score, column, ms);
+                    progress();
+                    Ok(graded)
+                },
+            )
+            .collect()
+    })
+}

@@ -1,0 +1,155 @@
+//! `c4 tournament`: a round robin between agents, with Elo.
+
+use super::BoardArgs;
+use anyhow::{Context, Result};
+use clap::Args;
+use connect4_ml::agents::AgentSpec;
+use connect4_ml::arena::{Tournament, TournamentConfig, TournamentSummary};
+use connect4_ml::io::{write_csv_atomic, write_json_atomic};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// Agent specs, comma-separated or repeated: random, easy, hard, window:depth=N,
+    /// handtuned:depth=N, threat:depth=N, negamax:eval=NAME,depth=N[,ms=T], perfect,
+    /// adaptive[:depth=N]. Inside one spec, options are also separated by commas; a new
+    /// spec starts at a word that names an agent kind.
+    #[arg(long, required = true, num_args = 1..)]
+    agents: Vec<String>,
+    /// Games per pairing (colours alternate).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Random opening plies per game (the two colour assignments share each opening).
+    #[arg(long, default_value_t = 2)]
+    openings: usize,
+    /// Seed for openings, random agents and the Elo bootstrap.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = default_jobs())]
+    jobs: usize,
+    /// Folder for games.csv and summary.json.
+    #[arg(long, default_value = "runs/tournament")]
+    out: PathBuf,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Splits `--agents a,b:depth=3,c` into specs: a comma starts a new spec unless what follows
+/// is a `key=value` option of the current one.
+pub fn split_agent_list(args: &[String]) -> Vec<String> {
+    let mut specs: Vec<String> = Vec::new();
+    for arg in args {
+        let mut current: Option<String> = None;
+        for part in arg.split(',') {
+            let part = part.trim();
+            match current.as_mut() {
+                Some(s) if part.contains('=') && !part.contains(':') => {
+                    s.push(',');
+                    s.push_str(part);
+                }
+                _ => {
+                    if let Some(s) = current.take() {
+                        specs.push(s);
+                    }
+                    current = Some(part.to_string());
+                }
+            }
+        }
+        specs.extend(current);
+    }
+    specs
+}
+
+pub fn run(a: TournamentArgs) -> Result<()> {
+    let agents = split_agent_list(&a.agents)
+        .iter()
+        .map(|s| s.parse::<AgentSpec>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let tournament = Tournament::new(TournamentConfig {
+        agents,
+        games: a.games,
+        openings: a.openings,
+        seed: a.seed,
+        jobs: a.jobs,
+        geometry: a.board.geometry()?,
+    })?;
+    let bar = ProgressBar::new(tournament.total_games() as u64).with_style(
+        ProgressStyle::with_template("games [{bar:30}] {pos}/{len} {elapsed} eta {eta}")?
+            .progress_chars("=> "),
+    );
+    let summary = tournament.run(&|| bar.inc(1))?;
+    bar.finish_and_clear();
+    print_summary(&summary);
+    let games = a.out.join("games.csv");
+    let json = a.out.join("summary.json");
+    write_csv_atomic(&games, &summary.rows)
+        .with_context(|| format!("cannot write {}", games.display()))?;
+    write_json_atomic(&json, &summary)
+        .with_context(|| format!("cannot write {}", json.display()))?;
+    println!("\nwrote {} and {}", games.display(), json.display());
+    Ok(())
+}
+
+fn print_summary(s: &TournamentSummary) {
+    println!(
+        "{} agents, {} games per pairing, {} opening plies, seed {}, board {}",
+        s.agents.len(),
+        s.games_per_pairing,
+        s.openings,
+        s.seed,
+        s.board
+    );
+    let w = s.agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);
+    println!(
+        "\n{:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>8}",
+        "agent", "opponent", "games", "wins", "draws", "losses", "score %"
+    );
+    for p in &s.pairings {
+        println!(
+            "{:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>8.2}",
+            p.agent, p.opponent, p.games, p.wins, p.draws, p.losses, p.score_pct
+        );
+    }
+    println!(
+        "\n{:<w$} {:>8} {:>18} {:>6} {:>8} {:>10}",
+        "agent", "Elo", "95% interval", "games", "score %", "ms/move"
+    );
+    for e in &s.elo {
+        let ms = s
+            .ms_per_move
+            .iter()
+            .find(|(a, _)| a == &e.agent)
+            .map_or(0.0, |(_, t)| *t);
+        println!(
+            "{:<w$} {:>8.0} {:>18} {:>6} {:>8.2} {:>10.3}",
+            e.agent,
+            e.elo,
+            format!("[{:.0}, {:.0}]", e.low, e.high),
+            e.games,
+            e.score_pct,
+            ms
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_agent_list;
+
+    #[test]
+    fn agent_lists_split_at_new_specs_only() {
+        let got = split_agent_list(&[
+            "easy,window:depth=3,ms=20,hard".to_string(),
+            "perfect".to_string(),
+        ]);
+        assert_eq!(got, vec!["easy", "window:depth=3,ms=20", "hard", "perfect"]);
+        let got = split_agent_list(&["negamax:eval=threat,depth=7,adaptive:depth=3".to_string()]);
+        assert_eq!(got, vec!["negamax:eval=threat,depth=7", "adaptive:depth=3"]);
+    }
+}

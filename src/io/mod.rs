@@ -1,0 +1,86 @@
+//! Files: atomic writes, so that an interrupted run never leaves a half-written model, data
+//! set or report where a good one was.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Writes `path` atomically: the content goes to a temporary file beside it, which is
+/// flushed to disk and then renamed over `path`. Readers see the old file or the new one,
+/// never a mix. Parent folders are created.
+pub fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir)?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut w = BufWriter::new(File::create(&tmp)?);
+        write(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// [`write_atomic`] of a byte slice.
+pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic(path, |w| w.write_all(bytes))
+}
+
+/// Writes `rows` as CSV with a header row (from the serde field names), atomically.
+pub fn write_csv_atomic<T: serde::Serialize>(path: &Path, rows: &[T]) -> io::Result<()> {
+    write_atomic(path, |w| {
+        let mut c = csv::Writer::from_writer(w);
+        for r in rows {
+            c.serialize(r).map_err(io::Error::other)?;
+        }
+        c.flush()
+    })
+}
+
+/// Writes `value` as pretty JSON, atomically.
+pub fn write_json_atomic<T: serde::Serialize>(path: &Path, value: &T) -> io::Result<()> {
+    write_atomic(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, value).map_err(io::Error::other)?;
+        w.write_all(b"\n")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_a_failed_write_keeps_the_old_file() {
+        let dir = std::env::temp_dir().join(format!("c4-io-{}", std::process::id()));
+        let path = dir.join("sub/file.txt");
+        write_bytes_atomic(&path, b"one").unwrap();
+        write_bytes_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let err = write_atomic(&path, |w| {
+            w.write_all(b"partial")?;
+            Err(io::Error::other("interrupted"))
+        });
+        assert!(err.is_err());
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let leftovers = fs::read_dir(path.parent().unwrap()).unwrap().count();
+        assert_eq!(leftovers, 1, "the temporary file is removed");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
