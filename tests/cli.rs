@@ -199,3 +199,185 @@ fn bench_solver_counts_mismatches_and_bad_lines() {
     assert!(text(&out.stderr).contains("wrong.txt: line 3: move 1: column 9 is out of range"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn play_plain_reads_moves_answers_illegal_input_and_finishes() {
+    // A 7x2 board, the person first against easy: bad input of every kind is answered and
+    // asked again, a hint is solved on the spot, a full column is refused, and the game
+    // ends with a result.
+    let mut input = String::from("9\nabc\n0\nu\n?\n1\n1\n1\n");
+    for _ in 0..10 {
+        input.push_str("2\n3\n4\n5\n6\n7\n");
+    }
+    let out = c4(
+        &[
+            "play", "--plain", "--agent", "easy", "--first", "human", "--seed", "3", "--height",
+            "2",
+        ],
+        &input,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.starts_with("You play x (first) against easy."), "{s}");
+    assert!(
+        s.contains("Column 9 is not on the board (1-7). Try again."),
+        "{s}"
+    );
+    assert!(s.contains("'abc' is not a column number (1-7), u, ? or q. Try again."));
+    assert!(s.contains("Column 0 is not on the board"));
+    assert!(s.contains("Nothing to undo."));
+    // No four fits vertically on two rows, and the empty 7x2 board is a draw.
+    assert!(s.contains("Solver scores per column (positive wins, 0 draws, negative loses; larger is faster): 1:+0 2:+0 3:+0 4:+0 5:+0 6:+0 7:+0"), "{s}");
+    assert!(s.contains("easy plays "));
+    assert!(
+        s.contains("Illegal move: move 5: column 1 is full. Try again."),
+        "{s}"
+    );
+    let last = s.lines().last().unwrap();
+    assert!(
+        last.contains("You win") || last.contains("easy wins") || last.contains("Draw"),
+        "{last}"
+    );
+}
+
+#[test]
+fn play_plain_hint_undo_and_end_of_input() {
+    // Agent first. A hint after one stone comes from the opening book; after three stones
+    // the board is too open to solve quickly. Then the person takes the move back and the
+    // input ends.
+    let out = c4(
+        &[
+            "play", "--plain", "--agent", "perfect", "--first", "agent", "--seed", "1",
+        ],
+        "?\n4\n?\nu\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("You play o (second) against perfect."), "{s}");
+    assert!(s.contains("perfect plays 4"), "{s}");
+    assert!(
+        s.contains("Solver scores per column (positive wins, 0 draws, negative loses; larger is faster): 1:-4 2:-2 3:-2 4:-1 5:-2 6:-2 7:-4"),
+        "{s}"
+    );
+    assert!(
+        s.contains("No hint: too early to solve quickly (39 empty cells)"),
+        "{s}"
+    );
+    assert!(s.contains("Took back your last move."));
+    assert!(s.contains("Input ended; game left unfinished."));
+}
+
+#[test]
+fn tournament_writes_games_csv_and_summary_json() {
+    let dir = std::env::temp_dir().join(format!("c4-tournament-{}", std::process::id()));
+    let out = c4(
+        &[
+            "tournament",
+            "--agents",
+            "random,window:depth=2,easy",
+            "--games",
+            "4",
+            "--seed",
+            "9",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("score %") && s.contains("95% interval"), "{s}");
+    let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "game,first,second,opening,moves,result,winner,plies,first_ms_per_move,second_ms_per_move"
+    );
+    assert_eq!(lines.count(), 12);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json["total_games"], 12);
+    assert_eq!(json["pairings"].as_array().unwrap().len(), 3);
+    assert_eq!(json["elo"].as_array().unwrap().len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_agent_specs_fail_with_a_message() {
+    let out = c4(
+        &[
+            "tournament",
+            "--agents",
+            "easy,hard:depth=3",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("'hard' takes no option 'depth'"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = c4(&["play", "--plain", "--agent", "wizard"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("unknown agent 'wizard'"));
+}
+
+#[test]
+fn bench_agent_grades_moves_against_the_solver() {
+    let dir = std::env::temp_dir().join(format!("c4-bench-agent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("set");
+    // x to move wins at once in column 4; the second line has no score (solved on the fly).
+    std::fs::write(&file, "112233 18\n2252576253462244111563365343671351441\n").unwrap();
+    let out = c4(
+        &[
+            "bench",
+            "agent",
+            "--agent",
+            "random",
+            "--json",
+            file.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--tt-mib",
+            "8",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["positions"], 2);
+    let out = c4(
+        &[
+            "bench",
+            "agent",
+            "--agent",
+            "hard",
+            "--json",
+            file.to_str().unwrap(),
+            "--tt-mib",
+            "8",
+        ],
+        "",
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // hard takes the immediate win; the other position is lost whatever is played.
+    assert_eq!(json[0]["errors"], 0);
+    assert!(json[0]["optimal"].as_u64().unwrap() >= 1);
+    // A bad line names file and line.
+    std::fs::write(&file, "4444444 3\n").unwrap();
+    let out = c4(
+        &["bench", "agent", "--agent", "easy", file.to_str().unwrap()],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("line 1: move 7: column 4 is full"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -16,6 +16,41 @@ pub enum BenchCommand {
     /// Grade an agent's move in every position of benchmark files against the solver: error
     /// rate (moves that lose game-theoretic value), exact-optimal rate, mean time per move.
     Agent(AgentBenchArgs),
+    /// Search speed per evaluator: a fixed-depth search from every position of benchmark
+    /// files, reporting nodes per second.
+    Search(SearchBenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SearchBenchArgs {
+    /// Evaluators to time (default: every built-in one).
+    #[arg(long, value_delimiter = ',')]
+    eval: Vec<String>,
+    /// Search depth in plies.
+    #[arg(long, default_value_t = 7)]
+    depth: u32,
+    /// Benchmark files of "MOVES [SCORE]" lines.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Only the first N positions of each file.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+#[derive(serde::Serialize)]
+struct SearchSummary {
+    eval: String,
+    set: String,
+    depth: u32,
+    positions: usize,
+    mean_nodes: f64,
+    mean_ms: f64,
+    nodes_per_second: f64,
 }
 
 #[derive(Args, Debug)]
@@ -78,6 +113,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Solver(a) => solver(a),
         BenchCommand::Agent(a) => agent(a),
+        BenchCommand::Search(a) => search(a),
     }
 }
 
@@ -246,6 +282,65 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     if let Some(out) = &a.out {
         connect4_ml::io::write_json_atomic(out, &summaries)
             .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    Ok(())
+}
+
+fn search(a: SearchBenchArgs) -> Result<()> {
+    use connect4_ml::search::{SearchParams, Searcher};
+    let geom = a.board.geometry()?;
+    let evals: Vec<String> = if a.eval.is_empty() {
+        connect4_ml::eval::BUILTIN_EVALUATORS
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    } else {
+        a.eval.clone()
+    };
+    let mut rows = Vec::new();
+    for name in &evals {
+        let eval = connect4_ml::eval::builtin(name, geom)?;
+        for path in &a.files {
+            let positions = read_positions(path, geom, a.limit)?;
+            let (mut nodes, mut secs) = (0u64, 0.0f64);
+            for (pos, _) in &positions {
+                // A fresh table per position: figures do not depend on the order.
+                let mut s = Searcher::new(eval.clone(), SearchParams::depth(a.depth));
+                let r = s.choose(pos);
+                nodes += r.nodes;
+                secs += r.elapsed.as_secs_f64();
+            }
+            let n = positions.len().max(1) as f64;
+            rows.push(SearchSummary {
+                eval: name.clone(),
+                set: short_name(path),
+                depth: a.depth,
+                positions: positions.len(),
+                mean_nodes: nodes as f64 / n,
+                mean_ms: secs * 1e3 / n,
+                nodes_per_second: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+            });
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        println!(
+            "{:<10} {:<14} {:>6} {:>9} {:>12} {:>10} {:>10}",
+            "eval", "set", "depth", "positions", "mean nodes", "mean ms", "Mnodes/s"
+        );
+        for r in &rows {
+            println!(
+                "{:<10} {:<14} {:>6} {:>9} {:>12.0} {:>10.3} {:>10.2}",
+                r.eval,
+                r.set,
+                r.depth,
+                r.positions,
+                r.mean_nodes,
+                r.mean_ms,
+                r.nodes_per_second / 1e6
+            );
+        }
     }
     Ok(())
 }

@@ -1,0 +1,268 @@
+//! Search, agents and the arena on real games.
+
+mod common;
+
+use common::shared_data;
+use connect4_ml::agents::{Adaptive, Agent, AgentSpec, Turn, rank_moves};
+use connect4_ml::arena::{Tournament, TournamentConfig, play_game};
+use connect4_ml::eval::builtin;
+use connect4_ml::game::{Geometry, Position, record::parse_test_line};
+use connect4_ml::search::{SearchParams, Searcher, WIN};
+
+const G: Geometry = Geometry::STANDARD;
+
+/// Plies from `pos` to the end of the game under perfect play, from its exact score.
+fn plies_to_end(pos: &Position, score: i32) -> i32 {
+    let m = pos.moves_played() as i32;
+    let half = 21;
+    let own = m / 2;
+    if score > 0 {
+        let k = half + 1 - score;
+        2 * (k - own) - 1
+    } else {
+        let k = half + 1 + score;
+        2 * (k - (m - own))
+    }
+}
+
+#[test]
+fn search_finds_every_forced_result_inside_its_depth() {
+    let text = std::fs::read_to_string(shared_data("pons/Test_L3_R1")).unwrap();
+    let depth = 7;
+    let mut checked = 0;
+    for line in text.lines().take(300) {
+        let t = parse_test_line(line).unwrap().unwrap();
+        let score = t.expected.unwrap();
+        if score == 0 {
+            continue;
+        }
+        let pos = Position::from_moves(G, &t.moves).unwrap();
+        let d = plies_to_end(&pos, score);
+        if d > depth {
+            continue;
+        }
+        let mut s = Searcher::new(
+            builtin("handtuned", G).unwrap(),
+            SearchParams::depth(depth as u32),
+        );
+        let r = s.choose(&pos);
+        let want = if score > 0 {
+            WIN - d as f64
+        } else {
+            -(WIN - d as f64)
+        };
+        // A forced move is played without search, so its value is only static; the
+        // analysis of every column gives the searched value then.
+        let value = if r.depth == 0 && r.value.abs() < WIN - 2.0 {
+            s.analyze(&pos, depth as u32)
+                .into_iter()
+                .flatten()
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            r.value
+        };
+        assert_eq!(value, want, "{}: score {score}, {d} plies", t.moves);
+        if score > 0 {
+            // The move played keeps the fastest win.
+            let child = pos.after(r.column).unwrap();
+            if !child.last_move_won() {
+                let mut s2 = Searcher::new(
+                    builtin("handtuned", G).unwrap(),
+                    SearchParams::depth(depth as u32),
+                );
+                let best = s2
+                    .analyze(&child, depth as u32)
+                    .into_iter()
+                    .flatten()
+                    .fold(f64::NEG_INFINITY, f64::max);
+                assert_eq!(best, -(WIN - (d - 1) as f64), "{}", t.moves);
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 100,
+        "only {checked} positions had a result within depth {depth}"
+    );
+}
+
+fn spec(s: &str) -> AgentSpec {
+    s.parse().unwrap()
+}
+
+#[test]
+fn perfect_never_loses_as_first_player() {
+    let perfect = spec("perfect").factory(G).unwrap();
+    let opponents = [
+        ("random", 1),
+        ("random", 2),
+        ("easy", 0),
+        ("hard", 0),
+        ("window:depth=3", 0),
+        ("handtuned:depth=3", 0),
+        ("threat:depth=3", 0),
+        ("adaptive:depth=3", 0),
+    ];
+    for (name, seed) in opponents {
+        let mut p = perfect.build(0).unwrap();
+        let mut o = spec(name).factory(G).unwrap().build(seed).unwrap();
+        let g = play_game(p.as_mut(), o.as_mut(), Position::new(G), &[]);
+        assert_eq!(
+            g.result,
+            connect4_ml::arena::GameResult::FirstWin,
+            "perfect against {name}: {:?}",
+            g.moves
+        );
+    }
+}
+
+fn config(agents: &[&str], games: usize, seed: u64) -> TournamentConfig {
+    TournamentConfig {
+        agents: agents.iter().map(|a| spec(a)).collect(),
+        games,
+        openings: 2,
+        seed,
+        jobs: 2,
+        geometry: G,
+    }
+}
+
+#[test]
+fn tournament_counts_every_game_once_with_balanced_colours() {
+    let t = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5)).unwrap();
+    assert_eq!(t.total_games(), 18);
+    let s = t.run(&|| {}).unwrap();
+    assert_eq!(s.rows.len(), 18);
+    assert_eq!(s.total_games, 18);
+    let ids: std::collections::BTreeSet<usize> = s.rows.iter().map(|r| r.game).collect();
+    assert_eq!(ids.len(), 18, "each game once");
+    for p in &s.pairings {
+        assert_eq!(p.games, 6);
+        assert_eq!(p.wins + p.draws + p.losses, 6);
+        let firsts = s
+            .rows
+            .iter()
+            .filter(|r| r.first == p.agent && r.second == p.opponent)
+            .count();
+        let seconds = s
+            .rows
+            .iter()
+            .filter(|r| r.first == p.opponent && r.second == p.agent)
+            .count();
+        assert_eq!((firsts, seconds), (3, 3), "{} v {}", p.agent, p.opponent);
+        let score = 100.0 * (p.wins as f64 + 0.5 * p.draws as f64) / 6.0;
+        assert!((p.score_pct - score).abs() < 1e-9);
+    }
+    // Games 2k and 2k+1 share their opening, with the colours swapped.
+    for pair in s.rows.chunks(2) {
+        assert_eq!(pair[0].opening, pair[1].opening);
+        assert_eq!(pair[0].opening.len(), 2);
+        assert_eq!(
+            (&pair[0].first, &pair[0].second),
+            (&pair[1].second, &pair[1].first)
+        );
+        assert!(pair[0].moves.starts_with(&pair[0].opening));
+    }
+    // Every agent plays 12 games; points add up to the number of games.
+    let total: f64 = s
+        .elo
+        .iter()
+        .map(|e| e.score_pct * e.games as f64 / 100.0)
+        .sum();
+    assert!((total - 18.0).abs() < 1e-9);
+    // Same seed, same games.
+    let again = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5))
+        .unwrap()
+        .run(&|| {})
+        .unwrap();
+    let moves = |s: &connect4_ml::arena::TournamentSummary| {
+        s.rows.iter().map(|r| r.moves.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&s), moves(&again));
+}
+
+#[test]
+fn elo_orders_a_lopsided_pairing() {
+    let s = Tournament::new(config(&["random", "hard"], 20, 1))
+        .unwrap()
+        .run(&|| {})
+        .unwrap();
+    let p = &s.pairings[0];
+    assert!(p.losses >= 18, "hard should crush random: {p:?}");
+    assert_eq!(s.elo[0].agent, "hard");
+    assert!(s.elo[0].elo > s.elo[1].elo + 200.0, "{:?}", s.elo);
+    assert!(
+        s.elo[0].low > s.elo[1].high,
+        "intervals separate: {:?}",
+        s.elo
+    );
+}
+
+#[test]
+fn bad_tournaments_are_refused() {
+    assert!(Tournament::new(config(&["easy"], 2, 0)).is_err());
+    assert!(Tournament::new(config(&["easy", "easy"], 2, 0)).is_err());
+    assert!(Tournament::new(config(&["easy", "hard"], 0, 0)).is_err());
+}
+
+/// What the adaptive agent should record for `played` in `faced`, computed independently:
+/// rank among the moves that do not lose at once, ties sharing their mean index.
+fn expected_rank(faced: &Position, played: usize, depth: u32) -> Option<f64> {
+    let mut s = Searcher::new(builtin("openlines", G).unwrap(), SearchParams::depth(depth));
+    let mut values = s.analyze(faced, depth);
+    let safe = faced.possible_non_losing_moves();
+    for (c, v) in values.iter_mut().enumerate() {
+        if safe & G.column_mask(c) == 0 {
+            *v = None;
+        }
+    }
+    let order = rank_moves(faced, &values);
+    let n = order.len();
+    if n < 2 {
+        return None;
+    }
+    let Some(v) = values[played] else {
+        return Some(0.0);
+    };
+    let tied: Vec<usize> = (0..n).filter(|&i| values[order[i]] == Some(v)).collect();
+    Some(tied.iter().sum::<usize>() as f64 / tied.len() as f64 / (n - 1) as f64)
+}
+
+#[test]
+fn adaptive_rank_bookkeeping_on_a_scripted_game() {
+    let depth = 3;
+    let mut a = Adaptive::new("adaptive", builtin("openlines", G).unwrap(), depth, 1.0);
+    // The opponent (first player) plays a scripted sequence; the agent answers.
+    let script = [0usize, 6, 3, 0];
+    let mut pos = Position::new(G);
+    let mut want = Vec::new();
+    for &col in &script {
+        let faced = pos;
+        pos.play_col(col);
+        if let Some(r) = expected_rank(&faced, col, depth) {
+            want.push(r);
+        }
+        let reply = a.choose(&Turn {
+            position: pos,
+            opponent_move: Some((faced, col)),
+        });
+        assert_eq!(a.ranks(), &want[..]);
+        // The reply sits at round(mean x (n - 1)) of the agent's own ranking.
+        let mean = (1.0 + want.iter().sum::<f64>()) / (1 + want.len()) as f64;
+        assert!((a.mean_rank() - mean).abs() < 1e-12);
+        let mut s = Searcher::new(builtin("openlines", G).unwrap(), SearchParams::depth(depth));
+        let mut values = s.analyze(&pos, depth);
+        let safe = pos.possible_non_losing_moves();
+        for (c, v) in values.iter_mut().enumerate() {
+            if safe & G.column_mask(c) == 0 {
+                *v = None;
+            }
+        }
+        let order = rank_moves(&pos, &values);
+        let index = (mean * (order.len() - 1) as f64).round() as usize;
+        assert_eq!(reply, order[index], "after {:?}", pos);
+        pos.play_col(reply);
+    }
+    // Playing into the corner on move one is far from the best reply: the first rank is low.
+    assert!(a.ranks()[0] < 0.5, "{:?}", a.ranks());
+}
