@@ -1,8 +1,11 @@
 //! connect4-ml: a Connect Four machine-learning pipeline measured against a perfect solver.
 //!
-//! The crate is layered bottom to top: [`game`] (bitboard rules) and [`solver`] (the perfect
-//! solver that labels data and grades agents); the learners, evaluators, search, agents and
-//! arena build on them. The `c4` binary is a thin command-line layer over this library.
+//! The crate is layered bottom to top: [`game`] (bitboard rules), [`solver`] (the perfect
+//! solver that labels data and grades agents), [`features`] (numbers computed from a board),
+//! [`eval`] (static evaluators), [`search`] (depth-limited negamax over any evaluator),
+//! [`agents`] (everything that picks a move, named by spec strings) and [`arena`] (games,
+//! tournaments, Elo, grading against the solver); [`io`] writes files atomically. The `c4`
+//! binary is a thin command-line layer over this library.
 
 #![deny(missing_docs)]
 

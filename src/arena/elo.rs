@@ -49,12 +49,12 @@ fn fit(n: usize, games: &[GameScore]) -> Vec<f64> {
         met[g.a][g.b] += 1.0;
         met[g.b][g.a] += 1.0;
     }
-    for i in 0..n {
-        for j in 0..n {
-            if i != j && met[i][j] > 0.0 {
-                // Half of one virtual draw on each side of every pairing.
+    for (i, row) in met.iter_mut().enumerate() {
+        for (j, m) in row.iter_mut().enumerate() {
+            if i != j && *m > 0.0 {
+                // One virtual draw per pairing: half a point to each side.
                 wins[i] += 0.5;
-                met[i][j] += 1.0;
+                *m += 1.0;
             }
         }
     }

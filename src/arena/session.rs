@@ -114,23 +114,18 @@ impl Session {
     /// Takes back the person's last move and the agent's reply to it; false when there is
     /// nothing of the person's to take back.
     pub fn undo(&mut self) -> bool {
-        let human_moves = |n: usize| {
-            (0..n)
-                .filter(|&i| (i % 2 == 0) == (self.human == Player::First))
-                .count()
-        };
-        if human_moves(self.moves.len()) == 0 {
-            return false;
-        }
-        // Pop until the last move removed was the person's.
-        while let Some(_) = self.moves.pop() {
-            let n = self.moves.len();
-            let removed_was_human = (n % 2 == 0) == (self.human == Player::First);
-            if removed_was_human {
-                break;
+        // Move i (0-based) is the first player's when i is even.
+        let human_first = self.human == Player::First;
+        let last_human = (0..self.moves.len())
+            .rev()
+            .find(|&i| i.is_multiple_of(2) == human_first);
+        match last_human {
+            Some(i) => {
+                self.moves.truncate(i);
+                true
             }
+            None => false,
         }
-        true
     }
 
     /// The solver's strong score of every column (index 0 = column 1) for the side to move,
