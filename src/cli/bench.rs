@@ -5,7 +5,6 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use connect4_ml::solver::bench::{SetSummary, solve_line};
 use connect4_ml::{Mode, Solver};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]
@@ -129,11 +128,7 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
         // One solver per file: every set starts from an empty table.
         let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
         solver.set_symmetry_plies(a.symmetry_plies);
-        let bar = ProgressBar::new(lines.len() as u64).with_style(
-            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed} eta {eta}")?
-                .progress_chars("=> "),
-        );
-        bar.set_message(short_name(path));
+        let bar = super::progress_bar(lines.len(), short_name(path))?;
         let mut solved = Vec::with_capacity(lines.len());
         let mut bad = 0;
         for (i, line) in lines.iter().enumerate() {
@@ -246,11 +241,7 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     let mut summaries = Vec::new();
     for path in &a.files {
         let positions = read_positions(path, geom, a.limit)?;
-        let bar = ProgressBar::new(positions.len() as u64).with_style(
-            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed} eta {eta}")?
-                .progress_chars("=> "),
-        );
-        bar.set_message(short_name(path));
+        let bar = super::progress_bar(positions.len(), short_name(path))?;
         let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &|| bar.inc(1))?;
         bar.finish_and_clear();
         summaries.push(GradeSummary::from_moves(

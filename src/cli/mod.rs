@@ -51,6 +51,18 @@ impl BoardArgs {
     }
 }
 
+/// The progress bar every long command shows: `label [=====>   ] done/total elapsed eta`.
+pub fn progress_bar(len: usize, label: impl Into<String>) -> Result<indicatif::ProgressBar> {
+    let bar = indicatif::ProgressBar::new(len as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg} [{bar:30}] {pos}/{len} {elapsed} eta {eta}",
+        )?
+        .progress_chars("=> "),
+    );
+    bar.set_message(label.into());
+    Ok(bar)
+}
+
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {

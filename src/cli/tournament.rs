@@ -6,7 +6,6 @@ use clap::Args;
 use connect4_ml::agents::AgentSpec;
 use connect4_ml::arena::{Tournament, TournamentConfig, TournamentSummary};
 use connect4_ml::io::{write_csv_atomic, write_json_atomic};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -79,10 +78,7 @@ pub fn run(a: TournamentArgs) -> Result<()> {
         jobs: a.jobs,
         geometry: a.board.geometry()?,
     })?;
-    let bar = ProgressBar::new(tournament.total_games() as u64).with_style(
-        ProgressStyle::with_template("games [{bar:30}] {pos}/{len} {elapsed} eta {eta}")?
-            .progress_chars("=> "),
-    );
+    let bar = super::progress_bar(tournament.total_games(), "games")?;
     let summary = tournament.run(&|| bar.inc(1))?;
     bar.finish_and_clear();
     print_summary(&summary);
