@@ -42,9 +42,4 @@ pub trait Agent: Send {
 
     /// The column (0-based) to play in `turn.position`. Must be a legal column.
     fn choose(&mut self, turn: &Turn) -> usize;
-
-    /// Search nodes spent on the last move, for agents that search.
-    fn last_nodes(&self) -> Option<u64> {
-        None
-    }
 }

@@ -1,13 +1,12 @@
 //! Agents that search with an evaluator: easy, hard, window, handtuned, threat, negamax.
 
 use super::{Agent, Turn};
-use crate::search::{SearchResult, Searcher};
+use crate::search::Searcher;
 
 /// Plays the move a [`Searcher`] chooses.
 pub struct SearchAgent {
     name: String,
     searcher: Searcher,
-    last: Option<SearchResult>,
 }
 
 impl SearchAgent {
@@ -16,13 +15,7 @@ impl SearchAgent {
         SearchAgent {
             name: name.into(),
             searcher,
-            last: None,
         }
-    }
-
-    /// The result of the last search.
-    pub fn last_result(&self) -> Option<SearchResult> {
-        self.last
     }
 }
 
@@ -32,12 +25,6 @@ impl Agent for SearchAgent {
     }
 
     fn choose(&mut self, turn: &Turn) -> usize {
-        let r = self.searcher.choose(&turn.position);
-        self.last = Some(r);
-        r.column
-    }
-
-    fn last_nodes(&self) -> Option<u64> {
-        self.last.map(|r| r.nodes)
+        self.searcher.choose(&turn.position).column
     }
 }

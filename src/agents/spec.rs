@@ -318,13 +318,13 @@ impl FromStr for AgentSpec {
                     kind: kind.into(),
                     key: "eval".into(),
                 })?;
-                if eval::builtin(name, Geometry::STANDARD).is_err() {
+                let Some(name) = eval::canonical_name(name) else {
                     return Err(args.bad(
                         "eval",
                         name,
                         &format!("one of {}", eval::BUILTIN_EVALUATORS.join(", ")),
                     ));
-                }
+                };
                 let params = args.search_params(DEFAULT_DEPTH)?;
                 args.finish("eval, depth, ms, schedule, tt")?;
                 AgentKind::Search {

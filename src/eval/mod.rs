@@ -53,19 +53,28 @@ pub enum EvalError {
 /// Names of the evaluators [`builtin`] can build.
 pub const BUILTIN_EVALUATORS: [&str; 4] = ["openlines", "window", "handtuned", "threat"];
 
-/// Builds a built-in evaluator by name (`open` and `linear` are accepted as aliases of
-/// `openlines` and `handtuned`, `threats` of `threat`).
+/// The name in [`BUILTIN_EVALUATORS`] that `name` stands for (`open` and `linear` are
+/// aliases of `openlines` and `handtuned`, `threats` of `threat`), or `None`.
+pub fn canonical_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "openlines" | "open" => "openlines",
+        "window" => "window",
+        "handtuned" | "linear" => "handtuned",
+        "threat" | "threats" => "threat",
+        _ => return None,
+    })
+}
+
+/// Builds a built-in evaluator by name or alias (see [`canonical_name`]).
 pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
-    Ok(match name {
-        "openlines" | "open" => Arc::new(OpenLines::new(geom)),
+    let unknown = || EvalError::Unknown {
+        name: name.to_string(),
+    };
+    Ok(match canonical_name(name).ok_or_else(unknown)? {
+        "openlines" => Arc::new(OpenLines::new(geom)),
         "window" => Arc::new(WindowScore::new(geom)),
-        "handtuned" | "linear" => Arc::new(LinearEvaluator::hand_tuned(geom)),
-        "threat" | "threats" => Arc::new(Threats::new(geom)),
-        _ => {
-            return Err(EvalError::Unknown {
-                name: name.to_string(),
-            });
-        }
+        "handtuned" => Arc::new(LinearEvaluator::hand_tuned(geom)),
+        _ => Arc::new(Threats::new(geom)),
     })
 }
 

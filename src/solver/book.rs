@@ -52,11 +52,6 @@ pub fn lookup(pos: &Position) -> Option<(usize, i32)> {
     table().get(&pos.key()).copied()
 }
 
-/// How many positions the book answers for, mirror images counted separately.
-pub fn len() -> usize {
-    table().len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
