@@ -15,6 +15,7 @@ pub mod eval;
 pub mod features;
 pub mod game;
 pub mod io;
+pub mod ml;
 pub mod search;
 pub mod solver;
 

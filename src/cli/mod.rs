@@ -2,6 +2,7 @@
 
 mod analyze;
 mod bench;
+mod data;
 mod play;
 mod solve;
 mod tournament;
@@ -31,6 +32,10 @@ enum Command {
     /// Benchmarks.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Data sets: the UCI file (summary, fetch, reconstruction, label checks) and
+    /// solver-labelled self-play positions.
+    #[command(subcommand)]
+    Data(data::DataCommand),
 }
 
 /// Board size options shared by every command that builds positions.
@@ -71,5 +76,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(b) => bench::run(b),
         Command::Tournament(a) => tournament::run(a),
         Command::Play(a) => play::run(a),
+        Command::Data(c) => data::run(c),
     }
 }

@@ -1,0 +1,275 @@
+//! `c4 data`: the UCI data set (summary, download, exact reconstruction, label checks,
+//! solver labelling) and solver-labelled self-play positions.
+
+use super::progress_bar;
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use connect4_ml::Geometry;
+use connect4_ml::Mode;
+use connect4_ml::ml::enumerate::enumerate_uci;
+use connect4_ml::ml::label::{Shard, SolverPool, generate_uci};
+use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label, UCI_PLY};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Subcommand, Debug)]
+pub enum DataCommand {
+    /// Read and validate the UCI data file; print summary statistics.
+    Uci(UciArgs),
+    /// Rebuild the UCI position set from the rules alone and compare it with the file.
+    EnumerateUci(EnumerateArgs),
+    /// Weak-solve a seeded sample of the file's rows and report agreement with its labels.
+    VerifyUci(VerifyArgs),
+    /// Label the whole reconstructed set with the solver (multi-threaded, resumable), writing
+    /// UCI format.
+    GenerateUci(GenerateArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct UciArgs {
+    /// The UCI data file.
+    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    uci: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct EnumerateArgs {
+    /// The UCI data file to compare with (skipped, with a note, when it is missing).
+    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    uci: PathBuf,
+    /// Also write the positions (42 cells per line, UCI order, no class) to this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The UCI data file.
+    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    uci: PathBuf,
+    /// Rows to check (0 = all).
+    #[arg(long, default_value_t = 1000)]
+    sample: usize,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Solver table per worker, MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mib: usize,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Output file (UCI format). Work in progress goes to FILE.partial.
+    #[arg(long)]
+    out: PathBuf,
+    /// Label only shard I of N (0-based): positions k with k % N == I.
+    #[arg(long, default_value = "0/1")]
+    shard: Shard,
+    /// Continue an interrupted run from FILE.partial.
+    #[arg(long)]
+    resume: bool,
+    /// Solver table per worker, MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mib: usize,
+}
+
+/// Runs a `c4 data` subcommand.
+pub fn run(cmd: DataCommand) -> Result<()> {
+    match cmd {
+        DataCommand::Uci(a) => run_uci(a),
+        DataCommand::EnumerateUci(a) => run_enumerate(a),
+        DataCommand::VerifyUci(a) => run_verify(a),
+        DataCommand::GenerateUci(a) => run_generate(a),
+    }
+}
+
+fn run_uci(a: UciArgs) -> Result<()> {
+    let rows = uci::read_uci(&a.uci)?;
+    let s = uci::summarize(&rows);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+        return Ok(());
+    }
+    println!(
+        "{}: {} rows, {} distinct positions",
+        a.uci.display(),
+        s.rows,
+        s.distinct
+    );
+    for l in Label::ALL {
+        let n = s.classes[l.index()];
+        println!(
+            "  {:<5} {:>6}  {:>5.1}%",
+            l.as_str(),
+            n,
+            100.0 * n as f64 / s.rows.max(1) as f64
+        );
+    }
+    println!(
+        "mirror images: {} symmetric rows, {} rows whose mirror image is also present, {} label conflicts",
+        s.symmetric, s.mirror_pairs_present, s.mirror_label_conflicts
+    );
+    let cols: Vec<String> = s
+        .stones_per_column
+        .iter()
+        .enumerate()
+        .map(|(c, n)| {
+            format!(
+                "{}:{:.2}",
+                (b'a' + c as u8) as char,
+                *n as f64 / s.rows.max(1) as f64
+            )
+        })
+        .collect();
+    println!("mean stones per column: {}", cols.join(" "));
+    println!(
+        "majority-class baseline accuracy: {:.4}",
+        s.majority_baseline
+    );
+    Ok(())
+}
+
+fn run_enumerate(a: EnumerateArgs) -> Result<()> {
+    let start = Instant::now();
+    let positions = enumerate_uci(Geometry::default(), UCI_PLY);
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "enumerated {} positions (8 plies, no four, next move not forced, one per mirror pair) in {:.2} s",
+        positions.len(),
+        secs
+    );
+    if let Some(out) = &a.out {
+        connect4_ml::io::write_atomic(out, |w| {
+            for p in &positions {
+                writeln!(w, "{}", p.to_uci_string())?;
+            }
+            Ok(())
+        })
+        .with_context(|| format!("writing {}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    match uci::read_uci(&a.uci) {
+        Ok(rows) => {
+            let file: HashSet<u64> = rows.iter().map(|r| r.position.key()).collect();
+            let ours: HashSet<u64> = positions.iter().map(|p| p.key()).collect();
+            let missing = file.difference(&ours).count();
+            let extra = ours.difference(&file).count();
+            println!(
+                "compared with {}: {} rows; {} missing from the enumeration, {} not in the file",
+                a.uci.display(),
+                rows.len(),
+                missing,
+                extra
+            );
+            if missing + extra > 0 {
+                bail!("the enumeration differs from the file");
+            }
+            println!("identical sets");
+        }
+        Err(e @ uci::UciError::Missing { .. }) => println!("not compared: {e}"),
+        Err(e) => return Err(e.into()),
+    }
+    Ok(())
+}
+
+#[derive(serde::Serialize)]
+struct VerifyReport {
+    checked: usize,
+    agree: usize,
+    disagreements: Vec<String>,
+    seconds: f64,
+}
+
+fn run_verify(a: VerifyArgs) -> Result<()> {
+    let rows = uci::read_uci(&a.uci)?;
+    let mut idx: Vec<usize> = (0..rows.len()).collect();
+    if a.sample > 0 && a.sample < rows.len() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
+        idx.shuffle(&mut rng);
+        idx.truncate(a.sample);
+        idx.sort_unstable();
+    }
+    let positions: Vec<_> = idx.iter().map(|&i| rows[i].position).collect();
+    let pool = SolverPool::new(Geometry::default(), a.tt_mib)?;
+    let bar = progress_bar(positions.len(), "weak-solving")?;
+    let start = Instant::now();
+    let scores = pool.scores(&positions, Mode::Weak, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let mut report = VerifyReport {
+        checked: idx.len(),
+        agree: 0,
+        disagreements: vec![],
+        seconds,
+    };
+    for (&i, s) in idx.iter().zip(scores) {
+        let solved = Label::from_score(s);
+        if solved == rows[i].label {
+            report.agree += 1;
+        } else {
+            report.disagreements.push(format!(
+                "line {}: file says {}, solver says {}",
+                i + 1,
+                rows[i].label,
+                solved
+            ));
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "{} of {} sampled rows agree with the solver ({:.2}%), {:.1} s ({:.0} positions/s)",
+            report.agree,
+            report.checked,
+            100.0 * report.agree as f64 / report.checked.max(1) as f64,
+            seconds,
+            report.checked as f64 / seconds.max(1e-9)
+        );
+        for d in report.disagreements.iter().take(20) {
+            println!("  {d}");
+        }
+    }
+    if report.agree != report.checked {
+        bail!(
+            "{} row(s) disagree with the solver",
+            report.checked - report.agree
+        );
+    }
+    Ok(())
+}
+
+fn run_generate(a: GenerateArgs) -> Result<()> {
+    let positions = enumerate_uci(Geometry::default(), UCI_PLY);
+    let pool = SolverPool::new(Geometry::default(), a.tt_mib)?;
+    let total = a.shard.select(&positions).len();
+    let bar = progress_bar(
+        total,
+        format!("labelling shard {}/{}", a.shard.index, a.shard.count),
+    )?;
+    let report = generate_uci(&positions, a.shard, &a.out, a.resume, &pool, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    println!(
+        "{}: {} positions ({} from the partial file, {} labelled now in {:.1} s, {:.0} positions/s); loss {} draw {} win {}",
+        a.out.display(),
+        report.total,
+        report.resumed,
+        report.labelled,
+        report.seconds,
+        report.labelled as f64 / report.seconds.max(1e-9),
+        report.classes[0],
+        report.classes[1],
+        report.classes[2]
+    );
+    Ok(())
+}

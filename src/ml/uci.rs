@@ -1,0 +1,380 @@
+//! The UCI Connect-4 data set (Tromp, 1995): reading, validation and summary statistics.
+//!
+//! Each row is 42 cells in file order a1..a6, b1..b6, ..., g1..g6 (`x`, `o` or `b`) and a
+//! class (`win`, `loss`, `draw`) from the first player's (`x`'s) point of view. Every row is an
+//! 8-ply position, so `x` is always the side to move and the class is also the mover's result.
+
+use crate::game::uci::{Cell, cell_name};
+use crate::game::{GameError, Geometry, Position};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Where the data file is looked up when no `--uci PATH` is given.
+pub const DEFAULT_UCI_PATH: &str = "data/uci/connect-4.data";
+
+/// Number of rows of the published file.
+pub const UCI_ROWS: usize = 67_557;
+
+/// sha256 of the published `connect-4.data` (after decompression).
+pub const UCI_SHA256: &str = "063152e6eadbb424c7ef4645df76e493a43812edd9c992400983da4fa54f8cba";
+
+/// Stones on the board in every row of the file.
+pub const UCI_PLY: usize = 8;
+
+/// The result of a position for the side to move: the three classes every learner here
+/// predicts, in this order (class index 0, 1, 2).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum Label {
+    /// The side to move loses with perfect play.
+    Loss,
+    /// Perfect play draws.
+    Draw,
+    /// The side to move wins with perfect play.
+    Win,
+}
+
+impl Label {
+    /// All labels in class-index order.
+    pub const ALL: [Label; 3] = [Label::Loss, Label::Draw, Label::Win];
+
+    /// Class index (loss 0, draw 1, win 2).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The label of a class index, if it is one.
+    pub fn from_index(i: usize) -> Option<Label> {
+        Label::ALL.get(i).copied()
+    }
+
+    /// The label of a solver score (any sign convention where > 0 is a win for the mover).
+    pub fn from_score(score: i32) -> Label {
+        match score.signum() {
+            1 => Label::Win,
+            -1 => Label::Loss,
+            _ => Label::Draw,
+        }
+    }
+
+    /// The word the UCI file uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Loss => "loss",
+            Label::Draw => "draw",
+            Label::Win => "win",
+        }
+    }
+
+    /// Parses the file's word (`win`, `loss`, `draw`).
+    pub fn parse(s: &str) -> Option<Label> {
+        match s.trim() {
+            "win" => Some(Label::Win),
+            "loss" => Some(Label::Loss),
+            "draw" => Some(Label::Draw),
+            _ => None,
+        }
+    }
+
+    /// The label seen from the other player.
+    pub fn flip(self) -> Label {
+        match self {
+            Label::Loss => Label::Win,
+            Label::Draw => Label::Draw,
+            Label::Win => Label::Loss,
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One validated row: the position and its class (from `x`'s view, who is to move).
+#[derive(Clone, Copy, Debug)]
+pub struct UciRow {
+    /// The 8-ply position.
+    pub position: Position,
+    /// The file's class.
+    pub label: Label,
+}
+
+/// Everything that can go wrong reading the data file, with the line and column at fault.
+#[derive(Debug, Error)]
+pub enum UciError {
+    /// The file is not there: says how to get it.
+    #[error(
+        "UCI data file {path} not found. Get it with `c4 data fetch-uci` (downloads the official \
+         archive from archive.ics.uci.edu and writes {default}), or download \
+         https://archive.ics.uci.edu/static/public/26/connect+4.zip yourself, unpack \
+         connect-4.data.Z with `uncompress` and pass its path with --uci PATH"
+    , path = path.display(), default = DEFAULT_UCI_PATH)]
+    Missing {
+        /// The path that was tried.
+        path: PathBuf,
+    },
+    /// The file exists but could not be read.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A row is malformed.
+    #[error("{path}:{line}: {what}", path = path.display())]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong, naming the column (field) where there is one.
+        what: String,
+    },
+}
+
+/// Parses one record (43 fields) of a UCI-format file on `geom`; `Err` says what is wrong and
+/// names the field.
+pub fn parse_record(geom: Geometry, fields: &[&str], ply: Option<usize>) -> Result<UciRow, String> {
+    let n = geom.cells();
+    if fields.len() != n + 1 {
+        return Err(format!(
+            "expected {} fields ({n} cells and a class), found {}",
+            n + 1,
+            fields.len()
+        ));
+    }
+    let mut cells = Vec::with_capacity(n);
+    for (i, f) in fields[..n].iter().enumerate() {
+        let cell = Cell::parse(f, &cell_name(geom, i)).map_err(|e| {
+            format!(
+                "column {} ({}): {e}; expected x, o or b",
+                i + 1,
+                cell_name(geom, i)
+            )
+        })?;
+        cells.push(cell);
+    }
+    let class = fields[n];
+    let label = Label::parse(class).ok_or_else(|| {
+        format!(
+            "column {} (class): unknown class {:?}; expected win, loss or draw",
+            n + 1,
+            class.trim()
+        )
+    })?;
+    if let Some(ply) = ply {
+        let xs = cells.iter().filter(|&&c| c == Cell::X).count();
+        let os = cells.iter().filter(|&&c| c == Cell::O).count();
+        if xs != ply.div_ceil(2) || os != ply / 2 {
+            return Err(format!(
+                "{xs} x and {os} o stones; every row must have {} x and {} o ({ply} plies)",
+                ply.div_ceil(2),
+                ply / 2
+            ));
+        }
+    }
+    let position = Position::from_uci_cells(geom, &cells).map_err(|e| match e {
+        GameError::Floating { cell } => {
+            let idx = (0..n).find(|&i| cell_name(geom, i) == cell).unwrap_or(0);
+            format!(
+                "column {} ({cell}): stone above an empty cell (gravity)",
+                idx + 1
+            )
+        }
+        other => other.to_string(),
+    })?;
+    Ok(UciRow { position, label })
+}
+
+/// Reads and validates a UCI-format file of `ply`-stone positions on `geom` (the published
+/// file: 7x6, ply 8). Stops at the first bad row with its line and column.
+pub fn read_uci_with(
+    path: &Path,
+    geom: Geometry,
+    ply: Option<usize>,
+) -> Result<Vec<UciRow>, UciError> {
+    let file = std::fs::File::open(path).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            UciError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            UciError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    })?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(std::io::BufReader::new(file));
+    let mut rows = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {
+                let line = record.position().map_or(0, |p| p.line());
+                let fields: Vec<&str> = record.iter().collect();
+                if fields.len() == 1 && fields[0].trim().is_empty() {
+                    continue;
+                }
+                let row = parse_record(geom, &fields, ply).map_err(|what| UciError::Row {
+                    path: path.to_path_buf(),
+                    line,
+                    what,
+                })?;
+                rows.push(row);
+            }
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                return Err(match e.into_kind() {
+                    csv::ErrorKind::Io(source) => UciError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    },
+                    other => UciError::Row {
+                        path: path.to_path_buf(),
+                        line,
+                        what: format!("{other:?}"),
+                    },
+                });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// Reads the published data set (7x6, 8 plies) from `path`.
+pub fn read_uci(path: &Path) -> Result<Vec<UciRow>, UciError> {
+    read_uci_with(path, Geometry::default(), Some(UCI_PLY))
+}
+
+/// One row of a UCI-format file, as text.
+pub fn format_row(pos: &Position, label: Label) -> String {
+    format!("{},{}", pos.to_uci_string(), label)
+}
+
+/// Summary statistics of a set of rows: what `c4 data uci` prints.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UciSummary {
+    /// Rows read.
+    pub rows: usize,
+    /// Rows per class, loss/draw/win.
+    pub classes: [usize; 3],
+    /// Distinct positions.
+    pub distinct: usize,
+    /// Rows whose mirror image is also in the set (symmetric positions count too).
+    pub mirror_pairs_present: usize,
+    /// Rows that are their own mirror image.
+    pub symmetric: usize,
+    /// Rows whose mirror image has a different class (should be 0).
+    pub mirror_label_conflicts: usize,
+    /// Stones per column summed over all rows (a..g): where the play is.
+    pub stones_per_column: Vec<usize>,
+    /// The majority-class accuracy: what a model must beat.
+    pub majority_baseline: f64,
+}
+
+/// Computes [`UciSummary`] for `rows`.
+pub fn summarize(rows: &[UciRow]) -> UciSummary {
+    let mut classes = [0usize; 3];
+    let mut by_key: HashMap<u64, Label> = HashMap::with_capacity(rows.len());
+    let width = rows.first().map_or(7, |r| r.position.width());
+    let mut stones_per_column = vec![0usize; width];
+    for r in rows {
+        classes[r.label.index()] += 1;
+        by_key.insert(r.position.key(), r.label);
+        for (c, s) in stones_per_column.iter_mut().enumerate() {
+            *s += r.position.column_height(c);
+        }
+    }
+    let (mut pairs, mut symmetric, mut conflicts) = (0, 0, 0);
+    for r in rows {
+        let m = r.position.mirror();
+        if m.key() == r.position.key() {
+            symmetric += 1;
+        }
+        if let Some(&l) = by_key.get(&m.key()) {
+            pairs += 1;
+            if l != r.label {
+                conflicts += 1;
+            }
+        }
+    }
+    let max = classes.iter().copied().max().unwrap_or(0);
+    UciSummary {
+        rows: rows.len(),
+        classes,
+        distinct: by_key.len(),
+        mirror_pairs_present: pairs,
+        symmetric,
+        mirror_label_conflicts: conflicts,
+        stones_per_column,
+        majority_baseline: if rows.is_empty() {
+            0.0
+        } else {
+            max as f64 / rows.len() as f64
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(s: &str) -> Vec<&str> {
+        s.split(',').collect()
+    }
+
+    const ROW: &str =
+        "b,b,b,b,b,b,b,b,b,b,b,b,x,o,b,b,b,b,x,o,x,o,x,o,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,win";
+
+    #[test]
+    fn parses_the_first_row_of_the_file() {
+        let r = parse_record(Geometry::default(), &fields(ROW), Some(8)).unwrap();
+        assert_eq!(r.label, Label::Win);
+        assert_eq!(r.position.moves_played(), 8);
+        assert_eq!(format_row(&r.position, r.label), ROW);
+    }
+
+    #[test]
+    fn bad_rows_name_the_column() {
+        let g = Geometry::default();
+        let bad_cell = ROW.replacen("x", "q", 1);
+        let e = parse_record(g, &fields(&bad_cell), Some(8)).unwrap_err();
+        assert!(e.contains("column 13 (c1)"), "{e}");
+        let bad_class = ROW.replace("win", "won");
+        let e = parse_record(g, &fields(&bad_class), Some(8)).unwrap_err();
+        assert!(e.contains("column 43 (class)"), "{e}");
+        let short = &ROW[2..];
+        let e = parse_record(g, &fields(short), Some(8)).unwrap_err();
+        assert!(e.contains("expected 43 fields"), "{e}");
+        // c2 (o) moved up to c3: a floating stone
+        let mut f = fields(ROW);
+        f.swap(13, 14);
+        let e = parse_record(g, &f, Some(8)).unwrap_err();
+        assert!(e.contains("column 15 (c3)") && e.contains("gravity"), "{e}");
+        let nine = ROW.replacen("b", "x", 1);
+        let e = parse_record(g, &fields(&nine), Some(8)).unwrap_err();
+        assert!(e.contains("5 x and 4 o"), "{e}");
+    }
+
+    #[test]
+    fn labels_round_trip() {
+        for l in Label::ALL {
+            assert_eq!(Label::parse(l.as_str()), Some(l));
+            assert_eq!(Label::from_index(l.index()), Some(l));
+            assert_eq!(l.flip().flip(), l);
+        }
+        assert_eq!(Label::from_score(-3), Label::Loss);
+        assert_eq!(Label::from_score(0), Label::Draw);
+    }
+}
