@@ -2,5 +2,7 @@
 //! evaluators weigh and learners train on.
 
 mod linear8;
+mod sets;
 
 pub use linear8::{LINEAR8_NAMES, Linear8};
+pub use sets::{Extractor, FEATURE_SETS, FeatureSet, UnknownFeatureSet};

@@ -1,0 +1,343 @@
+//! Named feature sets: the rows learners train on and model-backed evaluators compute at every
+//! search leaf. Every value is computed from the board alone (no search, no solver) and from
+//! the side to move's point of view, so one model serves both colours and every ply.
+
+use super::Linear8;
+use crate::game::{Geometry, Position};
+use std::fmt;
+use std::str::FromStr;
+
+/// A feature set by name; the name is recorded in every model file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum FeatureSet {
+    /// One number per cell in UCI order (a1..a6, b1, ...): +1 the mover's stone, -1 the
+    /// opponent's, 0 empty.
+    Cells,
+    /// Three indicators per cell (mover, opponent, empty), cell-major in UCI order.
+    OneHot,
+    /// The linear evaluator's eight features with the mover's value first in each pair.
+    Linear8,
+    /// Threat structure: per player (mover, opponent) the threat cells per row, odd- and
+    /// even-row threats, playable threats, stacked threats, open lines of 1-3 stones, stones in
+    /// the centre column and the central three columns; then the ply and whether the mover is
+    /// the first player.
+    Threats,
+    /// `cells` followed by `threats`.
+    CellsThreats,
+}
+
+/// Every feature set, in the order `c4 train gbt --help` lists them.
+pub const FEATURE_SETS: [FeatureSet; 5] = [
+    FeatureSet::Cells,
+    FeatureSet::OneHot,
+    FeatureSet::Linear8,
+    FeatureSet::Threats,
+    FeatureSet::CellsThreats,
+];
+
+/// A name that is not a feature set.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown feature set {0:?}; known: cells, onehot, linear8, threats, cells+threats")]
+pub struct UnknownFeatureSet(pub String);
+
+impl FeatureSet {
+    /// The set's name as written on the command line and in model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Cells => "cells",
+            FeatureSet::OneHot => "onehot",
+            FeatureSet::Linear8 => "linear8",
+            FeatureSet::Threats => "threats",
+            FeatureSet::CellsThreats => "cells+threats",
+        }
+    }
+
+    /// Number of features on `geom`.
+    pub fn len(self, geom: Geometry) -> usize {
+        match self {
+            FeatureSet::Cells => geom.cells(),
+            FeatureSet::OneHot => 3 * geom.cells(),
+            FeatureSet::Linear8 => 8,
+            FeatureSet::Threats => threats_len(geom),
+            FeatureSet::CellsThreats => geom.cells() + threats_len(geom),
+        }
+    }
+
+    /// Feature names in column order.
+    pub fn names(self, geom: Geometry) -> Vec<String> {
+        let cell = |i| crate::game::uci::cell_name(geom, i);
+        match self {
+            FeatureSet::Cells => (0..geom.cells()).map(cell).collect(),
+            FeatureSet::OneHot => (0..geom.cells())
+                .flat_map(|i| ["mover", "opponent", "empty"].map(|s| format!("{}_{s}", cell(i))))
+                .collect(),
+            FeatureSet::Linear8 => super::LINEAR8_NAMES
+                .iter()
+                .map(|n| {
+                    n.replace("_first", "_mover")
+                        .replace("_second", "_opponent")
+                })
+                .collect(),
+            FeatureSet::Threats => threat_names(geom),
+            FeatureSet::CellsThreats => {
+                let mut v = FeatureSet::Cells.names(geom);
+                v.extend(threat_names(geom));
+                v
+            }
+        }
+    }
+
+    /// An extractor for boards of `geom` (precomputes the lines of four).
+    pub fn extractor(self, geom: Geometry) -> Extractor {
+        Extractor {
+            set: self,
+            geom,
+            linear8: Linear8::new(geom),
+            lines: geom.lines().into_iter().map(|l| l.mask).collect(),
+        }
+    }
+}
+
+impl fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FeatureSet {
+    type Err = UnknownFeatureSet;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FEATURE_SETS
+            .iter()
+            .copied()
+            .find(|f| f.name() == s.trim())
+            .ok_or_else(|| UnknownFeatureSet(s.to_string()))
+    }
+}
+
+fn threats_len(geom: Geometry) -> usize {
+    2 * (geom.height() + 10) + 2
+}
+
+fn threat_names(geom: Geometry) -> Vec<String> {
+    let mut v = Vec::with_capacity(threats_len(geom));
+    for who in ["mover", "opponent"] {
+        for r in 1..=geom.height() {
+            v.push(format!("threats_row{r}_{who}"));
+        }
+        for n in [
+            "threats_odd",
+            "threats_even",
+            "threats_playable",
+            "threats_stacked",
+            "threats_total",
+            "open_ones",
+            "open_twos",
+            "open_threes",
+            "centre_column",
+            "centre_three",
+        ] {
+            v.push(format!("{n}_{who}"));
+        }
+    }
+    v.push("ply".into());
+    v.push("mover_is_first".into());
+    v
+}
+
+/// Computes one feature set's values for positions of one board size.
+#[derive(Clone, Debug)]
+pub struct Extractor {
+    set: FeatureSet,
+    geom: Geometry,
+    linear8: Linear8,
+    lines: Vec<u64>,
+}
+
+impl Extractor {
+    /// The feature set.
+    pub fn set(&self) -> FeatureSet {
+        self.set
+    }
+
+    /// Number of values [`Extractor::extract`] writes.
+    pub fn len(&self) -> usize {
+        self.set.len(self.geom)
+    }
+
+    /// Whether the set is empty (never: every set has features).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the features of `pos` into `out` (exactly [`Extractor::len`] values).
+    ///
+    /// # Panics
+    /// If `out` has the wrong length or `pos` is on another board.
+    pub fn extract(&self, pos: &Position, out: &mut [f64]) {
+        assert_eq!(out.len(), self.len(), "feature buffer length");
+        assert_eq!(pos.geometry(), self.geom, "position on another board");
+        match self.set {
+            FeatureSet::Cells => self.cells(pos, out),
+            FeatureSet::OneHot => {
+                let (me, them) = (pos.current_stones(), pos.opponent_stones());
+                let h = self.geom.height();
+                for i in 0..self.geom.cells() {
+                    let bit = self.geom.cell_bit(i / h, i % h);
+                    let o = &mut out[3 * i..3 * i + 3];
+                    o[0] = f64::from(u8::from(me & bit != 0));
+                    o[1] = f64::from(u8::from(them & bit != 0));
+                    o[2] = f64::from(u8::from((me | them) & bit == 0));
+                }
+            }
+            FeatureSet::Linear8 => {
+                let f = self.linear8.extract(pos);
+                let mover_first = pos.side_to_move() == crate::game::Player::First;
+                for k in 0..4 {
+                    let (a, b) = (f[2 * k], f[2 * k + 1]);
+                    (out[2 * k], out[2 * k + 1]) = if mover_first { (a, b) } else { (b, a) };
+                }
+            }
+            FeatureSet::Threats => self.threats(pos, out),
+            FeatureSet::CellsThreats => {
+                let n = self.geom.cells();
+                self.cells(pos, &mut out[..n]);
+                self.threats(pos, &mut out[n..]);
+            }
+        }
+    }
+
+    /// The features of `pos` as a new vector.
+    pub fn features(&self, pos: &Position) -> Vec<f64> {
+        let mut v = vec![0.0; self.len()];
+        self.extract(pos, &mut v);
+        v
+    }
+
+    fn cells(&self, pos: &Position, out: &mut [f64]) {
+        let (me, them) = (pos.current_stones(), pos.opponent_stones());
+        let h = self.geom.height();
+        for (i, o) in out.iter_mut().enumerate() {
+            let bit = self.geom.cell_bit(i / h, i % h);
+            *o = if me & bit != 0 {
+                1.0
+            } else if them & bit != 0 {
+                -1.0
+            } else {
+                0.0
+            };
+        }
+    }
+
+    fn threats(&self, pos: &Position, out: &mut [f64]) {
+        let g = self.geom;
+        let (h, w) = (g.height(), g.width());
+        let mask = pos.mask();
+        let players = [pos.current_stones(), pos.opponent_stones()];
+        let per = h + 10;
+        let centre = w / 2;
+        let centre_cols = |stones: u64, cols: std::ops::RangeInclusive<usize>| -> f64 {
+            cols.filter(|&c| c < w)
+                .map(|c| (stones & g.column_mask(c)).count_ones())
+                .sum::<u32>() as f64
+        };
+        for (p, &stones) in players.iter().enumerate() {
+            let other = players[1 - p];
+            let o = &mut out[p * per..(p + 1) * per];
+            let threats = g.winning_cells(stones, mask);
+            let (mut odd, mut even) = (0.0, 0.0);
+            for r in 0..h {
+                let row: u64 = (0..w).map(|c| g.cell_bit(c, r)).fold(0, |a, b| a | b);
+                let n = (threats & row).count_ones() as f64;
+                o[r] = n;
+                // Rows are 1-based from the bottom: row r+1.
+                if r % 2 == 0 { odd += n } else { even += n }
+            }
+            o[h] = odd;
+            o[h + 1] = even;
+            o[h + 2] = (threats & pos.possible()).count_ones() as f64;
+            o[h + 3] = (threats & (threats << 1)).count_ones() as f64;
+            o[h + 4] = threats.count_ones() as f64;
+            let mut open = [0u32; 5];
+            for &line in &self.lines {
+                if line & other == 0 {
+                    open[(line & stones).count_ones() as usize] += 1;
+                }
+            }
+            o[h + 5] = open[1] as f64;
+            o[h + 6] = open[2] as f64;
+            o[h + 7] = open[3] as f64;
+            o[h + 8] = centre_cols(stones, centre..=centre);
+            o[h + 9] = centre_cols(stones, centre.saturating_sub(1)..=centre + 1);
+        }
+        out[2 * per] = pos.moves_played() as f64;
+        out[2 * per + 1] = f64::from(u8::from(pos.side_to_move() == crate::game::Player::First));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feats(set: FeatureSet, moves: &str) -> Vec<f64> {
+        let g = Geometry::default();
+        set.extractor(g)
+            .features(&Position::from_moves(g, moves).unwrap())
+    }
+
+    #[test]
+    fn names_match_lengths_and_parse_back() {
+        let g = Geometry::default();
+        let lens: Vec<usize> = FEATURE_SETS.iter().map(|f| f.len(g)).collect();
+        assert_eq!(lens, vec![42, 126, 8, 34, 76]);
+        for f in FEATURE_SETS {
+            assert_eq!(f.names(g).len(), f.len(g));
+            assert_eq!(f.name().parse::<FeatureSet>().unwrap(), f);
+        }
+        assert!("cell".parse::<FeatureSet>().is_err());
+    }
+
+    #[test]
+    fn cells_are_from_the_mover_view() {
+        // x at d1, o at d2; x to move: d1 (index 18) = +1, d2 = -1.
+        let f = feats(FeatureSet::Cells, "44");
+        assert_eq!((f[18], f[19]), (1.0, -1.0));
+        assert_eq!(f.iter().filter(|&&v| v != 0.0).count(), 2);
+        // After one more move o is to move: the signs flip.
+        let f = feats(FeatureSet::Cells, "441");
+        assert_eq!((f[0], f[18], f[19]), (-1.0, -1.0, 1.0));
+        let oh = feats(FeatureSet::OneHot, "44");
+        assert_eq!(&oh[54..60], &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(oh.iter().sum::<f64>(), 42.0);
+    }
+
+    #[test]
+    fn threats_by_hand() {
+        // x: a1 b1 c1, o: a2 b2 c2; x to move. x threatens d1 (row 1, playable); o threatens
+        // d2 (row 2, not playable until d1 is filled). No threat sits above another.
+        let f = feats(FeatureSet::Threats, "112233");
+        let per = 16;
+        assert_eq!(
+            &f[0..6],
+            &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            "mover's threats per row"
+        );
+        assert_eq!(
+            &f[6..11],
+            &[1.0, 0.0, 1.0, 0.0, 1.0],
+            "odd, even, playable, stacked, total"
+        );
+        assert_eq!(&f[per..per + 6], &[0.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(&f[per + 6..per + 11], &[0.0, 1.0, 0.0, 0.0, 1.0]);
+        // Open lines: x's only three is a1-d1; o's only three is a2-d2.
+        assert_eq!(f[13], 1.0);
+        assert_eq!(f[per + 13], 1.0);
+        // Centre column d is empty; the central three columns c, d, e hold c1 (x) and c2 (o).
+        assert_eq!(
+            (f[14], f[15], f[per + 14], f[per + 15]),
+            (0.0, 1.0, 0.0, 1.0)
+        );
+        assert_eq!(f[32], 6.0);
+        assert_eq!(f[33], 1.0);
+    }
+}
