@@ -1,8 +1,12 @@
 //! Learners and data sets that play no games: the UCI data set (reading, exact reconstruction,
 //! label checks), feature matrices, splits, metrics and our histogram gradient-boosted trees.
 
+pub mod dataset;
 pub mod enumerate;
+pub mod gbt;
 pub mod label;
+pub mod metrics;
+pub mod split;
 pub mod uci;
 
 pub use uci::{Label, UciRow};

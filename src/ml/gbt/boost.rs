@@ -1,0 +1,260 @@
+//! The boosting loop: softmax log loss, one tree per class per iteration (the classes' trees
+//! grow in parallel), seeded stratified early stopping, per-iteration history.
+
+use super::binning::BinMapper;
+use super::model::{GbtModel, GbtModelData, IterationRecord, softmax};
+use super::params::{GbtError, GbtValidParams};
+use super::tree::{Grower, TreeNode};
+use crate::ml::metrics::argmax;
+use crate::ml::split::stratified_split;
+use linfa::dataset::DatasetBase;
+use linfa::traits::Fit;
+use ndarray::{Array1, ArrayBase, ArrayView2, Data, Ix2};
+use rayon::prelude::*;
+
+/// Rows in bin space with their labels and current raw scores (row-major, one per class).
+struct Part {
+    binned: Vec<u16>,
+    labels: Vec<usize>,
+    raw: Vec<f64>,
+}
+
+impl Part {
+    fn new(mapper: &BinMapper, x: ArrayView2<f64>, labels: Vec<usize>, baseline: &[f64]) -> Part {
+        let raw = baseline
+            .iter()
+            .copied()
+            .cycle()
+            .take(labels.len() * baseline.len())
+            .collect();
+        Part {
+            binned: mapper.transform(x),
+            labels,
+            raw,
+        }
+    }
+
+    /// Adds tree `nodes` (for class `class`) to every row's raw score, walking in bin space.
+    fn add_tree(&mut self, nodes: &[TreeNode], mapper: &BinMapper, class: usize, k: usize) {
+        let nf = mapper.n_features();
+        let binned = &self.binned;
+        self.raw.par_chunks_mut(k).enumerate().for_each(|(r, raw)| {
+            let row = &binned[r * nf..(r + 1) * nf];
+            let mut i = 0;
+            while !nodes[i].is_leaf() {
+                let n = &nodes[i];
+                let f = n.feature as usize;
+                i = if (row[f] as usize) <= mapper.offsets[f] + n.bin as usize {
+                    n.left as usize
+                } else {
+                    n.right as usize
+                };
+            }
+            raw[class] += nodes[i].value;
+        });
+    }
+
+    /// (log loss, accuracy) of the current raw scores.
+    fn score(&self, k: usize) -> (f64, f64) {
+        let (loss, correct) = self
+            .raw
+            .par_chunks(k)
+            .zip(self.labels.par_iter())
+            .map(|(raw, &y)| {
+                let mut p = raw.to_vec();
+                softmax(&mut p);
+                (-p[y].clamp(1e-15, 1.0).ln(), usize::from(argmax(&p) == y))
+            })
+            .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let n = self.labels.len().max(1) as f64;
+        (loss / n, correct as f64 / n)
+    }
+}
+
+fn check_data(x: ArrayView2<f64>, y: &[usize]) -> Result<usize, GbtError> {
+    if x.nrows() != y.len() {
+        return Err(GbtError::Data(format!(
+            "{} rows but {} labels",
+            x.nrows(),
+            y.len()
+        )));
+    }
+    if x.nrows() < 2 || x.ncols() == 0 {
+        return Err(GbtError::Data(format!(
+            "{} rows of {} features: too few",
+            x.nrows(),
+            x.ncols()
+        )));
+    }
+    if x.ncols() > u16::MAX as usize {
+        return Err(GbtError::Data(format!(
+            "{} features: at most 65535",
+            x.ncols()
+        )));
+    }
+    if let Some((i, _)) = x.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        return Err(GbtError::Data(format!(
+            "row {} feature {} is not a finite number",
+            i / x.ncols(),
+            i % x.ncols()
+        )));
+    }
+    let k = y.iter().copied().max().unwrap_or(0) + 1;
+    if k < 2 {
+        return Err(GbtError::Data("a single class: nothing to learn".into()));
+    }
+    Ok(k)
+}
+
+/// Fits a model on rows `x` with class labels `y` (0..k). `eval`, if given, is scored after
+/// every iteration (it never influences training); `on_iteration` sees each record (progress).
+pub fn fit_gbt(
+    params: &GbtValidParams,
+    x: ArrayView2<f64>,
+    y: &[usize],
+    eval: Option<(ArrayView2<f64>, &[usize])>,
+    on_iteration: &(dyn Fn(&IterationRecord) + Sync),
+) -> Result<GbtModel, GbtError> {
+    let k = check_data(x, y)?;
+    if let Some((ex, ey)) = eval {
+        if ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= k) {
+            return Err(GbtError::Data(
+                "evaluation set does not match the training data".into(),
+            ));
+        }
+    }
+    let (fit_idx, val_idx) = if params.early_stopping {
+        stratified_split(y, params.validation_fraction, params.seed)
+    } else {
+        ((0..y.len()).collect(), Vec::new())
+    };
+    let xf = x.select(ndarray::Axis(0), &fit_idx);
+    let yf: Vec<usize> = fit_idx.iter().map(|&i| y[i]).collect();
+    let mapper = BinMapper::fit(xf.view(), params.max_bins);
+    let n = yf.len();
+    let mut counts = vec![0usize; k];
+    for &c in &yf {
+        counts[c] += 1;
+    }
+    let baseline: Vec<f64> = counts
+        .iter()
+        .map(|&c| ((c.max(1)) as f64 / n as f64).ln())
+        .collect();
+    let mut train = Part::new(&mapper, xf.view(), yf, &baseline);
+    let mut val = (!val_idx.is_empty()).then(|| {
+        let xv = x.select(ndarray::Axis(0), &val_idx);
+        Part::new(
+            &mapper,
+            xv.view(),
+            val_idx.iter().map(|&i| y[i]).collect(),
+            &baseline,
+        )
+    });
+    let mut test = eval.map(|(ex, ey)| Part::new(&mapper, ex, ey.to_vec(), &baseline));
+
+    let nf = x.ncols();
+    let grower = Grower {
+        binned: &train.binned,
+        n_features: nf,
+        mapper: &mapper,
+        params,
+    };
+    let mut trees: Vec<Vec<TreeNode>> = Vec::new();
+    let mut importance = vec![0.0; nf];
+    let mut history = Vec::new();
+    let mut grad = vec![vec![0.0; n]; k];
+    let mut hess = vec![vec![0.0; n]; k];
+    let mut leaf_values = vec![vec![0.0; n]; k];
+    // Early stopping follows scikit-learn: stop when none of the last n_iter_no_change
+    // validation scores beats the one before them by more than tol.
+    let mut val_scores: Vec<f64> = Vec::new();
+    if let Some(v) = &val {
+        val_scores.push(-v.score(k).0);
+    }
+    for it in 1..=params.max_iter {
+        // Gradients of the softmax log loss: p - y and p (1 - p), per class.
+        let mut probs = train.raw.clone();
+        probs.par_chunks_mut(k).for_each(softmax);
+        for c in 0..k {
+            let (g, h) = (&mut grad[c], &mut hess[c]);
+            for i in 0..n {
+                let p = probs[i * k + c];
+                g[i] = p - f64::from(u8::from(train.labels[i] == c));
+                h[i] = (p * (1.0 - p)).max(1e-16);
+            }
+        }
+        let grown: Vec<_> = grad
+            .par_iter()
+            .zip(hess.par_iter())
+            .zip(leaf_values.par_iter_mut())
+            .map(|((g, h), lv)| grower.grow(g, h, lv))
+            .collect();
+        for (c, g) in grown.into_iter().enumerate() {
+            for (r, raw) in train.raw.chunks_exact_mut(k).enumerate() {
+                raw[c] += leaf_values[c][r];
+            }
+            for (a, b) in importance.iter_mut().zip(&g.gains) {
+                *a += b;
+            }
+            if let Some(v) = val.as_mut() {
+                v.add_tree(&g.nodes, &mapper, c, k);
+            }
+            if let Some(t) = test.as_mut() {
+                t.add_tree(&g.nodes, &mapper, c, k);
+            }
+            trees.push(g.nodes);
+        }
+        let (train_loss, train_accuracy) = train.score(k);
+        let vs = val.as_ref().map(|v| v.score(k));
+        let ts = test.as_ref().map(|t| t.score(k));
+        let rec = IterationRecord {
+            iteration: it,
+            train_loss,
+            train_accuracy,
+            validation_loss: vs.map(|s| s.0),
+            validation_accuracy: vs.map(|s| s.1),
+            eval_loss: ts.map(|s| s.0),
+            eval_accuracy: ts.map(|s| s.1),
+        };
+        on_iteration(&rec);
+        history.push(rec);
+        if let Some((loss, _)) = vs {
+            val_scores.push(-loss);
+            let m = params.n_iter_no_change;
+            if val_scores.len() > m {
+                let reference = val_scores[val_scores.len() - m - 1] + params.tol;
+                if val_scores[val_scores.len() - m..]
+                    .iter()
+                    .all(|&s| s <= reference)
+                {
+                    break;
+                }
+            }
+        }
+    }
+    drop(grower);
+    let mapper = mapper.clone();
+    GbtModel::from_data(GbtModelData {
+        params: params.clone(),
+        n_features: nf,
+        n_classes: k,
+        mapper,
+        baseline,
+        trees,
+        importance,
+        history,
+    })
+    .map_err(GbtError::Data)
+}
+
+impl<D: Data<Elem = f64>> Fit<ArrayBase<D, Ix2>, Array1<usize>, GbtError> for GbtValidParams {
+    type Object = GbtModel;
+
+    fn fit(
+        &self,
+        dataset: &DatasetBase<ArrayBase<D, Ix2>, Array1<usize>>,
+    ) -> Result<GbtModel, GbtError> {
+        let y: Vec<usize> = dataset.targets().iter().copied().collect();
+        fit_gbt(self, dataset.records().view(), &y, None, &|_| {})
+    }
+}
