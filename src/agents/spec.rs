@@ -9,6 +9,7 @@
 //! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
 //! | `perfect[:tt=MIB]` | the solver |
 //! | `adaptive[:depth=N][,start=R]` | matches the opponent's strength |
+//! | `model:PATH[,depth=N]` | a GBT model file (`c4 train gbt`) as the evaluator, depth N (5) |
 //!
 //! Every search kind also takes `ms` (time budget per move, iterative deepening stops when
 //! it runs out), `schedule` (deeper search from a given ply on: `schedule=20:7/30:9`) and
@@ -101,7 +102,7 @@ pub enum AgentError {
 }
 
 /// Agent kinds the parser knows.
-pub const KINDS: [&str; 10] = [
+pub const KINDS: [&str; 11] = [
     "random",
     "easy",
     "hard",
@@ -112,6 +113,7 @@ pub const KINDS: [&str; 10] = [
     "perfect",
     "adaptive",
     "openlines",
+    "model",
 ];
 
 /// Default search depth of the evaluator kinds.
@@ -122,6 +124,8 @@ pub const DEFAULT_DEPTH: u32 = 5;
 pub enum EvalSpec {
     /// One of [`eval::BUILTIN_EVALUATORS`].
     Builtin(String),
+    /// A GBT model file (`model:PATH`).
+    Model(std::path::PathBuf),
 }
 
 impl EvalSpec {
@@ -129,6 +133,7 @@ impl EvalSpec {
     pub fn build(&self, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
         match self {
             EvalSpec::Builtin(name) => eval::builtin(name, geom),
+            EvalSpec::Model(path) => Ok(Arc::new(eval::GbtEvaluator::load(path, geom)?)),
         }
     }
 }
@@ -290,6 +295,15 @@ impl FromStr for AgentSpec {
             Some((k, r)) => (k.trim(), Some(r)),
             None => (text, None),
         };
+        // `model:PATH,...`: the first argument is the path (or `path=PATH` anywhere).
+        let (model_path, rest) = match (kind, rest) {
+            ("model", Some(r)) => match r.split_once(',') {
+                Some((first, more)) if !first.contains('=') => (Some(first.trim()), Some(more)),
+                None if !r.contains('=') => (Some(r.trim()), None),
+                _ => (None, Some(r)),
+            },
+            _ => (None, rest),
+        };
         let mut args = Args::parse(text, kind, rest)?;
         let builtin = |name: &str| EvalSpec::Builtin(name.into());
         let kind = match kind {
@@ -309,6 +323,22 @@ impl FromStr for AgentSpec {
                 args.finish(SEARCH_KEYS)?;
                 AgentKind::Search {
                     eval: builtin(kind),
+                    params,
+                }
+            }
+            "model" => {
+                let path = model_path
+                    .or_else(|| args.take("path"))
+                    .filter(|p| !p.is_empty());
+                let path = path.ok_or_else(|| AgentError::MissingKey {
+                    spec: text.into(),
+                    kind: kind.into(),
+                    key: "path (model:PATH)".into(),
+                })?;
+                let params = args.search_params(DEFAULT_DEPTH)?;
+                args.finish("path, depth, ms, schedule, tt")?;
+                AgentKind::Search {
+                    eval: EvalSpec::Model(path.into()),
                     params,
                 }
             }

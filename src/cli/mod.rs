@@ -6,6 +6,7 @@ mod data;
 mod play;
 mod solve;
 mod tournament;
+mod train;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -36,6 +37,9 @@ enum Command {
     /// solver-labelled self-play positions.
     #[command(subcommand)]
     Data(data::DataCommand),
+    /// Train learners (gradient-boosted trees) and save their models.
+    #[command(subcommand)]
+    Train(train::TrainCommand),
 }
 
 /// Board size options shared by every command that builds positions.
@@ -77,5 +81,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Tournament(a) => tournament::run(a),
         Command::Play(a) => play::run(a),
         Command::Data(c) => data::run(c),
+        Command::Train(c) => train::run(c),
     }
 }

@@ -5,11 +5,13 @@
 //! same value. Values are only compared with each other within one evaluator; their scale is
 //! the evaluator's own, and must stay well below [`crate::search::WIN`].
 
+mod gbt;
 mod linear;
 mod open_lines;
 mod threats;
 mod window;
 
+pub use gbt::GbtEvaluator;
 pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 pub use open_lines::OpenLines;
 pub use threats::Threats;
@@ -47,6 +49,12 @@ pub enum EvalError {
     Unknown {
         /// The name asked for.
         name: String,
+    },
+    /// A model file could not be used.
+    #[error("{message}")]
+    Model {
+        /// What went wrong, naming the file.
+        message: String,
     },
 }
 

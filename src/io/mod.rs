@@ -1,6 +1,8 @@
 //! Files: atomic writes, so that an interrupted run never leaves a half-written model, data
 //! set or report where a good one was.
 
+pub mod model;
+
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -3,9 +3,12 @@
 
 pub mod dataset;
 pub mod enumerate;
+pub mod experiment;
 pub mod gbt;
 pub mod label;
 pub mod metrics;
+pub mod model_file;
+pub mod positions;
 pub mod split;
 pub mod uci;
 

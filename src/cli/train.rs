@@ -1,0 +1,305 @@
+//! `c4 train`: fit learners and save their models.
+
+use super::progress_bar;
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use connect4_ml::Geometry;
+use connect4_ml::features::FeatureSet;
+use connect4_ml::io::model::TrainingMeta;
+use connect4_ml::ml::experiment::{Example, ExperimentConfig, run_experiment};
+use connect4_ml::ml::gbt::GbtParams;
+use connect4_ml::ml::model_file::save_gbt;
+use connect4_ml::ml::positions::read_positions;
+use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label};
+use linfa::ParamGuard;
+use sha2::Digest;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand, Debug)]
+pub enum TrainCommand {
+    /// Gradient-boosted trees on the UCI data and/or solver-labelled positions: holdout or
+    /// K-fold CV metrics, per-iteration curve, optional linfa baselines; saves the model.
+    Gbt(GbtArgs),
+}
+
+/// Named hyperparameter sets.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum GbtConfig {
+    /// The report's configuration: lr 0.34, 490 iterations, 58 leaves, depth 7, 42 rows per
+    /// leaf, L2 3.11, early stopping on 20%, seed 229.
+    Reference,
+    /// scikit-learn's HistGradientBoostingClassifier defaults.
+    Default,
+    /// Our best configuration: smaller steps, more iterations, more leaves.
+    Best,
+}
+
+#[derive(Args, Debug)]
+pub struct GbtArgs {
+    /// The UCI data file (the main data set when present).
+    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    uci: PathBuf,
+    /// Solver-labelled position files (`c4 data selfplay`); used for training only.
+    #[arg(long, num_args = 1..)]
+    selfplay: Vec<PathBuf>,
+    /// Feature set: cells, onehot, linear8, threats, cells+threats.
+    #[arg(long, default_value = "cells")]
+    features: FeatureSet,
+    /// Hyperparameters.
+    #[arg(long, value_enum, default_value = "reference")]
+    config: GbtConfig,
+    /// Override the number of boosting iterations.
+    #[arg(long)]
+    max_iter: Option<usize>,
+    /// Turn early stopping off (it is on in every named config).
+    #[arg(long)]
+    no_early_stopping: bool,
+    /// Also train on the mirror image of every training row.
+    #[arg(long)]
+    mirror_augment: bool,
+    /// K-fold stratified cross-validation (reported in addition to the holdout).
+    #[arg(long)]
+    cv: Option<usize>,
+    /// Also fit linfa-trees DecisionTree and linfa-ensemble RandomForest on the same split.
+    #[arg(long)]
+    baselines: bool,
+    /// Trees in the random forest baseline.
+    #[arg(long, default_value_t = 50)]
+    forest_size: usize,
+    /// Seed of the stratified holdout split and the folds.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Share of the main rows held out for testing.
+    #[arg(long, default_value_t = 0.2)]
+    test_fraction: f64,
+    /// Where the model goes; the curve (.curve.csv), report (.report.json) and importance
+    /// (.importance.csv) are written beside it.
+    #[arg(long, default_value = "models/gbt.bin")]
+    out: PathBuf,
+}
+
+/// Runs a `c4 train` subcommand.
+pub fn run(cmd: TrainCommand) -> Result<()> {
+    match cmd {
+        TrainCommand::Gbt(a) => run_gbt(a),
+    }
+}
+
+fn sha256_file(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(format!("{:x}", sha2::Sha256::digest(&bytes)))
+}
+
+/// `path` with its extension replaced by `suffix` (e.g. models/gbt.bin -> models/gbt.curve.csv).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}{suffix}"))
+}
+
+fn run_gbt(a: GbtArgs) -> Result<()> {
+    if !(0.0..1.0).contains(&a.test_fraction) || a.test_fraction == 0.0 {
+        bail!("--test-fraction must be in (0, 1), got {}", a.test_fraction);
+    }
+    if a.cv.is_some_and(|k| k < 2) {
+        bail!("--cv needs at least 2 folds");
+    }
+    let geom = Geometry::default();
+    let mut data_notes = Vec::new();
+    let mut main: Vec<Example> = match uci::read_uci(&a.uci) {
+        Ok(rows) => {
+            data_notes.push(format!(
+                "uci:{} sha256={}",
+                a.uci.display(),
+                sha256_file(&a.uci)?
+            ));
+            rows.iter()
+                .map(|r| Example {
+                    position: r.position,
+                    label: r.label,
+                })
+                .collect()
+        }
+        Err(e @ uci::UciError::Missing { .. }) => {
+            if a.selfplay.is_empty() {
+                return Err(e.into());
+            }
+            eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
+            Vec::new()
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut extra = Vec::new();
+    for f in &a.selfplay {
+        let rows = read_positions(f, geom)?;
+        data_notes.push(format!(
+            "selfplay:{} rows={} sha256={}",
+            f.display(),
+            rows.len(),
+            sha256_file(f)?
+        ));
+        extra.extend(rows.iter().map(|r| Example {
+            position: r.position,
+            label: r.label,
+        }));
+    }
+    if main.is_empty() {
+        main = std::mem::take(&mut extra);
+    }
+    if main.len() < 10 {
+        bail!(
+            "only {} labelled positions: too few to train and test on",
+            main.len()
+        );
+    }
+    let mut params = match a.config {
+        GbtConfig::Reference => GbtParams::reference(),
+        GbtConfig::Default => GbtParams::new(),
+        GbtConfig::Best => GbtParams::reference()
+            .learning_rate(0.1)
+            .max_iter(3000)
+            .max_leaf_nodes(127)
+            .max_depth(10)
+            .min_samples_leaf(20)
+            .l2_regularization(1.0)
+            .validation_fraction(0.1)
+            .n_iter_no_change(30),
+    };
+    if let Some(n) = a.max_iter {
+        params = params.max_iter(n);
+    }
+    if a.no_early_stopping {
+        params = params.early_stopping(false);
+    }
+    let params = params.check()?;
+    let cfg = ExperimentConfig {
+        features: a.features,
+        params: params.clone(),
+        mirror_augment: a.mirror_augment,
+        test_fraction: a.test_fraction,
+        split_seed: a.seed,
+        cv: a.cv,
+        baselines: a.baselines,
+        forest_size: a.forest_size,
+    };
+    let bar = progress_bar(params.max_iter(), "boosting")?;
+    let out = run_experiment(
+        &cfg,
+        &main,
+        &extra,
+        &|rec| {
+            bar.set_position(rec.iteration as u64);
+            if let Some(l) = rec.validation_loss {
+                bar.set_message(format!("boosting (validation loss {l:.4})"));
+            }
+        },
+        &|f, k| {
+            bar.set_message(format!("cross-validation fold {f}/{k}"));
+        },
+    )?;
+    bar.finish_and_clear();
+    let r = &out.report;
+    let h = &r.holdout;
+    println!(
+        "features {} | config {:?} | train rows {} ({} main, {} of {} extra kept{}) | test rows {}",
+        r.features,
+        a.config,
+        h.train_rows,
+        main.len() - h.test_rows,
+        r.extra_kept,
+        r.extra_rows,
+        if a.mirror_augment {
+            ", mirror-augmented"
+        } else {
+            ""
+        },
+        h.test_rows
+    );
+    println!(
+        "GBT: {} iterations, fit {:.2} s, accuracy {:.4}, log loss {:.4}, predict {:.3} ms per 1000 rows",
+        h.iterations, h.fit_seconds, h.test.accuracy, h.test.log_loss, h.predict_ms_per_1000
+    );
+    println!(
+        "recall: loss {:.4}  draw {:.4}  win {:.4}",
+        h.test.recall[0], h.test.recall[1], h.test.recall[2]
+    );
+    println!("confusion (rows true, columns predicted: loss draw win)");
+    for l in Label::ALL {
+        let row = &h.test.confusion[l.index()];
+        println!(
+            "  {:<5} {:>6} {:>6} {:>6}",
+            l.as_str(),
+            row[0],
+            row[1],
+            row[2]
+        );
+    }
+    if let Some([ma, sa, ml, sl]) = r.cv_summary {
+        println!(
+            "{}-fold CV: accuracy {:.4} +- {:.4}, log loss {:.4} +- {:.4}",
+            r.folds.len(),
+            ma,
+            sa,
+            ml,
+            sl
+        );
+    }
+    for b in &r.baselines {
+        println!(
+            "baseline {}: accuracy {:.4}, recall {:.3}/{:.3}/{:.3}, fit {:.2} s",
+            b.name, b.accuracy, b.recall[0], b.recall[1], b.recall[2], b.fit_seconds
+        );
+    }
+    let top: Vec<String> = r
+        .importance
+        .iter()
+        .take(8)
+        .map(|(n, v)| format!("{n} {v:.3}"))
+        .collect();
+    println!("top features by gain: {}", top.join(", "));
+
+    let meta = TrainingMeta {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        seed: a.seed,
+        rows: h.train_rows as u64,
+        data: data_notes,
+        metrics: vec![
+            ("holdout_accuracy".into(), h.test.accuracy),
+            ("holdout_log_loss".into(), h.test.log_loss),
+            ("iterations".into(), h.iterations as f64),
+        ],
+        crate_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    save_gbt(&a.out, &out.model, a.features, geom, meta)?;
+    let curve = beside(&a.out, ".curve.csv");
+    connect4_ml::io::write_csv_atomic(&curve, &out.history)
+        .with_context(|| format!("writing {}", curve.display()))?;
+    let report = beside(&a.out, ".report.json");
+    connect4_ml::io::write_json_atomic(&report, r)
+        .with_context(|| format!("writing {}", report.display()))?;
+    #[derive(serde::Serialize)]
+    struct Imp<'a> {
+        feature: &'a str,
+        importance: f64,
+    }
+    let imp: Vec<Imp> = r
+        .importance
+        .iter()
+        .map(|(f, v)| Imp {
+            feature: f,
+            importance: *v,
+        })
+        .collect();
+    let imp_path = beside(&a.out, ".importance.csv");
+    connect4_ml::io::write_csv_atomic(&imp_path, &imp)
+        .with_context(|| format!("writing {}", imp_path.display()))?;
+    println!(
+        "wrote {}, {}, {}, {}",
+        a.out.display(),
+        curve.display(),
+        report.display(),
+        imp_path.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,424 @@
+//! Model files: a fixed preamble, a header saying what the model is, the bincode body and a
+//! sha256 checksum, written atomically.
+//!
+//! ```text
+//! "C4MODEL\0"            8 bytes magic
+//! format version         u32 little-endian (FORMAT_VERSION)
+//! header length          u32 little-endian, then the header (bincode of ModelHeader)
+//! body length            u64 little-endian, then the body (bincode of the model)
+//! sha256                 32 bytes over everything before it
+//! ```
+//! Loading checks, in order: size, magic, version, checksum (truncation and corruption),
+//! then the header against what the caller expects (kind, feature set, board size).
+
+use serde::{Serialize, de::DeserializeOwned};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The first eight bytes of every model file.
+pub const MAGIC: &[u8; 8] = b"C4MODEL\0";
+/// The version of the layout above; loading refuses any other.
+pub const FORMAT_VERSION: u32 = 1;
+/// Largest header or body the loader decodes (guards against hostile lengths).
+const MAX_PART: usize = 1 << 30;
+
+/// What kind of model a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum ModelKind {
+    /// Gradient-boosted trees (`c4 train gbt`).
+    Gbt,
+    /// Weights of a linear evaluator (`c4 train lms`).
+    Linear,
+}
+
+impl std::fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ModelKind::Gbt => "gbt",
+            ModelKind::Linear => "linear",
+        })
+    }
+}
+
+/// How a model was trained: enough to reproduce it and to report on it.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize, Default)]
+pub struct TrainingMeta {
+    /// The command line that made it.
+    pub command: String,
+    /// The seed.
+    pub seed: u64,
+    /// Training rows (or games).
+    pub rows: u64,
+    /// Data sources with their sha256, e.g. "uci:connect-4.data sha256=...".
+    pub data: Vec<String>,
+    /// Headline metrics, name and value (e.g. "holdout_accuracy", 0.86).
+    pub metrics: Vec<(String, f64)>,
+    /// The crate version that wrote the file.
+    pub crate_version: String,
+}
+
+/// The header every model file starts with.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct ModelHeader {
+    /// What the body is.
+    pub kind: ModelKind,
+    /// Name of the feature set the model reads (see `features::FeatureSet`).
+    pub feature_set: String,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
+    /// Training metadata.
+    pub meta: TrainingMeta,
+}
+
+/// What the caller needs the file to be; `None` accepts anything.
+#[derive(Clone, Debug, Default)]
+pub struct Expect {
+    /// Required kind.
+    pub kind: Option<ModelKind>,
+    /// Required feature set name.
+    pub feature_set: Option<String>,
+    /// Required board (width, height).
+    pub board: Option<(u32, u32)>,
+}
+
+/// Why a model file could not be written or read. Every variant names the file.
+#[derive(Debug, Error)]
+pub enum ModelFileError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Not a model file at all.
+    #[error("{path}: not a connect4-ml model file (wrong magic bytes)", path = path.display())]
+    Magic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Written by another format version.
+    #[error("{path}: model format version {found}, this build reads version {FORMAT_VERSION}", path = path.display())]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+    },
+    /// Shorter than its own lengths say.
+    #[error("{path}: truncated ({len} bytes; {what})", path = path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        len: usize,
+        /// What is missing.
+        what: String,
+    },
+    /// The checksum does not match: the bytes were changed after writing.
+    #[error("{path}: corrupted (sha256 checksum mismatch)", path = path.display())]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Header or body do not decode.
+    #[error("{path}: cannot decode the {part}: {message}", path = path.display())]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// "header" or "body".
+        part: &'static str,
+        /// The decoder's message.
+        message: String,
+    },
+    /// A valid file, but not the model the caller needs.
+    #[error("{path}: {message}", path = path.display())]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which field differs, expected vs found.
+        message: String,
+    },
+}
+
+fn config() -> bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Varint,
+    bincode::config::Limit<MAX_PART>,
+> {
+    bincode::config::standard().with_limit::<MAX_PART>()
+}
+
+/// Encodes a model file in memory.
+pub fn encode_model<T: Serialize>(header: &ModelHeader, body: &T) -> Result<Vec<u8>, String> {
+    let h = bincode::serde::encode_to_vec(header, config()).map_err(|e| e.to_string())?;
+    let b = bincode::serde::encode_to_vec(body, config()).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(8 + 4 + 4 + h.len() + 8 + b.len() + 32);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(h.len() as u32).to_le_bytes());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(&(b.len() as u64).to_le_bytes());
+    out.extend_from_slice(&b);
+    let sum = Sha256::digest(&out);
+    out.extend_from_slice(&sum);
+    Ok(out)
+}
+
+/// Writes a model file atomically (an interrupted write leaves the old file in place).
+pub fn save_model<T: Serialize>(
+    path: &Path,
+    header: &ModelHeader,
+    body: &T,
+) -> Result<(), ModelFileError> {
+    let bytes = encode_model(header, body).map_err(|message| ModelFileError::Decode {
+        path: path.to_path_buf(),
+        part: "body",
+        message,
+    })?;
+    super::write_bytes_atomic(path, &bytes).map_err(|source| ModelFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Splits and checks the bytes of a model file; returns (header bytes, body bytes).
+fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), ModelFileError> {
+    let p = || path.to_path_buf();
+    let len = bytes.len();
+    let trunc = |what: &str| ModelFileError::Truncated {
+        path: p(),
+        len,
+        what: what.to_string(),
+    };
+    if len < 8 || &bytes[..8] != MAGIC {
+        return Err(if len < 8 && MAGIC.starts_with(bytes) && len > 0 {
+            trunc("the magic bytes are cut short")
+        } else {
+            ModelFileError::Magic { path: p() }
+        });
+    }
+    if len < 16 {
+        return Err(trunc("the preamble is incomplete"));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(ModelFileError::Version {
+            path: p(),
+            found: version,
+        });
+    }
+    let hlen = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let body_at = 16usize
+        .checked_add(hlen)
+        .filter(|&e| e + 8 <= len)
+        .ok_or_else(|| trunc("the header is incomplete"))?;
+    let blen = u64::from_le_bytes(bytes[body_at..body_at + 8].try_into().expect("8 bytes"));
+    let blen = usize::try_from(blen).map_err(|_| trunc("the body length is impossible"))?;
+    let end = (body_at + 8)
+        .checked_add(blen)
+        .ok_or_else(|| trunc("the body length is impossible"))?;
+    if end + 32 > len {
+        return Err(trunc("the body or checksum is incomplete"));
+    }
+    if end + 32 < len {
+        return Err(ModelFileError::Checksum { path: p() });
+    }
+    if Sha256::digest(&bytes[..end]).as_slice() != &bytes[end..] {
+        return Err(ModelFileError::Checksum { path: p() });
+    }
+    Ok((&bytes[16..16 + hlen], &bytes[body_at + 8..end]))
+}
+
+fn decode_header(path: &Path, h: &[u8]) -> Result<ModelHeader, ModelFileError> {
+    bincode::serde::decode_from_slice::<ModelHeader, _>(h, config())
+        .map(|(v, _)| v)
+        .map_err(|e| ModelFileError::Decode {
+            path: path.to_path_buf(),
+            part: "header",
+            message: e.to_string(),
+        })
+}
+
+fn check(path: &Path, header: &ModelHeader, expect: &Expect) -> Result<(), ModelFileError> {
+    let mismatch = |message: String| {
+        Err(ModelFileError::Mismatch {
+            path: path.to_path_buf(),
+            message,
+        })
+    };
+    if let Some(k) = expect.kind
+        && k != header.kind
+    {
+        return mismatch(format!(
+            "holds a {} model, expected a {k} model",
+            header.kind
+        ));
+    }
+    if let Some(f) = &expect.feature_set
+        && *f != header.feature_set
+    {
+        return mismatch(format!(
+            "model reads feature set {:?}, expected {f:?}",
+            header.feature_set
+        ));
+    }
+    if let Some((w, h)) = expect.board
+        && (w, h) != (header.width, header.height)
+    {
+        return mismatch(format!(
+            "model is for a {}x{} board, this board is {w}x{h}",
+            header.width, header.height
+        ));
+    }
+    Ok(())
+}
+
+/// Decodes and checks a model file held in memory (`path` only names it in errors).
+pub fn decode_model<T: DeserializeOwned>(
+    path: &Path,
+    bytes: &[u8],
+    expect: &Expect,
+) -> Result<(ModelHeader, T), ModelFileError> {
+    let (h, b) = split(path, bytes)?;
+    let header = decode_header(path, h)?;
+    check(path, &header, expect)?;
+    let (body, used) = bincode::serde::decode_from_slice::<T, _>(b, config()).map_err(|e| {
+        ModelFileError::Decode {
+            path: path.to_path_buf(),
+            part: "body",
+            message: e.to_string(),
+        }
+    })?;
+    if used != b.len() {
+        return Err(ModelFileError::Decode {
+            path: path.to_path_buf(),
+            part: "body",
+            message: format!("{} trailing bytes", b.len() - used),
+        });
+    }
+    Ok((header, body))
+}
+
+/// Reads, checks and decodes a model file.
+pub fn load_model<T: DeserializeOwned>(
+    path: &Path,
+    expect: &Expect,
+) -> Result<(ModelHeader, T), ModelFileError> {
+    let bytes = std::fs::read(path).map_err(|source| ModelFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode_model(path, &bytes, expect)
+}
+
+/// Reads only the header (after the full integrity check).
+pub fn read_header(path: &Path) -> Result<ModelHeader, ModelFileError> {
+    let bytes = std::fs::read(path).map_err(|source| ModelFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let (h, _) = split(path, &bytes)?;
+    decode_header(path, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> ModelHeader {
+        ModelHeader {
+            kind: ModelKind::Gbt,
+            feature_set: "cells".into(),
+            width: 7,
+            height: 6,
+            meta: TrainingMeta {
+                command: "test".into(),
+                seed: 3,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn body() -> Vec<(u32, f64)> {
+        vec![(1, 0.5), (2, -1.25)]
+    }
+
+    fn load(
+        bytes: &[u8],
+        expect: &Expect,
+    ) -> Result<(ModelHeader, Vec<(u32, f64)>), ModelFileError> {
+        decode_model(Path::new("m.bin"), bytes, expect)
+    }
+
+    #[test]
+    fn round_trip_and_every_rejection() {
+        let good = encode_model(&header(), &body()).unwrap();
+        let (h, b) = load(&good, &Expect::default()).unwrap();
+        assert_eq!((h, b), (header(), body()));
+
+        let err = |bytes: &[u8], expect: &Expect| load(bytes, expect).unwrap_err().to_string();
+        let any = Expect::default();
+        let mut bad = good.clone();
+        bad[0] = b'X';
+        assert!(err(&bad, &any).contains("wrong magic"));
+        assert!(err(b"hello world, not a model", &any).contains("wrong magic"));
+        let mut bad = good.clone();
+        bad[8] = 9;
+        assert!(err(&bad, &any).contains("format version 9"));
+        for cut in [4, 12, 20, good.len() - 1] {
+            assert!(
+                err(&good[..cut], &any).contains("truncated"),
+                "cut at {cut}"
+            );
+        }
+        let mut bad = good.clone();
+        let mid = good.len() - 40;
+        bad[mid] ^= 1;
+        assert!(err(&bad, &any).contains("corrupted"));
+        let mut long = good.clone();
+        long.push(0);
+        assert!(err(&long, &any).contains("corrupted"));
+
+        let kind = Expect {
+            kind: Some(ModelKind::Linear),
+            ..Default::default()
+        };
+        assert!(err(&good, &kind).contains("holds a gbt model, expected a linear model"));
+        let fs = Expect {
+            feature_set: Some("onehot".into()),
+            ..Default::default()
+        };
+        assert!(err(&good, &fs).contains("feature set \"cells\", expected \"onehot\""));
+        let board = Expect {
+            board: Some((6, 5)),
+            ..Default::default()
+        };
+        assert!(err(&good, &board).contains("7x6 board, this board is 6x5"));
+        // A body of another type fails to decode instead of panicking.
+        let r: Result<(ModelHeader, String), _> = decode_model(Path::new("m.bin"), &good, &any);
+        assert!(
+            r.unwrap_err()
+                .to_string()
+                .contains("cannot decode the body")
+        );
+    }
+
+    #[test]
+    fn save_is_atomic_and_loads_back() {
+        let dir = std::env::temp_dir().join(format!("c4-model-{}", std::process::id()));
+        let path = dir.join("m.bin");
+        save_model(&path, &header(), &body()).unwrap();
+        let (h, b): (ModelHeader, Vec<(u32, f64)>) = load_model(&path, &Expect::default()).unwrap();
+        assert_eq!((h.meta.seed, b), (3, body()));
+        assert_eq!(read_header(&path).unwrap().feature_set, "cells");
+        assert!(
+            load_model::<Vec<(u32, f64)>>(&dir.join("missing.bin"), &Expect::default()).is_err()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

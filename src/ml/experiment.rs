@@ -1,0 +1,320 @@
+//! The GBT experiment behind `c4 train gbt`: build training rows (UCI, self-play positions,
+//! mirror images), hold out a stratified test split (or run K-fold CV), fit, score, and fit
+//! the linfa baselines on the same split.
+
+use super::dataset::feature_matrix;
+use super::gbt::{GbtModel, GbtValidParams, IterationRecord, fit_gbt};
+use super::metrics::Metrics;
+use super::split::{stratified_folds, stratified_split};
+use super::uci::Label;
+use crate::features::FeatureSet;
+use crate::game::Position;
+use linfa::prelude::*;
+use ndarray::Array1;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// One training example.
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// The position.
+    pub position: Position,
+    /// Its solver label for the side to move.
+    pub label: Label,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct ExperimentConfig {
+    /// Features the model reads.
+    pub features: FeatureSet,
+    /// GBT hyperparameters.
+    pub params: GbtValidParams,
+    /// Also train on the mirror image of every training row.
+    pub mirror_augment: bool,
+    /// Share of the main rows held out for testing.
+    pub test_fraction: f64,
+    /// Seed of the holdout split and the folds.
+    pub split_seed: u64,
+    /// K-fold cross-validation instead of one holdout (K >= 2).
+    pub cv: Option<usize>,
+    /// Also fit linfa-trees DecisionTree and linfa-ensemble RandomForest.
+    pub baselines: bool,
+    /// Trees in the random forest baseline.
+    pub forest_size: usize,
+}
+
+/// A baseline's scores (no log loss: linfa's trees give no probabilities).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BaselineReport {
+    /// Which model.
+    pub name: String,
+    /// Fit time, seconds.
+    pub fit_seconds: f64,
+    /// Test accuracy.
+    pub accuracy: f64,
+    /// Per-class recall (loss, draw, win).
+    pub recall: Vec<f64>,
+    /// `confusion[true][predicted]`.
+    pub confusion: Vec<Vec<usize>>,
+}
+
+/// One fold's (or the holdout's) result.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FoldReport {
+    /// Training rows (after augmentation).
+    pub train_rows: usize,
+    /// Test rows.
+    pub test_rows: usize,
+    /// Boosting iterations kept.
+    pub iterations: usize,
+    /// Fit time, seconds.
+    pub fit_seconds: f64,
+    /// Batch prediction time for the test rows, milliseconds per 1000 rows.
+    pub predict_ms_per_1000: f64,
+    /// Test metrics.
+    pub test: Metrics,
+}
+
+/// Everything an experiment measured.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ExperimentReport {
+    /// Feature set name.
+    pub features: String,
+    /// Main rows (UCI, or self-play when there is no UCI file).
+    pub main_rows: usize,
+    /// Extra rows offered for training (self-play), and how many were kept after removing
+    /// positions that (or whose mirror image) are in the test part.
+    pub extra_rows: usize,
+    /// Extra rows kept.
+    pub extra_kept: usize,
+    /// The holdout run (the model that is saved).
+    pub holdout: FoldReport,
+    /// Cross-validation folds, if asked.
+    pub folds: Vec<FoldReport>,
+    /// Mean and standard deviation of fold accuracy and log loss.
+    pub cv_summary: Option<[f64; 4]>,
+    /// linfa baselines on the holdout split.
+    pub baselines: Vec<BaselineReport>,
+    /// Feature names and normalised gain importance, most important first.
+    pub importance: Vec<(String, f64)>,
+}
+
+/// Result of [`run_experiment`]: the holdout model and the report.
+pub struct ExperimentOutput {
+    /// The model trained on the holdout's training part.
+    pub model: GbtModel,
+    /// Per-iteration history, with the test split as the evaluation set.
+    pub history: Vec<IterationRecord>,
+    /// The measurements.
+    pub report: ExperimentReport,
+}
+
+struct Fold {
+    report: FoldReport,
+    model: GbtModel,
+}
+
+fn train_rows(main: &[Example], idx: &[usize], extra: &[Example], mirror: bool) -> Vec<Example> {
+    let mut rows: Vec<Example> = idx.iter().map(|&i| main[i]).collect();
+    rows.extend_from_slice(extra);
+    if mirror {
+        let n = rows.len();
+        for i in 0..n {
+            let m = rows[i].position.mirror();
+            if m.key() != rows[i].position.key() {
+                rows.push(Example {
+                    position: m,
+                    label: rows[i].label,
+                });
+            }
+        }
+    }
+    rows
+}
+
+fn run_fold(
+    cfg: &ExperimentConfig,
+    train: &[Example],
+    test: &[Example],
+    on_iteration: &(dyn Fn(&IterationRecord) + Sync),
+) -> Result<Fold, super::gbt::GbtError> {
+    let pos: Vec<Position> = train.iter().map(|e| e.position).collect();
+    let y: Vec<usize> = train.iter().map(|e| e.label.index()).collect();
+    let x = feature_matrix(cfg.features, &pos);
+    let tpos: Vec<Position> = test.iter().map(|e| e.position).collect();
+    let ty: Vec<usize> = test.iter().map(|e| e.label.index()).collect();
+    let tx = feature_matrix(cfg.features, &tpos);
+    let start = Instant::now();
+    let model = fit_gbt(
+        &cfg.params,
+        x.view(),
+        &y,
+        Some((tx.view(), &ty)),
+        on_iteration,
+    )?;
+    let fit_seconds = start.elapsed().as_secs_f64();
+    // Best of three timed batch predictions.
+    let mut best = f64::INFINITY;
+    let mut probs = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        probs = model.predict_proba_flat(tx.view());
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let test_metrics = Metrics::from_probs(&probs, model.n_classes(), &ty);
+    Ok(Fold {
+        report: FoldReport {
+            train_rows: train.len(),
+            test_rows: test.len(),
+            iterations: model.n_iterations(),
+            fit_seconds,
+            predict_ms_per_1000: best * 1e3 * 1000.0 / test.len().max(1) as f64,
+            test: test_metrics,
+        },
+        model,
+    })
+}
+
+fn baseline_reports(
+    cfg: &ExperimentConfig,
+    train: &[Example],
+    test: &[Example],
+) -> Vec<BaselineReport> {
+    let pos: Vec<Position> = train.iter().map(|e| e.position).collect();
+    let x = feature_matrix(cfg.features, &pos);
+    let y: Array1<usize> = train.iter().map(|e| e.label.index()).collect();
+    let tpos: Vec<Position> = test.iter().map(|e| e.position).collect();
+    let tx = feature_matrix(cfg.features, &tpos);
+    let ty: Vec<usize> = test.iter().map(|e| e.label.index()).collect();
+    let data = Dataset::new(x, y);
+    let score = |name: &str, secs: f64, pred: Array1<usize>| {
+        let mut probs = vec![0.0; pred.len() * 3];
+        for (i, &p) in pred.iter().enumerate() {
+            probs[i * 3 + p.min(2)] = 1.0;
+        }
+        let m = Metrics::from_probs(&probs, 3, &ty);
+        BaselineReport {
+            name: name.into(),
+            fit_seconds: secs,
+            accuracy: m.accuracy,
+            recall: m.recall,
+            confusion: m.confusion,
+        }
+    };
+    let mut out = Vec::new();
+    let t = Instant::now();
+    if let Ok(tree) = linfa_trees::DecisionTree::params().fit(&data) {
+        let secs = t.elapsed().as_secs_f64();
+        out.push(score(
+            "linfa-trees DecisionTree (default params)",
+            secs,
+            tree.predict(&tx),
+        ));
+    }
+    let t = Instant::now();
+    let rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(cfg.split_seed);
+    let forest = linfa_ensemble::EnsembleLearnerParams::new_fixed_rng(
+        linfa_trees::DecisionTree::params(),
+        rng,
+    )
+    .ensemble_size(cfg.forest_size)
+    .bootstrap_proportion(0.7)
+    .feature_proportion(0.7)
+    .fit(&data);
+    if let Ok(forest) = forest {
+        let secs = t.elapsed().as_secs_f64();
+        out.push(score(
+            &format!(
+                "linfa-ensemble RandomForest ({} trees, 70% rows and features)",
+                cfg.forest_size
+            ),
+            secs,
+            forest.predict(&tx),
+        ));
+    }
+    out
+}
+
+/// Runs the experiment. `main` is split into train and test; `extra` rows only ever train
+/// (rows whose position or mirror image is in a test part are dropped first).
+pub fn run_experiment(
+    cfg: &ExperimentConfig,
+    main: &[Example],
+    extra: &[Example],
+    on_iteration: &(dyn Fn(&IterationRecord) + Sync),
+    on_fold: &dyn Fn(usize, usize),
+) -> Result<ExperimentOutput, super::gbt::GbtError> {
+    let labels: Vec<usize> = main.iter().map(|e| e.label.index()).collect();
+    let keep_extra = |test_idx: &[usize]| -> Vec<Example> {
+        let test_keys: HashSet<u64> = test_idx
+            .iter()
+            .map(|&i| main[i].position.canonical_key())
+            .collect();
+        extra
+            .iter()
+            .filter(|e| !test_keys.contains(&e.position.canonical_key()))
+            .copied()
+            .collect()
+    };
+    let mut folds = Vec::new();
+    if let Some(k) = cfg.cv {
+        let parts = stratified_folds(&labels, k, cfg.split_seed);
+        for (f, test_idx) in parts.iter().enumerate() {
+            on_fold(f + 1, k);
+            let test_set: HashSet<usize> = test_idx.iter().copied().collect();
+            let train_idx: Vec<usize> = (0..main.len()).filter(|i| !test_set.contains(i)).collect();
+            let train = train_rows(main, &train_idx, &keep_extra(test_idx), cfg.mirror_augment);
+            let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
+            folds.push(run_fold(cfg, &train, &test, &|_| {})?.report);
+        }
+    }
+    let (train_idx, test_idx) = stratified_split(&labels, cfg.test_fraction, cfg.split_seed);
+    let extra_kept = keep_extra(&test_idx);
+    let train = train_rows(main, &train_idx, &extra_kept, cfg.mirror_augment);
+    let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
+    let fold = run_fold(cfg, &train, &test, on_iteration)?;
+    let baselines = if cfg.baselines {
+        baseline_reports(cfg, &train, &test)
+    } else {
+        Vec::new()
+    };
+    let cv_summary = (!folds.is_empty()).then(|| {
+        let n = folds.len() as f64;
+        let acc: Vec<f64> = folds.iter().map(|f| f.test.accuracy).collect();
+        let ll: Vec<f64> = folds.iter().map(|f| f.test.log_loss).collect();
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / n;
+        let sd = |v: &[f64]| {
+            let m = mean(v);
+            (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt()
+        };
+        [mean(&acc), sd(&acc), mean(&ll), sd(&ll)]
+    });
+    let geom = main
+        .first()
+        .or(extra.first())
+        .map(|e| e.position.geometry())
+        .unwrap_or_default();
+    let names = cfg.features.names(geom);
+    let mut importance: Vec<(String, f64)> = names
+        .into_iter()
+        .zip(fold.model.feature_importance())
+        .collect();
+    importance.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let history = fold.model.history().to_vec();
+    Ok(ExperimentOutput {
+        history,
+        report: ExperimentReport {
+            features: cfg.features.name().into(),
+            main_rows: main.len(),
+            extra_rows: extra.len(),
+            extra_kept: extra_kept.len(),
+            holdout: fold.report,
+            folds,
+            cv_summary,
+            baselines,
+            importance,
+        },
+        model: fold.model,
+    })
+}
