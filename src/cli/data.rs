@@ -19,6 +19,9 @@ use std::time::Instant;
 pub enum DataCommand {
     /// Read and validate the UCI data file; print summary statistics.
     Uci(UciArgs),
+    /// Download the official UCI archive, unpack connect-4.data (LZW .Z inside a zip), check
+    /// its sha256 and write it (default data/uci/connect-4.data).
+    FetchUci(FetchArgs),
     /// Rebuild the UCI position set from the rules alone and compare it with the file.
     EnumerateUci(EnumerateArgs),
     /// Weak-solve a seeded sample of the file's rows and report agreement with its labels.
@@ -36,6 +39,16 @@ pub struct UciArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FetchArgs {
+    /// Where to download from (the archive, a bare .Z file or the plain file).
+    #[arg(long, default_value = connect4_ml::ml::fetch::UCI_ARCHIVE_URL)]
+    url: String,
+    /// Where to write the data file.
+    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -87,6 +100,15 @@ pub struct GenerateArgs {
 pub fn run(cmd: DataCommand) -> Result<()> {
     match cmd {
         DataCommand::Uci(a) => run_uci(a),
+        DataCommand::FetchUci(a) => {
+            let n = connect4_ml::ml::fetch::fetch_uci(&a.url, &a.out)?;
+            println!(
+                "wrote {} ({n} bytes, sha256 {})",
+                a.out.display(),
+                connect4_ml::ml::uci::UCI_SHA256
+            );
+            Ok(())
+        }
         DataCommand::EnumerateUci(a) => run_enumerate(a),
         DataCommand::VerifyUci(a) => run_verify(a),
         DataCommand::GenerateUci(a) => run_generate(a),

@@ -4,8 +4,10 @@
 pub mod dataset;
 pub mod enumerate;
 pub mod experiment;
+pub mod fetch;
 pub mod gbt;
 pub mod label;
+pub mod lzw;
 pub mod metrics;
 pub mod model_file;
 pub mod positions;
