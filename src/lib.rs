@@ -18,6 +18,7 @@ pub mod io;
 pub mod ml;
 pub mod search;
 pub mod solver;
+pub mod train;
 
 pub use game::{GameError, Geometry, Player, Position};
 pub use solver::{Mode, Solver};

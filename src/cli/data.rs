@@ -26,6 +26,9 @@ pub enum DataCommand {
     EnumerateUci(EnumerateArgs),
     /// Weak-solve a seeded sample of the file's rows and report agreement with its labels.
     VerifyUci(VerifyArgs),
+    /// Solver-labelled positions sampled from games between two agents (CSV: 42 cells, side
+    /// to move, ply, label, score, game result).
+    Selfplay(SelfplayArgs),
     /// Label the whole reconstructed set with the solver (multi-threaded, resumable), writing
     /// UCI format.
     GenerateUci(GenerateArgs),
@@ -80,6 +83,146 @@ pub struct VerifyArgs {
     json: bool,
 }
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum LabelMode {
+    /// Win / draw / loss (-1, 0, 1).
+    Weak,
+    /// The exact score.
+    Strong,
+}
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// The two agents, e.g. easy,hard (they swap colours every game).
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    agents: Vec<String>,
+    /// Games to play.
+    #[arg(long)]
+    games: usize,
+    /// Plies of the positions kept, LO..HI inclusive (positions with few stones are slow to
+    /// solve: about 0.1 s at 8 plies, seconds below 6).
+    #[arg(long, default_value = "8..41")]
+    plies: String,
+    /// Labels: weak (win/draw/loss) or strong (exact score).
+    #[arg(long, value_enum, default_value = "weak")]
+    label: LabelMode,
+    /// Random opening plies before the agents play (variety).
+    #[arg(long, default_value_t = 2)]
+    opening: usize,
+    /// Seed of openings and agents.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Solver table per worker, MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mib: usize,
+    /// Output CSV.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn parse_plies(s: &str) -> Result<std::ops::RangeInclusive<usize>> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| anyhow::anyhow!("--plies {s:?}: expected LO..HI, e.g. 8..41"))?;
+    let lo: usize = lo
+        .trim()
+        .parse()
+        .with_context(|| format!("--plies {s:?}: LO is not a number"))?;
+    let hi: usize = hi
+        .trim()
+        .trim_start_matches('=')
+        .parse()
+        .with_context(|| format!("--plies {s:?}: HI is not a number"))?;
+    if lo > hi {
+        bail!("--plies {s:?}: LO is above HI");
+    }
+    Ok(lo..=hi)
+}
+
+fn run_selfplay(a: SelfplayArgs) -> Result<()> {
+    use connect4_ml::agents::AgentSpec;
+    use connect4_ml::train::selfplay::{SelfplayConfig, generate};
+    if a.agents.len() != 2 {
+        bail!(
+            "--agents takes exactly two agent specs, e.g. --agents easy,hard (got {})",
+            a.agents.len()
+        );
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let plies = parse_plies(&a.plies)?;
+    let specs: Vec<AgentSpec> = a
+        .agents
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<_, _>>()?;
+    let cfg = SelfplayConfig {
+        agents: [specs[0].clone(), specs[1].clone()],
+        games: a.games,
+        plies,
+        label: match a.label {
+            LabelMode::Weak => Mode::Weak,
+            LabelMode::Strong => Mode::Strong,
+        },
+        opening_plies: a.opening,
+        seed: a.seed,
+        tt_mib: a.tt_mib,
+    };
+    let geom = Geometry::default();
+    let games_bar = progress_bar(a.games, "playing")?;
+    let label_bar = std::sync::OnceLock::new();
+    let start = Instant::now();
+    let out = generate(
+        &cfg,
+        geom,
+        &|| games_bar.inc(1),
+        &|n| {
+            games_bar.finish_and_clear();
+            if let Ok(b) = progress_bar(n, "solving") {
+                let _ = label_bar.set(b);
+            }
+        },
+        &|| {
+            if let Some(b) = label_bar.get() {
+                b.inc(1);
+            }
+        },
+    )?;
+    if let Some(b) = label_bar.get() {
+        b.finish_and_clear();
+    }
+    let header = connect4_ml::ml::positions::header(geom);
+    connect4_ml::io::write_atomic(&a.out, |w| {
+        let mut c = csv::Writer::from_writer(w);
+        c.write_record(&header)?;
+        for p in &out.positions {
+            c.write_record(connect4_ml::ml::positions::record(p))?;
+        }
+        c.flush()
+    })
+    .with_context(|| format!("writing {}", a.out.display()))?;
+    let mut classes = [0usize; 3];
+    for p in &out.positions {
+        classes[p.label.index()] += 1;
+    }
+    println!(
+        "{} games (first player won {}, drawn {}, second won {}); {} positions sampled, {} unique up to mirror; labels loss {} draw {} win {}; {:.1} s; wrote {}",
+        a.games,
+        out.results[0],
+        out.results[1],
+        out.results[2],
+        out.sampled,
+        out.positions.len(),
+        classes[0],
+        classes[1],
+        classes[2],
+        start.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
+
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// Output file (UCI format). Work in progress goes to FILE.partial.
@@ -112,6 +255,7 @@ pub fn run(cmd: DataCommand) -> Result<()> {
         DataCommand::EnumerateUci(a) => run_enumerate(a),
         DataCommand::VerifyUci(a) => run_verify(a),
         DataCommand::GenerateUci(a) => run_generate(a),
+        DataCommand::Selfplay(a) => run_selfplay(a),
     }
 }
 

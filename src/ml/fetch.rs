@@ -32,7 +32,9 @@ pub enum FetchError {
     #[error("decompressing connect-4.data.Z: {0}")]
     Lzw(#[from] lzw::LzwError),
     /// The result is not the published file.
-    #[error("sha256 of the unpacked data is {found}, expected {expected}: not the published connect-4.data")]
+    #[error(
+        "sha256 of the unpacked data is {found}, expected {expected}: not the published connect-4.data"
+    )]
     Checksum {
         /// What the download gave.
         found: String,
@@ -51,7 +53,10 @@ pub enum FetchError {
 
 /// Downloads `url` (http or https) into memory.
 pub fn download(url: &str) -> Result<Vec<u8>, FetchError> {
-    let http = |message: String| FetchError::Http { url: url.to_string(), message };
+    let http = |message: String| FetchError::Http {
+        url: url.to_string(),
+        message,
+    };
     let resp = ureq::get(url).call().map_err(|e| http(e.to_string()))?;
     let mut bytes = Vec::new();
     resp.into_reader()
@@ -77,7 +82,10 @@ pub fn unpack(payload: &[u8]) -> Result<Vec<u8>, FetchError> {
             .find(|n| n.ends_with("connect-4.data.Z"))
             .or_else(|| names.iter().find(|n| n.ends_with("connect-4.data")))
             .ok_or_else(|| {
-                FetchError::Archive(format!("the archive holds no connect-4.data(.Z); it holds: {}", names.join(", ")))
+                FetchError::Archive(format!(
+                    "the archive holds no connect-4.data(.Z); it holds: {}",
+                    names.join(", ")
+                ))
             })?
             .clone();
         let mut entry = zip
@@ -101,8 +109,14 @@ pub fn fetch_uci(url: &str, out: &Path) -> Result<usize, FetchError> {
     let data = unpack(&download(url)?)?;
     let found = format!("{:x}", Sha256::digest(&data));
     if found != UCI_SHA256 {
-        return Err(FetchError::Checksum { found, expected: UCI_SHA256.into() });
+        return Err(FetchError::Checksum {
+            found,
+            expected: UCI_SHA256.into(),
+        });
     }
-    crate::io::write_bytes_atomic(out, &data).map_err(|source| FetchError::Write { path: out.to_path_buf(), source })?;
+    crate::io::write_bytes_atomic(out, &data).map_err(|source| FetchError::Write {
+        path: out.to_path_buf(),
+        source,
+    })?;
     Ok(data.len())
 }

@@ -74,7 +74,11 @@ pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LzwError> {
         pos += n_bits as usize;
         let Some(prev) = old else {
             if code >= 256 {
-                return Err(LzwError::BadCode { code, bit: at, free });
+                return Err(LzwError::BadCode {
+                    code,
+                    bit: at,
+                    free,
+                });
             }
             first_char = code as u8;
             out.push(first_char);
@@ -97,7 +101,11 @@ pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LzwError> {
         if c >= free {
             // The KwKwK case: the code being defined right now.
             if c > free {
-                return Err(LzwError::BadCode { code, bit: at, free });
+                return Err(LzwError::BadCode {
+                    code,
+                    bit: at,
+                    free,
+                });
             }
             stack.push(first_char);
             c = prev;
@@ -179,7 +187,12 @@ mod tests {
 
     #[test]
     fn decodes_known_inputs_including_kwkwk() {
-        for input in [&b"TOBEORNOTTOBEORTOBEORNOT"[..], b"aaaaaaaaaaaaaaaa", b"x", b"abababababab"] {
+        for input in [
+            &b"TOBEORNOTTOBEORTOBEORNOT"[..],
+            b"aaaaaaaaaaaaaaaa",
+            b"x",
+            b"abababababab",
+        ] {
             assert_eq!(decompress(&encode9(input)).unwrap(), input);
         }
     }
@@ -190,7 +203,10 @@ mod tests {
         assert_eq!(decompress(&[0x1f, 0x9d, 0x88]), Err(LzwError::MaxBits(8)));
         // First code must be a literal: 300 as a 9-bit code.
         let bad = [0x1f, 0x9d, 0x90, 0x2c, 0x01];
-        assert!(matches!(decompress(&bad), Err(LzwError::BadCode { code: 300, .. })));
+        assert!(matches!(
+            decompress(&bad),
+            Err(LzwError::BadCode { code: 300, .. })
+        ));
     }
 }
 
@@ -199,12 +215,19 @@ mod shared_file {
     /// The real archive member: decompressing it must give the published file exactly.
     #[test]
     fn decompresses_the_published_file() {
-        let z = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/uci/connect-4.data.Z");
+        let z = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/uci/connect-4.data.Z");
         let bytes = std::fs::read(&z).unwrap_or_else(|e| {
-            panic!("{} is missing ({e}): the shared test data (../shared/data/uci) is required", z.display())
+            panic!(
+                "{} is missing ({e}): the shared test data (../shared/data/uci) is required",
+                z.display()
+            )
         });
         let out = super::decompress(&bytes).unwrap();
         use sha2::Digest;
-        assert_eq!(format!("{:x}", sha2::Sha256::digest(&out)), crate::ml::uci::UCI_SHA256);
+        assert_eq!(
+            format!("{:x}", sha2::Sha256::digest(&out)),
+            crate::ml::uci::UCI_SHA256
+        );
     }
 }

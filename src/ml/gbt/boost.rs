@@ -54,18 +54,21 @@ impl Part {
         });
     }
 
-    /// (log loss, accuracy) of the current raw scores.
+    /// (log loss, accuracy) of the current raw scores. Row losses are computed in parallel
+    /// but summed in row order, so the result does not depend on the thread count.
     fn score(&self, k: usize) -> (f64, f64) {
-        let (loss, correct) = self
+        let per_row: Vec<(f64, bool)> = self
             .raw
             .par_chunks(k)
             .zip(self.labels.par_iter())
             .map(|(raw, &y)| {
                 let mut p = raw.to_vec();
                 softmax(&mut p);
-                (-p[y].clamp(1e-15, 1.0).ln(), usize::from(argmax(&p) == y))
+                (-p[y].clamp(1e-15, 1.0).ln(), argmax(&p) == y)
             })
-            .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            .collect();
+        let loss: f64 = per_row.iter().map(|r| r.0).sum();
+        let correct = per_row.iter().filter(|r| r.1).count();
         let n = self.labels.len().max(1) as f64;
         (loss / n, correct as f64 / n)
     }

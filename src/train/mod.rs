@@ -1,0 +1,3 @@
+//! Drivers that play games to make training data: solver-labelled self-play positions.
+
+pub mod selfplay;

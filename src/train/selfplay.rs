@@ -1,0 +1,147 @@
+//! Solver-labelled self-play data: positions sampled from games between two agents,
+//! deduplicated by mirror-canonical key, labelled by the solver, with the game's actual result
+//! kept as a second label. This reaches plies the UCI file (8 plies only) never shows.
+
+use crate::agents::{AgentError, AgentSpec};
+use crate::arena::{GameResult, play_game, random_opening};
+use crate::game::{Geometry, Player, Position};
+use crate::ml::label::SolverPool;
+use crate::ml::positions::LabelledPosition;
+use crate::ml::uci::Label;
+use crate::solver::{Mode, SolverError};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    /// The two agents; they swap colours every game.
+    pub agents: [AgentSpec; 2],
+    /// Games to play.
+    pub games: usize,
+    /// Plies (stones on the board) of the positions kept.
+    pub plies: RangeInclusive<usize>,
+    /// Weak (-1/0/1) or strong (exact score) labels.
+    pub label: Mode,
+    /// Random opening plies before the agents take over (variety between games).
+    pub opening_plies: usize,
+    /// Seed of openings and agents.
+    pub seed: u64,
+    /// Solver table per worker, MiB.
+    pub tt_mib: usize,
+}
+
+/// Errors of the generator.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfplayError {
+    /// An agent could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The solver could not be set up.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+}
+
+/// What a run produced.
+pub struct SelfplayOutput {
+    /// Positions seen in the ply range, before deduplication.
+    pub sampled: usize,
+    /// The labelled, deduplicated positions (first occurrence order).
+    pub positions: Vec<LabelledPosition>,
+    /// Games won by the first player, drawn, won by the second.
+    pub results: [usize; 3],
+}
+
+fn seed_for(seed: u64, game: usize, part: u64) -> u64 {
+    let mut x = seed
+        ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ part.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Plays the games (in parallel), samples, deduplicates and labels. `game_done` and
+/// `label_done` are progress callbacks (one call per game / per labelled position);
+/// `labelling` is told how many positions will be labelled.
+pub fn generate(
+    cfg: &SelfplayConfig,
+    geom: Geometry,
+    game_done: &(dyn Fn() + Sync),
+    labelling: &dyn Fn(usize),
+    label_done: &(dyn Fn() + Sync),
+) -> Result<SelfplayOutput, SelfplayError> {
+    let factories = [cfg.agents[0].factory(geom)?, cfg.agents[1].factory(geom)?];
+    let games: Vec<(Vec<Position>, GameResult)> = (0..cfg.games)
+        .into_par_iter()
+        .map(|g| -> Result<_, SelfplayError> {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed_for(cfg.seed, g, 0));
+            let opening = random_opening(geom, cfg.opening_plies, &mut rng);
+            let (a, b) = if g % 2 == 0 { (0, 1) } else { (1, 0) };
+            let mut first = factories[a].build(seed_for(cfg.seed, g, 1))?;
+            let mut second = factories[b].build(seed_for(cfg.seed, g, 2))?;
+            let played = play_game(
+                first.as_mut(),
+                second.as_mut(),
+                Position::new(geom),
+                &opening,
+            );
+            let mut pos = Position::new(geom);
+            let mut seen = Vec::new();
+            for &c in &played.moves {
+                seen.push(pos);
+                pos.play_col(c);
+            }
+            game_done();
+            Ok((seen, played.result))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut keys = HashSet::new();
+    let mut picked: Vec<(Position, Label)> = Vec::new();
+    let mut sampled = 0;
+    let mut results = [0usize; 3];
+    for (seen, result) in &games {
+        results[match result {
+            GameResult::FirstWin => 0,
+            GameResult::Draw => 1,
+            GameResult::SecondWin => 2,
+        }] += 1;
+        for p in seen
+            .iter()
+            .filter(|p| cfg.plies.contains(&p.moves_played()))
+        {
+            sampled += 1;
+            if keys.insert(p.canonical_key()) {
+                let for_mover = match (result, p.side_to_move()) {
+                    (GameResult::Draw, _) => Label::Draw,
+                    (GameResult::FirstWin, Player::First)
+                    | (GameResult::SecondWin, Player::Second) => Label::Win,
+                    _ => Label::Loss,
+                };
+                picked.push((*p, for_mover));
+            }
+        }
+    }
+    labelling(picked.len());
+    let pool = SolverPool::new(geom, cfg.tt_mib)?;
+    let positions: Vec<Position> = picked.iter().map(|(p, _)| *p).collect();
+    let scores = pool.scores(&positions, cfg.label, label_done);
+    let positions = picked
+        .iter()
+        .zip(scores)
+        .map(|(&(position, result), score)| LabelledPosition {
+            position,
+            label: Label::from_score(score),
+            score,
+            result,
+        })
+        .collect();
+    Ok(SelfplayOutput {
+        sampled,
+        positions,
+        results,
+    })
+}

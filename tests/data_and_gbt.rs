@@ -1,0 +1,469 @@
+//! Data and GBT pipeline: the UCI file's exact reconstruction, solver agreement on a fixed
+//! sample, resumable labelling, the download path against a loopback HTTP server, self-play
+//! data, GBT accuracy and determinism, and model files used as agents.
+
+mod common;
+
+use common::shared_data;
+use connect4_ml::Geometry;
+use connect4_ml::features::FeatureSet;
+use connect4_ml::ml::dataset::feature_matrix;
+use connect4_ml::ml::enumerate::enumerate_uci;
+use connect4_ml::ml::gbt::{GbtParams, fit_gbt};
+use connect4_ml::ml::label::{Shard, SolverPool, generate_uci, partial_path};
+use connect4_ml::ml::metrics::Metrics;
+use connect4_ml::ml::positions::read_positions;
+use connect4_ml::ml::split::stratified_split;
+use connect4_ml::ml::uci::{Label, read_uci};
+use linfa::ParamGuard;
+use std::collections::HashSet;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn c4(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(args)
+        .output()
+        .expect("c4 runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("c4-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn uci_path() -> PathBuf {
+    shared_data("uci/connect-4.data")
+}
+
+#[test]
+fn the_file_has_the_published_counts_and_the_enumeration_rebuilds_it_exactly() {
+    let rows = read_uci(&uci_path()).unwrap();
+    assert_eq!(rows.len(), 67_557);
+    let count = |l: Label| rows.iter().filter(|r| r.label == l).count();
+    assert_eq!(
+        (count(Label::Win), count(Label::Loss), count(Label::Draw)),
+        (44_473, 16_635, 6_449)
+    );
+    let file: HashSet<u64> = rows.iter().map(|r| r.position.key()).collect();
+    let ours: Vec<_> = enumerate_uci(Geometry::default(), 8);
+    assert_eq!(ours.len(), 67_557);
+    let ours: HashSet<u64> = ours.iter().map(|p| p.key()).collect();
+    assert_eq!(ours, file);
+}
+
+#[test]
+fn a_fixed_sample_agrees_with_the_solver() {
+    let o = c4(&[
+        "data",
+        "verify-uci",
+        "--uci",
+        uci_path().to_str().unwrap(),
+        "--sample",
+        "6",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["checked"], 6);
+    assert_eq!(v["agree"], 6);
+}
+
+#[test]
+fn bad_rows_are_reported_with_line_and_column_and_a_missing_file_says_how_to_get_it() {
+    let d = tmp("badrow");
+    let good = std::fs::read_to_string(uci_path()).unwrap();
+    let lines: Vec<&str> = good.lines().take(3).collect();
+    let bad = format!(
+        "{}\n{}\n{}\n",
+        lines[0],
+        lines[1].replacen('b', "q", 1),
+        lines[2]
+    );
+    let f = d.join("bad.data");
+    std::fs::write(&f, bad).unwrap();
+    let o = c4(&["data", "uci", "--uci", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("bad.data:2: column 1 (a1)"),
+        "{}",
+        text(&o)
+    );
+    let o = c4(&[
+        "data",
+        "uci",
+        "--uci",
+        d.join("none.data").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("c4 data fetch-uci"), "{}", text(&o));
+    let o = c4(&[
+        "data",
+        "uci",
+        "--uci",
+        uci_path().to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["classes"], serde_json::json!([16635, 6449, 44473]));
+    assert_eq!(v["symmetric"], 180);
+}
+
+#[test]
+fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
+    let d = tmp("resume");
+    let all = enumerate_uci(Geometry::default(), 8);
+    // Positions 0, 5000, 10000, ... : a small job with the real set's spread.
+    let job: Vec<_> = all.iter().step_by(5000).copied().take(8).collect();
+    let pool = SolverPool::new(Geometry::default(), 16).unwrap();
+    let full = d.join("full.data");
+    let r = generate_uci(&job, Shard::default(), &full, false, &pool, &|| {}).unwrap();
+    assert_eq!((r.total, r.resumed, r.labelled), (8, 0, 8));
+    let full_text = std::fs::read_to_string(&full).unwrap();
+    // Every label agrees with the file's where the position is in it (all of them are).
+    let file: std::collections::HashMap<u64, Label> = read_uci(&uci_path())
+        .unwrap()
+        .iter()
+        .map(|r| (r.position.key(), r.label))
+        .collect();
+    for row in read_uci(&full).unwrap() {
+        assert_eq!(file[&row.position.key()], row.label);
+    }
+    // An interrupted run: three rows written and a torn fourth line.
+    let out = d.join("resumed.data");
+    let lines: Vec<&str> = full_text.lines().collect();
+    let torn = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..20]
+    );
+    std::fs::write(partial_path(&out), torn).unwrap();
+    let e = generate_uci(&job, Shard::default(), &out, false, &pool, &|| {}).unwrap_err();
+    assert!(e.to_string().contains("--resume"), "{e}");
+    let r = generate_uci(&job, Shard::default(), &out, true, &pool, &|| {}).unwrap();
+    assert_eq!((r.resumed, r.labelled), (3, 5));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full_text);
+    assert!(!partial_path(&out).exists());
+    // Shards partition the job.
+    let s0 = Shard { index: 0, count: 2 }.select(&job);
+    let s1 = Shard { index: 1, count: 2 }.select(&job);
+    assert_eq!((s0.len(), s1.len()), (4, 4));
+}
+
+/// Serves `body` to every request for `/data` (404 otherwise) on a loopback port.
+fn serve(body: Vec<u8>, requests: usize) -> (String, std::thread::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let h = std::thread::spawn(move || {
+        for stream in listener.incoming().take(requests) {
+            let mut s = stream.unwrap();
+            let mut req = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !req.windows(4).any(|w| w == b"\r\n\r\n") {
+                let n = s.read(&mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                req.extend_from_slice(&buf[..n]);
+            }
+            let ok = String::from_utf8_lossy(&req).starts_with("GET /data ");
+            let (status, payload): (&str, &[u8]) = if ok {
+                ("200 OK", &body)
+            } else {
+                ("404 Not Found", b"no")
+            };
+            let head = format!(
+                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                payload.len()
+            );
+            s.write_all(head.as_bytes()).unwrap();
+            s.write_all(payload).unwrap();
+        }
+    });
+    (format!("http://{addr}"), h)
+}
+
+#[test]
+fn fetch_downloads_unpacks_checks_and_writes_the_file() {
+    let d = tmp("fetch");
+    let z = std::fs::read(shared_data("uci/connect-4.data.Z")).unwrap();
+    // The .Z file as served by a loopback server.
+    let (url, h) = serve(z.clone(), 1);
+    let out = d.join("uci/connect-4.data");
+    let o = c4(&[
+        "data",
+        "fetch-uci",
+        "--url",
+        &format!("{url}/data"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    h.join().unwrap();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(uci_path()).unwrap()
+    );
+    // The same inside a zip archive, as the UCI repository ships it.
+    let mut zip_bytes = Vec::new();
+    {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(&mut zip_bytes));
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        w.start_file("connect-4.names", opts).unwrap();
+        w.write_all(b"names").unwrap();
+        w.start_file("connect-4.data.Z", opts).unwrap();
+        w.write_all(&z).unwrap();
+        w.finish().unwrap();
+    }
+    let (url, h) = serve(zip_bytes, 1);
+    let out2 = d.join("zip.data");
+    let o = c4(&[
+        "data",
+        "fetch-uci",
+        "--url",
+        &format!("{url}/data"),
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    h.join().unwrap();
+    assert_eq!(
+        std::fs::read(&out2).unwrap(),
+        std::fs::read(uci_path()).unwrap()
+    );
+    // A changed file fails the checksum and writes nothing; a 404 is an error too.
+    let mut plain = std::fs::read(uci_path()).unwrap();
+    plain[0] = b'x';
+    let (url, h) = serve(plain, 2);
+    let out3 = d.join("bad.data");
+    let o = c4(&[
+        "data",
+        "fetch-uci",
+        "--url",
+        &format!("{url}/data"),
+        "--out",
+        out3.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("sha256"), "{}", text(&o));
+    assert!(!out3.exists());
+    let o = c4(&[
+        "data",
+        "fetch-uci",
+        "--url",
+        &format!("{url}/missing"),
+        "--out",
+        out3.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("404"), "{}", text(&o));
+    h.join().unwrap();
+}
+
+#[test]
+fn selfplay_writes_solver_labelled_positions() {
+    let d = tmp("selfplay");
+    let out = d.join("sp.csv");
+    let o = c4(&[
+        "data",
+        "selfplay",
+        "--agents",
+        "easy,hard",
+        "--games",
+        "6",
+        "--plies",
+        "20..41",
+        "--label",
+        "strong",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rows = read_positions(&out, Geometry::default()).unwrap();
+    assert!(!rows.is_empty());
+    let keys: HashSet<u64> = rows.iter().map(|r| r.position.canonical_key()).collect();
+    assert_eq!(keys.len(), rows.len(), "deduplicated up to mirror");
+    let mut solver = connect4_ml::Solver::with_table_mib(Geometry::default(), 16).unwrap();
+    for r in rows.iter().take(20) {
+        assert!((20..=41).contains(&r.position.moves_played()));
+        assert_eq!(solver.solve(&r.position), r.score);
+    }
+    let o = c4(&[
+        "data",
+        "selfplay",
+        "--agents",
+        "easy",
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("exactly two"), "{}", text(&o));
+}
+
+fn uci_split(
+    set: FeatureSet,
+) -> (
+    ndarray::Array2<f64>,
+    Vec<usize>,
+    ndarray::Array2<f64>,
+    Vec<usize>,
+) {
+    let rows = read_uci(&uci_path()).unwrap();
+    let pos: Vec<_> = rows.iter().map(|r| r.position).collect();
+    let y: Vec<usize> = rows.iter().map(|r| r.label.index()).collect();
+    let x = feature_matrix(set, &pos);
+    let (tr, te) = stratified_split(&y, 0.2, 0);
+    let pick = |idx: &[usize]| {
+        (
+            x.select(ndarray::Axis(0), idx),
+            idx.iter().map(|&i| y[i]).collect::<Vec<_>>(),
+        )
+    };
+    let (a, b) = pick(&tr);
+    let (c, d) = pick(&te);
+    (a, b, c, d)
+}
+
+#[test]
+fn the_reference_configuration_reaches_the_sklearn_accuracy_on_the_holdout() {
+    let (x, y, tx, ty) = uci_split(FeatureSet::Cells);
+    let params = GbtParams::reference().check().unwrap();
+    let m = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    let met = Metrics::from_probs(&m.predict_proba_flat(tx.view()), 3, &ty);
+    assert!(met.accuracy >= 0.860, "accuracy {}", met.accuracy);
+    assert!(met.log_loss <= 0.36, "log loss {}", met.log_loss);
+    // Single-row prediction is the same model as the batch path.
+    let mut p = [0.0; 3];
+    m.predict_proba_row(&tx.row(7).to_vec(), &mut p);
+    let batch = m.predict_proba(tx.view());
+    for k in 0..3 {
+        assert!((p[k] - batch[[7, k]]).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_model() {
+    let (x, y, tx, _) = uci_split(FeatureSet::Cells);
+    let params = GbtParams::reference().max_iter(15).check().unwrap();
+    let a = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    let b = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    assert!(a.data() == b.data(), "two fits with one seed differ");
+    assert_eq!(
+        a.predict_proba_flat(tx.view()),
+        b.predict_proba_flat(tx.view())
+    );
+    let c = fit_gbt(
+        &GbtParams::reference().max_iter(15).seed(1).check().unwrap(),
+        x.view(),
+        &y,
+        None,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(
+        a.data().history != c.data().history,
+        "another validation split"
+    );
+}
+
+#[test]
+fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused() {
+    let d = tmp("model");
+    let model = d.join("gbt.bin");
+    let o = c4(&[
+        "train",
+        "gbt",
+        "--uci",
+        uci_path().to_str().unwrap(),
+        "--max-iter",
+        "8",
+        "--cv",
+        "2",
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("accuracy") && t.contains("2-fold CV"), "{t}");
+    for f in ["gbt.curve.csv", "gbt.report.json", "gbt.importance.csv"] {
+        assert!(d.join(f).exists(), "{f}");
+    }
+    let curve = std::fs::read_to_string(d.join("gbt.curve.csv")).unwrap();
+    assert!(
+        curve.starts_with("iteration,train_loss,train_accuracy,validation_loss"),
+        "{curve}"
+    );
+    assert_eq!(curve.lines().count(), 9);
+    let spec = format!("model:{},depth=2", model.display());
+    let o = c4(&[
+        "tournament",
+        "--agents",
+        &format!("{spec},random"),
+        "--games",
+        "4",
+        "--out",
+        d.join("t").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let l3 = shared_data("pons/Test_L3_R1");
+    let o = c4(&[
+        "bench",
+        "agent",
+        "--agent",
+        &spec,
+        l3.to_str().unwrap(),
+        "--limit",
+        "5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    // A corrupted copy and a missing file: clear errors, no panic.
+    let mut bytes = std::fs::read(&model).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0xff;
+    let bad = d.join("bad.bin");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = c4(&[
+        "tournament",
+        "--agents",
+        &format!("model:{},depth=2,random", bad.display()),
+        "--games",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("corrupted"), "{}", text(&o));
+    assert!(!text(&o).contains("panicked"));
+    std::fs::write(&bad, &bytes[..n / 3]).unwrap();
+    let o = c4(&[
+        "bench",
+        "agent",
+        "--agent",
+        &format!("model:{}", bad.display()),
+        l3.to_str().unwrap(),
+        "--limit",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("truncated"), "{}", text(&o));
+    let o = c4(&["bench", "agent", "--agent", "model:", l3.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("needs path"), "{}", text(&o));
+}
