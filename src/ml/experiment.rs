@@ -10,7 +10,7 @@ use super::uci::Label;
 use crate::features::FeatureSet;
 use crate::game::Position;
 use linfa::prelude::*;
-use ndarray::Array1;
+use ndarray::{Array1, Array2};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -133,24 +133,39 @@ fn train_rows(main: &[Example], idx: &[usize], extra: &[Example], mirror: bool) 
     rows
 }
 
+/// Feature matrices and class indices of one split, computed once and shared by the GBT fit
+/// and the baselines.
+struct Split {
+    x: Array2<f64>,
+    y: Vec<usize>,
+    tx: Array2<f64>,
+    ty: Vec<usize>,
+}
+
+impl Split {
+    fn new(features: FeatureSet, train: &[Example], test: &[Example]) -> Split {
+        let matrix = |rows: &[Example]| {
+            let pos: Vec<Position> = rows.iter().map(|e| e.position).collect();
+            let y = rows.iter().map(|e| e.label.index()).collect();
+            (feature_matrix(features, &pos), y)
+        };
+        let ((x, y), (tx, ty)) = (matrix(train), matrix(test));
+        Split { x, y, tx, ty }
+    }
+}
+
 fn run_fold(
     cfg: &ExperimentConfig,
-    train: &[Example],
-    test: &[Example],
+    split: &Split,
     on_iteration: &(dyn Fn(&IterationRecord) + Sync),
 ) -> Result<Fold, super::gbt::GbtError> {
-    let pos: Vec<Position> = train.iter().map(|e| e.position).collect();
-    let y: Vec<usize> = train.iter().map(|e| e.label.index()).collect();
-    let x = feature_matrix(cfg.features, &pos);
-    let tpos: Vec<Position> = test.iter().map(|e| e.position).collect();
-    let ty: Vec<usize> = test.iter().map(|e| e.label.index()).collect();
-    let tx = feature_matrix(cfg.features, &tpos);
+    let Split { x, y, tx, ty } = split;
     let start = Instant::now();
     let model = fit_gbt(
         &cfg.params,
         x.view(),
-        &y,
-        Some((tx.view(), &ty)),
+        y,
+        Some((tx.view(), ty)),
         on_iteration,
     )?;
     let fit_seconds = start.elapsed().as_secs_f64();
@@ -162,32 +177,23 @@ fn run_fold(
         probs = model.predict_proba_flat(tx.view());
         best = best.min(t.elapsed().as_secs_f64());
     }
-    let test_metrics = Metrics::from_probs(&probs, model.n_classes(), &ty);
+    let test_metrics = Metrics::from_probs(&probs, model.n_classes(), ty);
     Ok(Fold {
         report: FoldReport {
-            train_rows: train.len(),
-            test_rows: test.len(),
+            train_rows: y.len(),
+            test_rows: ty.len(),
             iterations: model.n_iterations(),
             fit_seconds,
-            predict_ms_per_1000: best * 1e3 * 1000.0 / test.len().max(1) as f64,
+            predict_ms_per_1000: best * 1e3 * 1000.0 / ty.len().max(1) as f64,
             test: test_metrics,
         },
         model,
     })
 }
 
-fn baseline_reports(
-    cfg: &ExperimentConfig,
-    train: &[Example],
-    test: &[Example],
-) -> Vec<BaselineReport> {
-    let pos: Vec<Position> = train.iter().map(|e| e.position).collect();
-    let x = feature_matrix(cfg.features, &pos);
-    let y: Array1<usize> = train.iter().map(|e| e.label.index()).collect();
-    let tpos: Vec<Position> = test.iter().map(|e| e.position).collect();
-    let tx = feature_matrix(cfg.features, &tpos);
-    let ty: Vec<usize> = test.iter().map(|e| e.label.index()).collect();
-    let data = Dataset::new(x, y);
+fn baseline_reports(cfg: &ExperimentConfig, split: Split) -> Vec<BaselineReport> {
+    let Split { x, y, tx, ty } = split;
+    let data = Dataset::new(x, Array1::from(y));
     let score = |name: &str, secs: f64, pred: Array1<usize>| {
         let mut probs = vec![0.0; pred.len() * 3];
         for (i, &p) in pred.iter().enumerate() {
@@ -266,16 +272,18 @@ pub fn run_experiment(
             let train_idx: Vec<usize> = (0..main.len()).filter(|i| !test_set.contains(i)).collect();
             let train = train_rows(main, &train_idx, &keep_extra(test_idx), cfg.mirror_augment);
             let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
-            folds.push(run_fold(cfg, &train, &test, &|_| {})?.report);
+            let split = Split::new(cfg.features, &train, &test);
+            folds.push(run_fold(cfg, &split, &|_| {})?.report);
         }
     }
     let (train_idx, test_idx) = stratified_split(&labels, cfg.test_fraction, cfg.split_seed);
     let extra_kept = keep_extra(&test_idx);
     let train = train_rows(main, &train_idx, &extra_kept, cfg.mirror_augment);
     let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
-    let fold = run_fold(cfg, &train, &test, on_iteration)?;
+    let split = Split::new(cfg.features, &train, &test);
+    let fold = run_fold(cfg, &split, on_iteration)?;
     let baselines = if cfg.baselines {
-        baseline_reports(cfg, &train, &test)
+        baseline_reports(cfg, split)
     } else {
         Vec::new()
     };

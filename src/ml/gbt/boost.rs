@@ -235,8 +235,6 @@ pub fn fit_gbt(
             }
         }
     }
-    drop(grower);
-    let mapper = mapper.clone();
     GbtModel::from_data(GbtModelData {
         params: params.clone(),
         n_features: nf,

@@ -81,28 +81,25 @@ impl GbtModel {
                 data.trees.len()
             ));
         }
-        for (t, nodes) in data.trees.iter().enumerate() {
-            if nodes.is_empty() {
-                return Err(format!("tree {t} is empty"));
-            }
-            for (i, n) in nodes.iter().enumerate() {
-                let bad_child = !n.is_leaf()
-                    && ((n.left as usize) <= i
-                        || (n.right as usize) <= i
-                        || n.left as usize >= nodes.len()
-                        || n.right as usize >= nodes.len());
-                if bad_child || (!n.is_leaf() && n.feature as usize >= data.n_features) {
-                    return Err(format!("tree {t} node {i} points outside the tree"));
-                }
-            }
-        }
         if data.mapper.n_features() != data.n_features
             || data.mapper.edges.iter().any(|e| e.len() > 254)
         {
             return Err("bin edges do not match the feature count".into());
         }
         for (t, nodes) in data.trees.iter().enumerate() {
-            for n in nodes.iter().filter(|n| !n.is_leaf()) {
+            if nodes.is_empty() {
+                return Err(format!("tree {t} is empty"));
+            }
+            for (i, n) in nodes.iter().enumerate().filter(|(_, n)| !n.is_leaf()) {
+                let (l, r) = (n.left as usize, n.right as usize);
+                if l <= i
+                    || r <= i
+                    || l >= nodes.len()
+                    || r >= nodes.len()
+                    || n.feature as usize >= data.n_features
+                {
+                    return Err(format!("tree {t} node {i} points outside the tree"));
+                }
                 if n.bin as usize + 1 >= data.mapper.n_bins(n.feature as usize) {
                     return Err(format!("tree {t} splits after the last bin"));
                 }

@@ -33,6 +33,16 @@ pub struct TreeNode {
 }
 
 impl TreeNode {
+    /// A leaf of value 0: where growth starts and what a new child is until split or valued.
+    pub const EMPTY_LEAF: TreeNode = TreeNode {
+        feature: 0,
+        bin: 0,
+        threshold: 0.0,
+        left: 0,
+        right: 0,
+        value: 0.0,
+    };
+
     /// Whether this node is a leaf.
     pub fn is_leaf(&self) -> bool {
         self.left == 0
@@ -168,14 +178,7 @@ impl Grower<'_> {
         let n = grad.len();
         let mut rows: Vec<u32> = (0..n as u32).collect();
         let mut scratch: Vec<u32> = Vec::with_capacity(n);
-        let mut nodes = vec![TreeNode {
-            feature: 0,
-            bin: 0,
-            threshold: 0.0,
-            left: 0,
-            right: 0,
-            value: 0.0,
-        }];
+        let mut nodes = vec![TreeNode::EMPTY_LEAF];
         let mut gains = vec![0.0; self.n_features];
         let root_hist = self.build_hist(&rows, grad, hess);
         let mut open = vec![self.open(0, 0, n, 0, root_hist)];
@@ -212,16 +215,8 @@ impl Grower<'_> {
             rows[w..leaf.end].copy_from_slice(&scratch);
             let (l_start, mid, r_end) = (leaf.start, w, leaf.end);
             let (li, ri) = (nodes.len(), nodes.len() + 1);
-            let child = TreeNode {
-                feature: 0,
-                bin: 0,
-                threshold: 0.0,
-                left: 0,
-                right: 0,
-                value: 0.0,
-            };
-            nodes.push(child.clone());
-            nodes.push(child);
+            nodes.push(TreeNode::EMPTY_LEAF);
+            nodes.push(TreeNode::EMPTY_LEAF);
             nodes[leaf.node] = TreeNode {
                 feature: s.feature as u32,
                 bin: s.bin as u16,
