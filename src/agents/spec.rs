@@ -9,7 +9,14 @@
 //! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
 //! | `perfect[:tt=MIB]` | the solver |
 //! | `adaptive[:depth=N][,start=R]` | matches the opponent's strength |
-//! | `model:PATH[,depth=N]` | a GBT model file (`c4 train gbt`) as the evaluator, depth N (5) |
+//! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
+//! | `gbt[:depth=N]` | `model:models/gbt.bin`, the shipped GBT model |
+//! | `lms[:PATH][,depth=N]` | linear weights from `c4 train lms` (default `models/lms.bin`) |
+//! | `rollouts[:playouts=R][,smart=B][,seed=S][,depth=N]` | Monte Carlo playouts at the leaves (depth 1) |
+//! | `hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B][,model_until=P][,blend_until=P][,weight=W][,seed=S]` | model early, blend, rollouts late |
+//!
+//! A model path that does not exist but names a shipped model (`gbt`, `lms`) stands for
+//! `models/NAME.bin`, so `model:gbt` works from the repository root.
 //!
 //! Every search kind also takes `ms` (time budget per move, iterative deepening stops when
 //! it runs out), `schedule` (deeper search from a given ply on: `schedule=20:7/30:9`) and
@@ -102,7 +109,7 @@ pub enum AgentError {
 }
 
 /// Agent kinds the parser knows.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 15] = [
     "random",
     "easy",
     "hard",
@@ -114,7 +121,52 @@ pub const KINDS: [&str; 11] = [
     "adaptive",
     "openlines",
     "model",
+    "gbt",
+    "lms",
+    "rollouts",
+    "hybrid",
 ];
+
+/// The shipped GBT model, relative to the repository root.
+pub const DEFAULT_GBT_MODEL: &str = "models/gbt.bin";
+/// The shipped LMS weights, relative to the repository root.
+pub const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
+
+/// `path` as given if it exists; otherwise, for a bare name like `gbt`, the shipped model
+/// `models/NAME.bin` when that exists (so the error, if any, names what was asked for).
+pub fn resolve_model_path(path: &std::path::Path) -> std::path::PathBuf {
+    if path.exists() || path.components().count() != 1 || path.extension().is_some() {
+        return path.to_path_buf();
+    }
+    let shipped = std::path::Path::new("models").join(path).with_extension("bin");
+    if shipped.exists() {
+        shipped
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Settings of the Monte Carlo part of `rollouts` and `hybrid` agents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RolloutSpec {
+    /// Playouts per evaluation.
+    pub playouts: u32,
+    /// Playouts take immediate wins and block immediate losses.
+    pub smart: bool,
+    /// Seed mixed into every position's playouts.
+    pub seed: u64,
+}
+
+impl RolloutSpec {
+    fn build(&self, geom: Geometry) -> eval::MonteCarlo {
+        let policy = if self.smart {
+            eval::PlayoutPolicy::Smart
+        } else {
+            eval::PlayoutPolicy::Uniform
+        };
+        eval::MonteCarlo::new(geom, self.playouts, policy, self.seed)
+    }
+}
 
 /// Default search depth of the evaluator kinds.
 pub const DEFAULT_DEPTH: u32 = 5;
@@ -124,8 +176,21 @@ pub const DEFAULT_DEPTH: u32 = 5;
 pub enum EvalSpec {
     /// One of [`eval::BUILTIN_EVALUATORS`].
     Builtin(String),
-    /// A GBT model file (`model:PATH`).
+    /// A model file of any kind (`model:PATH`).
     Model(std::path::PathBuf),
+    /// A linear model file (`lms:PATH`); other kinds are refused.
+    Linear(std::path::PathBuf),
+    /// Random playouts.
+    Rollouts(RolloutSpec),
+    /// A model early, rollouts late.
+    Hybrid {
+        /// The model file.
+        model: std::path::PathBuf,
+        /// The playouts.
+        rollouts: RolloutSpec,
+        /// Where the phases change.
+        phases: eval::Phases,
+    },
 }
 
 impl EvalSpec {
@@ -133,7 +198,24 @@ impl EvalSpec {
     pub fn build(&self, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
         match self {
             EvalSpec::Builtin(name) => eval::builtin(name, geom),
-            EvalSpec::Model(path) => Ok(Arc::new(eval::GbtEvaluator::load(path, geom)?)),
+            EvalSpec::Model(path) => eval::load_model(&resolve_model_path(path), geom),
+            EvalSpec::Linear(path) => Ok(Arc::new(eval::LinearEvaluator::load(
+                &resolve_model_path(path),
+                geom,
+            )?)),
+            EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
+            EvalSpec::Hybrid {
+                model,
+                rollouts,
+                phases,
+            } => {
+                let model = eval::load_model(&resolve_model_path(model), geom)?;
+                Ok(Arc::new(eval::Hybrid::new(
+                    model,
+                    rollouts.build(geom),
+                    *phases,
+                )))
+            }
         }
     }
 }
@@ -268,6 +350,31 @@ impl<'a> Args<'a> {
         })
     }
 
+    /// playouts (or rollouts), smart and seed of the Monte Carlo kinds.
+    fn rollouts(&mut self) -> Result<RolloutSpec, AgentError> {
+        let default = eval::DEFAULT_PLAYOUTS;
+        let expected = "a playout count from 1 to 1000000";
+        let playouts = match self.take("rollouts") {
+            Some(v) => match v.parse::<u32>() {
+                Ok(n) if (1..=1_000_000).contains(&n) => n,
+                _ => return Err(self.bad("rollouts", v, expected)),
+            },
+            None => self.number("playouts", default, 1..=1_000_000, expected)?,
+        };
+        let smart = match self.take("smart") {
+            None => false,
+            Some("true" | "1" | "yes") => true,
+            Some("false" | "0" | "no") => false,
+            Some(v) => return Err(self.bad("smart", v, "true or false")),
+        };
+        let seed = self.number("seed", 0, 0..=u64::MAX, "a seed from 0 to 2^64-1")?;
+        Ok(RolloutSpec {
+            playouts,
+            smart,
+            seed,
+        })
+    }
+
     fn finish(self, takes: &str) -> Result<(), AgentError> {
         match self.pairs.first() {
             None => Ok(()),
@@ -297,7 +404,7 @@ impl FromStr for AgentSpec {
         };
         // `model:PATH,...`: the first argument is the path (or `path=PATH` anywhere).
         let (model_path, rest) = match (kind, rest) {
-            ("model", Some(r)) => match r.split_once(',') {
+            ("model" | "lms", Some(r)) => match r.split_once(',') {
                 Some((first, more)) if !first.contains('=') => (Some(first.trim()), Some(more)),
                 None if !r.contains('=') => (Some(r.trim()), None),
                 _ => (None, Some(r)),
@@ -339,6 +446,72 @@ impl FromStr for AgentSpec {
                 args.finish("path, depth, ms, schedule, tt")?;
                 AgentKind::Search {
                     eval: EvalSpec::Model(path.into()),
+                    params,
+                }
+            }
+            "gbt" => {
+                let params = args.search_params(DEFAULT_DEPTH)?;
+                args.finish(SEARCH_KEYS)?;
+                AgentKind::Search {
+                    eval: EvalSpec::Model(DEFAULT_GBT_MODEL.into()),
+                    params,
+                }
+            }
+            "lms" => {
+                let path = model_path
+                    .or_else(|| args.take("path"))
+                    .filter(|p| !p.is_empty())
+                    .unwrap_or(DEFAULT_LMS_MODEL);
+                let params = args.search_params(DEFAULT_DEPTH)?;
+                args.finish("path, depth, ms, schedule, tt")?;
+                AgentKind::Search {
+                    eval: EvalSpec::Linear(path.into()),
+                    params,
+                }
+            }
+            "rollouts" => {
+                let rollouts = args.rollouts()?;
+                let params = args.search_params(1)?;
+                args.finish("playouts, smart, seed, depth, ms, schedule, tt")?;
+                AgentKind::Search {
+                    eval: EvalSpec::Rollouts(rollouts),
+                    params,
+                }
+            }
+            "hybrid" => {
+                let model = args
+                    .take("model")
+                    .filter(|p| !p.is_empty())
+                    .unwrap_or(DEFAULT_GBT_MODEL);
+                let rollouts = args.rollouts()?;
+                let d = eval::Phases::default();
+                let model_until =
+                    args.number("model_until", d.model_until, 0..=64, "a ply from 0 to 64")?;
+                let blend_until =
+                    args.number("blend_until", d.blend_until, 0..=64, "a ply from 0 to 64")?;
+                if blend_until < model_until {
+                    return Err(args.bad(
+                        "blend_until",
+                        &blend_until.to_string(),
+                        &format!("a ply at least model_until ({model_until})"),
+                    ));
+                }
+                let model_weight =
+                    args.number("weight", d.model_weight, 0.0..=1.0, "a weight from 0 to 1")?;
+                let params = args.search_params(DEFAULT_DEPTH)?;
+                args.finish(
+                    "model, rollouts, smart, seed, model_until, blend_until, weight, depth, ms, schedule, tt",
+                )?;
+                AgentKind::Search {
+                    eval: EvalSpec::Hybrid {
+                        model: model.into(),
+                        rollouts,
+                        phases: eval::Phases {
+                            model_until,
+                            blend_until,
+                            model_weight,
+                        },
+                    },
                     params,
                 }
             }

@@ -18,6 +18,48 @@ pub enum BenchCommand {
     /// Search speed per evaluator: a fixed-depth search from every position of benchmark
     /// files, reporting nodes per second.
     Search(SearchBenchArgs),
+    /// Monte Carlo playout speed: playouts per second per core from a position (default the
+    /// empty board), uniform or smart, with the mean result.
+    Playouts(PlayoutBenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PlayoutBenchArgs {
+    /// Playouts per thread.
+    #[arg(long, default_value_t = 5_000_000)]
+    playouts: u64,
+    /// Start from this position (1-based move string; default the empty board).
+    #[arg(long, default_value = "")]
+    from: String,
+    /// Playouts that take an immediate win and block an immediate loss.
+    #[arg(long)]
+    smart: bool,
+    /// Threads, each running --playouts playouts (1 measures one core).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Seed of the playouts.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+#[derive(serde::Serialize)]
+struct PlayoutSummary {
+    from: String,
+    policy: String,
+    threads: usize,
+    playouts: u64,
+    seconds: f64,
+    playouts_per_second: f64,
+    playouts_per_second_per_core: f64,
+    mean_plies: f64,
+    first_mover_wins: u64,
+    draws: u64,
+    first_mover_losses: u64,
 }
 
 #[derive(Args, Debug)]
@@ -113,6 +155,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Solver(a) => solver(a),
         BenchCommand::Agent(a) => agent(a),
         BenchCommand::Search(a) => search(a),
+        BenchCommand::Playouts(a) => playouts(a),
     }
 }
 
@@ -332,6 +375,73 @@ fn search(a: SearchBenchArgs) -> Result<()> {
                 r.nodes_per_second / 1e6
             );
         }
+    }
+    Ok(())
+}
+
+fn playouts(a: PlayoutBenchArgs) -> Result<()> {
+    use connect4_ml::eval::{MonteCarlo, PlayoutPolicy};
+    use rayon::prelude::*;
+    let geom = a.board.geometry()?;
+    let pos = connect4_ml::Position::from_moves(geom, &a.from)
+        .with_context(|| format!("--from '{}'", a.from))?;
+    if pos.outcome() != connect4_ml::game::Outcome::Ongoing {
+        bail!("--from '{}': the game is already over", a.from);
+    }
+    if a.jobs == 0 || a.playouts == 0 {
+        bail!("--jobs and --playouts must be at least 1");
+    }
+    let policy = if a.smart {
+        PlayoutPolicy::Smart
+    } else {
+        PlayoutPolicy::Uniform
+    };
+    let mc = MonteCarlo::new(geom, 1, policy, a.seed);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs)
+        .build()?;
+    let start = std::time::Instant::now();
+    let stats: Vec<_> = pool.install(|| {
+        (0..a.jobs)
+            .into_par_iter()
+            .map(|t| mc.run(&pos, a.playouts, a.seed ^ (t as u64).wrapping_mul(0x9e37_79b9)))
+            .collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let total = a.playouts * a.jobs as u64;
+    let sum = |f: fn(&connect4_ml::eval::PlayoutStats) -> u64| stats.iter().map(f).sum::<u64>();
+    let rate = total as f64 / seconds;
+    let s = PlayoutSummary {
+        from: if a.from.is_empty() { "empty".into() } else { a.from.clone() },
+        policy: if a.smart { "smart" } else { "uniform" }.into(),
+        threads: a.jobs,
+        playouts: total,
+        seconds,
+        playouts_per_second: rate,
+        playouts_per_second_per_core: rate / a.jobs as f64,
+        mean_plies: sum(|s| s.plies) as f64 / total as f64,
+        first_mover_wins: sum(|s| s.wins),
+        draws: sum(|s| s.draws),
+        first_mover_losses: sum(|s| s.losses),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    } else {
+        println!(
+            "{} playouts ({}) from {} on {} thread(s): {:.3} s, {:.2} M/s, {:.2} M/s per core; \
+             mean {:.1} plies; side to move won {}, drew {}, lost {}",
+            s.playouts,
+            s.policy,
+            s.from,
+            s.threads,
+            s.seconds,
+            s.playouts_per_second / 1e6,
+            s.playouts_per_second_per_core / 1e6,
+            s.mean_plies,
+            s.first_mover_wins,
+            s.draws,
+            s.first_mover_losses
+        );
     }
     Ok(())
 }

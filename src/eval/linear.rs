@@ -34,6 +34,22 @@ impl LinearEvaluator {
         Self::new(geom, HAND_TUNED_WEIGHTS, "handtuned")
     }
 
+    /// Loads weights saved by `c4 train lms` for boards of `geom`; the evaluator is named
+    /// `lms(FILE)`.
+    pub fn load(path: &std::path::Path, geom: Geometry) -> Result<Self, super::EvalError> {
+        let file = crate::ml::model_file::load_linear(path, Some(geom)).map_err(|e| {
+            super::EvalError::Model {
+                message: e.to_string(),
+            }
+        })?;
+        let name = format!(
+            "lms({})",
+            path.file_name()
+                .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+        );
+        Ok(Self::new(geom, file.weights, name))
+    }
+
     /// The weights in feature order.
     pub fn weights(&self) -> [f64; 8] {
         self.weights

@@ -6,13 +6,17 @@
 //! the evaluator's own, and must stay well below [`crate::search::WIN`].
 
 mod gbt;
+mod hybrid;
 mod linear;
+mod montecarlo;
 mod open_lines;
 mod threats;
 mod window;
 
 pub use gbt::GbtEvaluator;
+pub use hybrid::{Hybrid, Phase, Phases};
 pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};
+pub use montecarlo::{DEFAULT_PLAYOUTS, MonteCarlo, PlayoutPolicy, PlayoutRng, PlayoutStats};
 pub use open_lines::OpenLines;
 pub use threats::Threats;
 pub use window::WindowScore;
@@ -83,6 +87,18 @@ pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalErr
         "window" => Arc::new(WindowScore::new(geom)),
         "handtuned" => Arc::new(LinearEvaluator::hand_tuned(geom)),
         _ => Arc::new(Threats::new(geom)),
+    })
+}
+
+/// Loads any model file for boards of `geom`, by the kind its header names: a GBT model
+/// (`c4 train gbt`) or linear weights (`c4 train lms`).
+pub fn load_model(path: &std::path::Path, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
+    let header = crate::io::model::read_header(path).map_err(|e| EvalError::Model {
+        message: e.to_string(),
+    })?;
+    Ok(match header.kind {
+        crate::io::model::ModelKind::Gbt => Arc::new(GbtEvaluator::load(path, geom)?),
+        crate::io::model::ModelKind::Linear => Arc::new(LinearEvaluator::load(path, geom)?),
     })
 }
 

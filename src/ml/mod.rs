@@ -1,5 +1,6 @@
 //! Learners and data sets that play no games: the UCI data set (reading, exact reconstruction,
-//! label checks), feature matrices, splits, metrics and our histogram gradient-boosted trees.
+//! label checks), feature matrices, splits, metrics, our histogram gradient-boosted trees and
+//! the LMS rule for linear weights.
 
 pub mod dataset;
 pub mod enumerate;
@@ -7,6 +8,7 @@ pub mod experiment;
 pub mod fetch;
 pub mod gbt;
 pub mod label;
+pub mod lms;
 pub mod lzw;
 pub mod metrics;
 pub mod model_file;

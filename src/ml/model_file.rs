@@ -74,3 +74,83 @@ pub fn load_gbt(path: &Path, board: Option<Geometry>) -> Result<GbtFile, ModelFi
         geometry,
     })
 }
+
+/// The body of a linear model file: the evaluator's weights with the names of the features
+/// they multiply (the [`crate::features::LINEAR8_NAMES`] order: first player's value, then
+/// the second's; the value is from the first player's side and negated when the second
+/// player is to move).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LinearModelData {
+    /// Feature names, one per weight.
+    pub features: Vec<String>,
+    /// The weights.
+    pub weights: Vec<f64>,
+}
+
+/// The feature-set name written in linear model headers.
+pub const LINEAR_FEATURE_SET: &str = "linear8";
+
+/// A loaded linear model file.
+#[derive(Clone, Debug)]
+pub struct LinearFile {
+    /// The file's header.
+    pub header: ModelHeader,
+    /// The eight weights in [`crate::features::LINEAR8_NAMES`] order.
+    pub weights: [f64; 8],
+}
+
+/// Writes linear evaluator `weights` for boards of `geom` to `path`, atomically.
+pub fn save_linear(
+    path: &Path,
+    weights: [f64; 8],
+    geom: Geometry,
+    meta: TrainingMeta,
+) -> Result<(), ModelFileError> {
+    let header = ModelHeader {
+        kind: ModelKind::Linear,
+        feature_set: LINEAR_FEATURE_SET.to_string(),
+        width: geom.width() as u32,
+        height: geom.height() as u32,
+        meta,
+    };
+    let body = LinearModelData {
+        features: crate::features::LINEAR8_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        weights: weights.to_vec(),
+    };
+    save_model(path, &header, &body)
+}
+
+/// Reads a linear model file (`c4 train lms`); with `board`, also requires that board size.
+/// The file must name the eight linear features in the order this build uses, with finite
+/// weights.
+pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, ModelFileError> {
+    let expect = Expect {
+        kind: Some(ModelKind::Linear),
+        feature_set: Some(LINEAR_FEATURE_SET.to_string()),
+        board: board.map(|g| (g.width() as u32, g.height() as u32)),
+    };
+    let (header, data): (ModelHeader, LinearModelData) = load_model(path, &expect)?;
+    let mismatch = |message: String| ModelFileError::Mismatch {
+        path: path.to_path_buf(),
+        message,
+    };
+    if data.features != crate::features::LINEAR8_NAMES {
+        return Err(mismatch(format!(
+            "weights are for features {:?}, expected {:?}",
+            data.features,
+            crate::features::LINEAR8_NAMES
+        )));
+    }
+    let weights: [f64; 8] = data
+        .weights
+        .as_slice()
+        .try_into()
+        .map_err(|_| mismatch(format!("{} weights, expected 8", data.weights.len())))?;
+    if let Some(w) = weights.iter().find(|w| !w.is_finite()) {
+        return Err(mismatch(format!("weight {w} is not finite")));
+    }
+    Ok(LinearFile { header, weights })
+}
