@@ -138,7 +138,9 @@ pub fn resolve_model_path(path: &std::path::Path) -> std::path::PathBuf {
     if path.exists() || path.components().count() != 1 || path.extension().is_some() {
         return path.to_path_buf();
     }
-    let shipped = std::path::Path::new("models").join(path).with_extension("bin");
+    let shipped = std::path::Path::new("models")
+        .join(path)
+        .with_extension("bin");
     if shipped.exists() {
         shipped
     } else {

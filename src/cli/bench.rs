@@ -404,7 +404,13 @@ fn playouts(a: PlayoutBenchArgs) -> Result<()> {
     let stats: Vec<_> = pool.install(|| {
         (0..a.jobs)
             .into_par_iter()
-            .map(|t| mc.run(&pos, a.playouts, a.seed ^ (t as u64).wrapping_mul(0x9e37_79b9)))
+            .map(|t| {
+                mc.run(
+                    &pos,
+                    a.playouts,
+                    a.seed ^ (t as u64).wrapping_mul(0x9e37_79b9),
+                )
+            })
             .collect()
     });
     let seconds = start.elapsed().as_secs_f64();
@@ -412,7 +418,11 @@ fn playouts(a: PlayoutBenchArgs) -> Result<()> {
     let sum = |f: fn(&connect4_ml::eval::PlayoutStats) -> u64| stats.iter().map(f).sum::<u64>();
     let rate = total as f64 / seconds;
     let s = PlayoutSummary {
-        from: if a.from.is_empty() { "empty".into() } else { a.from.clone() },
+        from: if a.from.is_empty() {
+            "empty".into()
+        } else {
+            a.from.clone()
+        },
         policy: if a.smart { "smart" } else { "uniform" }.into(),
         threads: a.jobs,
         playouts: total,

@@ -11,6 +11,7 @@ use connect4_ml::ml::gbt::GbtParams;
 use connect4_ml::ml::model_file::save_gbt;
 use connect4_ml::ml::positions::read_positions;
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label};
+use connect4_ml::train::lms::{LmsConfig, Progress};
 use linfa::ParamGuard;
 use sha2::Digest;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,64 @@ pub enum TrainCommand {
     /// Gradient-boosted trees on the UCI data and/or solver-labelled positions: holdout or
     /// K-fold CV metrics, per-iteration curve, optional linfa baselines; saves the model.
     Gbt(GbtArgs),
+    /// LMS: learn the linear evaluator's eight weights by self-play against the hand-tuned
+    /// agent; saves the weights, a per-game learning curve and the evaluation matches.
+    Lms(LmsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LmsArgs {
+    /// Learning rate c: each weight moves by c x feature x error.
+    #[arg(long, default_value_t = LmsConfig::default().rate)]
+    rate: f64,
+    /// Search depth of both the trainee and the hand-tuned agent.
+    #[arg(long, default_value_t = LmsConfig::default().depth)]
+    depth: u32,
+    /// Share of the positions the trainee meets that become training examples.
+    #[arg(long, default_value_t = LmsConfig::default().sample_rate)]
+    sample_rate: f64,
+    /// Random opening plies per game.
+    #[arg(long, default_value_t = LmsConfig::default().opening)]
+    opening: usize,
+    /// Value of a won game (a lost one is its negative, a draw 0).
+    #[arg(long, default_value_t = LmsConfig::default().win_value)]
+    win_value: f64,
+    /// Most training games.
+    #[arg(long, default_value_t = LmsConfig::default().max_games)]
+    games: usize,
+    /// Games over which the stop rules look.
+    #[arg(long, default_value_t = LmsConfig::default().window)]
+    window: usize,
+    /// Stop when no weight moved more than this over the window.
+    #[arg(long, default_value_t = LmsConfig::default().weight_tol)]
+    weight_tol: f64,
+    /// Stop when the window's mean squared error is below this (0: never).
+    #[arg(long, default_value_t = LmsConfig::default().error_tol)]
+    error_tol: f64,
+    /// Evaluation match against the hand-tuned agent every K games (0: never).
+    #[arg(long, default_value_t = LmsConfig::default().eval_every)]
+    eval_every: usize,
+    /// Games per evaluation match.
+    #[arg(long, default_value_t = LmsConfig::default().eval_games)]
+    eval_games: usize,
+    /// Stop when an evaluation match scores at least this fraction (above 1: never).
+    #[arg(long, default_value_t = LmsConfig::default().stop_score)]
+    stop_score: f64,
+    /// Largest absolute starting weight (the weights start uniform in [-s, s]).
+    #[arg(long, default_value_t = LmsConfig::default().init_scale)]
+    init_scale: f64,
+    /// Which weights to save: the best in an evaluation match, or the last.
+    #[arg(long, value_enum, default_value = "best")]
+    keep: KeepArg,
+    /// Seed of the starting weights, openings and sampling.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Where the weights go; the learning curve (.curve.csv), evaluation matches
+    /// (.eval.csv) and report (.report.json) are written beside it.
+    #[arg(long, default_value = "models/lms.bin")]
+    out: PathBuf,
+    #[command(flatten)]
+    board: super::BoardArgs,
 }
 
 /// Named hyperparameter sets.
@@ -82,6 +141,7 @@ pub struct GbtArgs {
 pub fn run(cmd: TrainCommand) -> Result<()> {
     match cmd {
         TrainCommand::Gbt(a) => run_gbt(a),
+        TrainCommand::Lms(a) => run_lms(a),
     }
 }
 
@@ -90,13 +150,7 @@ fn sha256_file(path: &Path) -> Result<String> {
     Ok(format!("{:x}", sha2::Sha256::digest(&bytes)))
 }
 
-/// `path` with its extension replaced by `suffix` (e.g. models/gbt.bin -> models/gbt.curve.csv).
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
-    path.with_file_name(format!("{stem}{suffix}"))
-}
+use connect4_ml::io::beside;
 
 fn run_gbt(a: GbtArgs) -> Result<()> {
     if !(0.0..1.0).contains(&a.test_fraction) || a.test_fraction == 0.0 {
@@ -300,6 +354,76 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         curve.display(),
         report.display(),
         imp_path.display()
+    );
+    Ok(())
+}
+
+/// `--keep` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum KeepArg {
+    /// The weights that scored best in an evaluation match.
+    Best,
+    /// The weights after the last game.
+    Last,
+}
+
+fn run_lms(a: LmsArgs) -> Result<()> {
+    let config = LmsConfig {
+        geometry: a.board.geometry()?,
+        rate: a.rate,
+        depth: a.depth,
+        sample_rate: a.sample_rate,
+        opening: a.opening,
+        win_value: a.win_value,
+        max_games: a.games,
+        window: a.window,
+        weight_tol: a.weight_tol,
+        error_tol: a.error_tol,
+        eval_every: a.eval_every,
+        eval_games: a.eval_games,
+        stop_score: a.stop_score,
+        init_scale: a.init_scale,
+        keep: match a.keep {
+            KeepArg::Best => connect4_ml::train::lms::Keep::Best,
+            KeepArg::Last => connect4_ml::train::lms::Keep::Last,
+        },
+        seed: a.seed,
+    };
+    config.check()?;
+    let bar = progress_bar(config.max_games, "lms")?;
+    let mut last_score = None;
+    let run = connect4_ml::train::lms::train(&config, &mut |p| match p {
+        Progress::Game(r) => {
+            bar.set_position(r.game as u64);
+            bar.set_message(match last_score {
+                Some(s) => format!("lms (mse {:.4}, last match {:.0}%)", r.mse, 100.0 * s),
+                None => format!("lms (mse {:.4})", r.mse),
+            });
+        }
+        Progress::Evaluation(m) => last_score = Some(m.score),
+    })?;
+    bar.finish_and_clear();
+    let report = connect4_ml::train::lms::LmsReport::new(&config, &run);
+    print!("{}", report.text());
+    let meta = TrainingMeta {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        seed: a.seed,
+        rows: run.games as u64,
+        data: vec![format!(
+            "self-play against handtuned:depth={}",
+            config.depth
+        )],
+        metrics: report.metrics(),
+        crate_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    let written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
+    println!(
+        "wrote {}",
+        written
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     Ok(())
 }

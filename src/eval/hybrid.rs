@@ -142,7 +142,13 @@ mod tests {
         assert_eq!(v, r);
         let p = Phases::default();
         assert_eq!(
-            (p.phase(0), p.phase(9), p.phase(10), p.phase(12), p.phase(13)),
+            (
+                p.phase(0),
+                p.phase(9),
+                p.phase(10),
+                p.phase(12),
+                p.phase(13)
+            ),
             (
                 Phase::Model,
                 Phase::Model,

@@ -44,8 +44,10 @@ impl LinearEvaluator {
         })?;
         let name = format!(
             "lms({})",
-            path.file_name()
-                .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+            path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into()
+            )
         );
         Ok(Self::new(geom, file.weights, name))
     }

@@ -218,14 +218,19 @@ impl MonteCarlo {
             PlayoutPolicy::Uniform => self.uniform_core(pos, rng, &mut end),
             PlayoutPolicy::Smart => self.smart_core(pos, rng, &mut end),
         };
-        (r, (end.count_ones()).saturating_sub(pos.mask().count_ones()))
+        (
+            r,
+            (end.count_ones()).saturating_sub(pos.mask().count_ones()),
+        )
     }
 
     /// The sum of [`MonteCarlo::playouts`] playout results from `pos`, with the generator
     /// seeded from the evaluator's seed and the position's key.
     pub fn total(&self, pos: &Position) -> i32 {
         let mut rng = PlayoutRng::new(mix(self.seed, pos.key()));
-        (0..self.playouts).map(|_| self.playout(pos, &mut rng)).sum()
+        (0..self.playouts)
+            .map(|_| self.playout(pos, &mut rng))
+            .sum()
     }
 }
 
@@ -257,7 +262,11 @@ mod tests {
         let p = pos("4453");
         assert_eq!(mc.evaluate(&p), mc.evaluate(&p));
         let other = MonteCarlo::new(g, 200, PlayoutPolicy::Uniform, 8);
-        assert_ne!(mc.total(&p), other.total(&p), "another seed, other playouts");
+        assert_ne!(
+            mc.total(&p),
+            other.total(&p),
+            "another seed, other playouts"
+        );
         let v = mc.evaluate(&p);
         assert!((-1.0..=1.0).contains(&v));
     }

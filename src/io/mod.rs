@@ -7,6 +7,15 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// `path` with its extension replaced by `suffix`: `beside("models/gbt.bin", ".curve.csv")`
+/// is `models/gbt.curve.csv`. Files that belong to a model sit beside it under these names.
+pub fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}{suffix}"))
+}
+
 /// Writes `path` atomically: the content goes to a temporary file beside it, which is
 /// flushed to disk and then renamed over `path`. Readers see the old file or the new one,
 /// never a mix. Parent folders are created.

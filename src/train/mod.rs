@@ -1,3 +1,4 @@
 //! Drivers that play games to make training data: solver-labelled self-play positions.
 
+pub mod lms;
 pub mod selfplay;
