@@ -16,6 +16,7 @@ pub mod features;
 pub mod game;
 pub mod io;
 pub mod ml;
+pub mod plot;
 pub mod search;
 pub mod solver;
 pub mod train;

@@ -4,6 +4,7 @@ mod analyze;
 mod bench;
 mod data;
 mod play;
+mod plot;
 mod solve;
 mod tournament;
 mod train;
@@ -37,9 +38,11 @@ enum Command {
     /// solver-labelled self-play positions.
     #[command(subcommand)]
     Data(data::DataCommand),
-    /// Train learners (gradient-boosted trees) and save their models.
+    /// Train learners (gradient-boosted trees, LMS weights) and save their models.
     #[command(subcommand)]
     Train(train::TrainCommand),
+    /// Charts (PNG and SVG) from training curves, tournament summaries and benchmark JSON.
+    Plot(plot::PlotArgs),
 }
 
 /// Board size options shared by every command that builds positions.
@@ -82,5 +85,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play(a) => play::run(a),
         Command::Data(c) => data::run(c),
         Command::Train(c) => train::run(c),
+        Command::Plot(a) => plot::run(a),
     }
 }
