@@ -67,6 +67,42 @@ impl GradeSummary {
     }
 }
 
+/// Reads a benchmark file of "MOVES [SCORE]" lines (the first `limit` positions, or all)
+/// into positions to grade; a bad line, or a position whose game is over, is an error
+/// naming the file and line.
+pub fn read_graded_file(
+    path: &std::path::Path,
+    geom: crate::game::Geometry,
+    limit: Option<usize>,
+) -> Result<Vec<(Position, Option<i32>)>, GradeError> {
+    let bad = |line: usize, message: String| GradeError::File {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(0, e.to_string()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if out.len() >= limit.unwrap_or(usize::MAX) {
+            break;
+        }
+        let Some(t) =
+            crate::game::record::parse_test_line(line).map_err(|e| bad(i + 1, e.to_string()))?
+        else {
+            continue;
+        };
+        let pos = Position::from_moves(geom, &t.moves).map_err(|e| bad(i + 1, e.to_string()))?;
+        if pos.last_move_won() || pos.is_full() {
+            return Err(bad(
+                i + 1,
+                "the game is already over, there is no move to grade".into(),
+            ));
+        }
+        out.push((pos, t.expected));
+    }
+    Ok(out)
+}
+
 /// Why grading failed.
 #[derive(Debug, thiserror::Error)]
 pub enum GradeError {
@@ -76,6 +112,16 @@ pub enum GradeError {
     /// The solver could not be set up.
     #[error(transparent)]
     Solver(#[from] SolverError),
+    /// A benchmark file could not be read (line 0: the file as a whole).
+    #[error("{}{}: {message}", path.display(), if *line > 0 { format!(": line {line}") } else { String::new() })]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The 1-based line, or 0.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// The worker threads could not start.
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads {

@@ -6,7 +6,9 @@ mod session;
 mod tournament;
 
 pub use elo::{EloRating, GameScore, fit_elo};
-pub use grade::{GradeError, GradeSummary, GradedMove, grade_move, grade_positions};
+pub use grade::{
+    GradeError, GradeSummary, GradedMove, grade_move, grade_positions, read_graded_file,
+};
 pub use session::{HINT_MAX_EMPTY, HintError, Session};
 pub use tournament::{
     GameRow, PairingSummary, Tournament, TournamentConfig, TournamentError, TournamentSummary,

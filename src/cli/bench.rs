@@ -243,36 +243,13 @@ fn print_table(rows: &[SetSummary]) {
     }
 }
 
-/// Reads "MOVES [SCORE]" lines into positions; a bad line is an error naming file and line.
+/// Reads "MOVES [SCORE]" lines into positions (see [`connect4_ml::arena::read_graded_file`]).
 fn read_positions(
     path: &std::path::Path,
     geom: connect4_ml::Geometry,
     limit: Option<usize>,
 ) -> Result<Vec<(connect4_ml::Position, Option<i32>)>> {
-    use connect4_ml::game::record::parse_test_line;
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if out.len() >= limit.unwrap_or(usize::MAX) {
-            break;
-        }
-        let Some(t) =
-            parse_test_line(line).map_err(|e| anyhow::anyhow!("{name}: line {}: {e}", i + 1))?
-        else {
-            continue;
-        };
-        let pos = connect4_ml::Position::from_moves(geom, &t.moves)
-            .map_err(|e| anyhow::anyhow!("{name}: line {}: {e}", i + 1))?;
-        if pos.last_move_won() || pos.is_full() {
-            bail!(
-                "{name}: line {}: the game is already over, there is no move to grade",
-                i + 1
-            );
-        }
-        out.push((pos, t.expected));
-    }
-    Ok(out)
+    Ok(connect4_ml::arena::read_graded_file(path, geom, limit)?)
 }
 
 fn agent(a: AgentBenchArgs) -> Result<()> {

@@ -192,16 +192,8 @@ fn run_selfplay(a: SelfplayArgs) -> Result<()> {
     if let Some(b) = label_bar.get() {
         b.finish_and_clear();
     }
-    let header = connect4_ml::ml::positions::header(geom);
-    connect4_ml::io::write_atomic(&a.out, |w| {
-        let mut c = csv::Writer::from_writer(w);
-        c.write_record(&header)?;
-        for p in &out.positions {
-            c.write_record(connect4_ml::ml::positions::record(p))?;
-        }
-        c.flush()
-    })
-    .with_context(|| format!("writing {}", a.out.display()))?;
+    connect4_ml::ml::positions::write_positions(&a.out, geom, &out.positions)
+        .with_context(|| format!("writing {}", a.out.display()))?;
     let mut classes = [0usize; 3];
     for p in &out.positions {
         classes[p.label.index()] += 1;

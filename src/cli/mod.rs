@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod data;
+mod pipeline;
 mod play;
 mod plot;
 mod solve;
@@ -41,6 +42,9 @@ enum Command {
     /// Train learners (gradient-boosted trees, LMS weights) and save their models.
     #[command(subcommand)]
     Train(train::TrainCommand),
+    /// The main job: data, LMS, GBT, tournament ladder with Elo, error rates against the
+    /// solver, plots and report.md, in one run directory.
+    Pipeline(pipeline::PipelineArgs),
     /// Charts (PNG and SVG) from training curves, tournament summaries and benchmark JSON.
     Plot(plot::PlotArgs),
 }
@@ -86,5 +90,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Data(c) => data::run(c),
         Command::Train(c) => train::run(c),
         Command::Plot(a) => plot::run(a),
+        Command::Pipeline(a) => pipeline::run(a),
     }
 }

@@ -24,7 +24,9 @@ pub fn run(a: PlotArgs) -> Result<()> {
         if first.is_dir() {
             first.join("plots")
         } else {
-            first.parent().map_or_else(|| PathBuf::from("plots"), |p| p.join("plots"))
+            first
+                .parent()
+                .map_or_else(|| PathBuf::from("plots"), |p| p.join("plots"))
         }
     });
     let written = connect4_ml::plot::files::plot_paths(&a.inputs, &out)?;

@@ -6,8 +6,8 @@
 //! | `NAME.eval.csv` (`c4 train lms`) | `NAME_score` |
 //! | `NAME.curve.csv` with an `iteration` column (`c4 train gbt`) | `NAME_loss`, `NAME_accuracy` |
 //! | `NAME.importance.csv` (`c4 train gbt`) | `NAME_importance` |
-//! | JSON with an `elo` list (`c4 tournament`'s `summary.json`) | `elo` |
-//! | JSON list of `agent`/`set`/`error_rate` records (`c4 bench agent --out`) | `error_rates` |
+//! | `DIR/summary.json` with an `elo` list (`c4 tournament`) | `DIR_elo` |
+//! | `NAME.json` list of `agent`/`set`/`error_rate` records (`c4 bench agent --out`) | `NAME` |
 
 use super::{BarChart, Chart, LineChart, Mark, PlotError, Series};
 use std::path::{Path, PathBuf};
@@ -50,10 +50,14 @@ impl Table {
 
     /// Column `name` as numbers; empty cells are NaN (missing values).
     fn numbers(&self, name: &str) -> Result<Vec<f64>, PlotError> {
-        let col = self.header.iter().position(|h| h == name).ok_or_else(|| PlotError::Input {
-            path: self.path.clone(),
-            message: format!("no column '{name}' (columns: {})", self.header.join(", ")),
-        })?;
+        let col = self
+            .header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| PlotError::Input {
+                path: self.path.clone(),
+                message: format!("no column '{name}' (columns: {})", self.header.join(", ")),
+            })?;
         self.rows
             .iter()
             .enumerate()
@@ -72,11 +76,19 @@ impl Table {
     }
 
     fn strings(&self, name: &str) -> Result<Vec<String>, PlotError> {
-        let col = self.header.iter().position(|h| h == name).ok_or_else(|| PlotError::Input {
-            path: self.path.clone(),
-            message: format!("no column '{name}'"),
-        })?;
-        Ok(self.rows.iter().map(|r| r.get(col).cloned().unwrap_or_default()).collect())
+        let col = self
+            .header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| PlotError::Input {
+                path: self.path.clone(),
+                message: format!("no column '{name}'"),
+            })?;
+        Ok(self
+            .rows
+            .iter()
+            .map(|r| r.get(col).cloned().unwrap_or_default())
+            .collect())
     }
 }
 
@@ -122,7 +134,9 @@ pub fn short_label(spec: &str) -> String {
 }
 
 fn stem_of(path: &Path) -> String {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     name.split('.').next().unwrap_or("chart").to_string()
 }
 
@@ -265,23 +279,34 @@ fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
     let text = std::fs::read_to_string(path).map_err(|e| input(e.to_string()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| input(e.to_string()))?;
     let num = |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_f64());
-    let text_of = |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_str()).map(short_label);
+    let text_of =
+        |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_str()).map(short_label);
     if let Some(elo) = v.get("elo").and_then(|e| e.as_array()) {
         let mut cats = Vec::new();
         let mut vals = Vec::new();
         let mut iv = Vec::new();
         for (i, r) in elo.iter().enumerate() {
-            let (Some(a), Some(e), Some(lo), Some(hi)) =
-                (text_of(r, "agent"), num(r, "elo"), num(r, "low"), num(r, "high"))
-            else {
+            let (Some(a), Some(e), Some(lo), Some(hi)) = (
+                text_of(r, "agent"),
+                num(r, "elo"),
+                num(r, "low"),
+                num(r, "high"),
+            ) else {
                 return Err(input(format!("elo entry {i}: needs agent, elo, low, high")));
             };
             cats.push(a);
             vals.push(e);
             iv.push((lo, hi));
         }
+        // Tournaments all write `summary.json`: name the chart after the folder.
+        let name = match path.parent().and_then(|d| d.file_name()) {
+            Some(d) if path.file_name().is_some_and(|n| n == "summary.json") => {
+                format!("{}_elo", d.to_string_lossy())
+            }
+            _ => format!("{}_elo", stem_of(path)),
+        };
         return Ok(vec![(
-            "elo".into(),
+            name,
             Chart::Bar(BarChart {
                 title: "Elo per agent (bars: 95% bootstrap interval)".into(),
                 value_label: "Elo (mean of the field = 1500)".into(),
@@ -292,7 +317,10 @@ fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
             }),
         )]);
     }
-    if let Some(rows) = v.as_array().filter(|a| a.iter().any(|r| r.get("error_rate").is_some())) {
+    if let Some(rows) = v
+        .as_array()
+        .filter(|a| a.iter().any(|r| r.get("error_rate").is_some()))
+    {
         let mut agents: Vec<String> = Vec::new();
         let mut sets: Vec<String> = Vec::new();
         let mut cells = Vec::new();
@@ -326,7 +354,7 @@ fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
             })
             .collect();
         return Ok(vec![(
-            "error_rates".into(),
+            stem_of(path),
             Chart::Bar(BarChart {
                 title: "Error rate per agent and benchmark file (moves that lose value)".into(),
                 value_label: "error rate (%)".into(),
@@ -342,7 +370,9 @@ fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
 
 /// The charts one file gives (empty for a file this module does not know).
 pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let stem = stem_of(path);
     if name.ends_with(".curve.csv") {
         let t = Table::read(path)?;
@@ -427,7 +457,11 @@ pub fn plot_paths(paths: &[PathBuf], out_dir: &Path) -> Result<Vec<PathBuf>, Plo
     }
     if written.is_empty() {
         return Err(PlotError::Empty(
-            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         ));
     }
     Ok(written)
@@ -439,8 +473,14 @@ mod tests {
 
     #[test]
     fn labels_lose_their_directories() {
-        assert_eq!(short_label("lms:runs/x/lms.bin,depth=3"), "lms:lms.bin,depth=3");
-        assert_eq!(short_label("hybrid:model=models/gbt.bin,depth=3"), "hybrid:model=gbt.bin,depth=3");
+        assert_eq!(
+            short_label("lms:runs/x/lms.bin,depth=3"),
+            "lms:lms.bin,depth=3"
+        );
+        assert_eq!(
+            short_label("hybrid:model=models/gbt.bin,depth=3"),
+            "hybrid:model=gbt.bin,depth=3"
+        );
         assert_eq!(short_label("hard"), "hard");
         assert_eq!(short_label("../shared/data/pons/Test_L2_R1"), "Test_L2_R1");
     }
@@ -456,7 +496,9 @@ mod tests {
         std::fs::write(&p, "after_games\n0\n").unwrap();
         let err = charts_for(&p).unwrap_err().to_string();
         assert!(err.contains("no column 'score'"), "{err}");
-        let err = plot_paths(&[dir.join("missing")], &dir).unwrap_err().to_string();
+        let err = plot_paths(&[dir.join("missing")], &dir)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("no such file"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -234,7 +234,12 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
 fn draw_lines<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &LineChart) -> DrawResult<DB> {
     let all = || c.series.iter().flat_map(|s| s.points.iter());
     let fold = |f: fn(&(f64, f64)) -> f64| {
-        all().map(f).filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)))
+        all()
+            .map(f)
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            })
     };
     let (x0, x1) = fold(|p| p.0);
     let (x0, x1) = if x1 > x0 { (x0, x1) } else { padded(x0, x1) };
@@ -276,15 +281,18 @@ fn draw_lines<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &LineChart) 
     for (i, s) in c.series.iter().enumerate() {
         let col = colour(i);
         let style = ShapeStyle::from(&col).stroke_width(2);
-        let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|p| p.1.is_finite()).collect();
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .copied()
+            .filter(|p| p.1.is_finite())
+            .collect();
         let anno = match s.mark {
             Mark::Line => chart.draw_series(LineSeries::new(pts, style))?,
-            Mark::LinePoints => chart.draw_series(
-                LineSeries::new(pts, style).point_size(3),
-            )?,
-            Mark::Points => chart.draw_series(
-                pts.into_iter().map(|p| Circle::new(p, 3, col.filled())),
-            )?,
+            Mark::LinePoints => chart.draw_series(LineSeries::new(pts, style).point_size(3))?,
+            Mark::Points => {
+                chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, col.filled())))?
+            }
         };
         anno.label(s.name.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
@@ -303,7 +311,12 @@ fn draw_lines<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &LineChart) 
 
 fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &BarChart) -> DrawResult<DB> {
     let n = c.categories.len();
-    let values = || c.groups.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| v.is_finite());
+    let values = || {
+        c.groups
+            .iter()
+            .flat_map(|(_, v)| v.iter().copied())
+            .filter(|v| v.is_finite())
+    };
     let mut lo = values().fold(f64::INFINITY, f64::min);
     let mut hi = values().fold(f64::NEG_INFINITY, f64::max);
     if let Some(iv) = &c.intervals {
@@ -318,7 +331,12 @@ fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &BarChart) ->
     }
     let (x0, x1) = padded(lo, hi);
     // Rows: category i occupies y in [i, i+1), top to bottom, so y runs from n down to 0.
-    let longest = c.categories.iter().map(|s| s.chars().count()).max().unwrap_or(4);
+    let longest = c
+        .categories
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(4);
     let mut chart = ChartBuilder::on(root)
         .caption(&c.title, (FONT, 26).into_font().style(FontStyle::Bold))
         .margin(16)
@@ -352,13 +370,18 @@ fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &BarChart) ->
         let col = colour(gi);
         let top = |i: usize| n as f64 - i as f64 - 0.1 - band * gi as f64;
         let anno = if c.dots {
-            chart.draw_series(vals.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
-                Circle::new((v, top(i) - band / 2.0), 6, col.filled())
-            }))?
+            chart.draw_series(
+                vals.iter()
+                    .enumerate()
+                    .filter(|(_, v)| v.is_finite())
+                    .map(|(i, &v)| Circle::new((v, top(i) - band / 2.0), 6, col.filled())),
+            )?
         } else {
-            chart.draw_series(vals.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
-                Rectangle::new([(base, top(i)), (v, top(i) - band)], col.mix(0.85).filled())
-            }))?
+            chart.draw_series(vals.iter().enumerate().filter(|(_, v)| v.is_finite()).map(
+                |(i, &v)| {
+                    Rectangle::new([(base, top(i)), (v, top(i) - band)], col.mix(0.85).filled())
+                },
+            ))?
         };
         if c.groups.len() > 1 {
             anno.label(name.as_str())
@@ -369,7 +392,10 @@ fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &BarChart) ->
         let style = ShapeStyle::from(&BLACK).stroke_width(2);
         for (i, &(a, b)) in iv.iter().enumerate().take(n) {
             let y = n as f64 - i as f64 - 0.1 - band / 2.0;
-            chart.draw_series(std::iter::once(PathElement::new(vec![(a, y), (b, y)], style)))?;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(a, y), (b, y)],
+                style,
+            )))?;
             for x in [a, b] {
                 chart.draw_series(std::iter::once(PathElement::new(
                     vec![(x, y - band / 5.0), (x, y + band / 5.0)],
@@ -414,7 +440,10 @@ mod tests {
             title: "Bars".into(),
             value_label: "v".into(),
             categories: vec!["a".into(), "b".into()],
-            groups: vec![("g1".into(), vec![1.0, 2.0]), ("g2".into(), vec![0.5, f64::NAN])],
+            groups: vec![
+                ("g1".into(), vec![1.0, 2.0]),
+                ("g2".into(), vec![0.5, f64::NAN]),
+            ],
             intervals: Some(vec![(0.5, 1.5), (1.0, 3.0)]),
             dots: false,
         });

@@ -1,4 +1,5 @@
 //! Drivers that play games to make training data: solver-labelled self-play positions.
 
 pub mod lms;
+pub mod pipeline;
 pub mod selfplay;

@@ -1,0 +1,90 @@
+//! `c4 pipeline`: the main job, end to end (see `connect4_ml::train::pipeline`).
+
+use anyhow::Result;
+use clap::Args;
+use connect4_ml::train::pipeline::{Observer, PipelineConfig, run_pipeline};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+#[derive(Args, Debug)]
+pub struct PipelineArgs {
+    /// The run directory (data, models, tournaments, benchmarks, plots, report.md).
+    #[arg(long, default_value = "runs/pipeline")]
+    out: PathBuf,
+    /// The small run (about a minute; the tests use it) instead of the default (about ten).
+    #[arg(long)]
+    quick: bool,
+    /// Seed of every stage: the same seed gives the same data, models and games.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The UCI data file; without it the GBT trains on self-play positions only.
+    #[arg(long, default_value = connect4_ml::ml::uci::DEFAULT_UCI_PATH)]
+    uci: PathBuf,
+    /// Folder of the Pons benchmark files (Test_L1_R1 ...).
+    #[arg(long, default_value = "../shared/data/pons")]
+    pons: PathBuf,
+    /// Worker threads for games and grading.
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    jobs: usize,
+}
+
+/// One progress bar at a time, replaced as stages go.
+struct Bars(Mutex<Option<indicatif::ProgressBar>>);
+
+impl Observer for Bars {
+    fn start(&self, label: &str, total: usize) {
+        let bar = if total == 0 {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_message(label.to_string());
+            b.enable_steady_tick(std::time::Duration::from_millis(200));
+            b
+        } else {
+            super::progress_bar(total, label)
+                .unwrap_or_else(|_| indicatif::ProgressBar::new(total as u64))
+        };
+        if let Some(old) = self.0.lock().expect("bar lock").replace(bar) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn step(&self) {
+        if let Some(b) = self.0.lock().expect("bar lock").as_ref() {
+            b.inc(1);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = self.0.lock().expect("bar lock").take() {
+            b.finish_and_clear();
+        }
+    }
+
+    fn note(&self, text: &str) {
+        eprintln!("note: {text}");
+    }
+}
+
+pub fn run(a: PipelineArgs) -> Result<()> {
+    if a.jobs == 0 {
+        anyhow::bail!("--jobs must be at least 1");
+    }
+    let config = PipelineConfig {
+        out: a.out,
+        quick: a.quick,
+        seed: a.seed,
+        uci: a.uci,
+        pons: a.pons,
+        jobs: a.jobs,
+    };
+    let bars = Bars(Mutex::new(None));
+    let t = std::time::Instant::now();
+    let result = run_pipeline(&config, &bars);
+    bars.finish();
+    let report = result?;
+    println!(
+        "pipeline finished in {:.1} s; report: {}",
+        t.elapsed().as_secs_f64(),
+        report.display()
+    );
+    Ok(())
+}
