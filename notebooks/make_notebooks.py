@@ -1,0 +1,191 @@
+"""Writes the three notebooks from the cell sources below (keeps them reviewable as text).
+
+Run: python notebooks/make_notebooks.py   (from the repository root)
+"""
+import nbformat as nbf
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+SETUP = '''import os, json
+from pathlib import Path
+import numpy as np
+import pandas as pd
+import matplotlib
+import matplotlib.pyplot as plt
+%matplotlib inline
+
+# The run directory written by `c4 pipeline --out runs/NAME`; the test sets C4_RUN.
+RUN = Path(os.environ.get("C4_RUN", "../runs/pipeline"))
+assert RUN.is_dir(), f"{RUN} is not a run directory: run `c4 pipeline --out {RUN}` first or set C4_RUN"
+print("run:", RUN.resolve())'''
+
+
+def notebook(title, intro, cells):
+    nb = nbf.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbf.v4.new_markdown_cell(f"# {title}\n\n{intro}"), nbf.v4.new_code_cell(SETUP)]
+    for kind, src in cells:
+        nb.cells.append(nbf.v4.new_markdown_cell(src) if kind == "md" else nbf.v4.new_code_cell(src))
+    return nb
+
+
+learning = notebook(
+    "01 Learning curves",
+    "LMS self-play training and GBT boosting, from a pipeline run's CSV and JSON files: "
+    "smoothed errors, the weights against the hand-tuned ones, match scores with their "
+    "uncertainty, and the GBT's generalisation gap.",
+    [
+        ("md", "## LMS: error per game, smoothed over several windows"),
+        ("code", '''curve = pd.read_csv(RUN / "models/lms.curve.csv")
+fig, ax = plt.subplots(figsize=(9, 4))
+ax.plot(curve.game, curve.mse, lw=0.5, alpha=0.4, label="per game")
+for w in (10, 50, 200):
+    ax.plot(curve.game, curve.mse.rolling(w, min_periods=1).mean(), label=f"rolling mean, {w} games")
+ax.set(xlabel="training game", ylabel="mean squared error", title="LMS error", yscale="log")
+ax.legend(); plt.show()
+print(curve[["mse", "max_change", "examples", "plies"]].describe().round(4))'''),
+        ("md", "## LMS: weights against the hand-tuned weights (dashed)"),
+        ("code", '''report = json.loads((RUN / "models/lms.report.json").read_text())
+fig, ax = plt.subplots(figsize=(9, 5))
+for i, name in enumerate(report["features"]):
+    line, = ax.plot(curve.game, curve[f"w_{name}"], label=name)
+    ax.axhline(report["hand_tuned_weights"][i], ls="--", color=line.get_color(), lw=0.8)
+ax.set(xlabel="training game", ylabel="weight (normalised)", title="LMS weights (dashed: hand-tuned)")
+ax.legend(fontsize=7, ncol=2); plt.show()
+pd.DataFrame({"learned": report["weights"], "hand-tuned": report["hand_tuned_weights"]}, index=report["features"]).round(3)'''),
+        ("md", "## LMS: evaluation matches with 95% intervals\n\nA match score is a mean of game points; the interval is the normal approximation from the points' spread."),
+        ("code", '''ev = pd.read_csv(RUN / "models/lms.eval.csv")
+p = ev.score
+sd = np.sqrt((ev.wins * (1 - p) ** 2 + ev.draws * (0.5 - p) ** 2 + ev.losses * p ** 2) / ev.games)
+half = 1.96 * sd / np.sqrt(ev.games)
+fig, ax = plt.subplots(figsize=(9, 4))
+ax.errorbar(ev.after_games, 100 * p, yerr=100 * half, fmt="o-", capsize=3)
+ax.axhline(50, color="k", lw=0.8)
+ax.set(xlabel="training games", ylabel="score against handtuned (%)", ylim=(0, 100), title="LMS evaluation matches")
+plt.show()
+ev.assign(low=100 * (p - half), high=100 * (p + half)).round(1)'''),
+        ("md", "## GBT: generalisation gap per iteration"),
+        ("code", '''g = pd.read_csv(RUN / "models/gbt.curve.csv")
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+for col in ["train_loss", "validation_loss", "eval_loss"]:
+    if col in g and g[col].notna().any():
+        axes[0].plot(g.iteration, g[col], label=col)
+axes[0].set(xlabel="iteration", ylabel="log loss", title="GBT log loss"); axes[0].legend()
+held = "eval_loss" if g.get("eval_loss") is not None and g["eval_loss"].notna().any() else "validation_loss"
+axes[1].plot(g.iteration, g[held] - g.train_loss)
+axes[1].set(xlabel="iteration", ylabel=f"{held} - train_loss", title="gap (overfitting grows it)")
+plt.tight_layout(); plt.show()
+print("best held-out loss at iteration", int(g.loc[g[held].idxmin(), "iteration"]), "of", len(g))'''),
+    ],
+)
+
+tournament = notebook(
+    "02 Tournament and Elo",
+    "The ladder and the detailed round robin: score matrix, Elo with intervals, the first-move "
+    "advantage and game lengths per agent.",
+    [
+        ("code", '''def load(name):
+    s = json.loads((RUN / name / "summary.json").read_text())
+    games = pd.read_csv(RUN / name / "games.csv")
+    return s, games
+
+def short(spec):
+    # the agent's kind, plus the model file name when there is one
+    kind = spec.split(":")[0]
+    return {"model": "gbt", "handtuned": "handtuned"}.get(kind, kind)
+
+ladder, ladder_games = load("ladder")
+detail, detail_games = load("detail")
+print(len(ladder_games), "ladder games;", len(detail_games), "detail games")'''),
+        ("md", "## Score matrix (row agent's score against the column agent, %)"),
+        ("code", '''def matrix(s):
+    agents = [short(a) for a in s["agents"]]
+    m = pd.DataFrame(np.nan, index=agents, columns=agents)
+    for p in s["pairings"]:
+        a, b = short(p["agent"]), short(p["opponent"])
+        m.loc[a, b] = p["score_pct"]; m.loc[b, a] = 100 - p["score_pct"]
+    return m
+
+for title, s in [("ladder", ladder), ("detail", detail)]:
+    m = matrix(s)
+    fig, ax = plt.subplots(figsize=(6, 5))
+    im = ax.imshow(m.values, cmap="RdYlGn", vmin=0, vmax=100)
+    ax.set_xticks(range(len(m)), m.columns, rotation=45, ha="right"); ax.set_yticks(range(len(m)), m.index)
+    for i in range(len(m)):
+        for j in range(len(m)):
+            if not np.isnan(m.values[i, j]):
+                ax.text(j, i, f"{m.values[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_title(f"{title}: score of row against column (%)"); fig.colorbar(im); plt.show()'''),
+        ("md", "## Elo with 95% bootstrap intervals"),
+        ("code", '''fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+for ax, (title, s) in zip(axes, [("ladder", ladder), ("detail", detail)]):
+    e = pd.DataFrame(s["elo"]).assign(name=lambda d: d.agent.map(short)).iloc[::-1]
+    ax.errorbar(e.elo, e.name, xerr=[e.elo - e.low, e.high - e.elo], fmt="o", capsize=4)
+    ax.set(xlabel="Elo", title=title)
+plt.tight_layout(); plt.show()
+pd.DataFrame(ladder["elo"]).assign(agent=lambda d: d.agent.map(short)).round(1)'''),
+        ("md", "## First-move advantage and game length"),
+        ("code", '''g = pd.concat([ladder_games.assign(t="ladder"), detail_games.assign(t="detail")])
+g["first_points"] = g.result.map({"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0})
+print("first player's mean score:", g.groupby("t").first_points.mean().round(3).to_dict())
+rows = []
+for _, r in g.iterrows():
+    rows.append((short(r["first"]), r.plies)); rows.append((short(r["second"]), r.plies))
+lengths = pd.DataFrame(rows, columns=["agent", "plies"])
+ax = lengths.boxplot(by="agent", column="plies", figsize=(9, 4), rot=45)
+ax.set(title="game length per agent (all its games)", xlabel="", ylabel="plies"); plt.suptitle(""); plt.show()'''),
+    ],
+)
+
+quality = notebook(
+    "03 Evaluator quality",
+    "Against the solver: error rate by ply for every agent, calibration and accuracy by ply of "
+    "the GBT's probabilities on held-out self-play positions, and its feature importance laid "
+    "out on the board.",
+    [
+        ("md", "## Error rate by ply\n\nEvery graded move from `bench/moves.csv`, binned by the position's ply."),
+        ("code", '''moves = pd.read_csv(RUN / "bench/moves.csv")
+moves["ply_bin"] = pd.cut(moves.ply, bins=[0, 10, 16, 22, 28, 34, 42], right=False)
+by = moves.groupby(["agent", "ply_bin"], observed=True).error.mean().unstack(0) * 100
+ax = by.plot(marker="o", figsize=(9, 4))
+ax.set(xlabel="ply of the position", ylabel="error rate (%)", title="moves that lose value, by ply")
+plt.show()
+moves.groupby("agent")[["error", "optimal"]].mean().mul(100).round(1).sort_values("error")'''),
+        ("md", "## Calibration of the GBT's P(win) on held-out self-play positions"),
+        ("code", '''ph = pd.read_csv(RUN / "models/gbt.phases.csv")
+ph["won"] = (ph.label == "win").astype(float)
+ph["bin"] = pd.cut(ph.p_win, np.linspace(0, 1, 11), include_lowest=True)
+cal = ph.groupby("bin", observed=True).agg(predicted=("p_win", "mean"), observed=("won", "mean"), n=("won", "size"))
+fig, ax = plt.subplots(figsize=(5, 5))
+ax.plot([0, 1], [0, 1], "k--", lw=0.8)
+ax.plot(cal.predicted, cal.observed, "o-")
+ax.set(xlabel="predicted P(win)", ylabel="observed win frequency", title="GBT calibration (plies 10-41)")
+plt.show()
+brier = ((ph.p_win - ph.won) ** 2).mean()
+print(f"Brier score of P(win): {brier:.4f} over {len(ph)} positions")
+cal.round(3)'''),
+        ("md", "## Accuracy by ply: a model trained on 8-ply positions, away from ply 8"),
+        ("code", '''classes = np.array(["loss", "draw", "win"])
+ph["pred"] = classes[ph[["p_loss", "p_draw", "p_win"]].values.argmax(axis=1)]
+acc = ph.assign(ok=ph.pred == ph.label).groupby(pd.cut(ph.ply, [10, 16, 22, 28, 34, 42], right=False), observed=True).ok.agg(["mean", "size"])
+ax = acc["mean"].plot(marker="o", figsize=(8, 3.5))
+ax.set(xlabel="ply", ylabel="accuracy", title="GBT accuracy by ply", ylim=(0, 1)); plt.show()
+acc.round(3)'''),
+        ("md", "## Feature importance on the board (cells features)"),
+        ("code", '''imp = pd.read_csv(RUN / "models/gbt.importance.csv").set_index("feature").importance
+board = np.full((6, 7), np.nan)
+for name, v in imp.items():
+    if len(name) == 2 and name[0] in "abcdefg" and name[1] in "123456":
+        board[int(name[1]) - 1, "abcdefg".index(name[0])] = v
+fig, ax = plt.subplots(figsize=(6, 5))
+im = ax.imshow(board, origin="lower", cmap="viridis")
+ax.set_xticks(range(7), list("abcdefg")); ax.set_yticks(range(6), range(1, 7))
+ax.set_title("GBT gain per cell (row 1 = bottom)"); fig.colorbar(im); plt.show()
+imp.sort_values(ascending=False).head(10).round(4)'''),
+    ],
+)
+
+for name, nb in [("01_learning_curves", learning), ("02_tournament_and_elo", tournament), ("03_evaluator_quality", quality)]:
+    nbf.write(nb, HERE / f"{name}.ipynb")
+    print("wrote", HERE / f"{name}.ipynb")
