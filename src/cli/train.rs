@@ -8,7 +8,7 @@ use connect4_ml::features::FeatureSet;
 use connect4_ml::io::model::TrainingMeta;
 use connect4_ml::ml::experiment::{Example, ExperimentConfig, run_experiment};
 use connect4_ml::ml::gbt::GbtParams;
-use connect4_ml::ml::model_file::save_gbt;
+use connect4_ml::ml::model_file::save_gbt_experiment;
 use connect4_ml::ml::positions::read_positions;
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label};
 use connect4_ml::train::lms::{LmsConfig, Progress};
@@ -149,8 +149,6 @@ fn sha256_file(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     Ok(format!("{:x}", sha2::Sha256::digest(&bytes)))
 }
-
-use connect4_ml::io::beside;
 
 fn run_gbt(a: GbtArgs) -> Result<()> {
     if !(0.0..1.0).contains(&a.test_fraction) || a.test_fraction == 0.0 {
@@ -325,35 +323,14 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         ],
         crate_version: env!("CARGO_PKG_VERSION").into(),
     };
-    save_gbt(&a.out, &out.model, a.features, geom, meta)?;
-    let curve = beside(&a.out, ".curve.csv");
-    connect4_ml::io::write_csv_atomic(&curve, &out.history)
-        .with_context(|| format!("writing {}", curve.display()))?;
-    let report = beside(&a.out, ".report.json");
-    connect4_ml::io::write_json_atomic(&report, r)
-        .with_context(|| format!("writing {}", report.display()))?;
-    #[derive(serde::Serialize)]
-    struct Imp<'a> {
-        feature: &'a str,
-        importance: f64,
-    }
-    let imp: Vec<Imp> = r
-        .importance
-        .iter()
-        .map(|(f, v)| Imp {
-            feature: f,
-            importance: *v,
-        })
-        .collect();
-    let imp_path = beside(&a.out, ".importance.csv");
-    connect4_ml::io::write_csv_atomic(&imp_path, &imp)
-        .with_context(|| format!("writing {}", imp_path.display()))?;
+    let written = save_gbt_experiment(&a.out, &out, a.features, geom, meta)?;
     println!(
-        "wrote {}, {}, {}, {}",
-        a.out.display(),
-        curve.display(),
-        report.display(),
-        imp_path.display()
+        "wrote {}",
+        written
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     Ok(())
 }

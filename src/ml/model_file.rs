@@ -154,3 +154,42 @@ pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, M
     }
     Ok(LinearFile { header, weights })
 }
+
+/// Saves an experiment's model to `path` and, beside it, its per-iteration curve
+/// (`NAME.curve.csv`), report (`NAME.report.json`) and gain importance
+/// (`NAME.importance.csv`), each atomically. Returns the four paths, model first.
+pub fn save_gbt_experiment(
+    path: &Path,
+    out: &super::experiment::ExperimentOutput,
+    features: FeatureSet,
+    geom: Geometry,
+    meta: TrainingMeta,
+) -> Result<[std::path::PathBuf; 4], ModelFileError> {
+    use crate::io::{beside, write_csv_atomic, write_json_atomic};
+    save_gbt(path, &out.model, features, geom, meta)?;
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| ModelFileError::Io { path: p, source }
+    };
+    let curve = beside(path, ".curve.csv");
+    write_csv_atomic(&curve, &out.history).map_err(io(&curve))?;
+    let report = beside(path, ".report.json");
+    write_json_atomic(&report, &out.report).map_err(io(&report))?;
+    #[derive(serde::Serialize)]
+    struct Importance<'a> {
+        feature: &'a str,
+        importance: f64,
+    }
+    let rows: Vec<Importance> = out
+        .report
+        .importance
+        .iter()
+        .map(|(feature, importance)| Importance {
+            feature,
+            importance: *importance,
+        })
+        .collect();
+    let importance = beside(path, ".importance.csv");
+    write_csv_atomic(&importance, &rows).map_err(io(&importance))?;
+    Ok([path.to_path_buf(), curve, report, importance])
+}

@@ -494,24 +494,14 @@ fn stages(
             ],
             crate_version: env!("CARGO_PKG_VERSION").into(),
         };
-        crate::ml::model_file::save_gbt(&model_path, &out.model, FeatureSet::Cells, geom, meta)
-            .map_err(fail("gbt"))?;
-        write_csv_atomic(&beside(&model_path, ".curve.csv"), &out.history).map_err(fail("gbt"))?;
-        write_json_atomic(&beside(&model_path, ".report.json"), r).map_err(fail("gbt"))?;
-        #[derive(Serialize)]
-        struct Imp<'a> {
-            feature: &'a str,
-            importance: f64,
-        }
-        let imp: Vec<Imp> = r
-            .importance
-            .iter()
-            .map(|(f, v)| Imp {
-                feature: f,
-                importance: *v,
-            })
-            .collect();
-        write_csv_atomic(&beside(&model_path, ".importance.csv"), &imp).map_err(fail("gbt"))?;
+        crate::ml::model_file::save_gbt_experiment(
+            &model_path,
+            &out,
+            FeatureSet::Cells,
+            geom,
+            meta,
+        )
+        .map_err(fail("gbt"))?;
         // The held-out self-play positions: how the model does away from 8-ply positions.
         let ext = FeatureSet::Cells.extractor(geom);
         let mut rows = Vec::with_capacity(phase_test.len());
