@@ -18,7 +18,7 @@ use connect4_ml::ml::uci::{Label, read_uci};
 use linfa::ParamGuard;
 use std::collections::HashSet;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn c4(args: &[&str]) -> Output {
@@ -80,6 +80,47 @@ fn a_fixed_sample_agrees_with_the_solver() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["checked"], 6);
     assert_eq!(v["agree"], 6);
+}
+
+#[test]
+fn the_shipped_uci_file_is_read_by_default_and_checked() {
+    // From the repository root: the tracked data/uci/connect-4.data.Z.
+    let o = c4(&["data", "uci"]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("data/uci/connect-4.data.Z: 67557 rows")
+            && out.contains("(the published file)")
+            && !out.contains("embedded"),
+        "{out}"
+    );
+    let o = c4(&["data", "uci", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["classes"], serde_json::json!([16635, 6449, 44473]));
+    // Anywhere else, the copy compiled into the program.
+    let d = tmp("shipped");
+    let run = |dir: &Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_c4"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap()
+    };
+    let o = run(&d, &["data", "uci"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("(embedded): 67557 rows"), "{}", text(&o));
+    // A damaged shipped file is refused, not silently used.
+    let z = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/uci/connect-4.data.Z"))
+        .unwrap();
+    std::fs::create_dir_all(d.join("data/uci")).unwrap();
+    std::fs::write(d.join("data/uci/connect-4.data.Z"), &z[..z.len() / 2]).unwrap();
+    let o = run(&d, &["data", "uci"]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("the shipped file is damaged"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

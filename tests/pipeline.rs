@@ -214,26 +214,109 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
 }
 
 #[test]
-fn without_the_uci_file_the_pipeline_says_so_and_goes_on() {
-    let pons = common::shared_data("pons");
+fn a_fresh_copy_of_the_repository_runs_the_quick_pipeline_on_its_own_data() {
+    // Every file git tracks, copied to a folder with nothing beside it (no ../shared).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listed = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .expect("this test needs git to list the repository's tracked files");
+    assert!(
+        listed.status.success() && !listed.stdout.is_empty(),
+        "this test needs a git checkout: `git ls-files` failed: {}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let dir = temp("fresh");
+    let copy = dir.join("clone");
+    for name in listed.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let rel = Path::new(std::str::from_utf8(name).unwrap());
+        let from = root.join(rel);
+        if !from.is_file() {
+            continue; // deleted in the work tree but not yet in git
+        }
+        let to = copy.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&from, &to).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(["pipeline", "--quick", "--out", "runs/fresh"])
+        .current_dir(&copy)
+        .output()
+        .unwrap();
+    ok(&out, "c4 pipeline --quick in a fresh copy");
+    let report = std::fs::read_to_string(copy.join("runs/fresh/report.md")).unwrap();
+    assert!(
+        report.contains("- UCI: `data/uci/connect-4.data.Z`, 67557 rows")
+            && report.contains("(the published file)"),
+        "the report does not show the shipped UCI file's 67,557 rows:\n{report}"
+    );
+    for set in ["end-easy", "middle-easy", "begin-easy"] {
+        assert!(report.contains(set), "{set} not graded:\n{report}");
+    }
+    assert!(copy.join("runs/fresh/models/gbt.bin").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn with_no_uci_the_gbt_learns_from_selfplay_only() {
     let dir = temp("nouci");
     let run = dir.join("run");
-    let out = c4(&[
-        "pipeline",
-        "--quick",
-        "--out",
-        s(&run),
-        "--uci",
-        s(&dir.join("missing.data")),
-        "--pons",
-        s(&pons),
-    ]);
-    ok(&out, "pipeline without UCI");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("missing.data is missing"), "{stderr}");
+    let out = c4(&["pipeline", "--quick", "--out", s(&run), "--no-uci"]);
+    ok(&out, "pipeline --no-uci");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
-    assert!(report.contains("**not used**"), "{report}");
+    assert!(report.contains("**not used** (`--no-uci`)"), "{report}");
     assert!(run.join("models/gbt.bin").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_pipeline_checks_its_inputs_before_the_first_stage() {
+    let dir = temp("inputs");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let binary = dir.join("binary.data");
+    std::fs::write(&binary, [0u8, 159, 146, 150, 10, 255, 0, 1]).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = dir.join("run");
+    let missing = dir.join("missing.data");
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["--out", s(&file)],
+            format!(
+                "the run folder {} exists and is not a folder",
+                file.display()
+            ),
+        ),
+        (
+            vec!["--out", s(&run), "--uci", s(&missing)],
+            format!("UCI data file {} not found", missing.display()),
+        ),
+        (
+            vec!["--out", s(&run), "--uci", s(&binary)],
+            format!("{}:1: ", binary.display()),
+        ),
+        (
+            vec!["--out", s(&run), "--bench", s(&empty)],
+            format!("benchmark set end-easy not found in {}", empty.display()),
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["pipeline", "--quick"];
+        all.extend(args.iter().copied());
+        let out = c4(&all);
+        assert!(!out.status.success(), "{all:?} succeeded");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("stage 'inputs' failed") && stderr.contains(&expected),
+            "{all:?}: expected {expected:?} in:\n{stderr}"
+        );
+        assert!(
+            !run.join("data/selfplay.csv").exists() && !run.join("report.md").exists(),
+            "{all:?}: a stage ran before the inputs were checked"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -241,31 +324,26 @@ fn without_the_uci_file_the_pipeline_says_so_and_goes_on() {
 fn a_failing_stage_stops_the_run_and_keeps_what_finished() {
     let dir = temp("fail");
     let run = dir.join("run");
-    let out = c4(&[
-        "pipeline",
-        "--quick",
-        "--out",
-        s(&run),
-        "--uci",
-        s(&dir.join("none")),
-        "--pons",
-        s(&dir.join("no-pons")),
-    ]);
+    // The plots stage cannot make its folder: a file stands where it goes.
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("plots"), "in the way").unwrap();
+    let out = c4(&["pipeline", "--quick", "--out", s(&run)]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("stage 'bench' failed") && stderr.contains("Test_L3_R1"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("stage 'plots' failed"), "{stderr}");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
-        report.contains("## Run stopped") && report.contains("## Tournament ladder"),
+        report.contains("## Run stopped") && report.contains("## Error rates against the solver"),
         "{report}"
     );
-    for f in ["models/lms.bin", "models/gbt.bin", "ladder/summary.json"] {
+    for f in [
+        "models/lms.bin",
+        "models/gbt.bin",
+        "ladder/summary.json",
+        "bench/error_rates.json",
+    ] {
         assert!(run.join(f).is_file(), "{f} was not kept");
     }
-    assert!(!run.join("bench/error_rates.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

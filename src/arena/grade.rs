@@ -67,7 +67,7 @@ impl GradeSummary {
     }
 }
 
-/// Reads a benchmark file of "MOVES [SCORE]" lines (the first `limit` positions, or all)
+/// Reads a benchmark file of "MOVES \[SCORE\]" lines (the first `limit` positions, or all)
 /// into positions to grade; a bad line, or a position whose game is over, is an error
 /// naming the file and line.
 pub fn read_graded_file(

@@ -1,5 +1,6 @@
 //! The arena: games between agents, round-robin tournaments, and Elo ratings.
 
+pub mod bench_sets;
 mod elo;
 mod grade;
 mod session;

@@ -70,9 +70,8 @@ pub struct SearchBenchArgs {
     /// Search depth in plies.
     #[arg(long, default_value_t = 7)]
     depth: u32,
-    /// Benchmark files of "MOVES [SCORE]" lines.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    files: BenchFiles,
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -99,9 +98,8 @@ pub struct AgentBenchArgs {
     /// The agent spec, e.g. hard, handtuned:depth=5, negamax:eval=threat,depth=7.
     #[arg(long)]
     agent: String,
-    /// Benchmark files of "MOVES [SCORE]" lines, e.g. ../shared/data/pons/Test_L2_R1.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    files: BenchFiles,
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -123,9 +121,8 @@ pub struct AgentBenchArgs {
 
 #[derive(Args, Debug)]
 pub struct SolverBenchArgs {
-    /// Benchmark files, e.g. ../shared/data/pons/Test_L3_R1.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    files: BenchFiles,
     /// Weak solve (win/draw/loss); mismatches then compare signs.
     #[arg(long)]
     weak: bool,
@@ -150,6 +147,62 @@ pub struct SolverBenchArgs {
     board: BoardArgs,
 }
 
+/// Which benchmark files a command reads: FILE arguments, or the sets of a folder (the shipped
+/// `data/bench` unless `--bench` or `--pons` names another).
+#[derive(Args, Debug)]
+pub struct BenchFiles {
+    /// Benchmark files of "MOVES" or "MOVES SCORE" lines (default: the sets of --bench).
+    files: Vec<PathBuf>,
+    /// Folder of benchmark sets (end-easy, middle-easy, middle-medium, begin-easy,
+    /// begin-medium, begin-hard).
+    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    bench: PathBuf,
+    /// Folder of the Pons files (Test_L3_R1, ...) to read instead of --bench.
+    #[arg(long, conflicts_with = "bench")]
+    pons: Option<PathBuf>,
+    /// Sets to read from the folder, by name (ours or Pons'); default: all there are.
+    #[arg(long, value_delimiter = ',')]
+    sets: Vec<String>,
+}
+
+impl BenchFiles {
+    /// The files to read, in set order when they come from a folder.
+    fn resolve(&self) -> Result<Vec<PathBuf>> {
+        use connect4_ml::arena::bench_sets::{BenchSet, files_in};
+        if !self.files.is_empty() {
+            if !self.sets.is_empty() {
+                bail!("--sets picks sets from a folder; it cannot be used with FILE arguments");
+            }
+            return Ok(self.files.clone());
+        }
+        let dir = self.pons.as_ref().unwrap_or(&self.bench);
+        if self.sets.is_empty() {
+            let found: Vec<PathBuf> = files_in(dir).into_iter().map(|(_, p)| p).collect();
+            if found.is_empty() {
+                bail!(
+                    "no benchmark sets in {} (expected files such as end-easy or Test_L3_R1); \
+                     give FILE arguments, --bench DIR or --pons DIR",
+                    dir.display()
+                );
+            }
+            return Ok(found);
+        }
+        self.sets
+            .iter()
+            .map(|name| {
+                let set = BenchSet::named(name).with_context(|| {
+                    format!(
+                        "unknown benchmark set {name:?}; known: end-easy, middle-easy, middle-medium, begin-easy, begin-medium, begin-hard (or their Pons names)"
+                    )
+                })?;
+                set.file_in(dir).with_context(|| {
+                    format!("set {} not found in {}", set.name, dir.display())
+                })
+            })
+            .collect()
+    }
+}
+
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Solver(a) => solver(a),
@@ -164,7 +217,7 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };
     let mut summaries = Vec::new();
     let mut bad_total = 0;
-    for path in &a.files {
+    for path in &a.files.resolve()? {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
         let lines: Vec<&str> = text.lines().take(a.limit.unwrap_or(usize::MAX)).collect();
@@ -243,7 +296,7 @@ fn print_table(rows: &[SetSummary]) {
     }
 }
 
-/// Reads "MOVES [SCORE]" lines into positions (see [`connect4_ml::arena::read_graded_file`]).
+/// Reads "MOVES" or "MOVES SCORE" lines into positions (see [`connect4_ml::arena::read_graded_file`]).
 fn read_positions(
     path: &std::path::Path,
     geom: connect4_ml::Geometry,
@@ -259,7 +312,7 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     let spec: AgentSpec = a.agent.parse()?;
     let factory = spec.factory(geom)?;
     let mut summaries = Vec::new();
-    for path in &a.files {
+    for path in &a.files.resolve()? {
         let positions = read_positions(path, geom, a.limit)?;
         let bar = super::progress_bar(positions.len(), short_name(path))?;
         let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &|| bar.inc(1))?;
@@ -311,7 +364,7 @@ fn search(a: SearchBenchArgs) -> Result<()> {
     let mut rows = Vec::new();
     for name in &evals {
         let eval = connect4_ml::eval::builtin(name, geom)?;
-        for path in &a.files {
+        for path in &a.files.resolve()? {
             let positions = read_positions(path, geom, a.limit)?;
             let (mut nodes, mut secs) = (0u64, 0.0f64);
             for (pos, _) in &positions {

@@ -20,7 +20,8 @@ pub enum DataCommand {
     /// Read and validate the UCI data file; print summary statistics.
     Uci(UciArgs),
     /// Download the official UCI archive, unpack connect-4.data (LZW .Z inside a zip), check
-    /// its sha256 and write it (default data/uci/connect-4.data).
+    /// its sha256 and write it (default data/uci/connect-4.data; the repository already ships
+    /// the compressed file, data/uci/connect-4.data.Z).
     FetchUci(FetchArgs),
     /// Rebuild the UCI position set from the rules alone and compare it with the file.
     EnumerateUci(EnumerateArgs),
@@ -32,6 +33,41 @@ pub enum DataCommand {
     /// Label the whole reconstructed set with the solver (multi-threaded, resumable), writing
     /// UCI format.
     GenerateUci(GenerateArgs),
+    /// Make the six benchmark sets (end/middle/begin x easy/medium/hard, "MOVES SCORE" lines,
+    /// exact scores) from games of a seeded agent mix: what data/bench/ ships.
+    BenchSets(BenchSetsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSetsArgs {
+    /// Seed of every game: the same seed gives the same files.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Folder to write the six files (and sets.json) into.
+    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    out: PathBuf,
+    /// Positions per set.
+    #[arg(long, default_value_t = 1000)]
+    count: usize,
+    /// Positions in begin-hard (each costs about a second of solving; default: --count).
+    #[arg(long)]
+    begin_hard: Option<usize>,
+    /// Fewest stones of a begin-phase position (below 6, solves take up to a minute each).
+    #[arg(long, default_value_t = 6)]
+    begin_min_stones: usize,
+    /// The agents whose games give the positions (two drawn per game).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,easy,hard,handtuned:depth=3,window:depth=3"
+    )]
+    mix: Vec<String>,
+    /// Chance of a uniformly random move instead of the agent's.
+    #[arg(long, default_value_t = 0.15)]
+    epsilon: f64,
+    /// Solver table per worker, MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mib: usize,
 }
 
 #[derive(Args, Debug)]
@@ -49,8 +85,8 @@ pub struct FetchArgs {
     /// Where to download from (the archive, a bare .Z file or the plain file).
     #[arg(long, default_value = connect4_ml::ml::fetch::UCI_ARCHIVE_URL)]
     url: String,
-    /// Where to write the data file.
-    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    /// Where to write the data file (uncompressed; read it with --uci PATH).
+    #[arg(long, default_value = "data/uci/connect-4.data")]
     out: PathBuf,
 }
 
@@ -248,21 +284,119 @@ pub fn run(cmd: DataCommand) -> Result<()> {
         DataCommand::VerifyUci(a) => run_verify(a),
         DataCommand::GenerateUci(a) => run_generate(a),
         DataCommand::Selfplay(a) => run_selfplay(a),
+        DataCommand::BenchSets(a) => run_bench_sets(a),
     }
 }
 
+/// A progress bar per phase for `c4 data bench-sets`.
+struct PhaseBars(std::sync::Mutex<Option<indicatif::ProgressBar>>);
+
+impl connect4_ml::train::bench_sets::BenchSetsProgress for PhaseBars {
+    fn phase(&self, name: &str, wanted: usize) {
+        let bar = progress_bar(wanted, format!("{name} positions"))
+            .unwrap_or_else(|_| indicatif::ProgressBar::new(wanted as u64));
+        if let Some(old) = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .replace(bar)
+        {
+            old.finish_and_clear();
+        }
+    }
+    fn taken(&self, taken: usize) {
+        if let Some(b) = self.0.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            b.set_position(taken as u64);
+        }
+    }
+}
+
+fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
+    use connect4_ml::train::bench_sets::{BenchSetsConfig, format_set, make_bench_sets};
+    let mix = a
+        .mix
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<Vec<connect4_ml::agents::AgentSpec>, _>>()?;
+    let cfg = BenchSetsConfig {
+        count: a.count,
+        begin_hard: a.begin_hard.unwrap_or(a.count),
+        begin_min_stones: a.begin_min_stones,
+        mix,
+        epsilon: a.epsilon,
+        seed: a.seed,
+        tt_mib: a.tt_mib,
+    };
+    if cfg.count == 0 {
+        bail!("--count must be at least 1");
+    }
+    let bars = PhaseBars(std::sync::Mutex::new(None));
+    let start = Instant::now();
+    let out = make_bench_sets(&cfg, &bars)?;
+    if let Some(b) = bars.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        b.finish_and_clear();
+    }
+    let mut manifest = Vec::new();
+    for made in &out.sets {
+        let path = a.out.join(made.set.name);
+        let text = format_set(&made.lines);
+        connect4_ml::io::write_bytes_atomic(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        let sha = connect4_ml::io::sha256_hex(text.as_bytes());
+        println!(
+            "{:<14} {:>5} positions  sha256 {sha}",
+            made.set.name,
+            made.lines.len()
+        );
+        manifest.push(serde_json::json!({
+            "set": made.set.name,
+            "pons_name": made.set.pons_name,
+            "positions": made.lines.len(),
+            "stones": [made.set.stones.start(), made.set.stones.end()],
+            "plies_to_end": [made.set.plies_to_end.start(), made.set.plies_to_end.end()],
+            "sha256": sha,
+        }));
+    }
+    let summary = serde_json::json!({
+        "command": format!(
+            "c4 data bench-sets --seed {} --count {} --begin-hard {} --begin-min-stones {} --mix {} --epsilon {}",
+            a.seed, cfg.count, cfg.begin_hard, cfg.begin_min_stones, a.mix.join(","), a.epsilon
+        ),
+        "games": out.games,
+        "solved": out.solved,
+        "duplicates": out.duplicates,
+        "sets": manifest,
+    });
+    connect4_ml::io::write_json_atomic(&a.out.join("sets.json"), &summary)?;
+    println!(
+        "{} games, {} candidates solved, {} duplicates dropped, {:.1} s; wrote {}",
+        out.games,
+        out.solved,
+        out.duplicates,
+        start.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
+
 fn run_uci(a: UciArgs) -> Result<()> {
-    let rows = uci::read_uci(&a.uci)?;
-    let s = uci::summarize(&rows);
+    let data = uci::load_uci(&a.uci)?;
+    let s = uci::summarize(&data.rows);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(());
     }
     println!(
-        "{}: {} rows, {} distinct positions",
-        a.uci.display(),
+        "{}: {} rows, {} distinct positions; sha256 of the uncompressed data {}{}",
+        data.source,
         s.rows,
-        s.distinct
+        s.distinct,
+        data.sha256,
+        if data.is_published() {
+            " (the published file)"
+        } else {
+            ""
+        }
     );
     for l in Label::ALL {
         let n = s.classes[l.index()];

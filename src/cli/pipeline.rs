@@ -11,18 +11,24 @@ pub struct PipelineArgs {
     /// The run directory (data, models, tournaments, benchmarks, plots, report.md).
     #[arg(long, default_value = "runs/pipeline")]
     out: PathBuf,
-    /// The small run (about a minute; the tests use it) instead of the default (about ten).
+    /// The small run (about 10 s; the tests use it) instead of the default (about 2 minutes).
     #[arg(long)]
     quick: bool,
     /// Seed of every stage: the same seed gives the same data, models and games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The UCI data file; without it the GBT trains on self-play positions only.
+    /// The UCI data file, plain or .Z (default: the copy the repository ships).
     #[arg(long, default_value = connect4_ml::ml::uci::DEFAULT_UCI_PATH)]
     uci: PathBuf,
-    /// Folder of the Pons benchmark files (Test_L1_R1 ...).
-    #[arg(long, default_value = "../shared/data/pons")]
-    pons: PathBuf,
+    /// Leave the UCI file out: the GBT learns from self-play positions only.
+    #[arg(long, conflicts_with = "uci")]
+    no_uci: bool,
+    /// Folder of the benchmark sets graded against the solver (end-easy, middle-easy, ...).
+    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    bench: PathBuf,
+    /// Grade on the Pons benchmark files of this folder (Test_L3_R1, ...) instead of --bench.
+    #[arg(long, conflicts_with = "bench")]
+    pons: Option<PathBuf>,
     /// Worker threads for games and grading.
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     jobs: usize,
@@ -72,8 +78,8 @@ pub fn run(a: PipelineArgs) -> Result<()> {
         out: a.out,
         quick: a.quick,
         seed: a.seed,
-        uci: a.uci,
-        pons: a.pons,
+        uci: (!a.no_uci).then_some(a.uci),
+        bench: a.pons.unwrap_or(a.bench),
         jobs: a.jobs,
     };
     let bars = Bars(Mutex::new(None));

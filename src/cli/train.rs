@@ -159,14 +159,11 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
     }
     let geom = Geometry::default();
     let mut data_notes = Vec::new();
-    let mut main: Vec<Example> = match uci::read_uci(&a.uci) {
-        Ok(rows) => {
-            data_notes.push(format!(
-                "uci:{} sha256={}",
-                a.uci.display(),
-                sha256_file(&a.uci)?
-            ));
-            rows.iter()
+    let mut main: Vec<Example> = match uci::load_uci(&a.uci) {
+        Ok(data) => {
+            data_notes.push(format!("uci:{} sha256={}", data.source, data.sha256));
+            data.rows
+                .iter()
                 .map(|r| Example {
                     position: r.position,
                     label: r.label,

@@ -246,10 +246,10 @@ impl Extractor {
             let o = &mut out[p * per..(p + 1) * per];
             let threats = g.winning_cells(stones, mask);
             let (mut odd, mut even) = (0.0, 0.0);
-            for r in 0..h {
+            for (r, slot) in o.iter_mut().take(h).enumerate() {
                 let row: u64 = (0..w).map(|c| g.cell_bit(c, r)).fold(0, |a, b| a | b);
                 let n = (threats & row).count_ones() as f64;
-                o[r] = n;
+                *slot = n;
                 // Rows are 1-based from the bottom: row r+1.
                 if r % 2 == 0 { odd += n } else { even += n }
             }

@@ -134,7 +134,7 @@ impl Position {
     /// The player whose turn it is.
     #[inline]
     pub fn side_to_move(&self) -> Player {
-        if self.moves % 2 == 0 {
+        if self.moves.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
@@ -365,7 +365,7 @@ impl Position {
         let moves = mask.count_ones();
         let mine = current.count_ones();
         let theirs = moves - mine;
-        if theirs < mine || theirs > mine + 1 || (moves % 2 == 0) != (theirs == mine) {
+        if theirs < mine || theirs > mine + 1 || moves.is_multiple_of(2) != (theirs == mine) {
             return None;
         }
         if geom.has_four(current) {

@@ -49,6 +49,17 @@ pub fn write_atomic(
     result
 }
 
+/// The sha256 of `bytes` as lowercase hex: how data files and models are identified.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    format!("{:x}", sha2::Sha256::digest(bytes))
+}
+
+/// The sha256 of a file's content as lowercase hex.
+pub fn sha256_file(path: &Path) -> io::Result<String> {
+    Ok(sha256_hex(&fs::read(path)?))
+}
+
 /// [`write_atomic`] of a byte slice.
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic(path, |w| w.write_all(bytes))

@@ -184,6 +184,23 @@ pub fn read_positions(
     Ok(out)
 }
 
+/// Writes `positions` of boards of `geom` to `path` as a position CSV (header and one
+/// [`record`] per position), atomically.
+pub fn write_positions(
+    path: &std::path::Path,
+    geom: Geometry,
+    positions: &[LabelledPosition],
+) -> std::io::Result<()> {
+    crate::io::write_atomic(path, |w| {
+        let mut c = csv::Writer::from_writer(w);
+        c.write_record(header(geom))?;
+        for p in positions {
+            c.write_record(record(p))?;
+        }
+        c.flush()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,21 +240,4 @@ mod tests {
         assert!(e.contains("score"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-/// Writes `positions` of boards of `geom` to `path` as a position CSV (header and one
-/// [`record`] per position), atomically.
-pub fn write_positions(
-    path: &std::path::Path,
-    geom: Geometry,
-    positions: &[LabelledPosition],
-) -> std::io::Result<()> {
-    crate::io::write_atomic(path, |w| {
-        let mut c = csv::Writer::from_writer(w);
-        c.write_record(header(geom))?;
-        for p in positions {
-            c.write_record(record(p))?;
-        }
-        c.flush()
-    })
 }

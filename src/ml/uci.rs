@@ -11,8 +11,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Where the data file is looked up when no `--uci PATH` is given.
-pub const DEFAULT_UCI_PATH: &str = "data/uci/connect-4.data";
+/// Where the data file is looked up when no `--uci PATH` is given: the published archive
+/// member (Unix `compress`), shipped with the repository and compiled into the program.
+pub const DEFAULT_UCI_PATH: &str = "data/uci/connect-4.data.Z";
 
 /// Number of rows of the published file.
 pub const UCI_ROWS: usize = 67_557;
@@ -109,10 +110,8 @@ pub struct UciRow {
 pub enum UciError {
     /// The file is not there: says how to get it.
     #[error(
-        "UCI data file {path} not found. Get it with `c4 data fetch-uci` (downloads the official \
-         archive from archive.ics.uci.edu and writes {default}), or download \
-         https://archive.ics.uci.edu/static/public/26/connect+4.zip yourself, unpack \
-         connect-4.data.Z with `uncompress` and pass its path with --uci PATH"
+        "UCI data file {path} not found. The repository ships it as {default}; \
+         `c4 data fetch-uci` downloads the official archive from archive.ics.uci.edu"
     , path = path.display(), default = DEFAULT_UCI_PATH)]
     Missing {
         /// The path that was tried.
@@ -125,6 +124,25 @@ pub enum UciError {
         path: PathBuf,
         /// The underlying error.
         source: std::io::Error,
+    },
+    /// A .Z file could not be decompressed.
+    #[error("{path}: {source}", path = path.display())]
+    Compressed {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder found.
+        source: crate::ml::lzw::LzwError,
+    },
+    /// The shipped file is not the published one.
+    #[error(
+        "{path}: sha256 of the uncompressed data is {found}, not the published {UCI_SHA256}: the shipped file is damaged (restore it from git, or run `c4 data fetch-uci`)",
+        path = path.display()
+    )]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// The checksum found.
+        found: String,
     },
     /// A row is malformed.
     #[error("{path}:{line}: {what}", path = path.display())]
@@ -193,57 +211,148 @@ pub fn parse_record(geom: Geometry, fields: &[&str], ply: Option<usize>) -> Resu
 }
 
 /// Reads and validates a UCI-format file of `ply`-stone positions on `geom` (the published
-/// file: 7x6, ply 8). Stops at the first bad row with its line and column.
+/// file: 7x6, ply 8), plain or Unix-compressed (.Z). Stops at the first bad row with its line
+/// and column.
 pub fn read_uci_with(
     path: &Path,
     geom: Geometry,
     ply: Option<usize>,
 ) -> Result<Vec<UciRow>, UciError> {
-    let file = std::fs::File::open(path).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            UciError::Missing {
+    let text = read_text(path)?;
+    parse_uci_text(&text.bytes, path, geom, ply)
+}
+
+/// The shipped copy of the published archive member, compiled into the program so that every
+/// command's default works from any folder (the same bytes as `data/uci/connect-4.data.Z`).
+const SHIPPED_UCI_Z: &[u8] = include_bytes!("../../data/uci/connect-4.data.Z");
+
+/// A UCI-format file's text, decompressed, and where it came from.
+struct UciText {
+    bytes: Vec<u8>,
+    /// The path, or the path and "(embedded)" when the compiled-in copy was used.
+    source: String,
+    /// Whether this is the shipped file, whose checksum must match.
+    shipped: bool,
+}
+
+fn read_text(path: &Path) -> Result<UciText, UciError> {
+    let is_default = path == Path::new(DEFAULT_UCI_PATH);
+    let (raw, source) = match std::fs::read(path) {
+        Ok(raw) => (raw, path.display().to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && is_default => (
+            SHIPPED_UCI_Z.to_vec(),
+            format!("{DEFAULT_UCI_PATH} (embedded)"),
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(UciError::Missing {
                 path: path.to_path_buf(),
-            }
-        } else {
-            UciError::Io {
+            });
+        }
+        Err(source) => {
+            return Err(UciError::Io {
                 path: path.to_path_buf(),
                 source,
-            }
+            });
         }
-    })?;
+    };
+    let bytes = if raw.starts_with(&[0x1f, 0x9d]) {
+        crate::ml::lzw::decompress(&raw).map_err(|e| UciError::Compressed {
+            path: path.to_path_buf(),
+            source: e,
+        })?
+    } else {
+        raw
+    };
+    Ok(UciText {
+        bytes,
+        source,
+        shipped: is_default,
+    })
+}
+
+/// A UCI-format data set as loaded: its rows and the identity of what was read.
+#[derive(Clone, Debug)]
+pub struct UciData {
+    /// The validated rows.
+    pub rows: Vec<UciRow>,
+    /// sha256 of the uncompressed text.
+    pub sha256: String,
+    /// Where it came from (the path; "(embedded)" when the compiled-in copy was used).
+    pub source: String,
+}
+
+impl UciData {
+    /// Whether this is the published file, byte for byte.
+    pub fn is_published(&self) -> bool {
+        self.sha256 == UCI_SHA256
+    }
+}
+
+/// Loads the published data set (7x6, 8 plies) from `path`: plain or .Z. The default path
+/// (`data/uci/connect-4.data.Z`, shipped with the repository) falls back to the copy compiled
+/// into the program when the file is not there, and must match the published checksum.
+pub fn load_uci(path: &Path) -> Result<UciData, UciError> {
+    let text = read_text(path)?;
+    let sha256 = crate::io::sha256_hex(&text.bytes);
+    if text.shipped && sha256 != UCI_SHA256 {
+        return Err(UciError::Checksum {
+            path: path.to_path_buf(),
+            found: sha256,
+        });
+    }
+    let rows = parse_uci_text(&text.bytes, path, Geometry::default(), Some(UCI_PLY))?;
+    Ok(UciData {
+        rows,
+        sha256,
+        source: text.source,
+    })
+}
+
+fn parse_uci_text(
+    bytes: &[u8],
+    path: &Path,
+    geom: Geometry,
+    ply: Option<usize>,
+) -> Result<Vec<UciRow>, UciError> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(std::io::BufReader::new(file));
+        .from_reader(bytes);
     let mut rows = Vec::new();
-    let mut record = csv::StringRecord::new();
+    let mut record = csv::ByteRecord::new();
     loop {
-        match reader.read_record(&mut record) {
+        match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {
                 let line = record.position().map_or(0, |p| p.line());
-                let fields: Vec<&str> = record.iter().collect();
-                if fields.len() == 1 && fields[0].trim().is_empty() {
-                    continue;
-                }
-                let row = parse_record(geom, &fields, ply).map_err(|what| UciError::Row {
+                let row_error = |what: String| UciError::Row {
                     path: path.to_path_buf(),
                     line,
                     what,
-                })?;
-                rows.push(row);
+                };
+                let fields: Vec<&str> = record
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| {
+                        std::str::from_utf8(f)
+                            .map_err(|_| row_error(format!("column {}: not UTF-8 text", i + 1)))
+                    })
+                    .collect::<Result<_, _>>()?;
+                if fields.len() == 1 && fields[0].trim().is_empty() {
+                    continue;
+                }
+                rows.push(parse_record(geom, &fields, ply).map_err(row_error)?);
             }
             Err(e) => {
                 let line = e.position().map_or(0, |p| p.line());
-                return Err(match e.into_kind() {
-                    csv::ErrorKind::Io(source) => UciError::Io {
-                        path: path.to_path_buf(),
-                        source,
-                    },
-                    other => UciError::Row {
-                        path: path.to_path_buf(),
-                        line,
-                        what: format!("{other:?}"),
+                return Err(UciError::Row {
+                    path: path.to_path_buf(),
+                    line,
+                    what: match e.kind() {
+                        csv::ErrorKind::UnequalLengths { len, .. } => {
+                            format!("a row of {len} fields")
+                        }
+                        _ => "not a comma-separated text row".to_string(),
                     },
                 });
             }
@@ -252,9 +361,9 @@ pub fn read_uci_with(
     Ok(rows)
 }
 
-/// Reads the published data set (7x6, 8 plies) from `path`.
+/// Reads the published data set (7x6, 8 plies) from `path` (see [`load_uci`]).
 pub fn read_uci(path: &Path) -> Result<Vec<UciRow>, UciError> {
-    read_uci_with(path, Geometry::default(), Some(UCI_PLY))
+    load_uci(path).map(|d| d.rows)
 }
 
 /// One row of a UCI-format file, as text.

@@ -63,10 +63,10 @@ fn analysis_gives_exact_values_per_column() {
     let p = pos("44");
     let mut s = searcher("openlines", 1);
     let a = s.analyze(&p, 1);
-    for col in 0..7 {
+    for (col, &value) in a.iter().enumerate() {
         let child = p.after(col).unwrap();
         assert_eq!(
-            a[col],
+            value,
             Some(e.evaluate_for(&child, p.side_to_move())),
             "column {}",
             col + 1

@@ -15,7 +15,7 @@
 //! scored at least `stop_score`; or `max_games` games.
 
 use crate::agents::SearchAgent;
-use crate::arena::{GameResult, play_game, random_opening};
+use crate::arena::{PlayedGame, play_game, random_opening};
 use crate::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 use crate::features::Linear8;
 use crate::game::{Geometry, Player, Position};
@@ -311,15 +311,15 @@ pub fn game_examples(
     lms: &Lms,
     features: &Linear8,
     geom: Geometry,
-    moves: &[usize],
-    result: GameResult,
+    played: &PlayedGame,
     trainee: Player,
     win_value: f64,
     mut keep: impl FnMut() -> bool,
 ) -> Vec<Example> {
+    let result = played.result;
     let mut met: Vec<[f64; N_WEIGHTS]> = Vec::new();
     let mut pos = Position::new(geom);
-    for &c in moves {
+    for &c in &played.moves {
         if pos.side_to_move() == trainee {
             met.push(features.extract(&pos));
         }
@@ -454,8 +454,7 @@ pub fn train(
             &lms,
             &features,
             geom,
-            &played.moves,
-            played.result,
+            &played,
             trainee_player,
             config.win_value,
             || rng.r#gen::<f64>() < config.sample_rate,
@@ -713,6 +712,7 @@ pub fn save_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::GameResult;
 
     #[test]
     fn examples_target_the_next_met_position_and_the_result() {
@@ -721,16 +721,12 @@ mod tests {
         let lms = Lms::new(HAND_TUNED_WEIGHTS, 0.01).unwrap();
         // x plays column 1 four times and wins: "1212121".
         let moves = [0, 1, 0, 1, 0, 1, 0];
-        let ex = game_examples(
-            &lms,
-            &f,
-            g,
-            &moves,
-            GameResult::FirstWin,
-            Player::First,
-            1.0,
-            || true,
-        );
+        let game = PlayedGame {
+            moves: moves.to_vec(),
+            result: GameResult::FirstWin,
+            ms_per_move: [0.0; 2],
+        };
+        let ex = game_examples(&lms, &f, g, &game, Player::First, 1.0, || true);
         // x met plies 0, 2, 4, 6: four examples plus the final position.
         assert_eq!(ex.len(), 5);
         let pos = |n: usize| {
@@ -749,16 +745,7 @@ mod tests {
             "a first-player win is +1 in the first player's frame"
         );
         // The same game seen by o: o met plies 1, 3, 5; the result is still +1 for x.
-        let ex = game_examples(
-            &lms,
-            &f,
-            g,
-            &moves,
-            GameResult::FirstWin,
-            Player::Second,
-            2.0,
-            || false,
-        );
+        let ex = game_examples(&lms, &f, g, &game, Player::Second, 2.0, || false);
         assert_eq!(ex.len(), 1, "nothing sampled but the final position");
         assert_eq!(ex[0].target, 2.0);
     }

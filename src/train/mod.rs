@@ -1,5 +1,6 @@
 //! Drivers that play games to make training data: solver-labelled self-play positions.
 
+pub mod bench_sets;
 pub mod lms;
 pub mod pipeline;
 pub mod selfplay;

@@ -23,6 +23,7 @@
 use super::lms::{LmsConfig, LmsReport};
 use super::selfplay::{SelfplayConfig, generate};
 use crate::agents::AgentSpec;
+use crate::arena::bench_sets::BenchSet;
 use crate::arena::{
     GradeSummary, Tournament, TournamentConfig, TournamentSummary, grade_positions,
     read_graded_file,
@@ -55,10 +56,10 @@ pub struct PipelineConfig {
     pub quick: bool,
     /// Seed of every stage.
     pub seed: u64,
-    /// The UCI data file (optional: the run goes on without it).
-    pub uci: PathBuf,
-    /// Folder of the Pons benchmark files.
-    pub pons: PathBuf,
+    /// The UCI data file (`None`: the GBT learns from self-play positions only).
+    pub uci: Option<PathBuf>,
+    /// Folder of the benchmark files: the shipped sets (`data/bench`) or the Pons files.
+    pub bench: PathBuf,
     /// Worker threads for games and grading.
     pub jobs: usize,
 }
@@ -88,7 +89,7 @@ pub struct Sizes {
     pub detail_games: usize,
     /// Positions graded per benchmark file.
     pub bench_positions: usize,
-    /// Benchmark files graded.
+    /// Benchmark sets graded (names of [`crate::arena::bench_sets::BENCH_SETS`]).
     pub bench_files: Vec<String>,
 }
 
@@ -107,7 +108,7 @@ impl Sizes {
                 ladder_openings: 8,
                 detail_games: 10,
                 bench_positions: 5,
-                bench_files: ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"]
+                bench_files: ["end-easy", "middle-easy", "begin-easy"]
                     .map(String::from)
                     .to_vec(),
             }
@@ -124,11 +125,11 @@ impl Sizes {
                 detail_games: 200,
                 bench_positions: 50,
                 bench_files: [
-                    "Test_L3_R1",
-                    "Test_L2_R1",
-                    "Test_L2_R2",
-                    "Test_L1_R1",
-                    "Test_L1_R2",
+                    "end-easy",
+                    "middle-easy",
+                    "middle-medium",
+                    "begin-easy",
+                    "begin-medium",
                 ]
                 .map(String::from)
                 .to_vec(),
@@ -237,8 +238,9 @@ pub fn run_pipeline(
     observer: &dyn Observer,
 ) -> Result<PathBuf, PipelineError> {
     let started = Instant::now();
+    let inputs = check_inputs(config)?;
     let mut done = Done::default();
-    let result = stages(config, observer, &mut done);
+    let result = stages(config, inputs, observer, &mut done);
     let total = started.elapsed().as_secs_f64();
     let report = config.out.join("report.md");
     let mut text = String::new();
@@ -292,47 +294,124 @@ fn timed<T>(
     r
 }
 
+/// What the run reads, loaded and checked before the first stage.
+struct Inputs {
+    /// The UCI rows, unless the run goes without them.
+    uci: Option<uci::UciData>,
+    /// The benchmark positions to grade, per set (file name, positions).
+    bench: Vec<(String, Vec<GradedInput>)>,
+}
+
+type GradedInput = (crate::game::Position, Option<i32>);
+
+/// Checks everything the run needs before any stage starts, so that a bad path or file fails
+/// in a second, not after minutes of work: the run folder can be written, the UCI file reads
+/// and validates, every benchmark set is there and parses, every agent spec parses.
+fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
+    let bad = fail("inputs");
+    let out = &config.out;
+    if out.exists() && !out.is_dir() {
+        return Err(bad(format!(
+            "the run folder {} exists and is not a folder",
+            out.display()
+        )));
+    }
+    std::fs::create_dir_all(out).map_err(|e| {
+        bad(format!(
+            "cannot create the run folder {}: {e}",
+            out.display()
+        ))
+    })?;
+    let probe = out.join(format!(".c4-write-check.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        bad(format!(
+            "cannot write in the run folder {}: {e}",
+            out.display()
+        ))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    let uci = match &config.uci {
+        Some(path) => Some(uci::load_uci(path).map_err(fail("inputs"))?),
+        None => None,
+    };
+    let sizes = Sizes::new(config.quick);
+    let mut bench = Vec::new();
+    for name in &sizes.bench_files {
+        let set =
+            BenchSet::named(name).ok_or_else(|| bad(format!("unknown benchmark set {name}")))?;
+        let path = set.file_in(&config.bench).ok_or_else(|| {
+            bad(format!(
+                "benchmark set {} not found in {} (looked for {} and {})",
+                set.name,
+                config.bench.display(),
+                set.name,
+                set.pons_name
+            ))
+        })?;
+        let positions = read_graded_file(&path, Geometry::STANDARD, Some(sizes.bench_positions))
+            .map_err(fail("inputs"))?;
+        if positions.len() < sizes.bench_positions {
+            return Err(bad(format!(
+                "{} has {} positions; the run grades {}",
+                path.display(),
+                positions.len(),
+                sizes.bench_positions
+            )));
+        }
+        let file_name = path.file_name().map_or_else(
+            || set.name.to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        bench.push((file_name, positions));
+    }
+    for (_, s) in agents(out, sizes.depth) {
+        s.parse::<AgentSpec>().map_err(fail("inputs"))?;
+    }
+    Ok(Inputs { uci, bench })
+}
+
 fn stages(
     config: &PipelineConfig,
+    inputs: Inputs,
     observer: &dyn Observer,
     done: &mut Done,
 ) -> Result<(), PipelineError> {
     let geom = Geometry::STANDARD;
     let sizes = Sizes::new(config.quick);
     let run = &config.out;
-    std::fs::create_dir_all(run).map_err(fail("setup"))?;
     let spec = |s: &str| s.parse::<AgentSpec>().map_err(fail("setup"));
+    let Inputs { uci, bench } = inputs;
 
     // 1. Data.
     let (uci_rows, phase_test, gbt_extra, data_notes) = timed(done, "data", |done| {
         let mut notes = Vec::new();
         done.section("## Data\n");
-        let uci_rows: Vec<Example> = match uci::read_uci(&config.uci) {
-            Ok(rows) => {
-                let hash = sha256(&config.uci).map_err(fail("data"))?;
-                notes.push(format!("uci:{} sha256={hash}", config.uci.display()));
+        let uci_rows: Vec<Example> = match uci {
+            Some(data) => {
+                notes.push(format!("uci:{} sha256={}", data.source, data.sha256));
                 done.section(&format!(
-                    "- UCI: `{}`, {} rows, sha256 `{hash}`",
-                    config.uci.display(),
-                    rows.len()
+                    "- UCI: `{}`, {} rows, sha256 of the uncompressed data `{}`{}",
+                    data.source,
+                    data.rows.len(),
+                    data.sha256,
+                    if data.is_published() {
+                        " (the published file)"
+                    } else {
+                        ""
+                    }
                 ));
-                rows.iter()
+                data.rows
+                    .iter()
                     .map(|r| Example {
                         position: r.position,
                         label: r.label,
                     })
                     .collect()
             }
-            Err(e @ uci::UciError::Missing { .. }) => {
-                let msg = format!(
-                    "the UCI data file {} is missing, so the GBT trains on self-play positions only ({e})",
-                    config.uci.display()
-                );
-                observer.note(&msg);
-                done.section(&format!("- UCI: **not used**: {msg}"));
+            None => {
+                done.section("- UCI: **not used** (`--no-uci`): the GBT learns from self-play positions only");
                 Vec::new()
             }
-            Err(e) => return Err(fail("data")(e)),
         };
         let sp = SelfplayConfig {
             agents: [
@@ -597,13 +676,7 @@ fn stages(
         let mut moves = Vec::new();
         let graded_agents: Vec<&(String, String)> =
             roster.iter().filter(|(n, _)| n != "perfect").collect();
-        let mut files = Vec::new();
-        for f in &sizes.bench_files {
-            let path = config.pons.join(f);
-            let positions = read_graded_file(&path, geom, Some(sizes.bench_positions))
-                .map_err(fail("bench"))?;
-            files.push((f.clone(), positions));
-        }
+        let files = bench;
         let total = graded_agents.len() * files.iter().map(|f| f.1.len()).sum::<usize>();
         observer.start("bench: graded moves", total);
         for (name, s) in &graded_agents {
@@ -638,21 +711,21 @@ fn stages(
         write_csv_atomic(&run.join("bench/moves.csv"), &rows).map_err(fail("bench"))?;
         done.section("## Error rates against the solver\n");
         done.section(&format!(
-            "The first {} positions of each Pons file (`{}`), one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss). `perfect` is the oracle and is not graded. Test_L1_R3 is left out: its positions take seconds each to grade. (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
+            "The first {} positions of each benchmark set in `{}`, one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss). `perfect` is the oracle and is not graded. The begin-hard set is left out: its positions take seconds each to grade. (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
             sizes.bench_positions,
-            config.pons.display()
+            config.bench.display()
         ));
-        let mut t = format!("| agent | {} |\n|---|", sizes.bench_files.join(" | "));
-        t.push_str(&"---:|".repeat(sizes.bench_files.len()));
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        let mut t = format!("| agent | {} |\n|---|", names.join(" | "));
+        t.push_str(&"---:|".repeat(names.len()));
         t.push('\n');
         for (name, _) in &graded_agents {
-            let cells: Vec<String> = sizes
-                .bench_files
+            let cells: Vec<String> = names
                 .iter()
                 .map(|f| {
                     summaries
                         .iter()
-                        .find(|s| &s.agent == name && &s.set == f)
+                        .find(|s| &s.agent == name && s.set == *f)
                         .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s.error_rate))
                 })
                 .collect();

@@ -41,7 +41,7 @@ impl Naive {
     }
 
     pub fn to_move(&self) -> u8 {
-        if self.moves % 2 == 0 { 1 } else { 2 }
+        if self.moves.is_multiple_of(2) { 1 } else { 2 }
     }
 
     pub fn height_of(&self, col: usize) -> usize {

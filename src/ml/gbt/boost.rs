@@ -119,12 +119,12 @@ pub fn fit_gbt(
     on_iteration: &(dyn Fn(&IterationRecord) + Sync),
 ) -> Result<GbtModel, GbtError> {
     let k = check_data(x, y)?;
-    if let Some((ex, ey)) = eval {
-        if ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= k) {
-            return Err(GbtError::Data(
-                "evaluation set does not match the training data".into(),
-            ));
-        }
+    if let Some((ex, ey)) = eval
+        && (ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= k))
+    {
+        return Err(GbtError::Data(
+            "evaluation set does not match the training data".into(),
+        ));
     }
     let (fit_idx, val_idx) = if params.early_stopping {
         stratified_split(y, params.validation_fraction, params.seed)

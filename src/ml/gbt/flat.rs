@@ -228,8 +228,8 @@ impl Complete {
     /// bin of feature `f` is greater than `b`; the extra last entry stays 0.
     #[inline]
     fn tests(&self, bins: &[u8], table: &mut [u8]) {
-        for f in 0..self.n_features {
-            let (o, nb, b) = (self.offsets[f], self.n_bins[f], usize::from(bins[f]));
+        for (f, &bin) in bins.iter().enumerate().take(self.n_features) {
+            let (o, nb, b) = (self.offsets[f], self.n_bins[f], usize::from(bin));
             for (j, t) in table[o..o + nb].iter_mut().enumerate() {
                 *t = u8::from(b > j);
             }

@@ -73,7 +73,7 @@ impl GbtModel {
     /// Builds the model (and its flattened forest) from stored parts.
     pub fn from_data(data: GbtModelData) -> Result<GbtModel, String> {
         let k = data.n_classes;
-        if k < 2 || data.baseline.len() != k || data.trees.len() % k != 0 {
+        if k < 2 || data.baseline.len() != k || !data.trees.len().is_multiple_of(k) {
             return Err(format!(
                 "inconsistent model: {} classes, {} baseline values, {} trees",
                 k,

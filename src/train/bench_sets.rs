@@ -1,0 +1,369 @@
+//! Making the benchmark sets of `data/bench/` (see [`crate::arena::bench_sets`] for what each
+//! set holds): candidate positions come from games between a seeded mix of agents that also
+//! play a random move now and then, each candidate is solved exactly, and it joins the set its
+//! phase and score put it in until that set is full.
+//!
+//! Everything is decided by the seed: games are played and solved in parallel but in fixed
+//! batches, and candidates join their sets in game order, so the thread count never changes
+//! the files.
+
+use crate::agents::{AgentError, AgentSpec, Turn};
+use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
+use crate::game::{Outcome, Position};
+use crate::ml::label::SolverPool;
+use crate::solver::{Mode, SolverError};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+/// What to make.
+#[derive(Clone, Debug)]
+pub struct BenchSetsConfig {
+    /// Positions per set.
+    pub count: usize,
+    /// Positions in begin-hard, the one set whose positions cost seconds each to solve.
+    pub begin_hard: usize,
+    /// Fewest stones of a begin-phase candidate: below about six stones a strong solve takes
+    /// from seconds to a minute here, so the begin sets start there.
+    pub begin_min_stones: usize,
+    /// The agents whose games give the positions; two are drawn for every game.
+    pub mix: Vec<AgentSpec>,
+    /// Chance that a move is a uniformly random legal one instead of the agent's.
+    pub epsilon: f64,
+    /// Seed of every game.
+    pub seed: u64,
+    /// Solver table per worker, MiB.
+    pub tt_mib: usize,
+}
+
+impl Default for BenchSetsConfig {
+    fn default() -> Self {
+        let mix = [
+            "random",
+            "easy",
+            "hard",
+            "handtuned:depth=3",
+            "window:depth=3",
+        ]
+        .iter()
+        .map(|s| s.parse().expect("the default mix parses"))
+        .collect();
+        BenchSetsConfig {
+            count: 1000,
+            begin_hard: 1000,
+            begin_min_stones: 6,
+            mix,
+            epsilon: 0.15,
+            seed: 0,
+            tt_mib: 64,
+        }
+    }
+}
+
+/// Why the sets could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchSetsError {
+    /// An agent of the mix could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The solver could not be set up.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    /// A setting is out of range.
+    #[error("{0}")]
+    Config(String),
+    /// The games stopped giving positions for a set (its definition and the settings
+    /// disagree, e.g. a minimum stone count that leaves no room for it).
+    #[error("set {set}: only {found} of {wanted} positions after {games} games")]
+    Starved {
+        /// The set.
+        set: &'static str,
+        /// Positions found.
+        found: usize,
+        /// Positions wanted.
+        wanted: usize,
+        /// Games played for its phase.
+        games: usize,
+    },
+}
+
+/// One position of a set: its move string (1-based columns) and exact score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchLine {
+    /// 1-based column digits.
+    pub moves: String,
+    /// Exact score for the side to move.
+    pub score: i32,
+}
+
+/// One finished set.
+#[derive(Clone, Debug)]
+pub struct MadeSet {
+    /// Which set.
+    pub set: &'static BenchSet,
+    /// Its positions, in the order they were found.
+    pub lines: Vec<BenchLine>,
+}
+
+/// What a run made and what it cost.
+#[derive(Clone, Debug)]
+pub struct BenchSetsOutput {
+    /// The sets, in [`BENCH_SETS`] order.
+    pub sets: Vec<MadeSet>,
+    /// Games played (one candidate position each at most).
+    pub games: usize,
+    /// Candidates solved.
+    pub solved: usize,
+    /// Candidates dropped as the mirror or copy of one already taken.
+    pub duplicates: usize,
+}
+
+/// Progress of a run: the phase being filled, positions taken so far of the total wanted.
+pub trait BenchSetsProgress: Sync {
+    /// A phase starts (`wanted` positions over its sets).
+    fn phase(&self, name: &str, wanted: usize);
+    /// `taken` positions of the phase are in their sets.
+    fn taken(&self, taken: usize);
+}
+
+/// A derived seed (SplitMix64 finaliser over the parts).
+fn mix_seed(seed: u64, parts: &[u64]) -> u64 {
+    let mut x = seed;
+    for &p in parts {
+        x = x.wrapping_add(p.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^= x >> 31;
+    }
+    x
+}
+
+/// One game of the mix stopped at `stones`; `None` when it ended before.
+fn candidate(
+    cfg: &BenchSetsConfig,
+    factories: &[crate::agents::AgentFactory],
+    phase: u64,
+    game: u64,
+    stones: &RangeInclusive<usize>,
+) -> Result<Option<(Position, String)>, AgentError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(mix_seed(cfg.seed, &[phase, game]));
+    let target = rng.gen_range(stones.clone());
+    let a = rng.gen_range(0..factories.len());
+    let b = rng.gen_range(0..factories.len());
+    let mut agents = [
+        factories[a].build(rng.r#gen())?,
+        factories[b].build(rng.r#gen())?,
+    ];
+    let mut pos = Position::new(BENCH_GEOMETRY);
+    let mut moves = String::with_capacity(target);
+    while pos.moves_played() < target {
+        if pos.outcome() != Outcome::Ongoing {
+            return Ok(None);
+        }
+        let col = if rng.gen_bool(cfg.epsilon) {
+            let legal: Vec<usize> = pos.legal_columns().collect();
+            legal[rng.gen_range(0..legal.len())]
+        } else {
+            agents[pos.moves_played() % 2].choose(&Turn::new(pos))
+        };
+        pos.play_col(col);
+        moves.push(char::from_digit(col as u32 + 1, 10).unwrap_or('?'));
+    }
+    Ok((pos.outcome() == Outcome::Ongoing).then_some((pos, moves)))
+}
+
+/// Makes the six sets.
+pub fn make_bench_sets(
+    cfg: &BenchSetsConfig,
+    progress: &dyn BenchSetsProgress,
+) -> Result<BenchSetsOutput, BenchSetsError> {
+    if cfg.mix.is_empty() {
+        return Err(BenchSetsError::Config("the agent mix is empty".into()));
+    }
+    if !(0.0..=1.0).contains(&cfg.epsilon) {
+        return Err(BenchSetsError::Config(format!(
+            "epsilon {} is not a probability in [0, 1]",
+            cfg.epsilon
+        )));
+    }
+    if !(1..=14).contains(&cfg.begin_min_stones) {
+        return Err(BenchSetsError::Config(format!(
+            "the begin phase's fewest stones must be 1..=14, not {}",
+            cfg.begin_min_stones
+        )));
+    }
+    let factories = cfg
+        .mix
+        .iter()
+        .map(|s| s.factory(BENCH_GEOMETRY))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pool = SolverPool::new(BENCH_GEOMETRY, cfg.tt_mib)?;
+    let wanted = |s: &BenchSet| {
+        if s.name == "begin-hard" {
+            cfg.begin_hard
+        } else {
+            cfg.count
+        }
+    };
+    let mut sets: Vec<MadeSet> = BENCH_SETS
+        .iter()
+        .map(|set| MadeSet {
+            set,
+            lines: Vec::new(),
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    let (mut games, mut solved, mut duplicates) = (0, 0, 0);
+    let batch = 32 * rayon::current_num_threads().max(1);
+    // Phases by stone band; each candidate game aims at a stone count drawn from the band.
+    let phases: [(&str, RangeInclusive<usize>); 3] = [
+        ("end", 29..=41),
+        ("middle", 15..=28),
+        ("begin", cfg.begin_min_stones..=14),
+    ];
+    for (phase_index, (phase, band)) in phases.iter().enumerate() {
+        let members: Vec<usize> = (0..sets.len())
+            .filter(|&i| sets[i].set.stones.contains(band.start()))
+            .collect();
+        let total: usize = members.iter().map(|&i| wanted(sets[i].set)).sum();
+        progress.phase(phase, total);
+        let mut phase_games = 0u64;
+        let mut taken = 0;
+        let full = |sets: &[MadeSet], i: usize| sets[i].lines.len() >= wanted(sets[i].set);
+        while members.iter().any(|&i| !full(&sets, i)) {
+            if phase_games > 1000 * (total as u64 + 10) {
+                let (i, _) = members
+                    .iter()
+                    .map(|&i| (i, ()))
+                    .find(|&(i, _)| !full(&sets, i))
+                    .expect("some set is not full");
+                return Err(BenchSetsError::Starved {
+                    set: sets[i].set.name,
+                    found: sets[i].lines.len(),
+                    wanted: wanted(sets[i].set),
+                    games: phase_games as usize,
+                });
+            }
+            // When only sets of fewer stones than the band's top are left (begin-hard:
+            // at most 13 stones), aim the games at stone counts that can still join them.
+            let top = members
+                .iter()
+                .filter(|&&i| !full(&sets, i))
+                .map(|&i| *sets[i].set.stones.end())
+                .max()
+                .unwrap_or(*band.end());
+            let aim = *band.start()..=top.min(*band.end());
+            let first = phase_games;
+            let found: Vec<Option<(Position, String)>> = (first..first + batch as u64)
+                .into_par_iter()
+                .map(|g| candidate(cfg, &factories, phase_index as u64, g, &aim))
+                .collect::<Result<_, _>>()?;
+            phase_games += batch as u64;
+            games += batch;
+            let mut fresh = Vec::new();
+            for (p, m) in found.into_iter().flatten() {
+                if seen.contains(&p.canonical_key()) {
+                    duplicates += 1;
+                } else {
+                    fresh.push((p, m));
+                }
+            }
+            let positions: Vec<Position> = fresh.iter().map(|(p, _)| *p).collect();
+            let scores = pool.scores(&positions, Mode::Strong, &|| {});
+            solved += positions.len();
+            for ((p, moves), score) in fresh.into_iter().zip(scores) {
+                let Some(set) = BenchSet::of(&p, score) else {
+                    continue;
+                };
+                let Some(i) = members.iter().copied().find(|&i| sets[i].set == set) else {
+                    continue;
+                };
+                if full(&sets, i) || !seen.insert(p.canonical_key()) {
+                    continue;
+                }
+                sets[i].lines.push(BenchLine { moves, score });
+                taken += 1;
+            }
+            progress.taken(taken);
+        }
+    }
+    Ok(BenchSetsOutput {
+        sets,
+        games,
+        solved,
+        duplicates,
+    })
+}
+
+/// The set as file text: one "MOVES SCORE" line per position.
+pub fn format_set(lines: &[BenchLine]) -> String {
+    let mut s = String::with_capacity(lines.len() * 24);
+    for l in lines {
+        s.push_str(&l.moves);
+        s.push(' ');
+        s.push_str(&l.score.to_string());
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Solver;
+
+    struct Quiet;
+    impl BenchSetsProgress for Quiet {
+        fn phase(&self, _: &str, _: usize) {}
+        fn taken(&self, _: usize) {}
+    }
+
+    #[test]
+    fn small_sets_are_exact_distinct_and_in_their_bands() {
+        let cfg = BenchSetsConfig {
+            count: 6,
+            begin_hard: 2,
+            begin_min_stones: 10,
+            seed: 3,
+            tt_mib: 8,
+            ..BenchSetsConfig::default()
+        };
+        let out = make_bench_sets(&cfg, &Quiet).unwrap();
+        let mut solver = Solver::with_table_mib(BENCH_GEOMETRY, 8).unwrap();
+        let mut keys = HashSet::new();
+        for made in &out.sets {
+            let want = if made.set.name == "begin-hard" { 2 } else { 6 };
+            assert_eq!(made.lines.len(), want, "{}", made.set.name);
+            for l in &made.lines {
+                let p = Position::from_moves(BENCH_GEOMETRY, &l.moves).unwrap();
+                assert_eq!(solver.solve(&p), l.score, "{}", l.moves);
+                assert_eq!(BenchSet::of(&p, l.score), Some(made.set));
+                assert!(keys.insert(p.canonical_key()), "duplicate {}", l.moves);
+            }
+        }
+        // The same seed gives the same sets.
+        let again = make_bench_sets(&cfg, &Quiet).unwrap();
+        for (a, b) in out.sets.iter().zip(&again.sets) {
+            assert_eq!(a.lines, b.lines);
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        let cfg = BenchSetsConfig {
+            epsilon: 1.5,
+            ..BenchSetsConfig::default()
+        };
+        assert!(matches!(
+            make_bench_sets(&cfg, &Quiet),
+            Err(BenchSetsError::Config(_))
+        ));
+        let cfg = BenchSetsConfig {
+            mix: Vec::new(),
+            ..BenchSetsConfig::default()
+        };
+        assert!(make_bench_sets(&cfg, &Quiet).is_err());
+    }
+}

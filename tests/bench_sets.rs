@@ -1,0 +1,87 @@
+//! The benchmark sets: the set definitions reproduce the Pons files' own split, and the sets
+//! the repository ships in data/bench/ hold what data/README.md says they hold.
+
+mod common;
+
+use connect4_ml::Geometry;
+use connect4_ml::arena::bench_sets::{BENCH_SETS, BenchSet, files_in};
+use connect4_ml::game::Position;
+use connect4_ml::solver::Solver;
+use std::collections::HashSet;
+use std::path::Path;
+
+fn lines(path: &Path) -> Vec<(Position, i32, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let (moves, score) = l
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("{}:{}: not MOVES SCORE", path.display(), i + 1));
+            let pos = Position::from_moves(Geometry::STANDARD, moves)
+                .unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1));
+            (pos, score.parse().unwrap(), moves.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_pons_position_falls_in_its_own_set() {
+    let dir = common::shared_data("pons");
+    for set in &BENCH_SETS {
+        let path = dir.join(set.pons_name);
+        let all = lines(&path);
+        assert_eq!(all.len(), 1000);
+        for (pos, score, moves) in &all {
+            assert_eq!(
+                BenchSet::of(pos, *score).map(|s| s.name),
+                Some(set.name),
+                "{}: {moves} {score}",
+                set.pons_name
+            );
+        }
+    }
+    // The folder resolves to the six files under their Pons names.
+    let found: Vec<String> = files_in(&dir).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        found,
+        [
+            "Test_L3_R1",
+            "Test_L2_R1",
+            "Test_L2_R2",
+            "Test_L1_R1",
+            "Test_L1_R2",
+            "Test_L1_R3"
+        ]
+    );
+}
+
+#[test]
+fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");
+    let mut keys = HashSet::new();
+    let mut solver = Solver::with_table_mib(Geometry::STANDARD, 64).unwrap();
+    for set in &BENCH_SETS {
+        let path = set.file_in(&dir).expect("every set is shipped");
+        let all = lines(&path);
+        let expected = if set.name == "begin-hard" { 200 } else { 1000 };
+        assert_eq!(all.len(), expected, "{}", set.name);
+        // Check every score where solving is cheap, a spread sample where it is not.
+        let step = match set.name {
+            "end-easy" | "middle-easy" | "begin-easy" => 1,
+            "middle-medium" | "begin-medium" => 20,
+            _ => 100,
+        };
+        for (i, (pos, score, moves)) in all.iter().enumerate() {
+            assert!(!pos.last_move_won() && !pos.is_full(), "{moves}: game over");
+            assert_eq!(BenchSet::of(pos, *score), Some(set), "{moves} {score}");
+            assert!(
+                keys.insert(pos.canonical_key()),
+                "{moves}: a duplicate up to mirror"
+            );
+            if i % step == 0 {
+                assert_eq!(solver.solve(pos), *score, "{}: {moves}", set.name);
+            }
+        }
+    }
+}
