@@ -4,7 +4,8 @@
 //! solver that labels data and grades agents), [`features`] (numbers computed from a board),
 //! [`eval`] (static evaluators), [`search`] (depth-limited negamax over any evaluator),
 //! [`agents`] (everything that picks a move, named by spec strings) and [`arena`] (games,
-//! tournaments, Elo, grading against the solver); [`io`] writes files atomically. The `c4`
+//! tournaments, Elo, grading against the solver); [`io`] writes files atomically and [`seed`]
+//! derives seeds. The `c4`
 //! binary is a thin command-line layer over this library.
 
 #![deny(missing_docs)]
@@ -18,6 +19,7 @@ pub mod io;
 pub mod ml;
 pub mod plot;
 pub mod search;
+pub mod seed;
 pub mod solver;
 pub mod train;
 

@@ -12,7 +12,7 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("c4: {e:#}");
+            eprintln!("c4: {}", cli::describe_error(&e));
             ExitCode::FAILURE
         }
     }

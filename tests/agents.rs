@@ -266,3 +266,49 @@ fn adaptive_rank_bookkeeping_on_a_scripted_game() {
     // Playing into the corner on move one is far from the best reply: the first rank is low.
     assert!(a.ranks()[0] < 0.5, "{:?}", a.ranks());
 }
+
+#[test]
+fn every_documented_agent_kind_parses_builds_and_plays() {
+    // The rows of README's agent table, with the shipped models (the tests run from the
+    // repository root, where models/ is).
+    let specs = [
+        "random",
+        "easy",
+        "hard",
+        "window",
+        "window:depth=3",
+        "handtuned:depth=2",
+        "threat:depth=2",
+        "openlines:depth=2",
+        "negamax:eval=openlines,depth=2",
+        "negamax:eval=window,depth=3,ms=50",
+        "negamax:eval=handtuned,depth=2,schedule=20:4",
+        "negamax:eval=threat,depth=2",
+        "perfect",
+        "perfect:tt=16",
+        "adaptive",
+        "adaptive:depth=2,start=0.5",
+        "model:models/gbt.bin",
+        "model:models/gbt.bin,depth=2",
+        "model:models/lms.bin,depth=2",
+        "model:path=models/gbt.bin,depth=2",
+        "gbt",
+        "gbt:depth=2",
+        "lms",
+        "lms:models/lms.bin,depth=2",
+        "rollouts",
+        "rollouts:playouts=20,smart=true,seed=3,depth=2",
+        "hybrid",
+        "hybrid:model=models/gbt.bin,depth=2,rollouts=10,smart=false,model_until=8,blend_until=14,weight=0.5,seed=1",
+    ];
+    // A mid-game position, so that even the perfect agent answers at once.
+    let pos = Position::from_moves(G, "44444433333355").unwrap();
+    for s in specs {
+        let spec: AgentSpec = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
+        assert_eq!(spec.to_string(), s);
+        let factory = spec.factory(G).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let mut agent = factory.build(7).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let col = agent.choose(&Turn::new(pos));
+        assert!(pos.can_play(col), "{s} chose column {col}");
+    }
+}

@@ -64,7 +64,7 @@ fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
     for set in &BENCH_SETS {
         let path = set.file_in(&dir).expect("every set is shipped");
         let all = lines(&path);
-        let expected = if set.name == "begin-hard" { 200 } else { 1000 };
+        let expected = 1000;
         assert_eq!(all.len(), expected, "{}", set.name);
         // Check every score where solving is cheap, a spread sample where it is not.
         let step = match set.name {

@@ -249,6 +249,19 @@ pub enum AgentKind {
 }
 
 /// A parsed agent spec; [`AgentSpec::factory`] turns it into agents.
+///
+/// ```
+/// use connect4_ml::agents::AgentSpec;
+/// use connect4_ml::{Geometry, Position};
+/// let spec: AgentSpec = "negamax:eval=threat,depth=4".parse().unwrap();
+/// let mut agent = spec.factory(Geometry::STANDARD).unwrap().build(0).unwrap();
+/// let empty = Position::new(Geometry::STANDARD);
+/// let column = agent.choose(&connect4_ml::agents::Turn::new(empty));
+/// assert!(column < 7);
+/// // A bad spec says what is wrong.
+/// let err = "hard:depth=3".parse::<AgentSpec>().unwrap_err().to_string();
+/// assert!(err.contains("'hard' takes no option 'depth'"), "{err}");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentSpec {
     text: String,

@@ -5,6 +5,7 @@ use super::{GameResult, GameScore, PlayedGame, move_string, play_game};
 use crate::agents::{AgentError, AgentFactory, AgentSpec};
 use crate::arena::{EloRating, fit_elo};
 use crate::game::{Geometry, Position};
+use crate::seed::derive_seed as derive;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -39,7 +40,7 @@ pub enum TournamentError {
     #[error("agent '{0}' is listed twice")]
     Duplicate(String),
     /// No games asked for.
-    #[error("--games must be at least 1")]
+    #[error("no games to play: every pairing needs at least one game")]
     NoGames,
     /// So many opening plies that no game is left to play.
     #[error("{openings} opening plies do not fit on a {geometry} board")]
@@ -137,6 +138,24 @@ pub struct TournamentSummary {
 }
 
 /// A prepared tournament.
+///
+/// ```
+/// use connect4_ml::arena::{Tournament, TournamentConfig};
+/// use connect4_ml::Geometry;
+/// let t = Tournament::new(TournamentConfig {
+///     agents: vec!["random".parse().unwrap(), "hard".parse().unwrap()],
+///     games: 4,
+///     openings: 2,
+///     seed: 1,
+///     jobs: 1,
+///     geometry: Geometry::STANDARD,
+/// })
+/// .unwrap();
+/// let summary = t.run(&|| {}).unwrap();
+/// let p = &summary.pairings[0];
+/// assert_eq!(p.wins + p.draws + p.losses, 4);
+/// assert_eq!(summary.elo.len(), 2);
+/// ```
 pub struct Tournament {
     config: TournamentConfig,
     factories: Vec<AgentFactory>,
@@ -172,18 +191,6 @@ pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec
             return moves;
         }
     }
-}
-
-/// A seed for one purpose derived from the tournament seed (SplitMix64 of the parts).
-fn derive(seed: u64, parts: &[u64]) -> u64 {
-    let mut x = seed;
-    for &p in parts {
-        x = x.wrapping_add(p.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^= x >> 31;
-    }
-    x
 }
 
 impl Tournament {

@@ -79,6 +79,46 @@ pub fn progress_bar(len: usize, label: impl Into<String>) -> Result<indicatif::P
     Ok(bar)
 }
 
+/// The message printed for a failed command: the error and its causes, each said once
+/// (library errors often repeat their source's text in their own), then what to do about it
+/// in terms of this command line's flags, which the library does not know.
+pub fn describe_error(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let msg = cause.to_string();
+        if !text.contains(&msg) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&msg);
+        }
+    }
+    if let Some(hint) = flag_hint(e) {
+        text.push_str(" (");
+        text.push_str(hint);
+        text.push(')');
+    }
+    text
+}
+
+/// The flag that fixes an error, for errors whose fix is a flag.
+fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
+    use connect4_ml::arena::TournamentError;
+    use connect4_ml::ml::label::GenerateError;
+    use connect4_ml::solver::SolverError;
+    e.chain().find_map(|c| {
+        if let Some(SolverError::NoMemory { .. }) = c.downcast_ref() {
+            Some("try a smaller --tt-mib")
+        } else if let Some(TournamentError::NoGames) = c.downcast_ref() {
+            Some("--games must be at least 1")
+        } else if let Some(GenerateError::PartialExists { .. }) = c.downcast_ref() {
+            Some("pass --resume to continue it")
+        } else {
+            None
+        }
+    })
+}
+
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {

@@ -13,7 +13,6 @@ use connect4_ml::ml::positions::read_positions;
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label};
 use connect4_ml::train::lms::{LmsConfig, Progress};
 use linfa::ParamGuard;
-use sha2::Digest;
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand, Debug)]
@@ -146,8 +145,7 @@ pub fn run(cmd: TrainCommand) -> Result<()> {
 }
 
 fn sha256_file(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(format!("{:x}", sha2::Sha256::digest(&bytes)))
+    connect4_ml::io::sha256_file(path).with_context(|| format!("reading {}", path.display()))
 }
 
 fn run_gbt(a: GbtArgs) -> Result<()> {

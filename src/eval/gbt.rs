@@ -22,9 +22,7 @@ pub struct GbtEvaluator {
 impl GbtEvaluator {
     /// Loads `path` for boards of `geom` (the file must be a GBT model for that board).
     pub fn load(path: &Path, geom: Geometry) -> Result<GbtEvaluator, EvalError> {
-        let file = load_gbt(path, Some(geom)).map_err(|e| EvalError::Model {
-            message: e.to_string(),
-        })?;
+        let file = load_gbt(path, Some(geom))?;
         let name = format!(
             "gbt({})",
             path.file_name().map_or_else(
@@ -46,14 +44,11 @@ impl GbtEvaluator {
         name: impl Into<String>,
     ) -> Result<GbtEvaluator, EvalError> {
         if model.n_features() != extractor.len() || model.n_classes() != 3 {
-            return Err(EvalError::Model {
-                message: format!(
-                    "model has {} features and {} classes; feature set {} has {} features and 3 classes are needed",
-                    model.n_features(),
-                    model.n_classes(),
-                    extractor.set(),
-                    extractor.len()
-                ),
+            return Err(EvalError::Shape {
+                model_features: model.n_features(),
+                classes: model.n_classes(),
+                set: extractor.set().to_string(),
+                set_features: extractor.len(),
             });
         }
         Ok(GbtEvaluator {

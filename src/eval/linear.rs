@@ -37,11 +37,7 @@ impl LinearEvaluator {
     /// Loads weights saved by `c4 train lms` for boards of `geom`; the evaluator is named
     /// `lms(FILE)`.
     pub fn load(path: &std::path::Path, geom: Geometry) -> Result<Self, super::EvalError> {
-        let file = crate::ml::model_file::load_linear(path, Some(geom)).map_err(|e| {
-            super::EvalError::Model {
-                message: e.to_string(),
-            }
-        })?;
+        let file = crate::ml::model_file::load_linear(path, Some(geom))?;
         let name = format!(
             "lms({})",
             path.file_name().map_or_else(

@@ -54,11 +54,22 @@ pub enum EvalError {
         /// The name asked for.
         name: String,
     },
-    /// A model file could not be used.
-    #[error("{message}")]
-    Model {
-        /// What went wrong, naming the file.
-        message: String,
+    /// A model file could not be read or is not a usable model.
+    #[error(transparent)]
+    Model(#[from] crate::io::model::ModelFileError),
+    /// A model in memory does not fit the features it is given.
+    #[error(
+        "model has {model_features} features and {classes} classes; feature set {set} has {set_features} features and 3 classes are needed"
+    )]
+    Shape {
+        /// Features the model reads.
+        model_features: usize,
+        /// Classes the model predicts.
+        classes: usize,
+        /// The feature set's name.
+        set: String,
+        /// Features the set gives.
+        set_features: usize,
     },
 }
 
@@ -93,9 +104,7 @@ pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalErr
 /// Loads any model file for boards of `geom`, by the kind its header names: a GBT model
 /// (`c4 train gbt`) or linear weights (`c4 train lms`).
 pub fn load_model(path: &std::path::Path, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
-    let header = crate::io::model::read_header(path).map_err(|e| EvalError::Model {
-        message: e.to_string(),
-    })?;
+    let header = crate::io::model::read_header(path)?;
     Ok(match header.kind {
         crate::io::model::ModelKind::Gbt => Arc::new(GbtEvaluator::load(path, geom)?),
         crate::io::model::ModelKind::Linear => Arc::new(LinearEvaluator::load(path, geom)?),

@@ -46,13 +46,10 @@ impl PlayoutRng {
     }
 }
 
-/// Mixes two words into one well-spread seed (the splitmix64 finaliser).
+/// Mixes two words into one well-spread seed.
 #[inline]
 fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    crate::seed::splitmix64(a ^ b.wrapping_mul(crate::seed::GOLDEN_GAMMA))
 }
 
 /// Counts from [`MonteCarlo::run`]: results from the side to move's view, and plies played.

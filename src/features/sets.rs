@@ -8,6 +8,20 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A feature set by name; the name is recorded in every model file.
+///
+/// ```
+/// use connect4_ml::features::FeatureSet;
+/// use connect4_ml::{Geometry, Position};
+/// let set: FeatureSet = "cells".parse().unwrap();
+/// let ext = set.extractor(Geometry::STANDARD);
+/// assert_eq!(ext.len(), 42);
+/// let mut row = vec![0.0; ext.len()];
+/// // x played column 4; o is to move and sees x's stone as the opponent's (-1).
+/// ext.extract(&Position::from_moves(Geometry::STANDARD, "4").unwrap(), &mut row);
+/// assert_eq!(row.iter().filter(|&&v| v != 0.0).count(), 1);
+/// assert_eq!(row.iter().sum::<f64>(), -1.0);
+/// assert!("cels".parse::<FeatureSet>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FeatureSet {
     /// One number per cell in UCI order (a1..a6, b1, ...): +1 the mover's stone, -1 the

@@ -117,7 +117,7 @@ pub enum ModelFileError {
         /// Its length.
         len: usize,
         /// What is missing.
-        what: String,
+        what: &'static str,
     },
     /// The checksum does not match: the bytes were changed after writing.
     #[error("{path}: corrupted (sha256 checksum mismatch)", path = path.display())]
@@ -126,22 +126,76 @@ pub enum ModelFileError {
         path: PathBuf,
     },
     /// Header or body do not decode.
-    #[error("{path}: cannot decode the {part}: {message}", path = path.display())]
+    #[error("{path}: cannot decode the {part}: {source}", path = path.display())]
     Decode {
         /// The file.
         path: PathBuf,
         /// "header" or "body".
         part: &'static str,
-        /// The decoder's message.
-        message: String,
+        /// The decoder's error.
+        source: bincode::error::DecodeError,
     },
-    /// A valid file, but not the model the caller needs.
-    #[error("{path}: {message}", path = path.display())]
+    /// The body decoded but bytes are left after it.
+    #[error("{path}: cannot decode the body: {extra} trailing bytes", path = path.display())]
+    TrailingBytes {
+        /// The file.
+        path: PathBuf,
+        /// Bytes left over.
+        extra: usize,
+    },
+    /// The model could not be encoded for writing.
+    #[error("{path}: cannot encode the model: {source}", path = path.display())]
+    Encode {
+        /// The file.
+        path: PathBuf,
+        /// The encoder's error.
+        source: bincode::error::EncodeError,
+    },
+    /// The header is valid but names another model than the caller needs.
+    #[error("{path}: {what}", path = path.display())]
     Mismatch {
         /// The file.
         path: PathBuf,
         /// Which field differs, expected vs found.
-        message: String,
+        what: HeaderMismatch,
+    },
+    /// Header and body decode, but the body is not a usable model of its kind (checked by
+    /// the module that owns that kind).
+    #[error("{path}: {source}", path = path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What the owning module found wrong.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// A header field that differs from what the caller expects.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum HeaderMismatch {
+    /// Another kind of model.
+    #[error("holds a {found} model, expected a {expected} model")]
+    Kind {
+        /// Needed.
+        expected: ModelKind,
+        /// In the file.
+        found: ModelKind,
+    },
+    /// Another feature set.
+    #[error("model reads feature set {found:?}, expected {expected:?}")]
+    FeatureSet {
+        /// Needed.
+        expected: String,
+        /// In the file.
+        found: String,
+    },
+    /// Another board size.
+    #[error("model is for a {}x{} board, this board is {}x{}", found.0, found.1, expected.0, expected.1)]
+    Board {
+        /// Needed (width, height).
+        expected: (u32, u32),
+        /// In the file.
+        found: (u32, u32),
     },
 }
 
@@ -154,9 +208,12 @@ fn config() -> bincode::config::Configuration<
 }
 
 /// Encodes a model file in memory.
-pub fn encode_model<T: Serialize>(header: &ModelHeader, body: &T) -> Result<Vec<u8>, String> {
-    let h = bincode::serde::encode_to_vec(header, config()).map_err(|e| e.to_string())?;
-    let b = bincode::serde::encode_to_vec(body, config()).map_err(|e| e.to_string())?;
+pub fn encode_model<T: Serialize>(
+    header: &ModelHeader,
+    body: &T,
+) -> Result<Vec<u8>, bincode::error::EncodeError> {
+    let h = bincode::serde::encode_to_vec(header, config())?;
+    let b = bincode::serde::encode_to_vec(body, config())?;
     let mut out = Vec::with_capacity(8 + 4 + 4 + h.len() + 8 + b.len() + 32);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -175,10 +232,9 @@ pub fn save_model<T: Serialize>(
     header: &ModelHeader,
     body: &T,
 ) -> Result<(), ModelFileError> {
-    let bytes = encode_model(header, body).map_err(|message| ModelFileError::Decode {
+    let bytes = encode_model(header, body).map_err(|source| ModelFileError::Encode {
         path: path.to_path_buf(),
-        part: "body",
-        message,
+        source,
     })?;
     super::write_bytes_atomic(path, &bytes).map_err(|source| ModelFileError::Io {
         path: path.to_path_buf(),
@@ -190,10 +246,10 @@ pub fn save_model<T: Serialize>(
 fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), ModelFileError> {
     let p = || path.to_path_buf();
     let len = bytes.len();
-    let trunc = |what: &str| ModelFileError::Truncated {
+    let trunc = |what: &'static str| ModelFileError::Truncated {
         path: p(),
         len,
-        what: what.to_string(),
+        what,
     };
     if len < 8 || &bytes[..8] != MAGIC {
         return Err(if len < 8 && MAGIC.starts_with(bytes) && len > 0 {
@@ -237,43 +293,43 @@ fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), Model
 fn decode_header(path: &Path, h: &[u8]) -> Result<ModelHeader, ModelFileError> {
     bincode::serde::decode_from_slice::<ModelHeader, _>(h, config())
         .map(|(v, _)| v)
-        .map_err(|e| ModelFileError::Decode {
+        .map_err(|source| ModelFileError::Decode {
             path: path.to_path_buf(),
             part: "header",
-            message: e.to_string(),
+            source,
         })
 }
 
 fn check(path: &Path, header: &ModelHeader, expect: &Expect) -> Result<(), ModelFileError> {
-    let mismatch = |message: String| {
+    let mismatch = |what: HeaderMismatch| {
         Err(ModelFileError::Mismatch {
             path: path.to_path_buf(),
-            message,
+            what,
         })
     };
     if let Some(k) = expect.kind
         && k != header.kind
     {
-        return mismatch(format!(
-            "holds a {} model, expected a {k} model",
-            header.kind
-        ));
+        return mismatch(HeaderMismatch::Kind {
+            expected: k,
+            found: header.kind,
+        });
     }
     if let Some(f) = &expect.feature_set
         && *f != header.feature_set
     {
-        return mismatch(format!(
-            "model reads feature set {:?}, expected {f:?}",
-            header.feature_set
-        ));
+        return mismatch(HeaderMismatch::FeatureSet {
+            expected: f.clone(),
+            found: header.feature_set.clone(),
+        });
     }
-    if let Some((w, h)) = expect.board
-        && (w, h) != (header.width, header.height)
+    if let Some(board) = expect.board
+        && board != (header.width, header.height)
     {
-        return mismatch(format!(
-            "model is for a {}x{} board, this board is {w}x{h}",
-            header.width, header.height
-        ));
+        return mismatch(HeaderMismatch::Board {
+            expected: board,
+            found: (header.width, header.height),
+        });
     }
     Ok(())
 }
@@ -287,18 +343,18 @@ pub fn decode_model<T: DeserializeOwned>(
     let (h, b) = split(path, bytes)?;
     let header = decode_header(path, h)?;
     check(path, &header, expect)?;
-    let (body, used) = bincode::serde::decode_from_slice::<T, _>(b, config()).map_err(|e| {
-        ModelFileError::Decode {
-            path: path.to_path_buf(),
-            part: "body",
-            message: e.to_string(),
-        }
-    })?;
+    let (body, used) =
+        bincode::serde::decode_from_slice::<T, _>(b, config()).map_err(|source| {
+            ModelFileError::Decode {
+                path: path.to_path_buf(),
+                part: "body",
+                source,
+            }
+        })?;
     if used != b.len() {
-        return Err(ModelFileError::Decode {
+        return Err(ModelFileError::TrailingBytes {
             path: path.to_path_buf(),
-            part: "body",
-            message: format!("{} trailing bytes", b.len() - used),
+            extra: b.len() - used,
         });
     }
     Ok((header, body))

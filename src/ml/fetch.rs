@@ -3,7 +3,6 @@
 
 use super::lzw;
 use super::uci::UCI_SHA256;
-use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::Path;
 use thiserror::Error;
@@ -107,7 +106,7 @@ pub fn unpack(payload: &[u8]) -> Result<Vec<u8>, FetchError> {
 /// Returns the number of bytes written.
 pub fn fetch_uci(url: &str, out: &Path) -> Result<usize, FetchError> {
     let data = unpack(&download(url)?)?;
-    let found = format!("{:x}", Sha256::digest(&data));
+    let found = crate::io::sha256_hex(&data);
     if found != UCI_SHA256 {
         return Err(FetchError::Checksum {
             found,

@@ -114,8 +114,8 @@ pub enum GenerateError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// A partial file exists but --resume was not given.
-    #[error("{path} exists from an interrupted run: pass --resume to continue it, or delete it to start over", path = path.display())]
+    /// A partial file exists but the job was not asked to resume it.
+    #[error("{path} exists from an interrupted run: resume it, or delete it to start over", path = path.display())]
     PartialExists {
         /// The partial file.
         path: std::path::PathBuf,
@@ -180,7 +180,8 @@ pub fn generate_uci(
                 line: n + 1,
                 what,
             };
-            let row = super::uci::parse_record(geom, &fields, None).map_err(bad)?;
+            let row =
+                super::uci::parse_record(geom, &fields, None).map_err(|e| bad(e.to_string()))?;
             let Some(&i) = index.get(&row.position.key()) else {
                 return Err(bad(
                     "position is not part of this job (other shard or ply?)".into(),

@@ -224,10 +224,6 @@ mod shared_file {
             )
         });
         let out = super::decompress(&bytes).unwrap();
-        use sha2::Digest;
-        assert_eq!(
-            format!("{:x}", sha2::Sha256::digest(&out)),
-            crate::ml::uci::UCI_SHA256
-        );
+        assert_eq!(crate::io::sha256_hex(&out), crate::ml::uci::UCI_SHA256);
     }
 }

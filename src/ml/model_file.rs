@@ -1,13 +1,52 @@
 //! GBT models on disk: the model file format of [`crate::io::model`] with a GBT body, plus the
 //! checks that only make sense for a GBT (the feature set exists and has the model's width).
 
-use super::gbt::{GbtModel, GbtModelData};
+use super::gbt::{GbtModel, GbtModelData, GbtModelError};
 use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model::{
-    Expect, ModelFileError, ModelHeader, ModelKind, TrainingMeta, load_model, save_model,
+    Expect, ModelFileError, ModelHeader, ModelKind, TrainingMeta, decode_model, load_model,
+    save_model,
 };
 use std::path::Path;
+
+/// Why a model file's body, valid as bytes, is not a usable model of its kind.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ModelBodyError {
+    /// The header names a feature set this build does not know.
+    #[error(transparent)]
+    FeatureSet(#[from] crate::features::UnknownFeatureSet),
+    /// The header's board size is not a valid board.
+    #[error("board in header: {0}")]
+    Board(crate::game::GameError),
+    /// The model reads another number of features than its feature set gives.
+    #[error("model reads {model} features but feature set {set} has {set_len}")]
+    FeatureCount {
+        /// Features the model reads.
+        model: usize,
+        /// The feature set's name.
+        set: String,
+        /// Features it gives.
+        set_len: usize,
+    },
+    /// The trees do not make a model.
+    #[error(transparent)]
+    Gbt(#[from] GbtModelError),
+    /// Linear weights for other features than this build's.
+    #[error("weights are for features {found:?}, expected {expected:?}")]
+    LinearFeatures {
+        /// Names in the file.
+        found: Vec<String>,
+        /// Names this build uses.
+        expected: Vec<String>,
+    },
+    /// Not eight weights.
+    #[error("{0} weights, expected 8")]
+    WeightCount(usize),
+    /// A NaN or infinite weight.
+    #[error("weight {0} is not finite")]
+    NotFinite(f64),
+}
 
 /// A loaded GBT model file.
 #[derive(Clone, Debug)]
@@ -42,31 +81,43 @@ pub fn save_gbt(
 
 /// Reads a GBT model file; with `board`, also requires that board size.
 pub fn load_gbt(path: &Path, board: Option<Geometry>) -> Result<GbtFile, ModelFileError> {
+    let bytes = std::fs::read(path).map_err(|source| ModelFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode_gbt(path, &bytes, board)
+}
+
+/// [`load_gbt`] of a file's bytes held in memory (`path` only names it in errors).
+pub fn decode_gbt(
+    path: &Path,
+    bytes: &[u8],
+    board: Option<Geometry>,
+) -> Result<GbtFile, ModelFileError> {
     let expect = Expect {
         kind: Some(ModelKind::Gbt),
         feature_set: None,
         board: board.map(|g| (g.width() as u32, g.height() as u32)),
     };
-    let (header, data): (ModelHeader, GbtModelData) = load_model(path, &expect)?;
-    let mismatch = |message: String| ModelFileError::Mismatch {
+    let (header, data): (ModelHeader, GbtModelData) = decode_model(path, bytes, &expect)?;
+    let invalid = |e: ModelBodyError| ModelFileError::Invalid {
         path: path.to_path_buf(),
-        message,
+        source: Box::new(e),
     };
     let features: FeatureSet = header
         .feature_set
         .parse()
-        .map_err(|e| mismatch(format!("{e}")))?;
+        .map_err(|e| invalid(ModelBodyError::FeatureSet(e)))?;
     let geometry = Geometry::new(header.width as usize, header.height as usize)
-        .map_err(|e| mismatch(format!("board in header: {e}")))?;
+        .map_err(|e| invalid(ModelBodyError::Board(e)))?;
     if features.len(geometry) != data.n_features {
-        return Err(mismatch(format!(
-            "model reads {} features but feature set {} has {}",
-            data.n_features,
-            features,
-            features.len(geometry)
-        )));
+        return Err(invalid(ModelBodyError::FeatureCount {
+            model: data.n_features,
+            set: features.to_string(),
+            set_len: features.len(geometry),
+        }));
     }
-    let model = GbtModel::from_data(data).map_err(mismatch)?;
+    let model = GbtModel::from_data(data).map_err(|e| invalid(e.into()))?;
     Ok(GbtFile {
         header,
         model,
@@ -133,24 +184,26 @@ pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, M
         board: board.map(|g| (g.width() as u32, g.height() as u32)),
     };
     let (header, data): (ModelHeader, LinearModelData) = load_model(path, &expect)?;
-    let mismatch = |message: String| ModelFileError::Mismatch {
+    let invalid = |e: ModelBodyError| ModelFileError::Invalid {
         path: path.to_path_buf(),
-        message,
+        source: Box::new(e),
     };
     if data.features != crate::features::LINEAR8_NAMES {
-        return Err(mismatch(format!(
-            "weights are for features {:?}, expected {:?}",
-            data.features,
-            crate::features::LINEAR8_NAMES
-        )));
+        return Err(invalid(ModelBodyError::LinearFeatures {
+            found: data.features.clone(),
+            expected: crate::features::LINEAR8_NAMES
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        }));
     }
     let weights: [f64; 8] = data
         .weights
         .as_slice()
         .try_into()
-        .map_err(|_| mismatch(format!("{} weights, expected 8", data.weights.len())))?;
-    if let Some(w) = weights.iter().find(|w| !w.is_finite()) {
-        return Err(mismatch(format!("weight {w} is not finite")));
+        .map_err(|_| invalid(ModelBodyError::WeightCount(data.weights.len())))?;
+    if let Some(&w) = weights.iter().find(|w| !w.is_finite()) {
+        return Err(invalid(ModelBodyError::NotFinite(w)));
     }
     Ok(LinearFile { header, weights })
 }

@@ -127,12 +127,8 @@ pub fn read_positions(
         let mut fields: Vec<&str> = rec.iter().take(n).collect();
         let label_field = rec[n + 2].trim();
         fields.push(label_field);
-        let row = parse_record(geom, &fields, None).map_err(|e| {
-            bad(e.replace(
-                &format!("column {} (class)", n + 1),
-                &format!("column {} (label)", n + 3),
-            ))
-        })?;
+        let row = parse_record(geom, &fields, None)
+            .map_err(|e| bad(e.class_at(n + 3, "label").to_string()))?;
         let to_move = match rec[n].trim() {
             "x" => Player::First,
             "o" => Player::Second,

@@ -145,67 +145,140 @@ pub enum UciError {
         found: String,
     },
     /// A row is malformed.
-    #[error("{path}:{line}: {what}", path = path.display())]
+    #[error("{path}:{line}: {source}", path = path.display())]
     Row {
         /// The file.
         path: PathBuf,
         /// 1-based line number.
         line: u64,
         /// What is wrong, naming the column (field) where there is one.
-        what: String,
+        source: RowError,
     },
 }
 
-/// Parses one record (43 fields) of a UCI-format file on `geom`; `Err` says what is wrong and
-/// names the field.
-pub fn parse_record(geom: Geometry, fields: &[&str], ply: Option<usize>) -> Result<UciRow, String> {
+/// What is wrong with one row of a UCI-format file; columns are 1-based fields.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RowError {
+    /// Not as many fields as the board has cells, plus the class.
+    #[error("expected {expected} fields ({cells} cells and a class), found {found}", cells = expected - 1)]
+    FieldCount {
+        /// Fields a row must have.
+        expected: usize,
+        /// Fields found.
+        found: usize,
+    },
+    /// The line cannot be split into comma-separated fields.
+    #[error("the line cannot be read as comma-separated fields")]
+    Unreadable,
+    /// A field that is not text.
+    #[error("column {column}: not UTF-8 text")]
+    NotText {
+        /// The field.
+        column: usize,
+    },
+    /// A cell that is not `x`, `o` or `b`.
+    #[error("column {column} ({cell}): cell {cell} holds {found:?}; expected x, o or b")]
+    Cell {
+        /// The field.
+        column: usize,
+        /// The cell's name, e.g. `c4`.
+        cell: String,
+        /// What it holds.
+        found: String,
+    },
+    /// A class that is not `win`, `loss` or `draw`.
+    #[error("column {column} ({name}): unknown class {found:?}; expected win, loss or draw")]
+    Class {
+        /// The field.
+        column: usize,
+        /// What the field is called in this file ("class", or "label" in position files).
+        name: &'static str,
+        /// What it holds.
+        found: String,
+    },
+    /// Not the stone counts of the file's ply.
+    #[error("{x} x and {o} o stones; every row must have {} x and {} o ({ply} plies)", ply.div_ceil(2), ply / 2)]
+    Stones {
+        /// `x` stones.
+        x: usize,
+        /// `o` stones.
+        o: usize,
+        /// The file's ply.
+        ply: usize,
+    },
+    /// A stone above an empty cell.
+    #[error("column {column} ({cell}): stone above an empty cell (gravity)")]
+    Floating {
+        /// The field.
+        column: usize,
+        /// The cell's name.
+        cell: String,
+    },
+    /// The cells do not make a position (e.g. a finished game).
+    #[error(transparent)]
+    Position(GameError),
+}
+
+impl RowError {
+    /// The same error with the class field renamed and moved (for files that keep the label
+    /// elsewhere than right after the cells).
+    pub fn class_at(self, column: usize, name: &'static str) -> RowError {
+        match self {
+            RowError::Class { found, .. } => RowError::Class {
+                column,
+                name,
+                found,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Parses one record (43 fields) of a UCI-format file on `geom`; the error names the field.
+pub fn parse_record(
+    geom: Geometry,
+    fields: &[&str],
+    ply: Option<usize>,
+) -> Result<UciRow, RowError> {
     let n = geom.cells();
     if fields.len() != n + 1 {
-        return Err(format!(
-            "expected {} fields ({n} cells and a class), found {}",
-            n + 1,
-            fields.len()
-        ));
+        return Err(RowError::FieldCount {
+            expected: n + 1,
+            found: fields.len(),
+        });
     }
     let mut cells = Vec::with_capacity(n);
     for (i, f) in fields[..n].iter().enumerate() {
-        let cell = Cell::parse(f, &cell_name(geom, i)).map_err(|e| {
-            format!(
-                "column {} ({}): {e}; expected x, o or b",
-                i + 1,
-                cell_name(geom, i)
-            )
+        let name = cell_name(geom, i);
+        let cell = Cell::parse(f, &name).map_err(|_| RowError::Cell {
+            column: i + 1,
+            cell: name.clone(),
+            found: f.trim().to_string(),
         })?;
         cells.push(cell);
     }
     let class = fields[n];
-    let label = Label::parse(class).ok_or_else(|| {
-        format!(
-            "column {} (class): unknown class {:?}; expected win, loss or draw",
-            n + 1,
-            class.trim()
-        )
+    let label = Label::parse(class).ok_or_else(|| RowError::Class {
+        column: n + 1,
+        name: "class",
+        found: class.trim().to_string(),
     })?;
     if let Some(ply) = ply {
-        let xs = cells.iter().filter(|&&c| c == Cell::X).count();
-        let os = cells.iter().filter(|&&c| c == Cell::O).count();
-        if xs != ply.div_ceil(2) || os != ply / 2 {
-            return Err(format!(
-                "{xs} x and {os} o stones; every row must have {} x and {} o ({ply} plies)",
-                ply.div_ceil(2),
-                ply / 2
-            ));
+        let x = cells.iter().filter(|&&c| c == Cell::X).count();
+        let o = cells.iter().filter(|&&c| c == Cell::O).count();
+        if x != ply.div_ceil(2) || o != ply / 2 {
+            return Err(RowError::Stones { x, o, ply });
         }
     }
     let position = Position::from_uci_cells(geom, &cells).map_err(|e| match e {
         GameError::Floating { cell } => {
             let idx = (0..n).find(|&i| cell_name(geom, i) == cell).unwrap_or(0);
-            format!(
-                "column {} ({cell}): stone above an empty cell (gravity)",
-                idx + 1
-            )
+            RowError::Floating {
+                column: idx + 1,
+                cell,
+            }
         }
-        other => other.to_string(),
+        other => RowError::Position(other),
     })?;
     Ok(UciRow { position, label })
 }
@@ -308,6 +381,17 @@ pub fn load_uci(path: &Path) -> Result<UciData, UciError> {
     })
 }
 
+/// Parses UCI-format text held in memory (`name` only names it in errors); the same checks
+/// as [`read_uci_with`].
+pub fn parse_uci_bytes(
+    bytes: &[u8],
+    name: &Path,
+    geom: Geometry,
+    ply: Option<usize>,
+) -> Result<Vec<UciRow>, UciError> {
+    parse_uci_text(bytes, name, geom, ply)
+}
+
 fn parse_uci_text(
     bytes: &[u8],
     path: &Path,
@@ -325,17 +409,17 @@ fn parse_uci_text(
             Ok(false) => break,
             Ok(true) => {
                 let line = record.position().map_or(0, |p| p.line());
-                let row_error = |what: String| UciError::Row {
+                let row_error = |source: RowError| UciError::Row {
                     path: path.to_path_buf(),
                     line,
-                    what,
+                    source,
                 };
                 let fields: Vec<&str> = record
                     .iter()
                     .enumerate()
                     .map(|(i, f)| {
                         std::str::from_utf8(f)
-                            .map_err(|_| row_error(format!("column {}: not UTF-8 text", i + 1)))
+                            .map_err(|_| row_error(RowError::NotText { column: i + 1 }))
                     })
                     .collect::<Result<_, _>>()?;
                 if fields.len() == 1 && fields[0].trim().is_empty() {
@@ -348,12 +432,7 @@ fn parse_uci_text(
                 return Err(UciError::Row {
                     path: path.to_path_buf(),
                     line,
-                    what: match e.kind() {
-                        csv::ErrorKind::UnequalLengths { len, .. } => {
-                            format!("a row of {len} fields")
-                        }
-                        _ => "not a comma-separated text row".to_string(),
-                    },
+                    source: RowError::Unreadable,
                 });
             }
         }
@@ -458,21 +537,29 @@ mod tests {
     fn bad_rows_name_the_column() {
         let g = Geometry::default();
         let bad_cell = ROW.replacen("x", "q", 1);
-        let e = parse_record(g, &fields(&bad_cell), Some(8)).unwrap_err();
+        let e = parse_record(g, &fields(&bad_cell), Some(8))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("column 13 (c1)"), "{e}");
         let bad_class = ROW.replace("win", "won");
-        let e = parse_record(g, &fields(&bad_class), Some(8)).unwrap_err();
+        let e = parse_record(g, &fields(&bad_class), Some(8))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("column 43 (class)"), "{e}");
         let short = &ROW[2..];
-        let e = parse_record(g, &fields(short), Some(8)).unwrap_err();
+        let e = parse_record(g, &fields(short), Some(8))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("expected 43 fields"), "{e}");
         // c2 (o) moved up to c3: a floating stone
         let mut f = fields(ROW);
         f.swap(13, 14);
-        let e = parse_record(g, &f, Some(8)).unwrap_err();
+        let e = parse_record(g, &f, Some(8)).unwrap_err().to_string();
         assert!(e.contains("column 15 (c3)") && e.contains("gravity"), "{e}");
         let nine = ROW.replacen("b", "x", 1);
-        let e = parse_record(g, &fields(&nine), Some(8)).unwrap_err();
+        let e = parse_record(g, &fields(&nine), Some(8))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("5 x and 4 o"), "{e}");
     }
 

@@ -65,9 +65,7 @@ pub enum SolverError {
         mib: usize,
     },
     /// The machine would not give that much memory.
-    #[error(
-        "cannot allocate a {mib} MiB transposition table: not enough memory (try a smaller --tt-mib)"
-    )]
+    #[error("cannot allocate a {mib} MiB transposition table: not enough memory")]
     NoMemory {
         /// Requested size.
         mib: usize,
@@ -232,6 +230,19 @@ impl Solver {
 
     /// The score of every column (index 0 = column 1) in `mode`; `None` where the column is
     /// full or the game is already over.
+    ///
+    /// ```
+    /// use connect4_ml::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 16).unwrap();
+    /// // x to move after 4, 4, 5, 3 (the first line of the end-game benchmark set is harder):
+    /// // every column of a 7-stone-deep end game is scored exactly.
+    /// let p = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351").unwrap();
+    /// let scores = s.analyze(&p, Mode::Strong);
+    /// assert_eq!(scores.len(), 7);
+    /// // The best column keeps the position's score.
+    /// let best = scores.iter().flatten().max().copied();
+    /// assert_eq!(best, Some(s.solve(&p)));
+    /// ```
     pub fn analyze(&mut self, pos: &Position, mode: Mode) -> Vec<Option<i32>> {
         let over = pos.last_move_won() || pos.is_full();
         (0..pos.width())

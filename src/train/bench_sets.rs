@@ -128,18 +128,6 @@ pub trait BenchSetsProgress: Sync {
     fn taken(&self, taken: usize);
 }
 
-/// A derived seed (SplitMix64 finaliser over the parts).
-fn mix_seed(seed: u64, parts: &[u64]) -> u64 {
-    let mut x = seed;
-    for &p in parts {
-        x = x.wrapping_add(p.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^= x >> 31;
-    }
-    x
-}
-
 /// One game of the mix stopped at `stones`; `None` when it ended before.
 fn candidate(
     cfg: &BenchSetsConfig,
@@ -148,7 +136,7 @@ fn candidate(
     game: u64,
     stones: &RangeInclusive<usize>,
 ) -> Result<Option<(Position, String)>, AgentError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(mix_seed(cfg.seed, &[phase, game]));
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(cfg.seed, &[phase, game]));
     let target = rng.gen_range(stones.clone());
     let a = rng.gen_range(0..factories.len());
     let b = rng.gen_range(0..factories.len());

@@ -397,6 +397,26 @@ pub fn evaluation_match(
 }
 
 /// Runs LMS training; `progress` hears about every game and evaluation.
+///
+/// ```
+/// use connect4_ml::train::lms::{LmsConfig, train};
+/// let config = LmsConfig {
+///     max_games: 20,
+///     window: 10,
+///     eval_every: 10,
+///     eval_games: 4,
+///     depth: 1,
+///     seed: 5,
+///     ..LmsConfig::default()
+/// };
+/// let run = train(&config, &mut |_| {}).unwrap();
+/// assert!(run.games <= 20);
+/// // Weights are normalised by the largest: the largest magnitude is 1.
+/// let max = run.weights.iter().fold(0.0f64, |m, w| m.max(w.abs()));
+/// assert!((max - 1.0).abs() < 1e-12);
+/// // The same seed gives the same weights.
+/// assert_eq!(train(&config, &mut |_| {}).unwrap().weights, run.weights);
+/// ```
 pub fn train(
     config: &LmsConfig,
     progress: &mut dyn FnMut(Progress<'_>),

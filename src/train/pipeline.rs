@@ -42,7 +42,6 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use sha2::Digest;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -187,10 +186,6 @@ fn agents(run: &Path, depth: u32) -> Vec<(String, String)> {
         ),
         ("perfect".into(), "perfect".into()),
     ]
-}
-
-fn sha256(path: &Path) -> std::io::Result<String> {
-    Ok(format!("{:x}", sha2::Sha256::digest(std::fs::read(path)?)))
 }
 
 /// One row of `bench/moves.csv`: a graded move with the position's ply.
@@ -442,7 +437,7 @@ fn stages(
         observer.finish();
         let path = run.join("data/selfplay.csv");
         write_positions(&path, geom, &out.positions).map_err(fail("data"))?;
-        let hash = sha256(&path).map_err(fail("data"))?;
+        let hash = crate::io::sha256_file(&path).map_err(fail("data"))?;
         notes.push(format!("selfplay:data/selfplay.csv sha256={hash}"));
         let mut positions: Vec<LabelledPosition> = out.positions;
         positions.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed ^ 0xda7a));

@@ -55,13 +55,12 @@ pub struct SelfplayOutput {
     pub results: [usize; 3],
 }
 
+/// The seed of one game's opening (`part` 0) or agents (1, 2).
 fn seed_for(seed: u64, game: usize, part: u64) -> u64 {
-    let mut x = seed
-        ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ part.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+    crate::seed::splitmix64(
+        seed ^ (game as u64).wrapping_mul(crate::seed::GOLDEN_GAMMA)
+            ^ part.wrapping_mul(0xD1B5_4A32_D192_ED03),
+    )
 }
 
 /// Plays the games (in parallel), samples, deduplicates and labels. `game_done` and

@@ -47,6 +47,21 @@ impl BinMapper {
         BinMapper { edges, offsets }
     }
 
+    /// Whether the stored offsets are the running sums of the bin counts, as [`Self::fit`]
+    /// makes them (a model file could say otherwise, and inference indexes by them).
+    pub fn is_consistent(&self) -> bool {
+        self.offsets.len() == self.edges.len()
+            && self
+                .edges
+                .iter()
+                .scan(0usize, |total, e| {
+                    let at = *total;
+                    *total += e.len() + 1;
+                    Some(at)
+                })
+                .eq(self.offsets.iter().copied())
+    }
+
     /// Number of features.
     pub fn n_features(&self) -> usize {
         self.edges.len()

@@ -3,7 +3,7 @@
 
 use super::binning::BinMapper;
 use super::model::{GbtModel, GbtModelData, IterationRecord, softmax};
-use super::params::{GbtError, GbtValidParams};
+use super::params::{DataError, GbtError, GbtValidParams};
 use super::tree::{Grower, TreeNode};
 use crate::ml::metrics::argmax;
 use crate::ml::split::stratified_split;
@@ -76,35 +76,32 @@ impl Part {
 
 fn check_data(x: ArrayView2<f64>, y: &[usize]) -> Result<usize, GbtError> {
     if x.nrows() != y.len() {
-        return Err(GbtError::Data(format!(
-            "{} rows but {} labels",
-            x.nrows(),
-            y.len()
-        )));
+        return Err(DataError::Lengths {
+            rows: x.nrows(),
+            labels: y.len(),
+        }
+        .into());
     }
     if x.nrows() < 2 || x.ncols() == 0 {
-        return Err(GbtError::Data(format!(
-            "{} rows of {} features: too few",
-            x.nrows(),
-            x.ncols()
-        )));
+        return Err(DataError::TooSmall {
+            rows: x.nrows(),
+            features: x.ncols(),
+        }
+        .into());
     }
     if x.ncols() > u16::MAX as usize {
-        return Err(GbtError::Data(format!(
-            "{} features: at most 65535",
-            x.ncols()
-        )));
+        return Err(DataError::TooManyFeatures(x.ncols()).into());
     }
     if let Some((i, _)) = x.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-        return Err(GbtError::Data(format!(
-            "row {} feature {} is not a finite number",
-            i / x.ncols(),
-            i % x.ncols()
-        )));
+        return Err(DataError::NotFinite {
+            row: i / x.ncols(),
+            feature: i % x.ncols(),
+        }
+        .into());
     }
     let k = y.iter().copied().max().unwrap_or(0) + 1;
     if k < 2 {
-        return Err(GbtError::Data("a single class: nothing to learn".into()));
+        return Err(DataError::SingleClass.into());
     }
     Ok(k)
 }
@@ -122,9 +119,7 @@ pub fn fit_gbt(
     if let Some((ex, ey)) = eval
         && (ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= k))
     {
-        return Err(GbtError::Data(
-            "evaluation set does not match the training data".into(),
-        ));
+        return Err(DataError::EvalMismatch.into());
     }
     let (fit_idx, val_idx) = if params.early_stopping {
         stratified_split(y, params.validation_fraction, params.seed)
@@ -245,7 +240,7 @@ pub fn fit_gbt(
         importance,
         history,
     })
-    .map_err(GbtError::Data)
+    .map_err(GbtError::Model)
 }
 
 impl<D: Data<Elem = f64>> Fit<ArrayBase<D, Ix2>, Array1<usize>, GbtError> for GbtValidParams {

@@ -30,6 +30,6 @@ mod tree;
 
 pub use binning::BinMapper;
 pub use boost::fit_gbt;
-pub use model::{GbtModel, GbtModelData, IterationRecord, softmax};
-pub use params::{GbtError, GbtParams, GbtValidParams};
+pub use model::{GbtModel, GbtModelData, GbtModelError, IterationRecord, softmax};
+pub use params::{DataError, GbtError, GbtParams, GbtValidParams};
 pub use tree::TreeNode;

@@ -69,26 +69,67 @@ pub fn softmax(raw: &mut [f64]) {
     }
 }
 
+/// Why stored parts do not make a usable model (a damaged or hand-made model file).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GbtModelError {
+    /// Classes, baseline values and trees disagree.
+    #[error("inconsistent model: {classes} classes, {baseline} baseline values, {trees} trees")]
+    Shape {
+        /// Classes.
+        classes: usize,
+        /// Baseline values.
+        baseline: usize,
+        /// Trees.
+        trees: usize,
+    },
+    /// The binning does not match the feature count (or has too many bins).
+    #[error("bin edges do not match the feature count")]
+    Bins,
+    /// A tree without nodes.
+    #[error("tree {tree} is empty")]
+    EmptyTree {
+        /// The tree's index.
+        tree: usize,
+    },
+    /// A node whose children or feature lie outside the tree or the row.
+    #[error("tree {tree} node {node} points outside the tree")]
+    BadNode {
+        /// The tree's index.
+        tree: usize,
+        /// The node's index.
+        node: usize,
+    },
+    /// A split on a bin past the feature's last one.
+    #[error("tree {tree} splits after the last bin")]
+    BadSplit {
+        /// The tree's index.
+        tree: usize,
+    },
+    /// More features than the flat layout can index.
+    #[error("{0} features: at most 65535")]
+    TooManyFeatures(usize),
+}
+
 impl GbtModel {
     /// Builds the model (and its flattened forest) from stored parts.
-    pub fn from_data(data: GbtModelData) -> Result<GbtModel, String> {
+    pub fn from_data(data: GbtModelData) -> Result<GbtModel, GbtModelError> {
         let k = data.n_classes;
         if k < 2 || data.baseline.len() != k || !data.trees.len().is_multiple_of(k) {
-            return Err(format!(
-                "inconsistent model: {} classes, {} baseline values, {} trees",
-                k,
-                data.baseline.len(),
-                data.trees.len()
-            ));
+            return Err(GbtModelError::Shape {
+                classes: k,
+                baseline: data.baseline.len(),
+                trees: data.trees.len(),
+            });
         }
         if data.mapper.n_features() != data.n_features
+            || !data.mapper.is_consistent()
             || data.mapper.edges.iter().any(|e| e.len() > 254)
         {
-            return Err("bin edges do not match the feature count".into());
+            return Err(GbtModelError::Bins);
         }
         for (t, nodes) in data.trees.iter().enumerate() {
             if nodes.is_empty() {
-                return Err(format!("tree {t} is empty"));
+                return Err(GbtModelError::EmptyTree { tree: t });
             }
             for (i, n) in nodes.iter().enumerate().filter(|(_, n)| !n.is_leaf()) {
                 let (l, r) = (n.left as usize, n.right as usize);
@@ -98,15 +139,15 @@ impl GbtModel {
                     || r >= nodes.len()
                     || n.feature as usize >= data.n_features
                 {
-                    return Err(format!("tree {t} node {i} points outside the tree"));
+                    return Err(GbtModelError::BadNode { tree: t, node: i });
                 }
                 if n.bin as usize + 1 >= data.mapper.n_bins(n.feature as usize) {
-                    return Err(format!("tree {t} splits after the last bin"));
+                    return Err(GbtModelError::BadSplit { tree: t });
                 }
             }
         }
         if data.n_features > u16::MAX as usize {
-            return Err(format!("{} features: at most 65535", data.n_features));
+            return Err(GbtModelError::TooManyFeatures(data.n_features));
         }
         let flat = FlatForest::new(&data.trees, k, &data.mapper);
         Ok(GbtModel { data, flat })
@@ -208,6 +249,21 @@ impl GbtModel {
     }
 
     /// Class probabilities as an array (rows x classes).
+    ///
+    /// ```
+    /// use connect4_ml::ml::gbt::{GbtParams, fit_gbt};
+    /// use linfa::ParamGuard;
+    /// use ndarray::Array2;
+    /// // Two classes split by the first feature.
+    /// let x = Array2::from_shape_fn((200, 2), |(i, j)| ((i * (7 + j)) % 50) as f64);
+    /// let y: Vec<usize> = x.column(0).iter().map(|&v| usize::from(v >= 25.0)).collect();
+    /// let params = GbtParams::new().max_iter(20).early_stopping(false).check().unwrap();
+    /// let model = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    /// let p = model.predict_proba(x.view());
+    /// assert_eq!(p.dim(), (200, 2));
+    /// assert!(p.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-9));
+    /// assert!(p[[0, 0]] > 0.9, "row 0 has feature 0 = 0: class 0");
+    /// ```
     pub fn predict_proba(&self, x: ArrayView2<f64>) -> Array2<f64> {
         let k = self.data.n_classes;
         Array2::from_shape_vec((x.nrows(), k), self.predict_proba_flat(x))

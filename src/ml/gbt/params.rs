@@ -36,10 +36,51 @@ pub enum GbtError {
     NIterNoChange(usize),
     /// The data set cannot be trained on.
     #[error("bad training data: {0}")]
-    Data(String),
+    Data(#[from] DataError),
+    /// The fitted parts do not make a model (a bug, if it ever happens).
+    #[error(transparent)]
+    Model(#[from] super::model::GbtModelError),
     /// An error from linfa itself.
     #[error(transparent)]
     Linfa(#[from] linfa::Error),
+}
+
+/// Why rows and labels cannot be trained on.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DataError {
+    /// Rows and labels differ in number.
+    #[error("{rows} rows but {labels} labels")]
+    Lengths {
+        /// Rows.
+        rows: usize,
+        /// Labels.
+        labels: usize,
+    },
+    /// Too few rows or no features.
+    #[error("{rows} rows of {features} features: too few")]
+    TooSmall {
+        /// Rows.
+        rows: usize,
+        /// Features.
+        features: usize,
+    },
+    /// More features than a tree node can name.
+    #[error("{0} features: at most 65535")]
+    TooManyFeatures(usize),
+    /// A NaN or infinite value.
+    #[error("row {row} feature {feature} is not a finite number")]
+    NotFinite {
+        /// Row index.
+        row: usize,
+        /// Feature index.
+        feature: usize,
+    },
+    /// Every label is the same class.
+    #[error("a single class: nothing to learn")]
+    SingleClass,
+    /// The evaluation rows do not fit the training rows.
+    #[error("evaluation set does not match the training data")]
+    EvalMismatch,
 }
 
 /// Checked hyperparameters of [`super::GbtModel`]: obtain them from [`GbtParams::check`].
