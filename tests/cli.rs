@@ -381,3 +381,49 @@ fn bench_agent_grades_moves_against_the_solver() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn errors_say_each_cause_once_and_the_cli_adds_the_flag_that_fixes_them() {
+    let dir = std::env::temp_dir().join(format!("c4-cli-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The library says there are no games; the CLI names the flag.
+    let out = c4(
+        &["tournament", "--agents", "random,easy", "--games", "0"],
+        "",
+    );
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no games to play") && err.contains("--games must be at least 1"),
+        "{err}"
+    );
+    // A truncated model file: its path and what is wrong, once each.
+    let good =
+        std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/lms.bin"))
+            .unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &good[..good.len() / 2]).unwrap();
+    let spec = format!("model:{}", cut.display());
+    let out = c4(
+        &[
+            "tournament",
+            "--agents",
+            &format!("{spec},easy"),
+            "--games",
+            "1",
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("truncated").count(), 1, "{err}");
+    assert!(err.contains(&cut.display().to_string()), "{err}");
+    // A binary file where UCI rows are expected: line and column, no debug dump.
+    let bin = dir.join("bin.data");
+    std::fs::write(&bin, [0xff, 0xfe, 0x00, b',', 0x80, b'\n']).unwrap();
+    let out = c4(&["data", "uci", "--uci", bin.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("bin.data:1: ") && !err.contains('{'), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -195,7 +195,10 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
     );
     std::fs::write(partial_path(&out), torn).unwrap();
     let e = generate_uci(&job, Shard::default(), &out, false, &pool, &|| {}).unwrap_err();
-    assert!(e.to_string().contains("--resume"), "{e}");
+    assert!(
+        e.to_string().contains("exists from an interrupted run"),
+        "{e}"
+    );
     let r = generate_uci(&job, Shard::default(), &out, true, &pool, &|| {}).unwrap();
     assert_eq!((r.resumed, r.labelled), (3, 5));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), full_text);

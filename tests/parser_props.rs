@@ -7,7 +7,7 @@ use connect4_ml::agents::AgentSpec;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::game::Position;
 use connect4_ml::game::record::parse_test_line;
-use connect4_ml::io::model::{ModelHeader, ModelKind, TrainingMeta, encode_model};
+use connect4_ml::io::model_format::{ModelHeader, ModelKind, TrainingMeta, encode_model};
 use connect4_ml::ml::gbt::{GbtParams, fit_gbt};
 use connect4_ml::ml::model_file::decode_gbt;
 use connect4_ml::ml::uci::parse_uci_bytes;

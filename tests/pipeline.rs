@@ -115,6 +115,46 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
             .len(),
         7 * 3
     );
+    // Results, not only files: the oracle tops the ladder and random play ends it.
+    let ladder = read_json("ladder/summary.json");
+    let elo: Vec<(String, f64)> = ladder["elo"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["agent"].as_str().unwrap().to_string(),
+                e["elo"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let top = elo.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    let bottom = elo.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert_eq!(
+        (top.0.as_str(), bottom.0.as_str()),
+        ("perfect", "random"),
+        "{elo:?}"
+    );
+    // Error rates against the solver: random errs most, and more than easy; no rate is
+    // outside [0, 1].
+    let rates = read_json("bench/error_rates.json");
+    let mean_rate = |agent: &str| {
+        let v: Vec<f64> = rates
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["agent"] == agent)
+            .map(|r| r["error_rate"].as_f64().unwrap())
+            .collect();
+        assert_eq!(v.len(), 3, "{agent}: one rate per set");
+        assert!(v.iter().all(|r| (0.0..=1.0).contains(r)), "{agent}: {v:?}");
+        v.iter().sum::<f64>() / 3.0
+    };
+    let (random, easy, hard) = (mean_rate("random"), mean_rate("easy"), mean_rate("hard"));
+    assert!(
+        random > easy && random > hard,
+        "random {random}, easy {easy}, hard {hard}"
+    );
 
     // The trained models play as agents.
     let lms = format!("lms:{},depth=2", run.join("models/lms.bin").display());

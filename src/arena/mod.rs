@@ -21,7 +21,9 @@ use crate::game::{Outcome, Player, Position};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// How a game ended.
+/// How a finished game ended, as a tournament records it. [`crate::game::Outcome`] is the
+/// position's own status, which can also be "still going"; [`GameResult::of`] turns a final
+/// status into a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameResult {
     /// The first player won.
@@ -33,6 +35,17 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result of a finished game from its final position's status; `None` while the
+    /// game goes on.
+    pub fn of(outcome: Outcome) -> Option<GameResult> {
+        match outcome {
+            Outcome::Ongoing => None,
+            Outcome::Won(Player::First) => Some(GameResult::FirstWin),
+            Outcome::Won(Player::Second) => Some(GameResult::SecondWin),
+            Outcome::Draw => Some(GameResult::Draw),
+        }
+    }
+
     /// The first player's points: 1, 0.5 or 0.
     pub fn first_score(self) -> f64 {
         match self {
@@ -104,11 +117,7 @@ pub fn play_game(
         moves.push(col);
         last = Some((faced, col));
     }
-    let result = match pos.outcome() {
-        Outcome::Won(Player::First) => GameResult::FirstWin,
-        Outcome::Won(Player::Second) => GameResult::SecondWin,
-        _ => GameResult::Draw,
-    };
+    let result = GameResult::of(pos.outcome()).expect("the loop ends when the game does");
     let mean = |i: usize| {
         if count[i] > 0 {
             time[i] / count[i] as f64

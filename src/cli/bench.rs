@@ -297,7 +297,7 @@ fn print_table(rows: &[SetSummary]) {
 }
 
 /// Reads "MOVES" or "MOVES SCORE" lines into positions (see [`connect4_ml::arena::read_graded_file`]).
-fn read_positions(
+fn read_bench_positions(
     path: &std::path::Path,
     geom: connect4_ml::Geometry,
     limit: Option<usize>,
@@ -313,7 +313,7 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     let factory = spec.factory(geom)?;
     let mut summaries = Vec::new();
     for path in &a.files.resolve()? {
-        let positions = read_positions(path, geom, a.limit)?;
+        let positions = read_bench_positions(path, geom, a.limit)?;
         let bar = super::progress_bar(positions.len(), short_name(path))?;
         let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &|| bar.inc(1))?;
         bar.finish_and_clear();
@@ -365,7 +365,7 @@ fn search(a: SearchBenchArgs) -> Result<()> {
     for name in &evals {
         let eval = connect4_ml::eval::builtin(name, geom)?;
         for path in &a.files.resolve()? {
-            let positions = read_positions(path, geom, a.limit)?;
+            let positions = read_bench_positions(path, geom, a.limit)?;
             let (mut nodes, mut secs) = (0u64, 0.0f64);
             for (pos, _) in &positions {
                 // A fresh table per position: figures do not depend on the order.

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use connect4_ml::Geometry;
 use connect4_ml::features::FeatureSet;
-use connect4_ml::io::model::TrainingMeta;
+use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::ml::experiment::{Example, ExperimentConfig, run_experiment};
 use connect4_ml::ml::gbt::GbtParams;
 use connect4_ml::ml::model_file::save_gbt_experiment;
@@ -160,13 +160,7 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
     let mut main: Vec<Example> = match uci::load_uci(&a.uci) {
         Ok(data) => {
             data_notes.push(format!("uci:{} sha256={}", data.source, data.sha256));
-            data.rows
-                .iter()
-                .map(|r| Example {
-                    position: r.position,
-                    label: r.label,
-                })
-                .collect()
+            data.rows.iter().map(Example::from).collect()
         }
         Err(e @ uci::UciError::Missing { .. }) => {
             if a.selfplay.is_empty() {
@@ -186,10 +180,7 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
             rows.len(),
             sha256_file(f)?
         ));
-        extra.extend(rows.iter().map(|r| Example {
-            position: r.position,
-            label: r.label,
-        }));
+        extra.extend(rows.iter().map(Example::from));
     }
     if main.is_empty() {
         main = std::mem::take(&mut extra);
@@ -306,18 +297,10 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         .collect();
     println!("top features by gain: {}", top.join(", "));
 
-    let meta = TrainingMeta {
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        seed: a.seed,
-        rows: h.train_rows as u64,
-        data: data_notes,
-        metrics: vec![
-            ("holdout_accuracy".into(), h.test.accuracy),
-            ("holdout_log_loss".into(), h.test.log_loss),
-            ("iterations".into(), h.iterations as f64),
-        ],
-        crate_version: env!("CARGO_PKG_VERSION").into(),
-    };
+    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
+        .rows(h.train_rows)
+        .data(data_notes)
+        .metrics(h.headline_metrics());
     let written = save_gbt_experiment(&a.out, &out, a.features, geom, meta)?;
     println!(
         "wrote {}",
@@ -377,17 +360,13 @@ fn run_lms(a: LmsArgs) -> Result<()> {
     bar.finish_and_clear();
     let report = connect4_ml::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
-    let meta = TrainingMeta {
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        seed: a.seed,
-        rows: run.games as u64,
-        data: vec![format!(
+    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
+        .rows(run.games)
+        .data(vec![format!(
             "self-play against handtuned:depth={}",
             config.depth
-        )],
-        metrics: report.metrics(),
-        crate_version: env!("CARGO_PKG_VERSION").into(),
-    };
+        )])
+        .metrics(report.metrics());
     let written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
     println!(
         "wrote {}",

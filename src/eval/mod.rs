@@ -56,7 +56,7 @@ pub enum EvalError {
     },
     /// A model file could not be read or is not a usable model.
     #[error(transparent)]
-    Model(#[from] crate::io::model::ModelFileError),
+    Model(#[from] crate::io::model_format::ModelFileError),
     /// A model in memory does not fit the features it is given.
     #[error(
         "model has {model_features} features and {classes} classes; feature set {set} has {set_features} features and 3 classes are needed"
@@ -104,10 +104,10 @@ pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalErr
 /// Loads any model file for boards of `geom`, by the kind its header names: a GBT model
 /// (`c4 train gbt`) or linear weights (`c4 train lms`).
 pub fn load_model(path: &std::path::Path, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
-    let header = crate::io::model::read_header(path)?;
+    let header = crate::io::model_format::read_header(path)?;
     Ok(match header.kind {
-        crate::io::model::ModelKind::Gbt => Arc::new(GbtEvaluator::load(path, geom)?),
-        crate::io::model::ModelKind::Linear => Arc::new(LinearEvaluator::load(path, geom)?),
+        crate::io::model_format::ModelKind::Gbt => Arc::new(GbtEvaluator::load(path, geom)?),
+        crate::io::model_format::ModelKind::Linear => Arc::new(LinearEvaluator::load(path, geom)?),
     })
 }
 

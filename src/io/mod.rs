@@ -1,7 +1,7 @@
 //! Files: atomic writes, so that an interrupted run never leaves a half-written model, data
 //! set or report where a good one was.
 
-pub mod model;
+pub mod model_format;
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};

@@ -23,6 +23,24 @@ pub struct Example {
     pub label: Label,
 }
 
+impl From<&crate::ml::uci::UciRow> for Example {
+    fn from(r: &crate::ml::uci::UciRow) -> Self {
+        Example {
+            position: r.position,
+            label: r.label,
+        }
+    }
+}
+
+impl From<&crate::ml::positions::LabelledPosition> for Example {
+    fn from(p: &crate::ml::positions::LabelledPosition) -> Self {
+        Example {
+            position: p.position,
+            label: p.label,
+        }
+    }
+}
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct ExperimentConfig {
@@ -74,6 +92,17 @@ pub struct FoldReport {
     pub predict_ms_per_1000: f64,
     /// Test metrics.
     pub test: Metrics,
+}
+
+impl FoldReport {
+    /// The metrics a model file records: holdout accuracy and log loss, iterations.
+    pub fn headline_metrics(&self) -> Vec<(String, f64)> {
+        vec![
+            ("holdout_accuracy".into(), self.test.accuracy),
+            ("holdout_log_loss".into(), self.test.log_loss),
+            ("iterations".into(), self.iterations as f64),
+        ]
+    }
 }
 
 /// Everything an experiment measured.

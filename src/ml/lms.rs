@@ -14,7 +14,7 @@ pub const N_WEIGHTS: usize = 8;
 
 /// One training example: features and target, both from the same player's point of view.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Example {
+pub struct LmsSample {
     /// The features.
     pub features: [f64; N_WEIGHTS],
     /// The value the estimate should have.
@@ -84,7 +84,7 @@ impl Lms {
     /// before the update, so the order of examples does not matter), then divides the weights
     /// by the largest absolute weight so that the scale cannot drift. With no examples the
     /// weights stay as they are.
-    pub fn update(&mut self, examples: &[Example]) -> UpdateStats {
+    pub fn update(&mut self, examples: &[LmsSample]) -> UpdateStats {
         if examples.is_empty() {
             return UpdateStats {
                 mse: 0.0,
@@ -143,7 +143,7 @@ mod tests {
         f[0] = 2.0;
         // estimate 1.0, target 3.0: error 2, step on w0 = 0.1 x 2 x 2 = 0.4 -> 0.9;
         // the largest |w| is still 1 (w7), so normalisation changes nothing.
-        let stats = lms.update(&[Example {
+        let stats = lms.update(&[LmsSample {
             features: f,
             target: 3.0,
         }]);
@@ -151,7 +151,7 @@ mod tests {
         assert!((lms.weights()[0] - 0.9).abs() < 1e-12);
         assert!((stats.max_change - 0.4).abs() < 1e-12);
         // A second step pushes w0 to 0.9 + 0.1 x 2 x (3 - 1.8) = 1.14; normalised by 1.14.
-        lms.update(&[Example {
+        lms.update(&[LmsSample {
             features: f,
             target: 3.0,
         }]);
@@ -174,9 +174,9 @@ mod tests {
             })
             .collect();
         for _ in 0..2000 {
-            let ex: Vec<Example> = xs
+            let ex: Vec<LmsSample> = xs
                 .iter()
-                .map(|f| Example {
+                .map(|f| LmsSample {
                     features: *f,
                     target: dot(&truth, f),
                 })

@@ -1,10 +1,10 @@
-//! GBT models on disk: the model file format of [`crate::io::model`] with a GBT body, plus the
+//! GBT models on disk: the model file format of [`crate::io::model_format`] with a GBT body, plus the
 //! checks that only make sense for a GBT (the feature set exists and has the model's width).
 
 use super::gbt::{GbtModel, GbtModelData, GbtModelError};
 use crate::features::FeatureSet;
 use crate::game::Geometry;
-use crate::io::model::{
+use crate::io::model_format::{
     Expect, ModelFileError, ModelHeader, ModelKind, TrainingMeta, decode_model, load_model,
     save_model,
 };

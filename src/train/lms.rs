@@ -19,7 +19,7 @@ use crate::arena::{PlayedGame, play_game, random_opening};
 use crate::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 use crate::features::Linear8;
 use crate::game::{Geometry, Player, Position};
-use crate::ml::lms::{Example, Lms, LmsError, N_WEIGHTS};
+use crate::ml::lms::{Lms, LmsError, LmsSample, N_WEIGHTS};
 use crate::search::{SearchParams, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -315,7 +315,7 @@ pub fn game_examples(
     trainee: Player,
     win_value: f64,
     mut keep: impl FnMut() -> bool,
-) -> Vec<Example> {
+) -> Vec<LmsSample> {
     let result = played.result;
     let mut met: Vec<[f64; N_WEIGHTS]> = Vec::new();
     let mut pos = Position::new(geom);
@@ -334,13 +334,13 @@ pub fn game_examples(
         // Sampling is drawn for every position, kept or not, so that the stream of random
         // numbers does not depend on the weights.
         if keep() {
-            examples.push(Example {
+            examples.push(LmsSample {
                 features: *f,
                 target,
             });
         }
     }
-    examples.push(Example {
+    examples.push(LmsSample {
         features: final_features,
         target: final_value,
     });
@@ -694,7 +694,7 @@ impl LmsReport {
 pub enum SaveError {
     /// The model file.
     #[error(transparent)]
-    Model(#[from] crate::io::model::ModelFileError),
+    Model(#[from] crate::io::model_format::ModelFileError),
     /// A CSV or JSON file beside it.
     #[error("writing {path}: {source}", path = path.display())]
     Io {
@@ -712,7 +712,7 @@ pub fn save_run(
     out: &std::path::Path,
     config: &LmsConfig,
     run: &LmsRun,
-    meta: crate::io::model::TrainingMeta,
+    meta: crate::io::model_format::TrainingMeta,
 ) -> Result<Vec<std::path::PathBuf>, SaveError> {
     use crate::io::{beside, write_csv_atomic, write_json_atomic};
     crate::ml::model_file::save_linear(out, run.weights, config.geometry, meta)?;

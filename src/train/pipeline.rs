@@ -30,7 +30,7 @@ use crate::arena::{
 };
 use crate::features::FeatureSet;
 use crate::game::Geometry;
-use crate::io::model::TrainingMeta;
+use crate::io::model_format::TrainingMeta;
 use crate::io::{beside, write_csv_atomic, write_json_atomic};
 use crate::ml::experiment::{Example, ExperimentConfig, ExperimentReport, run_experiment};
 use crate::ml::gbt::GbtParams;
@@ -395,13 +395,7 @@ fn stages(
                         ""
                     }
                 ));
-                data.rows
-                    .iter()
-                    .map(|r| Example {
-                        position: r.position,
-                        label: r.label,
-                    })
-                    .collect()
+                data.rows.iter().map(Example::from).collect()
             }
             None => {
                 done.section("- UCI: **not used** (`--no-uci`): the GBT learns from self-play positions only");
@@ -451,13 +445,7 @@ fn stages(
             half,
             phase_test.len()
         ));
-        let extra: Vec<Example> = positions
-            .iter()
-            .map(|p| Example {
-                position: p.position,
-                label: p.label,
-            })
-            .collect();
+        let extra: Vec<Example> = positions.iter().map(Example::from).collect();
         Ok((uci_rows, phase_test, extra, notes))
     })?;
 
@@ -481,14 +469,13 @@ fn stages(
         .map_err(fail("lms"))?;
         observer.finish();
         let report = LmsReport::new(&cfg, &lms_run);
-        let meta = TrainingMeta {
-            command: "c4 pipeline (stage lms)".into(),
-            seed: config.seed,
-            rows: lms_run.games as u64,
-            data: vec![format!("self-play against handtuned:depth={}", cfg.depth)],
-            metrics: report.metrics(),
-            crate_version: env!("CARGO_PKG_VERSION").into(),
-        };
+        let meta = TrainingMeta::new("c4 pipeline (stage lms)", config.seed)
+            .rows(lms_run.games)
+            .data(vec![format!(
+                "self-play against handtuned:depth={}",
+                cfg.depth
+            )])
+            .metrics(report.metrics());
         super::lms::save_run(&run.join("models/lms.bin"), &cfg, &lms_run, meta)
             .map_err(fail("lms"))?;
         done.section("## LMS weights\n");
@@ -556,18 +543,10 @@ fn stages(
         let r: &ExperimentReport = &out.report;
         let h = &r.holdout;
         let model_path = run.join("models/gbt.bin");
-        let meta = TrainingMeta {
-            command: "c4 pipeline (stage gbt)".into(),
-            seed: config.seed,
-            rows: h.train_rows as u64,
-            data: data_notes.clone(),
-            metrics: vec![
-                ("holdout_accuracy".into(), h.test.accuracy),
-                ("holdout_log_loss".into(), h.test.log_loss),
-                ("iterations".into(), h.iterations as f64),
-            ],
-            crate_version: env!("CARGO_PKG_VERSION").into(),
-        };
+        let meta = TrainingMeta::new("c4 pipeline (stage gbt)", config.seed)
+            .rows(h.train_rows)
+            .data(data_notes.clone())
+            .metrics(h.headline_metrics());
         crate::ml::model_file::save_gbt_experiment(
             &model_path,
             &out,

@@ -58,6 +58,37 @@ pub struct TrainingMeta {
     pub crate_version: String,
 }
 
+impl TrainingMeta {
+    /// Metadata for a model made by `command` with `seed`, written by this crate version;
+    /// the builder methods add the rest.
+    pub fn new(command: impl Into<String>, seed: u64) -> Self {
+        TrainingMeta {
+            command: command.into(),
+            seed,
+            crate_version: env!("CARGO_PKG_VERSION").into(),
+            ..TrainingMeta::default()
+        }
+    }
+
+    /// Training rows (or games).
+    pub fn rows(mut self, rows: usize) -> Self {
+        self.rows = rows as u64;
+        self
+    }
+
+    /// Data sources with their sha256.
+    pub fn data(mut self, data: Vec<String>) -> Self {
+        self.data = data;
+        self
+    }
+
+    /// Headline metrics.
+    pub fn metrics(mut self, metrics: Vec<(String, f64)>) -> Self {
+        self.metrics = metrics;
+        self
+    }
+}
+
 /// The header every model file starts with.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ModelHeader {
