@@ -11,7 +11,10 @@ pub use adaptive::{Adaptive, rank_moves};
 pub use perfect::Perfect;
 pub use random::RandomAgent;
 pub use searching::SearchAgent;
-pub use spec::{AgentError, AgentFactory, AgentKind, AgentSpec, EvalSpec};
+pub use spec::{
+    AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, EvalSpec, KindInfo, kinds_help,
+    split_agent_list,
+};
 
 use crate::game::Position;
 

@@ -96,7 +96,7 @@ struct SearchSummary {
 #[derive(Args, Debug)]
 pub struct AgentBenchArgs {
     /// The agent spec, e.g. hard, handtuned:depth=5, negamax:eval=threat,depth=7.
-    #[arg(long)]
+    #[arg(long, long_help = super::agents_long_help("The agent spec."))]
     agent: String,
     #[command(flatten)]
     files: BenchFiles,
@@ -309,7 +309,7 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     use connect4_ml::agents::AgentSpec;
     use connect4_ml::arena::{GradeSummary, grade_positions};
     let geom = a.board.geometry()?;
-    let spec: AgentSpec = a.agent.parse()?;
+    let spec: AgentSpec = super::parse_agent(&a.agent)?;
     let factory = spec.factory(geom)?;
     let mut summaries = Vec::new();
     for path in &a.files.resolve()? {

@@ -191,7 +191,7 @@ fn run_selfplay(a: SelfplayArgs) -> Result<()> {
     let specs: Vec<AgentSpec> = a
         .agents
         .iter()
-        .map(|s| s.parse())
+        .map(|s| super::parse_agent(s))
         .collect::<Result<_, _>>()?;
     let cfg = SelfplayConfig {
         agents: [specs[0].clone(), specs[1].clone()],
@@ -316,8 +316,8 @@ fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
     let mix = a
         .mix
         .iter()
-        .map(|s| s.parse())
-        .collect::<Result<Vec<connect4_ml::agents::AgentSpec>, _>>()?;
+        .map(|s| super::parse_agent(s))
+        .collect::<Result<Vec<_>>>()?;
     let cfg = BenchSetsConfig {
         count: a.count,
         begin_hard: a.begin_hard.unwrap_or(a.count),

@@ -67,6 +67,35 @@ impl BoardArgs {
     }
 }
 
+/// The long help of an agent flag: its first line, then every kind from the library's table.
+pub fn agents_long_help(first: &str) -> String {
+    format!("{first}\n\n{}", connect4_ml::agents::kinds_help())
+}
+
+/// Parses an agent spec given on the command line. A model path that does not exist but is a
+/// bare name (`gbt`, `lms`) stands for the shipped `models/NAME.bin`, so `model:gbt` works from
+/// the repository root; the library itself takes paths as given.
+pub fn parse_agent(spec: &str) -> Result<connect4_ml::agents::AgentSpec> {
+    let parsed: connect4_ml::agents::AgentSpec = spec.parse()?;
+    Ok(parsed.map_model_paths(resolve_model_path))
+}
+
+/// `path` as given if it exists; otherwise, for a bare name like `gbt`, `models/NAME.bin`
+/// when that exists (so that an error, if any, names what was asked for).
+fn resolve_model_path(path: &std::path::Path) -> std::path::PathBuf {
+    if path.exists() || path.components().count() != 1 || path.extension().is_some() {
+        return path.to_path_buf();
+    }
+    let shipped = std::path::Path::new("models")
+        .join(path)
+        .with_extension("bin");
+    if shipped.exists() {
+        shipped
+    } else {
+        path.to_path_buf()
+    }
+}
+
 /// The progress bar every long command shows: `label [=====>   ] done/total elapsed eta`.
 pub fn progress_bar(len: usize, label: impl Into<String>) -> Result<indicatif::ProgressBar> {
     let bar = indicatif::ProgressBar::new(len as u64).with_style(

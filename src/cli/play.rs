@@ -21,7 +21,7 @@ pub enum First {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The opponent, as an agent spec (see `c4 tournament --help`).
-    #[arg(long, default_value = "hard")]
+    #[arg(long, default_value = "hard", long_help = super::agents_long_help("The opponent, as an agent spec."))]
     agent: String,
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Random)]
@@ -42,7 +42,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     if geom.width() > 9 {
         bail!("c4 play reads columns as single digits, so boards up to 9 columns wide");
     }
-    let spec: AgentSpec = a.agent.parse()?;
+    let spec: AgentSpec = super::parse_agent(&a.agent)?;
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -3,18 +3,14 @@
 use super::BoardArgs;
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::agents::AgentSpec;
 use connect4_ml::arena::{Tournament, TournamentConfig, TournamentSummary};
 use connect4_ml::io::{write_csv_atomic, write_json_atomic};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
-    /// Agent specs, comma-separated or repeated: random, easy, hard, window:depth=N,
-    /// handtuned:depth=N, threat:depth=N, negamax:eval=NAME,depth=N[,ms=T], perfect,
-    /// adaptive[:depth=N]. Inside one spec, options are also separated by commas; a new
-    /// spec starts at a word that names an agent kind.
-    #[arg(long, required = true, num_args = 1..)]
+    /// Agent specs, comma-separated or repeated (`--help` lists every kind).
+    #[arg(long, required = true, num_args = 1.., long_help = super::agents_long_help("Agent specs, comma-separated or repeated. Inside one spec, options are also separated by commas; a new spec starts at a word that names an agent kind."))]
     agents: Vec<String>,
     /// Games per pairing (colours alternate).
     #[arg(long, default_value_t = 20)]
@@ -39,36 +35,10 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Splits `--agents a,b:depth=3,c` into specs: a comma starts a new spec unless what follows
-/// is a `key=value` option of the current one.
-pub fn split_agent_list(args: &[String]) -> Vec<String> {
-    let mut specs: Vec<String> = Vec::new();
-    for arg in args {
-        let mut current: Option<String> = None;
-        for part in arg.split(',') {
-            let part = part.trim();
-            match current.as_mut() {
-                Some(s) if part.contains('=') && !part.contains(':') => {
-                    s.push(',');
-                    s.push_str(part);
-                }
-                _ => {
-                    if let Some(s) = current.take() {
-                        specs.push(s);
-                    }
-                    current = Some(part.to_string());
-                }
-            }
-        }
-        specs.extend(current);
-    }
-    specs
-}
-
 pub fn run(a: TournamentArgs) -> Result<()> {
-    let agents = split_agent_list(&a.agents)
+    let agents = connect4_ml::agents::split_agent_list(&a.agents)
         .iter()
-        .map(|s| s.parse::<AgentSpec>())
+        .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>, _>>()?;
     let tournament = Tournament::new(TournamentConfig {
         agents,
@@ -131,21 +101,5 @@ fn print_summary(s: &TournamentSummary) {
             e.score_pct,
             ms
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_agent_list;
-
-    #[test]
-    fn agent_lists_split_at_new_specs_only() {
-        let got = split_agent_list(&[
-            "easy,window:depth=3,ms=20,hard".to_string(),
-            "perfect".to_string(),
-        ]);
-        assert_eq!(got, vec!["easy", "window:depth=3,ms=20", "hard", "perfect"]);
-        let got = split_agent_list(&["negamax:eval=threat,depth=7,adaptive:depth=3".to_string()]);
-        assert_eq!(got, vec!["negamax:eval=threat,depth=7", "adaptive:depth=3"]);
     }
 }

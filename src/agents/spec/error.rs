@@ -1,0 +1,79 @@
+//! Why an agent spec could not be parsed or its agent built.
+
+use crate::eval::EvalError;
+use crate::solver::SolverError;
+use thiserror::Error;
+
+/// Why a spec could not be parsed or its agent built.
+#[derive(Debug, Error)]
+pub enum AgentError {
+    /// Nothing was given.
+    #[error("empty agent spec")]
+    Empty,
+    /// The kind before `:` is not known.
+    #[error("agent spec '{spec}': unknown agent '{kind}' (known: {})", super::kinds::names().join(", "))]
+    UnknownKind {
+        /// The whole spec.
+        spec: String,
+        /// The unknown kind.
+        kind: String,
+    },
+    /// A key this kind does not take.
+    #[error("agent spec '{spec}': '{kind}' takes no option '{key}' (it takes: {takes})")]
+    UnknownKey {
+        /// The whole spec.
+        spec: String,
+        /// The agent kind.
+        kind: String,
+        /// The offending key.
+        key: String,
+        /// The keys it does take.
+        takes: String,
+    },
+    /// A value that does not parse or is out of range.
+    #[error("agent spec '{spec}': {key}={value}: {expected}")]
+    BadValue {
+        /// The whole spec.
+        spec: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// A required key is missing.
+    #[error("agent spec '{spec}': '{kind}' needs {key}=...")]
+    MissingKey {
+        /// The whole spec.
+        spec: String,
+        /// The agent kind.
+        kind: String,
+        /// The missing key.
+        key: String,
+    },
+    /// An argument without `=`.
+    #[error("agent spec '{spec}': '{arg}' is not of the form key=value")]
+    NotKeyValue {
+        /// The whole spec.
+        spec: String,
+        /// The argument.
+        arg: String,
+    },
+    /// The evaluator could not be built.
+    #[error("agent spec '{spec}': {source}")]
+    Eval {
+        /// The whole spec.
+        spec: String,
+        /// The evaluator's error.
+        source: EvalError,
+    },
+    /// The solver could not be set up.
+    #[error("agent spec '{spec}': {source}")]
+    Solver {
+        /// The whole spec.
+        spec: String,
+        /// The solver's error.
+        source: SolverError,
+    },
+}

@@ -1,0 +1,132 @@
+//! From a parsed spec to agents: evaluators and models are loaded once per spec, then a fresh
+//! agent is built per game.
+
+use super::{AgentError, AgentKind, AgentSpec, EvalSpec, RolloutSpec};
+use crate::agents::{Adaptive, Agent, Perfect, RandomAgent, SearchAgent};
+use crate::eval::{self, EvalError, Evaluator};
+use crate::game::Geometry;
+use crate::search::Searcher;
+use std::sync::Arc;
+
+impl RolloutSpec {
+    pub(super) fn build(&self, geom: Geometry) -> eval::MonteCarlo {
+        let policy = if self.smart {
+            eval::PlayoutPolicy::Smart
+        } else {
+            eval::PlayoutPolicy::Uniform
+        };
+        eval::MonteCarlo::new(geom, self.playouts, policy, self.seed)
+    }
+}
+
+impl EvalSpec {
+    /// Builds the evaluator for `geom`.
+    pub fn build(&self, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
+        match self {
+            EvalSpec::Builtin(name) => eval::builtin(name, geom),
+            EvalSpec::Model(path) => eval::load_model(path, geom),
+            EvalSpec::Linear(path) => Ok(Arc::new(eval::LinearEvaluator::load(path, geom)?)),
+            EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
+            EvalSpec::Hybrid {
+                model,
+                rollouts,
+                phases,
+            } => {
+                let model = eval::load_model(model, geom)?;
+                Ok(Arc::new(eval::Hybrid::new(
+                    model,
+                    rollouts.build(geom),
+                    *phases,
+                )))
+            }
+        }
+    }
+}
+
+impl AgentSpec {
+    /// The spec as written: the agent's name in reports.
+    pub fn label(&self) -> &str {
+        &self.text
+    }
+
+    /// The parsed kind and settings.
+    pub fn kind(&self) -> &AgentKind {
+        &self.kind
+    }
+
+    /// Whether the agent plays the same move every time in the same position (agents with
+    /// a time budget or randomness do not).
+    pub fn is_deterministic(&self) -> bool {
+        match &self.kind {
+            AgentKind::Random => false,
+            AgentKind::Search { params, .. } => params.time_budget.is_none(),
+            AgentKind::Perfect { .. } | AgentKind::Adaptive { .. } => true,
+        }
+    }
+
+    /// Loads what the agents need once (evaluators, models) for boards of `geom`.
+    pub fn factory(&self, geom: Geometry) -> Result<AgentFactory, AgentError> {
+        let eval = match &self.kind {
+            AgentKind::Search { eval, .. } => {
+                Some(eval.build(geom).map_err(|source| AgentError::Eval {
+                    spec: self.text.clone(),
+                    source,
+                })?)
+            }
+            AgentKind::Adaptive { .. } => Some(eval::builtin("openlines", geom).map_err(
+                |source| AgentError::Eval {
+                    spec: self.text.clone(),
+                    source,
+                },
+            )?),
+            _ => None,
+        };
+        Ok(AgentFactory {
+            spec: self.clone(),
+            geom,
+            eval,
+        })
+    }
+}
+
+/// Builds fresh agents of one spec (one per game), sharing loaded evaluators.
+#[derive(Clone)]
+pub struct AgentFactory {
+    spec: AgentSpec,
+    geom: Geometry,
+    eval: Option<Arc<dyn Evaluator>>,
+}
+
+impl AgentFactory {
+    /// The spec this factory builds.
+    pub fn spec(&self) -> &AgentSpec {
+        &self.spec
+    }
+
+    /// A new agent; `seed` feeds agents that use randomness.
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
+        let name = self.spec.text.clone();
+        Ok(match &self.spec.kind {
+            AgentKind::Random => Box::new(RandomAgent::new(name, seed)),
+            AgentKind::Search { params, .. } => {
+                let eval = self.eval.clone().expect("search agents have an evaluator");
+                Box::new(SearchAgent::new(name, Searcher::new(eval, params.clone())))
+            }
+            AgentKind::Perfect { tt_mib } => {
+                Box::new(Perfect::new(name, self.geom, *tt_mib).map_err(|source| {
+                    AgentError::Solver {
+                        spec: self.spec.text.clone(),
+                        source,
+                    }
+                })?)
+            }
+            AgentKind::Adaptive { depth, start } => {
+                let eval = self
+                    .eval
+                    .clone()
+                    .expect("the adaptive agent has an evaluator");
+                Box::new(Adaptive::new(name, eval, *depth, *start))
+            }
+        })
+    }
+}

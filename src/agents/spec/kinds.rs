@@ -1,0 +1,273 @@
+//! The table of agent kinds: one row per kind with its usage, what it is, the keys it takes
+//! and how its arguments become an [`AgentKind`]. The parser, the "known: ..." message and
+//! the CLI's help all read this table, so they cannot drift apart.
+
+use super::args::Args;
+use super::{AgentError, AgentKind, DEFAULT_DEPTH, DEFAULT_GBT_MODEL, DEFAULT_LMS_MODEL, EvalSpec};
+use crate::eval;
+use crate::search::SearchParams;
+
+/// One agent kind.
+pub struct KindInfo {
+    /// The word before `:`.
+    pub name: &'static str,
+    /// The spec's form, e.g. `window[:depth=N]`.
+    pub usage: &'static str,
+    /// What the agent does.
+    pub summary: &'static str,
+    /// Every key it takes.
+    pub keys: &'static [&'static str],
+    /// Builds the kind from its arguments; `path` is a leading bare argument (`model:PATH`).
+    parse: fn(&mut Args<'_>, Option<&str>) -> Result<AgentKind, AgentError>,
+}
+
+/// The keys every searching kind takes.
+const SEARCH: &[&str] = &["depth", "ms", "schedule", "tt"];
+
+fn search(args: &mut Args<'_>, eval: EvalSpec, depth: u32) -> Result<AgentKind, AgentError> {
+    Ok(AgentKind::Search {
+        eval,
+        params: args.search_params(depth)?,
+    })
+}
+
+fn builtin(name: &str) -> EvalSpec {
+    EvalSpec::Builtin(name.into())
+}
+
+fn fixed_depth(name: &str, depth: u32) -> AgentKind {
+    AgentKind::Search {
+        eval: builtin(name),
+        params: SearchParams::depth(depth),
+    }
+}
+
+/// Every kind, in the order help texts list them.
+pub const AGENT_KINDS: &[KindInfo] = &[
+    KindInfo {
+        name: "random",
+        usage: "random",
+        summary: "a uniformly random legal column (seeded)",
+        keys: &[],
+        parse: |_, _| Ok(AgentKind::Random),
+    },
+    KindInfo {
+        name: "easy",
+        usage: "easy",
+        summary: "open lines, depth 1",
+        keys: &[],
+        parse: |_, _| Ok(fixed_depth("openlines", 1)),
+    },
+    KindInfo {
+        name: "hard",
+        usage: "hard",
+        summary: "open lines, depth 5",
+        keys: &[],
+        parse: |_, _| Ok(fixed_depth("openlines", 5)),
+    },
+    KindInfo {
+        name: "openlines",
+        usage: "openlines[:depth=N]",
+        summary: "the open-lines evaluator, depth N (5)",
+        keys: SEARCH,
+        parse: |a, _| search(a, builtin("openlines"), DEFAULT_DEPTH),
+    },
+    KindInfo {
+        name: "window",
+        usage: "window[:depth=N]",
+        summary: "the window-score evaluator, depth N (5)",
+        keys: SEARCH,
+        parse: |a, _| search(a, builtin("window"), DEFAULT_DEPTH),
+    },
+    KindInfo {
+        name: "handtuned",
+        usage: "handtuned[:depth=N]",
+        summary: "the linear evaluator with the hand-tuned weights, depth N (5)",
+        keys: SEARCH,
+        parse: |a, _| search(a, builtin("handtuned"), DEFAULT_DEPTH),
+    },
+    KindInfo {
+        name: "threat",
+        usage: "threat[:depth=N]",
+        summary: "the threat evaluator, depth N (5)",
+        keys: SEARCH,
+        parse: |a, _| search(a, builtin("threat"), DEFAULT_DEPTH),
+    },
+    KindInfo {
+        name: "negamax",
+        usage: "negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]",
+        summary: "any built-in evaluator; ms: time budget per move; schedule: deeper from a ply on",
+        keys: &["eval", "depth", "ms", "schedule", "tt"],
+        parse: |a, _| {
+            let name = a.require("eval")?;
+            let Some(name) = eval::canonical_name(name) else {
+                return Err(a.bad(
+                    "eval",
+                    name,
+                    &format!("one of {}", eval::BUILTIN_EVALUATORS.join(", ")),
+                ));
+            };
+            search(a, builtin(name), DEFAULT_DEPTH)
+        },
+    },
+    KindInfo {
+        name: "perfect",
+        usage: "perfect[:tt=MIB]",
+        summary: "the solver: fastest win, slowest loss, centre first among equals",
+        keys: &["tt"],
+        parse: |a, _| {
+            let tt_mib = a.number(
+                "tt",
+                crate::solver::DEFAULT_TT_MIB,
+                1..=65536,
+                "a table size in MiB, 1 to 65536",
+            )?;
+            Ok(AgentKind::Perfect { tt_mib })
+        },
+    },
+    KindInfo {
+        name: "adaptive",
+        usage: "adaptive[:depth=N][,start=R]",
+        summary: "ranks the opponent's moves at depth N (5) and plays its own at the same mean rank",
+        keys: &["depth", "start"],
+        parse: |a, _| {
+            let depth = a.number("depth", 5, 1..=64, "a depth from 1 to 64")?;
+            let start = a.number("start", 1.0, 0.0..=1.0, "a rank from 0 to 1")?;
+            Ok(AgentKind::Adaptive { depth, start })
+        },
+    },
+    KindInfo {
+        name: "model",
+        usage: "model:PATH[,depth=N]",
+        summary: "a model file as the evaluator: GBT (P(win) - P(loss)) or linear weights",
+        keys: &["path", "depth", "ms", "schedule", "tt"],
+        parse: |a, path| {
+            let path = path.or_else(|| a.take("path")).filter(|p| !p.is_empty());
+            let path = path.ok_or_else(|| a.missing("path (model:PATH)"))?;
+            search(a, EvalSpec::Model(path.into()), DEFAULT_DEPTH)
+        },
+    },
+    KindInfo {
+        name: "gbt",
+        usage: "gbt[:depth=N]",
+        summary: "the shipped GBT model, models/gbt.bin",
+        keys: SEARCH,
+        parse: |a, _| search(a, EvalSpec::Model(DEFAULT_GBT_MODEL.into()), DEFAULT_DEPTH),
+    },
+    KindInfo {
+        name: "lms",
+        usage: "lms[:PATH][,depth=N]",
+        summary: "LMS-trained linear weights (default models/lms.bin)",
+        keys: &["path", "depth", "ms", "schedule", "tt"],
+        parse: |a, path| {
+            let path = path
+                .or_else(|| a.take("path"))
+                .filter(|p| !p.is_empty())
+                .unwrap_or(DEFAULT_LMS_MODEL);
+            search(a, EvalSpec::Linear(path.into()), DEFAULT_DEPTH)
+        },
+    },
+    KindInfo {
+        name: "rollouts",
+        usage: "rollouts[:playouts=R][,smart=B][,seed=S][,depth=N]",
+        summary: "Monte Carlo: mean result of R (75) random playouts, depth 1",
+        keys: &["playouts", "smart", "seed", "depth", "ms", "schedule", "tt"],
+        parse: |a, _| {
+            let rollouts = a.rollouts(false)?;
+            search(a, EvalSpec::Rollouts(rollouts), 1)
+        },
+    },
+    KindInfo {
+        name: "hybrid",
+        usage: "hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B][,model_until=9][,blend_until=12][,weight=0.7][,seed=S]",
+        summary: "model (default models/gbt.bin) early, model and smart rollouts blended, rollouts late",
+        keys: &[
+            "model",
+            "rollouts",
+            "smart",
+            "seed",
+            "model_until",
+            "blend_until",
+            "weight",
+            "depth",
+            "ms",
+            "schedule",
+            "tt",
+        ],
+        parse: |a, _| {
+            let model = a
+                .take("model")
+                .filter(|p| !p.is_empty())
+                .unwrap_or(DEFAULT_GBT_MODEL);
+            // Smart playouts by default: at depth 3 they lift the score against
+            // handtuned:depth=3 from 70% to 81% (BENCHMARKS.md).
+            let rollouts = a.rollouts(true)?;
+            let d = eval::Phases::default();
+            let model_until =
+                a.number("model_until", d.model_until, 0..=64, "a ply from 0 to 64")?;
+            let blend_until =
+                a.number("blend_until", d.blend_until, 0..=64, "a ply from 0 to 64")?;
+            if blend_until < model_until {
+                return Err(a.bad(
+                    "blend_until",
+                    &blend_until.to_string(),
+                    &format!("a ply at least model_until ({model_until})"),
+                ));
+            }
+            let model_weight =
+                a.number("weight", d.model_weight, 0.0..=1.0, "a weight from 0 to 1")?;
+            let phases = eval::Phases {
+                model_until,
+                blend_until,
+                model_weight,
+            };
+            search(
+                a,
+                EvalSpec::Hybrid {
+                    model: model.into(),
+                    rollouts,
+                    phases,
+                },
+                DEFAULT_DEPTH,
+            )
+        },
+    },
+];
+
+/// The kind called `name`.
+pub fn kind(name: &str) -> Option<&'static KindInfo> {
+    AGENT_KINDS.iter().find(|k| k.name == name)
+}
+
+/// Every kind's name, in table order.
+pub fn names() -> Vec<&'static str> {
+    AGENT_KINDS.iter().map(|k| k.name).collect()
+}
+
+/// A help text listing every kind: its usage and what it does, one per line.
+pub fn kinds_help() -> String {
+    let mut s = String::from("Agent specs (KIND[:key=value,...]):\n");
+    for k in AGENT_KINDS {
+        s.push_str(&format!("  {}\n      {}\n", k.usage, k.summary));
+    }
+    s
+}
+
+impl KindInfo {
+    /// Parses this kind's arguments; every key left over is refused, naming the keys it
+    /// takes.
+    pub(super) fn parse(
+        &self,
+        mut args: Args<'_>,
+        path: Option<&str>,
+    ) -> Result<AgentKind, AgentError> {
+        let kind = (self.parse)(&mut args, path)?;
+        let takes = if self.keys.is_empty() {
+            "nothing".to_string()
+        } else {
+            self.keys.join(", ")
+        };
+        args.finish(&takes)?;
+        Ok(kind)
+    }
+}

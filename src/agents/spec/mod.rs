@@ -1,0 +1,335 @@
+//! Agent spec strings: `kind[:arg,arg,...]`, each arg `key=value`.
+//!
+//! The kinds live in one table ([`kinds::AGENT_KINDS`]), which the parser, its errors and
+//! the CLI's help read:
+//!
+//! | spec | agent |
+//! |---|---|
+//! | `random` | uniformly random legal moves |
+//! | `easy` | open lines, depth 1 |
+//! | `hard` | open lines, depth 5 |
+//! | `window[:depth=N]`, `handtuned[:depth=N]`, `threat[:depth=N]` | that evaluator, depth N (5) |
+//! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
+//! | `perfect[:tt=MIB]` | the solver |
+//! | `adaptive[:depth=N][,start=R]` | matches the opponent's strength |
+//! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
+//! | `gbt[:depth=N]` | `model:models/gbt.bin`, the shipped GBT model |
+//! | `lms[:PATH][,depth=N]` | linear weights from `c4 train lms` (default `models/lms.bin`) |
+//! | `rollouts[:playouts=R][,smart=B][,seed=S][,depth=N]` | Monte Carlo playouts at the leaves (depth 1) |
+//! | `hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B (true)][,model_until=P][,blend_until=P][,weight=W][,seed=S]` | model early, blend, rollouts late |
+//!
+//! Model paths are used as given (the CLI resolves a bare `gbt` to `models/gbt.bin` before it
+//! hands a spec over, see [`AgentSpec::map_model_paths`]).
+//!
+//! Every search kind also takes `ms` (time budget per move, iterative deepening stops when
+//! it runs out), `schedule` (deeper search from a given ply on: `schedule=20:7/30:9`) and
+//! `tt` (table size as a power of two). Evaluators are described by [`EvalSpec`], which is
+//! where model-backed evaluators plug in.
+
+mod args;
+mod error;
+mod factory;
+pub mod kinds;
+
+pub use error::AgentError;
+pub use factory::AgentFactory;
+pub use kinds::{AGENT_KINDS, KindInfo, kinds_help};
+
+use crate::eval;
+use crate::search::SearchParams;
+use args::Args;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The shipped GBT model, relative to the repository root.
+pub const DEFAULT_GBT_MODEL: &str = "models/gbt.bin";
+/// The shipped LMS weights, relative to the repository root.
+pub const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
+
+/// Default search depth of the evaluator kinds.
+pub const DEFAULT_DEPTH: u32 = 5;
+
+/// Settings of the Monte Carlo part of `rollouts` and `hybrid` agents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RolloutSpec {
+    /// Playouts per evaluation.
+    pub playouts: u32,
+    /// Playouts take immediate wins and block immediate losses.
+    pub smart: bool,
+    /// Seed mixed into every position's playouts.
+    pub seed: u64,
+}
+
+/// Which evaluator a searching agent uses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalSpec {
+    /// One of [`eval::BUILTIN_EVALUATORS`].
+    Builtin(String),
+    /// A model file of any kind (`model:PATH`).
+    Model(std::path::PathBuf),
+    /// A linear model file (`lms:PATH`); other kinds are refused.
+    Linear(std::path::PathBuf),
+    /// Random playouts.
+    Rollouts(RolloutSpec),
+    /// A model early, rollouts late.
+    Hybrid {
+        /// The model file.
+        model: std::path::PathBuf,
+        /// The playouts.
+        rollouts: RolloutSpec,
+        /// Where the phases change.
+        phases: eval::Phases,
+    },
+}
+
+/// What kind of agent a spec describes, with its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentKind {
+    /// Uniformly random legal moves.
+    Random,
+    /// Depth-limited search over an evaluator.
+    Search {
+        /// The leaf evaluator.
+        eval: EvalSpec,
+        /// Depth, schedule, time budget, table size.
+        params: SearchParams,
+    },
+    /// The perfect solver.
+    Perfect {
+        /// Solver table size in MiB.
+        tt_mib: usize,
+    },
+    /// The adaptive-difficulty agent.
+    Adaptive {
+        /// Analysis depth.
+        depth: u32,
+        /// The rank it plays before it has seen the opponent move (1 = best).
+        start: f64,
+    },
+}
+
+/// A parsed agent spec; [`AgentSpec::factory`] turns it into agents.
+///
+/// ```
+/// use connect4_ml::agents::AgentSpec;
+/// use connect4_ml::{Geometry, Position};
+/// let spec: AgentSpec = "negamax:eval=threat,depth=4".parse().unwrap();
+/// let mut agent = spec.factory(Geometry::STANDARD).unwrap().build(0).unwrap();
+/// let empty = Position::new(Geometry::STANDARD);
+/// let column = agent.choose(&connect4_ml::agents::Turn::new(empty));
+/// assert!(column < 7);
+/// // A bad spec says what is wrong.
+/// let err = "hard:depth=3".parse::<AgentSpec>().unwrap_err().to_string();
+/// assert!(err.contains("'hard' takes no option 'depth'"), "{err}");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    text: String,
+    kind: AgentKind,
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = AgentError;
+
+    fn from_str(s: &str) -> Result<Self, AgentError> {
+        let text = s.trim();
+        if text.is_empty() {
+            return Err(AgentError::Empty);
+        }
+        let (name, rest) = match text.split_once(':') {
+            Some((k, r)) => (k.trim(), Some(r)),
+            None => (text, None),
+        };
+        let info = kinds::kind(name).ok_or_else(|| AgentError::UnknownKind {
+            spec: text.into(),
+            kind: name.into(),
+        })?;
+        // Kinds that read a file take its path as a bare first argument (`model:PATH`), or
+        // as `path=PATH` anywhere.
+        let (path, rest) = match rest {
+            Some(r) if info.keys.contains(&"path") => match r.split_once(',') {
+                Some((first, more)) if !first.contains('=') => (Some(first.trim()), Some(more)),
+                None if !r.contains('=') => (Some(r.trim()), None),
+                _ => (None, Some(r)),
+            },
+            _ => (None, rest),
+        };
+        let args = Args::parse(text, name, rest)?;
+        let kind = info.parse(args, path)?;
+        Ok(AgentSpec {
+            text: text.to_string(),
+            kind,
+        })
+    }
+}
+
+impl AgentSpec {
+    /// The same agent with every model path passed through `resolve` (the label keeps the
+    /// spec as written). The CLI uses it to let `model:gbt` stand for `models/gbt.bin`.
+    pub fn map_model_paths(mut self, resolve: impl Fn(&Path) -> PathBuf) -> AgentSpec {
+        if let AgentKind::Search { eval, .. } = &mut self.kind {
+            match eval {
+                EvalSpec::Model(p) | EvalSpec::Linear(p) => *p = resolve(p),
+                EvalSpec::Hybrid { model, .. } => *model = resolve(model),
+                EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) => {}
+            }
+        }
+        self
+    }
+}
+
+/// Splits `--agents a,b:depth=3,c` into specs: a comma starts a new spec unless what follows
+/// is a `key=value` option of the current one.
+pub fn split_agent_list(args: &[String]) -> Vec<String> {
+    let mut specs: Vec<String> = Vec::new();
+    for arg in args {
+        let mut current: Option<String> = None;
+        for part in arg.split(',') {
+            let part = part.trim();
+            match current.as_mut() {
+                Some(s) if part.contains('=') && !part.contains(':') => {
+                    s.push(',');
+                    s.push_str(part);
+                }
+                _ => {
+                    if let Some(s) = current.take() {
+                        specs.push(s);
+                    }
+                    current = Some(part.to_string());
+                }
+            }
+        }
+        specs.extend(current);
+    }
+    specs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Geometry;
+
+    #[test]
+    fn the_kind_table_drives_parser_errors_and_help() {
+        let help = kinds_help();
+        for k in AGENT_KINDS {
+            assert!(help.contains(k.usage), "{} missing from the help", k.name);
+            // The bare kind parses unless it needs an argument.
+            match parse(k.name) {
+                Ok(spec) => assert_eq!(spec.label(), k.name),
+                Err(e) => assert!(
+                    matches!(e, AgentError::MissingKey { .. }),
+                    "{}: {e}",
+                    k.name
+                ),
+            }
+            // A key it does not take is refused, naming exactly the keys of the table.
+            let needs = match k.name {
+                "negamax" => "eval=window,",
+                "model" => "path=models/gbt.bin,",
+                _ => "",
+            };
+            let err = parse(&format!("{}:{needs}nokey=1", k.name))
+                .unwrap_err()
+                .to_string();
+            let takes = if k.keys.is_empty() {
+                "nothing".to_string()
+            } else {
+                k.keys.join(", ")
+            };
+            assert!(
+                err.contains(&format!("(it takes: {takes})")),
+                "{}: {err}",
+                k.name
+            );
+        }
+        let unknown = parse("bogus").unwrap_err().to_string();
+        assert!(unknown.contains(&kinds::names().join(", ")), "{unknown}");
+    }
+
+    fn parse(s: &str) -> Result<AgentSpec, AgentError> {
+        s.parse()
+    }
+
+    #[test]
+    fn every_documented_spec_parses() {
+        for s in [
+            "random",
+            "easy",
+            "hard",
+            "window:depth=3",
+            "handtuned:depth=5",
+            "threat:depth=7",
+            "negamax:eval=threat,depth=7,ms=50",
+            "negamax:eval=window,depth=3,schedule=20:5/30:9,tt=18",
+            "perfect",
+            "perfect:tt=16",
+            "adaptive",
+            "adaptive:depth=3",
+        ] {
+            let spec = parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert_eq!(spec.label(), s);
+            spec.factory(Geometry::STANDARD).unwrap().build(1).unwrap();
+        }
+        match parse("hard").unwrap().kind() {
+            AgentKind::Search { eval, params } => {
+                assert_eq!(eval, &EvalSpec::Builtin("openlines".into()));
+                assert_eq!(params.depth, 5);
+            }
+            k => panic!("{k:?}"),
+        }
+        match parse("negamax:eval=window,depth=3,schedule=20:5/30:9")
+            .unwrap()
+            .kind()
+        {
+            AgentKind::Search { params, .. } => {
+                assert_eq!(params.schedule, vec![(20, 5), (30, 9)]);
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        let cases = [
+            ("", "empty agent spec"),
+            ("bogus", "unknown agent 'bogus'"),
+            ("easy:depth=3", "'easy' takes no option 'depth'"),
+            ("window:depth=0", "depth=0: a depth from 1 to 64"),
+            ("window:depth=x", "depth=x"),
+            ("window:deep=3", "takes no option 'deep'"),
+            ("negamax:depth=3", "'negamax' needs eval=..."),
+            ("negamax:eval=nope", "eval=nope: one of openlines"),
+            ("negamax:eval=window,ms=0", "ms=0"),
+            (
+                "negamax:eval=window,schedule=20",
+                "schedule=20: steps PLY:DEPTH",
+            ),
+            ("adaptive:start=2", "start=2: a rank from 0 to 1"),
+            ("window:3", "'3' is not of the form key=value"),
+            ("perfect:tt=0", "tt=0"),
+        ];
+        for (spec, want) in cases {
+            let err = parse(spec).err().unwrap_or_else(|| panic!("{spec} parsed"));
+            assert!(err.to_string().contains(want), "{spec}: {err}");
+        }
+    }
+
+    #[test]
+    fn agent_lists_split_at_new_specs_only() {
+        let got = split_agent_list(&[
+            "easy,window:depth=3,ms=20,hard".to_string(),
+            "perfect".to_string(),
+        ]);
+        assert_eq!(got, vec!["easy", "window:depth=3,ms=20", "hard", "perfect"]);
+        let got = split_agent_list(&["negamax:eval=threat,depth=7,adaptive:depth=3".to_string()]);
+        assert_eq!(got, vec!["negamax:eval=threat,depth=7", "adaptive:depth=3"]);
+    }
+}
