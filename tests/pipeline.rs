@@ -299,6 +299,99 @@ fn a_fresh_copy_of_the_repository_runs_the_quick_pipeline_on_its_own_data() {
 }
 
 #[test]
+fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
+    let dir = temp("resume");
+    let run = dir.join("run");
+    ok(
+        &c4(&["pipeline", "--quick", "--out", s(&run), "--seed", "5"]),
+        "first run",
+    );
+    let snapshot = |files: &[&str]| -> Vec<Vec<u8>> {
+        files
+            .iter()
+            .map(|f| std::fs::read(run.join(f)).unwrap())
+            .collect()
+    };
+    let files = [
+        "data/selfplay.csv",
+        "models/lms.bin",
+        "models/gbt.bin",
+        "models/gbt.phases.csv",
+        "bench/error_rates.json",
+    ];
+    let before = snapshot(&files);
+    // Nothing changed: every stage is taken from its record.
+    ok(
+        &c4(&[
+            "pipeline",
+            "--quick",
+            "--out",
+            s(&run),
+            "--seed",
+            "5",
+            "--resume",
+        ]),
+        "resume of a finished run",
+    );
+    let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+    for stage in ["data", "lms", "gbt", "ladder", "bench", "plots"] {
+        assert!(
+            report.contains(&format!("| {stage} (resumed: not run again) |")),
+            "{stage} ran again:\n{report}"
+        );
+    }
+    assert!(
+        report.contains("## Error rates against the solver"),
+        "{report}"
+    );
+    // A damaged model: its stage and every later one run again, the earlier ones do not,
+    // and the run ends where an uninterrupted one does.
+    std::fs::write(run.join("models/gbt.bin"), b"damaged").unwrap();
+    ok(
+        &c4(&[
+            "pipeline",
+            "--quick",
+            "--out",
+            s(&run),
+            "--seed",
+            "5",
+            "--resume",
+        ]),
+        "resume after damage",
+    );
+    let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        report.contains("| lms (resumed: not run again) |"),
+        "{report}"
+    );
+    assert!(
+        report.contains("| gbt |") && report.contains("| bench |"),
+        "{report}"
+    );
+    assert_eq!(
+        snapshot(&files)[..4],
+        before[..4],
+        "outputs differ from the first run"
+    );
+    // Another seed is another run: nothing is reused.
+    ok(
+        &c4(&[
+            "pipeline",
+            "--quick",
+            "--out",
+            s(&run),
+            "--seed",
+            "6",
+            "--resume",
+        ]),
+        "resume with another seed",
+    );
+    let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(!report.contains("resumed"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn with_no_uci_the_gbt_learns_from_selfplay_only() {
     let dir = temp("nouci");
     let run = dir.join("run");

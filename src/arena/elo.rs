@@ -17,7 +17,7 @@ pub struct GameScore {
 }
 
 /// An agent's fitted rating.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct EloRating {
     /// The agent.
     pub agent: String,

@@ -23,7 +23,7 @@ pub struct GradedMove {
 }
 
 /// Summary of one graded set.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct GradeSummary {
     /// The agent.
     pub agent: String,

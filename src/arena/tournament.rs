@@ -89,7 +89,7 @@ pub struct GameRow {
 }
 
 /// The result of one pairing from its first agent's side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PairingSummary {
     /// The pairing's first agent.
     pub agent: String,

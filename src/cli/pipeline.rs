@@ -29,6 +29,10 @@ pub struct PipelineArgs {
     /// Grade on the Pons benchmark files of this folder (Test_L3_R1, ...) instead of --bench.
     #[arg(long, conflicts_with = "bench")]
     pons: Option<PathBuf>,
+    /// Skip the stages whose recorded outputs (stages/NAME.json) are complete and unchanged
+    /// and were made with the same settings; run the rest.
+    #[arg(long)]
+    resume: bool,
     /// Worker threads for games and grading.
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     jobs: usize,
@@ -80,6 +84,7 @@ pub fn run(a: PipelineArgs) -> Result<()> {
         seed: a.seed,
         uci: (!a.no_uci).then_some(a.uci),
         bench: a.pons.unwrap_or(a.bench),
+        resume: a.resume,
         jobs: a.jobs,
     };
     let bars = Bars(Mutex::new(None));

@@ -1,0 +1,99 @@
+//! Stage 5, bench: every agent but the oracle graded against the solver, one move per
+//! benchmark position.
+
+use super::inputs::Inputs;
+use super::{Observer, PipelineConfig, PipelineError, Sizes, agents, fail};
+use crate::agents::AgentSpec;
+use crate::arena::{GradeSummary, grade_positions};
+use crate::game::Geometry;
+use crate::io::{write_csv_atomic, write_json_atomic};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// One row of `bench/moves.csv`: a graded move with the position's ply.
+#[derive(Serialize)]
+struct MoveRow<'a> {
+    agent: &'a str,
+    set: &'a str,
+    index: usize,
+    ply: usize,
+    column: usize,
+    score: i32,
+    optimal: bool,
+    error: bool,
+    ms: f64,
+}
+
+/// What the bench stage produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BenchResult {
+    /// The sets graded (file names), in order.
+    pub sets: Vec<String>,
+    /// Positions graded per set.
+    pub positions: usize,
+    /// The agents graded, by roster name.
+    pub agents: Vec<String>,
+    /// One summary per agent and set.
+    pub summaries: Vec<GradeSummary>,
+}
+
+/// Grades every agent but `perfect` on the checked benchmark positions.
+pub fn run(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    inputs: &Inputs,
+    observer: &dyn Observer,
+) -> Result<(BenchResult, Vec<PathBuf>), PipelineError> {
+    let geom = Geometry::STANDARD;
+    let graded_agents: Vec<(String, String)> = agents(&config.out, sizes.depth)
+        .into_iter()
+        .filter(|(n, _)| n != "perfect")
+        .collect();
+    let files = &inputs.bench;
+    let total = graded_agents.len() * files.iter().map(|f| f.1.len()).sum::<usize>();
+    observer.start("bench: graded moves", total);
+    let mut summaries = Vec::new();
+    let mut moves = Vec::new();
+    for (name, spec) in &graded_agents {
+        let factory = spec
+            .parse::<AgentSpec>()
+            .and_then(|s| s.factory(geom))
+            .map_err(fail("bench"))?;
+        for (set, positions) in files {
+            let graded = grade_positions(&factory, positions, config.jobs, 64, &|| observer.step())
+                .map_err(fail("bench"))?;
+            for (i, (g, (pos, _))) in graded.iter().zip(positions).enumerate() {
+                moves.push((name.clone(), set.clone(), i, pos.moves_played(), g.clone()));
+            }
+            summaries.push(GradeSummary::from_moves(name, set, &graded));
+        }
+    }
+    observer.finish();
+    let rates = config.out.join("bench/error_rates.json");
+    write_json_atomic(&rates, &summaries).map_err(fail("bench"))?;
+    let rows: Vec<MoveRow> = moves
+        .iter()
+        .map(|(a, s, i, ply, g)| MoveRow {
+            agent: a,
+            set: s,
+            index: *i,
+            ply: *ply,
+            column: g.column + 1,
+            score: g.score,
+            optimal: g.optimal,
+            error: g.error,
+            ms: g.ms,
+        })
+        .collect();
+    let per_move = config.out.join("bench/moves.csv");
+    write_csv_atomic(&per_move, &rows).map_err(fail("bench"))?;
+    Ok((
+        BenchResult {
+            sets: files.iter().map(|(n, _)| n.clone()).collect(),
+            positions: sizes.bench_positions,
+            agents: graded_agents.into_iter().map(|(n, _)| n).collect(),
+            summaries,
+        },
+        vec![rates, per_move],
+    ))
+}

@@ -1,0 +1,132 @@
+//! Stage 1, data: solver-labelled self-play positions beside the UCI rows.
+
+use super::inputs::Inputs;
+use super::{Observer, PipelineConfig, PipelineError, Sizes, fail};
+use crate::agents::AgentSpec;
+use crate::game::Geometry;
+use crate::ml::experiment::Example;
+use crate::ml::positions::{LabelledPosition, read_positions, write_positions};
+use crate::solver::Mode;
+use crate::train::selfplay::{SelfplayConfig, generate};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Where the stage writes its positions, inside the run folder.
+pub const SELFPLAY_FILE: &str = "data/selfplay.csv";
+
+/// The UCI file as read.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UciUsed {
+    /// Where it came from.
+    pub source: String,
+    /// Rows.
+    pub rows: usize,
+    /// sha256 of the uncompressed text.
+    pub sha256: String,
+    /// Whether it is the published file.
+    pub published: bool,
+}
+
+/// What the data stage produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DataResult {
+    /// The UCI file, unless the run goes without it.
+    pub uci: Option<UciUsed>,
+    /// The two self-play agents.
+    pub agents: [String; 2],
+    /// Distinct positions labelled.
+    pub positions: usize,
+    /// sha256 of `data/selfplay.csv`.
+    pub selfplay_sha256: String,
+}
+
+impl DataResult {
+    /// The data sources a model file records.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(u) = &self.uci {
+            notes.push(format!("uci:{} sha256={}", u.source, u.sha256));
+        }
+        notes.push(format!(
+            "selfplay:{SELFPLAY_FILE} sha256={}",
+            self.selfplay_sha256
+        ));
+        notes
+    }
+}
+
+/// The self-play positions split for the GBT stage: half train, half are held out by phase.
+pub struct DataSplit {
+    /// Self-play rows that join the GBT's training rows.
+    pub train: Vec<Example>,
+    /// Held-out positions (the phases test set).
+    pub held_out: Vec<LabelledPosition>,
+}
+
+/// Plays, labels and writes the self-play positions.
+pub fn run(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    inputs: &Inputs,
+    observer: &dyn Observer,
+) -> Result<(DataResult, Vec<PathBuf>), PipelineError> {
+    let geom = Geometry::STANDARD;
+    let agents = [
+        "hard".to_string(),
+        format!("handtuned:depth={}", sizes.depth),
+    ];
+    let spec = |s: &str| s.parse::<AgentSpec>().map_err(fail("data"));
+    let sp = SelfplayConfig {
+        agents: [spec(&agents[0])?, spec(&agents[1])?],
+        games: sizes.selfplay_games,
+        plies: sizes.selfplay_plies.0..=sizes.selfplay_plies.1,
+        label: Mode::Weak,
+        opening_plies: sizes.selfplay_openings,
+        seed: config.seed,
+        tt_mib: 64,
+    };
+    observer.start("data: self-play games", sizes.selfplay_games);
+    let out = generate(
+        &sp,
+        geom,
+        &|| observer.step(),
+        &|n| {
+            observer.finish();
+            observer.start("data: solver labels", n);
+        },
+        &|| observer.step(),
+    )
+    .map_err(fail("data"))?;
+    observer.finish();
+    let path = config.out.join(SELFPLAY_FILE);
+    write_positions(&path, geom, &out.positions).map_err(fail("data"))?;
+    let result = DataResult {
+        uci: inputs.uci.as_ref().map(|u| UciUsed {
+            source: u.source.clone(),
+            rows: u.rows.len(),
+            sha256: u.sha256.clone(),
+            published: u.is_published(),
+        }),
+        agents,
+        positions: out.positions.len(),
+        selfplay_sha256: crate::io::sha256_file(&path).map_err(fail("data"))?,
+    };
+    Ok((result, vec![path]))
+}
+
+/// Reads the stage's positions back and splits them by a seeded shuffle (the same split
+/// whether the stage ran now or in an earlier, resumed run).
+pub fn split(config: &PipelineConfig, _result: &DataResult) -> Result<DataSplit, PipelineError> {
+    let path = config.out.join(SELFPLAY_FILE);
+    let mut positions = read_positions(&path, Geometry::STANDARD).map_err(fail("data"))?;
+    positions.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed ^ 0xda7a));
+    let half = positions.len() / 2;
+    let held_out = positions.split_off(half);
+    Ok(DataSplit {
+        train: positions.iter().map(Example::from).collect(),
+        held_out,
+    })
+}

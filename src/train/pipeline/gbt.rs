@@ -1,0 +1,156 @@
+//! Stage 3, gbt: the gradient-boosted trees on the UCI rows (or self-play rows alone), and
+//! their accuracy on held-out self-play positions of every phase.
+
+use super::data::DataSplit;
+use super::inputs::Inputs;
+use super::{Observer, PipelineConfig, PipelineError, Sizes, fail};
+use crate::features::FeatureSet;
+use crate::game::Geometry;
+use crate::io::model_format::TrainingMeta;
+use crate::io::{beside, write_csv_atomic};
+use crate::ml::experiment::{Example, ExperimentConfig, run_experiment};
+use crate::ml::gbt::GbtParams;
+use crate::ml::model_file::save_gbt_experiment;
+use linfa::ParamGuard;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The feature set the pipeline's GBT reads.
+pub const FEATURES: FeatureSet = FeatureSet::Cells;
+
+/// What the GBT stage produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GbtResult {
+    /// The feature set.
+    pub features: String,
+    /// Rows the model was fitted on.
+    pub train_rows: usize,
+    /// Of them, rows of the main source (UCI, or self-play when there is no UCI file).
+    pub main_train_rows: usize,
+    /// Self-play rows kept (those not in the test split, nor mirrors of its positions).
+    pub extra_kept: usize,
+    /// Self-play rows offered.
+    pub extra_rows: usize,
+    /// Boosting iterations.
+    pub iterations: usize,
+    /// Fit time.
+    pub fit_seconds: f64,
+    /// Holdout rows.
+    pub test_rows: usize,
+    /// Holdout accuracy.
+    pub accuracy: f64,
+    /// Holdout log loss.
+    pub log_loss: f64,
+    /// Holdout recall of loss, draw, win.
+    pub recall: [f64; 3],
+    /// Held-out self-play positions scored by phase.
+    pub phase_rows: usize,
+    /// Accuracy on them (none when there are none).
+    pub phase_accuracy: Option<f64>,
+}
+
+/// One row of `models/gbt.phases.csv`: the GBT's probabilities on a held-out self-play
+/// position.
+#[derive(Serialize)]
+struct PhaseRow {
+    ply: usize,
+    label: &'static str,
+    p_loss: f64,
+    p_draw: f64,
+    p_win: f64,
+}
+
+/// Fits, saves and scores the GBT.
+pub fn run(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    inputs: &Inputs,
+    split: &DataSplit,
+    data_notes: &[String],
+    observer: &dyn Observer,
+) -> Result<(GbtResult, Vec<PathBuf>), PipelineError> {
+    let geom = Geometry::STANDARD;
+    let params = GbtParams::reference()
+        .max_iter(sizes.gbt_max_iter)
+        .check()
+        .map_err(fail("gbt"))?;
+    let uci: Vec<Example> = inputs
+        .uci
+        .iter()
+        .flat_map(|u| u.rows.iter().map(Example::from))
+        .collect();
+    let (main, extra) = if uci.is_empty() {
+        (split.train.clone(), Vec::new())
+    } else {
+        (uci, split.train.clone())
+    };
+    if main.len() < 10 {
+        return Err(fail("gbt")(format!(
+            "only {} labelled positions: too few to train on",
+            main.len()
+        )));
+    }
+    let cfg = ExperimentConfig {
+        features: FEATURES,
+        params: params.clone(),
+        mirror_augment: false,
+        test_fraction: 0.2,
+        split_seed: config.seed,
+        cv: None,
+        baselines: false,
+        forest_size: 0,
+    };
+    observer.start("gbt: boosting iterations", params.max_iter());
+    let out = run_experiment(&cfg, &main, &extra, &|_| observer.step(), &|_, _| {})
+        .map_err(fail("gbt"))?;
+    observer.finish();
+    let r = &out.report;
+    let h = &r.holdout;
+    let model_path = config.out.join("models/gbt.bin");
+    let meta = TrainingMeta::new("c4 pipeline (stage gbt)", config.seed)
+        .rows(h.train_rows)
+        .data(data_notes.to_vec())
+        .metrics(h.headline_metrics());
+    let mut written = save_gbt_experiment(&model_path, &out, FEATURES, geom, meta)
+        .map_err(fail("gbt"))?
+        .to_vec();
+    // The held-out self-play positions: how the model does away from 8-ply positions.
+    let ext = FEATURES.extractor(geom);
+    let mut rows = Vec::with_capacity(split.held_out.len());
+    let mut correct = 0;
+    let mut buf = vec![0.0; ext.len()];
+    for p in &split.held_out {
+        ext.extract(&p.position, &mut buf);
+        let mut prob = [0.0; 3];
+        out.model.predict_proba_row(&buf, &mut prob);
+        if crate::ml::metrics::argmax(&prob) == p.label.index() {
+            correct += 1;
+        }
+        rows.push(PhaseRow {
+            ply: p.position.moves_played(),
+            label: p.label.as_str(),
+            p_loss: prob[0],
+            p_draw: prob[1],
+            p_win: prob[2],
+        });
+    }
+    let phases = beside(&model_path, ".phases.csv");
+    write_csv_atomic(&phases, &rows).map_err(fail("gbt"))?;
+    written.push(phases);
+    let result = GbtResult {
+        features: FEATURES.name().to_string(),
+        train_rows: h.train_rows,
+        main_train_rows: r.main_rows - h.test_rows,
+        extra_kept: r.extra_kept,
+        extra_rows: r.extra_rows,
+        iterations: h.iterations,
+        fit_seconds: h.fit_seconds,
+        test_rows: h.test_rows,
+        accuracy: h.test.accuracy,
+        log_loss: h.test.log_loss,
+        recall: [h.test.recall[0], h.test.recall[1], h.test.recall[2]],
+        phase_rows: rows.len(),
+        phase_accuracy: (!rows.is_empty()).then(|| correct as f64 / rows.len() as f64),
+    };
+    Ok((result, written))
+}

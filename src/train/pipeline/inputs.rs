@@ -1,0 +1,94 @@
+//! Checking everything the run reads before any stage starts, so that a bad path or file
+//! fails in a second, not after minutes of work.
+
+use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
+use crate::agents::AgentSpec;
+use crate::arena::bench_sets::BenchSet;
+use crate::arena::read_graded_file;
+use crate::game::{Geometry, Position};
+use crate::ml::uci;
+
+/// A benchmark position to grade, with the file's score if it gives one.
+pub type GradedInput = (Position, Option<i32>);
+
+/// What the run reads, loaded and checked.
+pub struct Inputs {
+    /// The UCI rows, unless the run goes without them.
+    pub uci: Option<uci::UciData>,
+    /// The benchmark positions to grade, per set (file name, positions).
+    pub bench: Vec<(String, Vec<GradedInput>)>,
+    /// sha256 of each benchmark file read, by file name.
+    pub bench_sha256: Vec<(String, String)>,
+}
+
+/// The run folder can be written, the UCI file reads and validates, every benchmark set is
+/// there and parses, every agent spec parses.
+pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
+    let bad = fail("inputs");
+    let out = &config.out;
+    if out.exists() && !out.is_dir() {
+        return Err(bad(format!(
+            "the run folder {} exists and is not a folder",
+            out.display()
+        )));
+    }
+    std::fs::create_dir_all(out).map_err(|e| {
+        bad(format!(
+            "cannot create the run folder {}: {e}",
+            out.display()
+        ))
+    })?;
+    let probe = out.join(format!(".c4-write-check.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        bad(format!(
+            "cannot write in the run folder {}: {e}",
+            out.display()
+        ))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    let uci = match &config.uci {
+        Some(path) => Some(uci::load_uci(path).map_err(fail("inputs"))?),
+        None => None,
+    };
+    let sizes = Sizes::new(config.quick);
+    let mut bench = Vec::new();
+    let mut bench_sha256 = Vec::new();
+    for name in &sizes.bench_files {
+        let set =
+            BenchSet::named(name).ok_or_else(|| bad(format!("unknown benchmark set {name}")))?;
+        let path = set.file_in(&config.bench).ok_or_else(|| {
+            bad(format!(
+                "benchmark set {} not found in {} (looked for {} and {})",
+                set.name,
+                config.bench.display(),
+                set.name,
+                set.pons_name
+            ))
+        })?;
+        let positions = read_graded_file(&path, Geometry::STANDARD, Some(sizes.bench_positions))
+            .map_err(fail("inputs"))?;
+        if positions.len() < sizes.bench_positions {
+            return Err(bad(format!(
+                "{} has {} positions; the run grades {}",
+                path.display(),
+                positions.len(),
+                sizes.bench_positions
+            )));
+        }
+        let file_name = path.file_name().map_or_else(
+            || set.name.to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let sha = crate::io::sha256_file(&path).map_err(fail("inputs"))?;
+        bench_sha256.push((file_name.clone(), sha));
+        bench.push((file_name, positions));
+    }
+    for (_, s) in agents(out, sizes.depth) {
+        s.parse::<AgentSpec>().map_err(fail("inputs"))?;
+    }
+    Ok(Inputs {
+        uci,
+        bench,
+        bench_sha256,
+    })
+}

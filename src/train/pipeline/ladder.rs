@@ -1,0 +1,108 @@
+//! Stage 4, ladder: every agent in a round robin with Elo, then the model agents, `hard` and
+//! `handtuned` in a longer one, to compare each model agent with the hand-tuned agent.
+
+use super::{Observer, PipelineConfig, PipelineError, Sizes, agents, fail, tournament_config};
+use crate::agents::AgentSpec;
+use crate::arena::{EloRating, PairingSummary, Tournament, TournamentSummary};
+use crate::io::{write_csv_atomic, write_json_atomic};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The agents of the detailed round robin, by roster name.
+pub const DETAIL_AGENTS: [&str; 5] = ["handtuned", "hard", "lms", "gbt", "hybrid"];
+
+/// One round robin's tables.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoundRobin {
+    /// Games per pairing.
+    pub games: usize,
+    /// Random opening plies.
+    pub openings: usize,
+    /// Every pairing, from the first-named agent's side.
+    pub pairings: Vec<PairingSummary>,
+    /// Elo ratings with 95% intervals.
+    pub elo: Vec<EloRating>,
+}
+
+/// What the ladder stage produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LadderResult {
+    /// The roster: short name and spec of every agent.
+    pub roster: Vec<(String, String)>,
+    /// Every agent against every other.
+    pub ladder: RoundRobin,
+    /// The model agents, hard and handtuned, longer.
+    pub detail: RoundRobin,
+}
+
+fn play(
+    config: &PipelineConfig,
+    observer: &dyn Observer,
+    label: &str,
+    specs: Vec<AgentSpec>,
+    games: usize,
+    openings: usize,
+) -> Result<TournamentSummary, PipelineError> {
+    let t = Tournament::new(tournament_config(config, specs, games, openings))
+        .map_err(fail("ladder"))?;
+    observer.start(label, t.total_games());
+    let s = t.run(&|| observer.step()).map_err(fail("ladder"))?;
+    observer.finish();
+    Ok(s)
+}
+
+fn save(dir: &Path, s: &TournamentSummary) -> Result<Vec<PathBuf>, PipelineError> {
+    let games = dir.join("games.csv");
+    let summary = dir.join("summary.json");
+    write_csv_atomic(&games, &s.rows).map_err(fail("ladder"))?;
+    write_json_atomic(&summary, s).map_err(fail("ladder"))?;
+    Ok(vec![games, summary])
+}
+
+/// Plays both round robins and writes `ladder/` and `detail/`.
+pub fn run(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    observer: &dyn Observer,
+) -> Result<(LadderResult, Vec<PathBuf>), PipelineError> {
+    let roster = agents(&config.out, sizes.depth);
+    let specs = |names: Option<&[&str]>| -> Result<Vec<AgentSpec>, PipelineError> {
+        roster
+            .iter()
+            .filter(|(n, _)| names.is_none_or(|names| names.contains(&n.as_str())))
+            .map(|(_, s)| s.parse::<AgentSpec>().map_err(fail("ladder")))
+            .collect()
+    };
+    let ladder = play(
+        config,
+        observer,
+        "ladder: games",
+        specs(None)?,
+        sizes.ladder_games,
+        sizes.ladder_openings,
+    )?;
+    let mut written = save(&config.out.join("ladder"), &ladder)?;
+    let detail = play(
+        config,
+        observer,
+        "detail: games",
+        specs(Some(&DETAIL_AGENTS))?,
+        sizes.detail_games,
+        sizes.detail_openings,
+    )?;
+    written.extend(save(&config.out.join("detail"), &detail)?);
+    let table = |s: TournamentSummary| RoundRobin {
+        games: s.games_per_pairing,
+        openings: s.openings,
+        pairings: s.pairings,
+        elo: s.elo,
+    };
+    Ok((
+        LadderResult {
+            roster,
+            ladder: table(ladder),
+            detail: table(detail),
+        },
+        written,
+    ))
+}

@@ -1,0 +1,315 @@
+//! `c4 pipeline`: the main job, end to end, into one run directory.
+//!
+//! Before anything runs, [`inputs`] checks what the run reads (run folder, UCI file,
+//! benchmark sets, agent specs), so a bad path fails in a second. Then the stages, in order;
+//! each is one function returning a typed result, writes its files atomically, and records
+//! the result with the sha256 of every file it wrote in `stages/NAME.json`:
+//!
+//! 1. [`data`]: the UCI rows, plus solver-labelled positions from self-play between `hard`
+//!    and `handtuned` (`data/selfplay.csv`); half of them train the GBT, half are held out.
+//! 2. [`lms`]: LMS weights by self-play (`models/lms.bin` and its curves).
+//! 3. [`gbt`]: the GBT, reference configuration (`models/gbt.bin`, curve, importance,
+//!    report, `models/gbt.phases.csv`).
+//! 4. [`ladder`]: a round robin of every agent with Elo (`ladder/`), then the model agents,
+//!    `hard` and `handtuned` in a longer round robin (`detail/`).
+//! 5. [`bench`]: every agent but `perfect` graded against the solver on the benchmark sets
+//!    (`bench/error_rates.json`, `bench/moves.csv`).
+//! 6. [`plots`]: every chart `c4 plot` knows, into `plots/`.
+//!
+//! [`report`] then writes `report.md` from the results and the run's configuration. A stage
+//! that fails stops the run; everything before it is kept and the report says where it
+//! stopped. With `resume`, a stage whose record matches this configuration and whose files
+//! are all still there, unchanged, is not run again.
+
+mod bench;
+mod data;
+mod gbt;
+mod inputs;
+mod ladder;
+mod lms;
+mod plots;
+mod record;
+mod report;
+
+use crate::arena::TournamentConfig;
+use crate::game::Geometry;
+use crate::train::lms::LmsConfig;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub use record::StageRecord;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct PipelineConfig {
+    /// The run directory.
+    pub out: PathBuf,
+    /// The small run (about 10 s) instead of the default (about 2 minutes).
+    pub quick: bool,
+    /// Seed of every stage.
+    pub seed: u64,
+    /// The UCI data file (`None`: the GBT learns from self-play positions only).
+    pub uci: Option<PathBuf>,
+    /// Folder of the benchmark files: the shipped sets (`data/bench`) or the Pons files.
+    pub bench: PathBuf,
+    /// Worker threads for games and grading.
+    pub jobs: usize,
+    /// Skip the stages whose recorded outputs are complete and unchanged.
+    pub resume: bool,
+}
+
+/// Sizes of every stage, from `--quick` or the default. The report quotes these, never
+/// literals of its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sizes {
+    /// Self-play games whose positions are labelled.
+    pub selfplay_games: usize,
+    /// Random opening plies of each self-play game.
+    pub selfplay_openings: usize,
+    /// Fewest and most stones of the self-play positions kept.
+    pub selfplay_plies: (usize, usize),
+    /// Most LMS training games.
+    pub lms_games: usize,
+    /// LMS evaluation interval.
+    pub lms_eval_every: usize,
+    /// Games per LMS evaluation match.
+    pub lms_eval_games: usize,
+    /// Most boosting iterations.
+    pub gbt_max_iter: usize,
+    /// Search depth of handtuned, lms, gbt and hybrid.
+    pub depth: u32,
+    /// Games per ladder pairing.
+    pub ladder_games: usize,
+    /// Random opening plies in the ladder. The perfect agent's book ends at three stones
+    /// and solving a 4-stone position takes up to a minute, so ladder games start later
+    /// than the detailed round robin's (which has no perfect agent).
+    pub ladder_openings: usize,
+    /// Games per pairing in the detailed round robin.
+    pub detail_games: usize,
+    /// Random opening plies in the detailed round robin.
+    pub detail_openings: usize,
+    /// Positions graded per benchmark file.
+    pub bench_positions: usize,
+    /// Benchmark sets graded (names of [`crate::arena::bench_sets::BENCH_SETS`]).
+    pub bench_files: Vec<String>,
+}
+
+impl Sizes {
+    /// The sizes for a quick or a default run.
+    pub fn new(quick: bool) -> Sizes {
+        if quick {
+            Sizes {
+                selfplay_games: 16,
+                selfplay_openings: 4,
+                selfplay_plies: (10, 41),
+                lms_games: 200,
+                lms_eval_every: 50,
+                lms_eval_games: 20,
+                gbt_max_iter: 40,
+                depth: 3,
+                ladder_games: 2,
+                ladder_openings: 8,
+                detail_games: 10,
+                detail_openings: 2,
+                bench_positions: 5,
+                bench_files: ["end-easy", "middle-easy", "begin-easy"]
+                    .map(String::from)
+                    .to_vec(),
+            }
+        } else {
+            Sizes {
+                selfplay_games: 400,
+                selfplay_openings: 4,
+                selfplay_plies: (10, 41),
+                lms_games: LmsConfig::default().max_games,
+                lms_eval_every: LmsConfig::default().eval_every,
+                lms_eval_games: LmsConfig::default().eval_games,
+                gbt_max_iter: 490,
+                depth: 3,
+                ladder_games: 10,
+                ladder_openings: 6,
+                detail_games: 200,
+                detail_openings: 2,
+                bench_positions: 50,
+                bench_files: [
+                    "end-easy",
+                    "middle-easy",
+                    "middle-medium",
+                    "begin-easy",
+                    "begin-medium",
+                ]
+                .map(String::from)
+                .to_vec(),
+            }
+        }
+    }
+}
+
+/// Hears about the run's progress (implemented by the CLI's progress bars).
+pub trait Observer: Sync {
+    /// A stage (or part of one) starts with `total` steps (0 when unknown).
+    fn start(&self, label: &str, total: usize);
+    /// One step done.
+    fn step(&self);
+    /// The current part finished.
+    fn finish(&self);
+    /// Something the user should read.
+    fn note(&self, text: &str);
+}
+
+/// Why the pipeline stopped.
+#[derive(Debug, thiserror::Error)]
+#[error("stage '{stage}' failed: {message}")]
+pub struct PipelineError {
+    /// The stage.
+    pub stage: &'static str,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// A function turning any error into a [`PipelineError`] of `stage`.
+fn fail<E: std::fmt::Display>(stage: &'static str) -> impl Fn(E) -> PipelineError {
+    move |e| PipelineError {
+        stage,
+        message: e.to_string(),
+    }
+}
+
+/// The roster: short name and spec of every agent; model paths point into the run.
+fn agents(run: &Path, depth: u32) -> Vec<(String, String)> {
+    let lms = run.join("models/lms.bin");
+    let gbt = run.join("models/gbt.bin");
+    vec![
+        ("random".into(), "random".into()),
+        ("easy".into(), "easy".into()),
+        ("hard".into(), "hard".into()),
+        ("handtuned".into(), format!("handtuned:depth={depth}")),
+        ("lms".into(), format!("lms:{},depth={depth}", lms.display())),
+        (
+            "gbt".into(),
+            format!("model:{},depth={depth}", gbt.display()),
+        ),
+        (
+            "hybrid".into(),
+            format!("hybrid:model={},depth={depth}", gbt.display()),
+        ),
+        ("perfect".into(), "perfect".into()),
+    ]
+}
+
+/// A tournament of the run's settings.
+fn tournament_config(
+    config: &PipelineConfig,
+    agents: Vec<crate::agents::AgentSpec>,
+    games: usize,
+    openings: usize,
+) -> TournamentConfig {
+    TournamentConfig {
+        agents,
+        games,
+        openings,
+        seed: config.seed,
+        jobs: config.jobs,
+        geometry: Geometry::STANDARD,
+    }
+}
+
+/// What every stage produced (those that ran or were resumed), for the report.
+#[derive(Default)]
+pub struct Results {
+    /// Stage 1.
+    pub data: Option<data::DataResult>,
+    /// Stage 2.
+    pub lms: Option<lms::LmsResult>,
+    /// Stage 3.
+    pub gbt: Option<gbt::GbtResult>,
+    /// Stage 4.
+    pub ladder: Option<ladder::LadderResult>,
+    /// Stage 5.
+    pub bench: Option<bench::BenchResult>,
+    /// Stage 6.
+    pub plots: Option<plots::PlotsResult>,
+    /// Per stage: name, seconds, and whether it was resumed rather than run.
+    pub timings: Vec<(&'static str, f64, bool)>,
+}
+
+/// Runs one stage, or reuses its record when resuming and the record still holds; records
+/// what it produced.
+fn stage<T: Serialize + serde::de::DeserializeOwned>(
+    name: &'static str,
+    ctx: &mut record::Ledger,
+    results: &mut Vec<(&'static str, f64, bool)>,
+    run: impl FnOnce() -> Result<(T, Vec<PathBuf>), PipelineError>,
+) -> Result<T, PipelineError> {
+    if let Some((value, seconds)) = ctx.reuse::<T>(name) {
+        results.push((name, seconds, true));
+        return Ok(value);
+    }
+    let started = Instant::now();
+    let (value, outputs) = run()?;
+    let seconds = started.elapsed().as_secs_f64();
+    ctx.record(name, &value, &outputs, seconds)
+        .map_err(fail(name))?;
+    results.push((name, seconds, false));
+    Ok(value)
+}
+
+/// Runs the pipeline; returns the path of `report.md`.
+pub fn run_pipeline(
+    config: &PipelineConfig,
+    observer: &dyn Observer,
+) -> Result<PathBuf, PipelineError> {
+    let started = Instant::now();
+    let inputs = inputs::check_inputs(config)?;
+    let sizes = Sizes::new(config.quick);
+    let mut ledger = record::Ledger::new(config, &sizes, &inputs);
+    let mut results = Results::default();
+    let outcome = run_stages(config, &sizes, &inputs, observer, &mut ledger, &mut results);
+    let text = report::render(
+        config,
+        &sizes,
+        &results,
+        started.elapsed().as_secs_f64(),
+        outcome.as_ref().err(),
+    );
+    let report = config.out.join("report.md");
+    crate::io::write_bytes_atomic(&report, text.as_bytes()).map_err(fail("report"))?;
+    outcome.map(|()| report)
+}
+
+fn run_stages(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    inputs: &inputs::Inputs,
+    observer: &dyn Observer,
+    ledger: &mut record::Ledger,
+    results: &mut Results,
+) -> Result<(), PipelineError> {
+    let t = &mut results.timings;
+    let d = stage("data", ledger, t, || {
+        data::run(config, sizes, inputs, observer)
+    })?;
+    let split = data::split(config, &d)?;
+    let notes = d.notes();
+    results.data = Some(d);
+    let t = &mut results.timings;
+    results.lms = Some(stage("lms", ledger, t, || {
+        lms::run(config, sizes, observer)
+    })?);
+    let t = &mut results.timings;
+    results.gbt = Some(stage("gbt", ledger, t, || {
+        gbt::run(config, sizes, inputs, &split, &notes, observer)
+    })?);
+    let t = &mut results.timings;
+    results.ladder = Some(stage("ladder", ledger, t, || {
+        ladder::run(config, sizes, observer)
+    })?);
+    let t = &mut results.timings;
+    results.bench = Some(stage("bench", ledger, t, || {
+        bench::run(config, sizes, inputs, observer)
+    })?);
+    let t = &mut results.timings;
+    results.plots = Some(stage("plots", ledger, t, || plots::run(config, observer))?);
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! `report.md`: written from the stages' results and the run's configuration only, so every
+//! number it quotes is the one the run used.
+
+use super::ladder::RoundRobin;
+use super::{PipelineConfig, PipelineError, Results, Sizes};
+use std::fmt::Write as _;
+
+/// The short name of a spec in the roster (the spec itself when it is not there).
+fn name_of<'a>(spec: &'a str, roster: &'a [(String, String)]) -> &'a str {
+    roster
+        .iter()
+        .find(|(_, s)| s == spec)
+        .map_or(spec, |(n, _)| n.as_str())
+}
+
+fn elo_table(r: &RoundRobin, roster: &[(String, String)]) -> String {
+    let mut t = String::from(
+        "| agent | spec | Elo | 95% interval | games | score % |\n|---|---|---:|---|---:|---:|\n",
+    );
+    for e in &r.elo {
+        let _ = writeln!(
+            t,
+            "| {} | `{}` | {:.0} | [{:.0}, {:.0}] | {} | {:.1} |",
+            name_of(&e.agent, roster),
+            crate::plot::files::short_label(&e.agent),
+            e.elo,
+            e.low,
+            e.high,
+            e.games,
+            e.score_pct
+        );
+    }
+    t
+}
+
+fn pairing_table(r: &RoundRobin, roster: &[(String, String)]) -> String {
+    let mut t = String::from(
+        "| agent | opponent | games | wins | draws | losses | score % |\n|---|---|---:|---:|---:|---:|---:|\n",
+    );
+    for p in &r.pairings {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} | {} | {:.1} |",
+            name_of(&p.agent, roster),
+            name_of(&p.opponent, roster),
+            p.games,
+            p.wins,
+            p.draws,
+            p.losses,
+            p.score_pct
+        );
+    }
+    t
+}
+
+/// The whole report.
+pub fn render(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    results: &Results,
+    total_seconds: f64,
+    error: Option<&PipelineError>,
+) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "# connect4-ml pipeline run\n\nCommand: `c4 pipeline --out {}{} --seed {}` (connect4-ml {}).\n",
+        config.out.display(),
+        if config.quick { " --quick" } else { "" },
+        config.seed,
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(
+        t,
+        "Sizes: {} self-play games; LMS up to {} games (a match of {} games every {}); GBT up to {} iterations; depth {} for handtuned, lms, gbt and hybrid; ladder {} games per pairing ({} random opening plies); detail round robin {} games per pairing ({} random opening plies); {} positions graded per benchmark file.\n",
+        sizes.selfplay_games,
+        sizes.lms_games,
+        sizes.lms_eval_games,
+        sizes.lms_eval_every,
+        sizes.gbt_max_iter,
+        sizes.depth,
+        sizes.ladder_games,
+        sizes.ladder_openings,
+        sizes.detail_games,
+        sizes.detail_openings,
+        sizes.bench_positions
+    );
+    if let Some(d) = &results.data {
+        t.push_str("## Data\n\n");
+        match &d.uci {
+            Some(u) => {
+                let _ = writeln!(
+                    t,
+                    "- UCI: `{}`, {} rows, sha256 of the uncompressed data `{}`{}",
+                    u.source,
+                    u.rows,
+                    u.sha256,
+                    if u.published {
+                        " (the published file)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            None => t.push_str(
+                "- UCI: **not used** (`--no-uci`): the GBT learns from self-play positions only\n",
+            ),
+        }
+        let half = d.positions / 2;
+        let _ = writeln!(
+            t,
+            "- Self-play: {} games `{}` vs `{}` ({} random opening plies), positions of plies {}-{} labelled by the solver (win/draw/loss): {} distinct positions in `{}` (sha256 `{}`); {} join the GBT's training rows, {} are held out as the phases test set.\n",
+            sizes.selfplay_games,
+            d.agents[0],
+            d.agents[1],
+            sizes.selfplay_openings,
+            sizes.selfplay_plies.0,
+            sizes.selfplay_plies.1,
+            d.positions,
+            super::data::SELFPLAY_FILE,
+            d.selfplay_sha256,
+            half,
+            d.positions - half
+        );
+    }
+    if let Some(l) = &results.lms {
+        let _ = writeln!(
+            t,
+            "## LMS weights\n\n`models/lms.bin`: {} training games against `handtuned:depth={}`, stopped: {}; kept the weights after game {}; mean squared error over the last {} games {:.4}; cosine similarity to the hand-tuned weights {:.3}.\n",
+            l.games,
+            l.depth,
+            l.stop,
+            l.kept_after_games,
+            l.window,
+            l.final_window_mse,
+            l.cosine_to_hand_tuned
+        );
+        t.push_str("| feature | learned | hand-tuned |\n|---|---:|---:|\n");
+        for (f, w, h) in &l.weights {
+            let _ = writeln!(t, "| {f} | {w:.3} | {h:.3} |");
+        }
+        let scores: Vec<String> = l
+            .evaluations
+            .iter()
+            .map(|(after, score)| format!("{after}: {:.0}%", 100.0 * score))
+            .collect();
+        let _ = writeln!(
+            t,
+            "\nEvaluation matches ({} games each; training games: score): {}.\n",
+            l.eval_games,
+            scores.join(", ")
+        );
+    }
+    if let Some(g) = &results.gbt {
+        let _ = writeln!(
+            t,
+            "## GBT\n\n`models/gbt.bin`: reference configuration, `{}` features, {} training rows ({} main, {} of {} self-play rows kept), {} iterations, fit {:.2} s. Holdout ({} rows): accuracy **{:.4}**, log loss **{:.4}**; recall loss/draw/win {:.3}/{:.3}/{:.3}. On the {} held-out self-play positions of plies {}-{}: accuracy {} (`models/gbt.phases.csv`).\n",
+            g.features,
+            g.train_rows,
+            g.main_train_rows,
+            g.extra_kept,
+            g.extra_rows,
+            g.iterations,
+            g.fit_seconds,
+            g.test_rows,
+            g.accuracy,
+            g.log_loss,
+            g.recall[0],
+            g.recall[1],
+            g.recall[2],
+            g.phase_rows,
+            sizes.selfplay_plies.0,
+            sizes.selfplay_plies.1,
+            g.phase_accuracy
+                .map_or_else(|| "-".to_string(), |a| format!("{a:.4}"))
+        );
+    }
+    if let Some(l) = &results.ladder {
+        let _ = writeln!(
+            t,
+            "## Tournament ladder\n\nRound robin, {} games per pairing, colours alternating, {} random opening plies (`ladder/games.csv`, `ladder/summary.json`).\n",
+            l.ladder.games, l.ladder.openings
+        );
+        t.push_str(&elo_table(&l.ladder, &l.roster));
+        let _ = writeln!(
+            t,
+            "\n### Every model agent against the hand-tuned agent (and hard)\n\nRound robin of {}, {} games per pairing, {} random opening plies (`detail/`).\n",
+            super::ladder::DETAIL_AGENTS.join(", "),
+            l.detail.games,
+            l.detail.openings
+        );
+        t.push_str(&pairing_table(&l.detail, &l.roster));
+        t.push('\n');
+        t.push_str(&elo_table(&l.detail, &l.roster));
+        t.push('\n');
+    }
+    if let Some(b) = &results.bench {
+        let _ = writeln!(
+            t,
+            "## Error rates against the solver\n\nThe first {} positions of each benchmark set in `{}`, one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss). `perfect` is the oracle and is not graded. The begin-hard set is left out: its positions take seconds each to grade. (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
+            b.positions,
+            config.bench.display()
+        );
+        let _ = write!(t, "| agent | {} |\n|---|", b.sets.join(" | "));
+        t.push_str(&"---:|".repeat(b.sets.len()));
+        t.push('\n');
+        for name in &b.agents {
+            let cells: Vec<String> = b
+                .sets
+                .iter()
+                .map(|set| {
+                    b.summaries
+                        .iter()
+                        .find(|s| &s.agent == name && &s.set == set)
+                        .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s.error_rate))
+                })
+                .collect();
+            let _ = writeln!(t, "| {name} | {} |", cells.join(" | "));
+        }
+        t.push('\n');
+    }
+    if let Some(p) = &results.plots {
+        t.push_str("## Plots\n\n");
+        for stem in &p.charts {
+            let _ = writeln!(t, "- [{stem}](plots/{stem}.png) ([svg](plots/{stem}.svg))");
+        }
+        t.push('\n');
+    }
+    let _ = writeln!(t, "## Wall time\n\n| stage | seconds |\n|---|---:|");
+    for (stage, seconds, resumed) in &results.timings {
+        let how = if *resumed {
+            " (resumed: not run again)"
+        } else {
+            ""
+        };
+        let _ = writeln!(t, "| {stage}{how} | {seconds:.1} |");
+    }
+    let _ = writeln!(t, "| total | {total_seconds:.1} |\n");
+    if let Some(e) = error {
+        let _ = writeln!(
+            t,
+            "## Run stopped\n\n{e}\n\nEverything above finished and its files are kept."
+        );
+    }
+    t
+}
