@@ -8,6 +8,12 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     restore_sigpipe();
+    // Ctrl-C: remove the temporary files of writes under way (every data, model and report
+    // file is written to a temporary file and renamed), then stop as interrupted programs do.
+    let _ = ctrlc::set_handler(|| {
+        connect4_ml::io::remove_unfinished_writes();
+        std::process::exit(130);
+    });
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,

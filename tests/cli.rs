@@ -111,6 +111,21 @@ fn analyze_draws_board_and_scores() {
     assert!(s.contains("1 2 3 4 5 6 7"));
     assert!(s.contains("score   -5  -5  -2  -3  -4  -2  -2"), "{s}");
     assert!(s.contains("best column(s): 3, 6, 7"), "{s}");
+    // The numbers themselves, checked against independent data: the first line of the Pons
+    // middle-game file is a position Q = P + c with its score, so `c4 analyze P` must print
+    // minus that score in column c.
+    let pons = std::fs::read_to_string(common::shared_data("pons/Test_L2_R1")).unwrap();
+    for line in pons.lines().take(5) {
+        let (moves, score) = line.split_once(' ').unwrap();
+        let (parent, last) = moves.split_at(moves.len() - 1);
+        let col: usize = last.parse().unwrap();
+        let out = c4(&["analyze", parent, "--tt-mib", "16"], "");
+        let s = text(&out.stdout);
+        let row = s.lines().find(|l| l.starts_with("score")).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().skip(1).collect();
+        let want = (-score.parse::<i32>().unwrap()).to_string();
+        assert_eq!(cells[col - 1], want, "analyze {parent}, column {col}:\n{s}");
+    }
 }
 
 #[test]

@@ -629,3 +629,44 @@ fn playout_benchmark_reports_a_rate() {
     let bad = c4(&["bench", "playouts", "--from", "4444444"]);
     assert!(!bad.status.success());
 }
+
+#[test]
+fn ctrl_c_stops_a_long_job_and_leaves_no_half_written_file() {
+    let dir = temp("ctrlc");
+    let run = dir.join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(["pipeline", "--out", s(&run)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the run is under way (its folder exists), then interrupt it.
+    for _ in 0..200 {
+        if run.is_dir() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let mut left = Vec::new();
+    let mut stack = vec![run.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with(".tmp") {
+                left.push(p);
+            }
+        }
+    }
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

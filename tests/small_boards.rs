@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Lcg, Naive, minimax};
+use common::{Lcg, Naive, column_value, minimax};
 use connect4_ml::game::Outcome;
 use connect4_ml::{Geometry, Mode, Position, Solver};
 use std::collections::HashMap;
@@ -30,7 +30,19 @@ fn compare(w: usize, h: usize, start_plies: usize, target: usize, seed: u64) -> 
                 let want = minimax(&n, &mut memo);
                 assert_eq!(solver.solve(&p), want, "{w}x{h} strong after {:?}", n.cells);
                 assert_eq!(solver.solve_weak(&p), want.signum(), "{w}x{h} weak");
+                // Column by column: each legal column scores minus its child's minimax value
+                // (or the win itself), a full column scores nothing.
                 let per_col = solver.analyze(&p, Mode::Strong);
+                for (c, got) in per_col.iter().enumerate() {
+                    let expected = column_value(&n, c, &mut memo);
+                    assert_eq!(
+                        *got,
+                        expected,
+                        "{w}x{h} column {} after {:?}",
+                        c + 1,
+                        n.cells
+                    );
+                }
                 assert_eq!(per_col.iter().flatten().max().copied(), Some(want));
                 checked += 1;
             }

@@ -76,6 +76,13 @@ pub struct LmsArgs {
     /// (.eval.csv) and report (.report.json) are written beside it.
     #[arg(long, default_value = "models/lms.bin")]
     out: PathBuf,
+    /// Save the training state to OUT's `.checkpoint` file every K games (atomically).
+    #[arg(long, default_value_t = 100)]
+    checkpoint_every: usize,
+    /// Continue from OUT's checkpoint (same settings): the final weights are those of an
+    /// uninterrupted run with the same seed.
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     board: super::BoardArgs,
 }
@@ -347,7 +354,15 @@ fn run_lms(a: LmsArgs) -> Result<()> {
     config.check()?;
     let bar = progress_bar(config.max_games, "lms")?;
     let mut last_score = None;
-    let run = connect4_ml::train::lms::train(&config, &mut |p| match p {
+    let checkpoint = connect4_ml::train::lms::Checkpointing {
+        path: connect4_ml::io::beside(&a.out, ".checkpoint"),
+        every: a.checkpoint_every,
+        resume: a.resume,
+    };
+    if a.checkpoint_every == 0 {
+        bail!("--checkpoint-every must be at least 1");
+    }
+    let run = connect4_ml::train::lms::train_with(&config, Some(&checkpoint), &mut |p| match p {
         Progress::Game(r) => {
             bar.set_position(r.game as u64);
             bar.set_message(match last_score {
@@ -368,6 +383,8 @@ fn run_lms(a: LmsArgs) -> Result<()> {
         )])
         .metrics(report.metrics());
     let written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
+    // The run is complete: its checkpoint has served.
+    let _ = std::fs::remove_file(&checkpoint.path);
     println!(
         "wrote {}",
         written

@@ -16,6 +16,23 @@ pub fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
     path.with_file_name(format!("{stem}{suffix}"))
 }
 
+/// Temporary files of atomic writes under way, so that an interrupted program can remove
+/// them (see [`remove_unfinished_writes`]).
+static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    UNFINISHED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the temporary files of every atomic write still under way. Called when the
+/// program is interrupted (Ctrl-C): the files being replaced keep their old content, the new
+/// content was never renamed over them, and nothing half-written is left beside them.
+pub fn remove_unfinished_writes() {
+    for tmp in unfinished().drain(..) {
+        let _ = fs::remove_file(tmp);
+    }
+}
+
 /// Writes `path` atomically: the content goes to a temporary file beside it, which is
 /// flushed to disk and then renamed over `path`. Readers see the old file or the new one,
 /// never a mix. Parent folders are created.
@@ -36,6 +53,7 @@ pub fn write_atomic(
         name.to_string_lossy(),
         std::process::id()
     ));
+    unfinished().push(tmp.clone());
     let result = (|| {
         let mut w = BufWriter::new(File::create(&tmp)?);
         write(&mut w)?;
@@ -46,6 +64,7 @@ pub fn write_atomic(
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
+    unfinished().retain(|p| p != &tmp);
     result
 }
 

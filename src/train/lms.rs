@@ -105,7 +105,7 @@ impl Default for LmsConfig {
 }
 
 /// A setting out of range.
-#[derive(Debug, Error, PartialEq)]
+#[derive(Debug, Error)]
 pub enum LmsTrainError {
     /// The learning rate or starting weights.
     #[error(transparent)]
@@ -119,6 +119,33 @@ pub enum LmsTrainError {
         value: String,
         /// What is allowed.
         expected: &'static str,
+    },
+    /// The checkpoint file could not be read or written.
+    #[error("checkpoint {path}: {source}", path = path.display())]
+    CheckpointIo {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The checkpoint file does not decode.
+    #[error("checkpoint {path}: cannot decode: {source}", path = path.display())]
+    CheckpointDecode {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The decoder's error.
+        source: bincode::error::DecodeError,
+    },
+    /// The state could not be encoded.
+    #[error("checkpoint: cannot encode: {0}")]
+    CheckpointEncode(#[from] bincode::error::EncodeError),
+    /// The file is not a checkpoint of this run.
+    #[error("checkpoint {path}: {problem}", path = path.display())]
+    CheckpointMismatch {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        problem: &'static str,
     },
 }
 
@@ -181,7 +208,7 @@ impl LmsConfig {
 }
 
 /// One training game, as the learning-curve CSV records it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct GameRecord {
     /// 1-based game number.
     pub game: usize,
@@ -232,7 +259,7 @@ impl GameRecord {
 }
 
 /// One evaluation match against the hand-tuned agent.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MatchScore {
     /// Training games played before the match (0: the starting weights).
     pub after_games: usize,
@@ -421,19 +448,139 @@ pub fn train(
     config: &LmsConfig,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<LmsRun, LmsTrainError> {
+    train_with(config, None, progress)
+}
+
+/// Where and how often [`train_with`] saves its state, and whether it starts from it.
+#[derive(Clone, Debug)]
+pub struct Checkpointing {
+    /// The checkpoint file (written atomically).
+    pub path: std::path::PathBuf,
+    /// Games between checkpoints.
+    pub every: usize,
+    /// Continue from the checkpoint if there is one (otherwise start afresh).
+    pub resume: bool,
+}
+
+/// Everything the training loop needs to go on after game `games`: with it, a resumed run
+/// plays the same games and ends with the same weights as one that was never stopped.
+#[derive(Serialize, serde::Deserialize)]
+struct Checkpoint {
+    /// The settings as JSON: a checkpoint only continues the run it belongs to.
+    config: String,
+    /// Training games done.
+    games: usize,
+    /// Position of the random stream (ChaCha8 word position) after those games.
+    rng_word_pos: u128,
+    initial: [f64; N_WEIGHTS],
+    weights: [f64; N_WEIGHTS],
+    records: Vec<GameRecord>,
+    evaluations: Vec<MatchScore>,
+}
+
+/// Checkpoint files start with this, then bincode.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"C4LMSCK1";
+
+fn config_key(config: &LmsConfig) -> String {
+    serde_json::to_string(config).unwrap_or_default()
+}
+
+fn save_checkpoint(path: &std::path::Path, c: &Checkpoint) -> Result<(), LmsTrainError> {
+    let body = bincode::serde::encode_to_vec(c, bincode::config::standard())?;
+    let mut bytes = CHECKPOINT_MAGIC.to_vec();
+    bytes.extend_from_slice(&body);
+    crate::io::write_bytes_atomic(path, &bytes).map_err(|source| LmsTrainError::CheckpointIo {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn load_checkpoint(path: &std::path::Path) -> Result<Option<Checkpoint>, LmsTrainError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(LmsTrainError::CheckpointIo {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let mismatch = |problem| LmsTrainError::CheckpointMismatch {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let body = bytes
+        .strip_prefix(CHECKPOINT_MAGIC)
+        .ok_or_else(|| mismatch("not an LMS checkpoint"))?;
+    let (c, used): (Checkpoint, usize) = bincode::serde::decode_from_slice(
+        body,
+        bincode::config::standard().with_limit::<{ 256 << 20 }>(),
+    )
+    .map_err(|source| LmsTrainError::CheckpointDecode {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if used != body.len() {
+        return Err(mismatch("bytes after the checkpoint's end"));
+    }
+    Ok(Some(c))
+}
+
+/// [`train`], saving its state every `checkpointing.every` games and, with `resume`,
+/// continuing from the last saved state: the result is the same as an uninterrupted run's.
+pub fn train_with(
+    config: &LmsConfig,
+    checkpointing: Option<&Checkpointing>,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<LmsRun, LmsTrainError> {
     config.check()?;
+    if checkpointing.is_some_and(|c| c.every == 0) {
+        return Err(LmsTrainError::Setting {
+            name: "checkpoint interval",
+            value: "0".into(),
+            expected: "at least one game",
+        });
+    }
     let geom = config.geometry;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut initial = [0.0; N_WEIGHTS];
     for w in &mut initial {
         *w = rng.gen_range(-config.init_scale..=config.init_scale);
     }
-    let mut lms = Lms::new(initial, config.rate)?;
+    let restored = match checkpointing {
+        Some(c) if c.resume => load_checkpoint(&c.path)?,
+        _ => None,
+    };
+    if let (Some(c), Some(cp)) = (&restored, checkpointing)
+        && c.config != config_key(config)
+    {
+        return Err(LmsTrainError::CheckpointMismatch {
+            path: cp.path.clone(),
+            problem: "written by a run with other settings",
+        });
+    }
     let features = Linear8::new(geom);
     let handtuned = Arc::new(LinearEvaluator::new(geom, HAND_TUNED_WEIGHTS, "handtuned"));
     let eval_seed = config.seed ^ 0x5eed_e7a1;
+    let mut lms = Lms::new(initial, config.rate)?;
     let mut records: Vec<GameRecord> = Vec::new();
     let mut evaluations = Vec::new();
+    let mut first_game = 1;
+    if let Some(c) = restored {
+        initial = c.initial;
+        lms = Lms::new(c.weights, config.rate)?;
+        rng.set_word_pos(c.rng_word_pos);
+        first_game = c.games + 1;
+        records = c.records;
+        evaluations = c.evaluations;
+        for m in &evaluations {
+            progress(Progress::Evaluation(m));
+        }
+        for r in &records {
+            progress(Progress::Game(r));
+        }
+    }
     let evaluate = |weights, after_games, evaluations: &mut Vec<MatchScore>| {
         let mut m = evaluation_match(
             geom,
@@ -446,14 +593,14 @@ pub fn train(
         m.after_games = after_games;
         evaluations.push(m);
     };
-    if config.eval_every > 0 {
+    if config.eval_every > 0 && first_game == 1 {
         evaluate(initial, 0, &mut evaluations);
         progress(Progress::Evaluation(
             evaluations.last().expect("just pushed"),
         ));
     }
     let mut stop = StopReason::MaxGames;
-    for game in 1..=config.max_games {
+    for game in first_game..=config.max_games {
         let trainee_player = if game % 2 == 1 {
             Player::First
         } else {
@@ -504,6 +651,7 @@ pub fn train(
             w_centre_distance_second: w[7],
         });
         progress(Progress::Game(records.last().expect("just pushed")));
+
         if config.eval_every > 0 && game % config.eval_every == 0 {
             evaluate(w, game, &mut evaluations);
             let m = evaluations.last().expect("just pushed");
@@ -534,6 +682,24 @@ pub fn train(
                 stop = StopReason::ErrorSmall;
                 break;
             }
+        }
+        // Saved after the game's evaluation and stop checks, so a resumed run goes on with
+        // the next game exactly as an uninterrupted one would.
+        if let Some(c) = checkpointing
+            && game % c.every == 0
+        {
+            save_checkpoint(
+                &c.path,
+                &Checkpoint {
+                    config: config_key(config),
+                    games: game,
+                    rng_word_pos: rng.get_word_pos(),
+                    initial,
+                    weights: w,
+                    records: records.clone(),
+                    evaluations: evaluations.clone(),
+                },
+            )?;
         }
     }
     let last = lms.weights();
@@ -768,6 +934,63 @@ mod tests {
         let ex = game_examples(&lms, &f, g, &game, Player::Second, 2.0, || false);
         assert_eq!(ex.len(), 1, "nothing sampled but the final position");
         assert_eq!(ex[0].target, 2.0);
+    }
+
+    #[test]
+    fn an_interrupted_run_resumed_from_its_checkpoint_ends_as_an_uninterrupted_one() {
+        let config = LmsConfig {
+            max_games: 40,
+            window: 10,
+            eval_every: 15,
+            eval_games: 4,
+            depth: 2,
+            weight_tol: 0.0,
+            seed: 9,
+            ..LmsConfig::default()
+        };
+        let whole = train(&config, &mut |_| {}).unwrap();
+        let dir = std::env::temp_dir().join(format!("c4-lms-ck-{}", std::process::id()));
+        let cp = Checkpointing {
+            path: dir.join("w.checkpoint"),
+            every: 10,
+            resume: true,
+        };
+        // The process dies during game 27: the checkpoint after game 20 is on disk.
+        let crashed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            train_with(&config, Some(&cp), &mut |p| {
+                if let Progress::Game(r) = p
+                    && r.game == 27
+                {
+                    panic!("interrupted");
+                }
+            })
+        }));
+        assert!(crashed.is_err());
+        let mut replayed = 0;
+        let resumed = train_with(&config, Some(&cp), &mut |p| {
+            if let Progress::Game(r) = p
+                && r.game <= 20
+            {
+                replayed += 1;
+            }
+        })
+        .unwrap();
+        assert_eq!(replayed, 20, "the checkpoint held 20 games");
+        assert_eq!(resumed.weights, whole.weights);
+        assert_eq!(resumed.last_weights, whole.last_weights);
+        assert_eq!(resumed.records, whole.records);
+        assert_eq!(resumed.evaluations, whole.evaluations);
+        // Other settings refuse the checkpoint instead of mixing two runs.
+        let other = LmsConfig {
+            seed: 10,
+            ..config.clone()
+        };
+        let err = train_with(&other, Some(&cp), &mut |_| {}).unwrap_err();
+        assert!(err.to_string().contains("other settings"), "{err}");
+        std::fs::write(&cp.path, b"junk").unwrap();
+        let err = train_with(&config, Some(&cp), &mut |_| {}).unwrap_err();
+        assert!(err.to_string().contains("not an LMS checkpoint"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

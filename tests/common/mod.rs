@@ -98,28 +98,33 @@ pub fn minimax(n: &Naive, memo: &mut HashMap<u128, i32>) -> i32 {
     if let Some(&v) = memo.get(&n.key()) {
         return v;
     }
-    let half = (n.w * n.h).div_ceil(2) as i32;
-    let me = n.to_move();
-    let mut best = i32::MIN;
-    for col in 0..n.w {
-        if !n.can_play(col) {
-            continue;
-        }
-        let mut child = n.clone();
-        child.play(col);
-        let v = if child.has_four(me) {
-            // My k-th stone, k = stones of mine after the move.
-            let k = child.cells.iter().flatten().filter(|&&c| c == me).count() as i32;
-            half + 1 - k
-        } else if child.full() {
-            0
-        } else {
-            -minimax(&child, memo)
-        };
-        best = best.max(v);
-    }
+    let best = (0..n.w)
+        .filter_map(|col| column_value(n, col, memo))
+        .max()
+        .unwrap_or(i32::MIN);
     memo.insert(n.key(), best);
     best
+}
+
+/// The exact value of playing `col` for the player to move (`None` if the column is full):
+/// the win itself, a draw on the last cell, or minus the opponent's minimax value.
+pub fn column_value(n: &Naive, col: usize, memo: &mut HashMap<u128, i32>) -> Option<i32> {
+    if !n.can_play(col) {
+        return None;
+    }
+    let half = (n.w * n.h).div_ceil(2) as i32;
+    let me = n.to_move();
+    let mut child = n.clone();
+    child.play(col);
+    Some(if child.has_four(me) {
+        // My k-th stone, k = stones of mine after the move.
+        let k = child.cells.iter().flatten().filter(|&&c| c == me).count() as i32;
+        half + 1 - k
+    } else if child.full() {
+        0
+    } else {
+        -minimax(&child, memo)
+    })
 }
 
 /// A tiny deterministic generator so tests need no seeding crate.

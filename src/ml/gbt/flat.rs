@@ -266,3 +266,130 @@ impl Complete {
         by_depth!(self.depth, block_d, self, &tables, w, raw)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ml::gbt::BinMapper;
+
+    fn lcg(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *state >> 33
+    }
+
+    /// A random tree of at most `depth` levels over features with `bins[f]` bins each.
+    fn random_tree(s: &mut u64, bins: &[usize], depth: usize, nodes: &mut Vec<TreeNode>) {
+        fn grow(s: &mut u64, bins: &[usize], depth: usize, nodes: &mut Vec<TreeNode>, i: usize) {
+            // Always split at the root of a deep tree's spine, so depths above
+            // MAX_COMPLETE_DEPTH really occur; elsewhere split two times in three.
+            if depth == 0 || (i != 0 && lcg(s).is_multiple_of(3) && nodes.len() > 1) {
+                nodes[i].value = (lcg(s) % 2001) as f64 / 1000.0 - 1.0;
+                return;
+            }
+            let f = (lcg(s) as usize) % bins.len();
+            let b = (lcg(s) as usize) % (bins[f] - 1);
+            let (l, r) = (nodes.len(), nodes.len() + 1);
+            nodes.push(TreeNode::EMPTY_LEAF);
+            nodes.push(TreeNode::EMPTY_LEAF);
+            nodes[i] = TreeNode {
+                feature: f as u32,
+                bin: b as u16,
+                threshold: 0.0,
+                left: l as u32,
+                right: r as u32,
+                value: 0.0,
+            };
+            // The left child continues the spine to full depth; the right one is random.
+            grow(s, bins, depth - 1, nodes, l);
+            let right_depth = if lcg(s).is_multiple_of(2) {
+                depth - 1
+            } else {
+                1
+            };
+            grow(s, bins, right_depth, nodes, r);
+        }
+        nodes.clear();
+        nodes.push(TreeNode::EMPTY_LEAF);
+        grow(s, bins, depth, nodes, 0);
+    }
+
+    /// The plain node walk every layout must agree with.
+    fn naive(trees: &[Vec<TreeNode>], k: usize, x: &[u8]) -> Vec<f64> {
+        let mut raw = vec![0.0; k];
+        for (t, nodes) in trees.iter().enumerate() {
+            let mut i = 0;
+            while !nodes[i].is_leaf() {
+                let n = &nodes[i];
+                i = if usize::from(x[n.feature as usize]) <= n.bin as usize {
+                    n.left as usize
+                } else {
+                    n.right as usize
+                };
+            }
+            raw[t % k] += nodes[i].value;
+        }
+        raw
+    }
+
+    #[test]
+    fn complete_pointer_and_naive_walks_agree_on_random_trees() {
+        let mut s = 7u64;
+        let mut layouts = (0, 0);
+        for case in 0..60 {
+            let nf = 1 + case % 5;
+            let bins: Vec<usize> = (0..nf).map(|_| 2 + (lcg(&mut s) as usize) % 30).collect();
+            let edges: Vec<Vec<f64>> = bins
+                .iter()
+                .map(|&b| (0..b - 1).map(|e| e as f64 + 0.5).collect())
+                .collect();
+            let mut offsets = Vec::new();
+            let mut total = 0;
+            for &b in &bins {
+                offsets.push(total);
+                total += b;
+            }
+            let mapper = BinMapper { edges, offsets };
+            let k = 1 + case % 3;
+            // Depths up to 15: above MAX_COMPLETE_DEPTH the forest walks pointers.
+            let depth = 1 + case % 15;
+            let trees: Vec<Vec<TreeNode>> = (0..k * (1 + case % 4))
+                .map(|_| {
+                    let mut nodes = Vec::new();
+                    random_tree(&mut s, &bins, depth, &mut nodes);
+                    nodes
+                })
+                .collect();
+            let forest = FlatForest::new(&trees, k, &mapper);
+            match forest {
+                FlatForest::Complete(_) => layouts.0 += 1,
+                FlatForest::Pointer(_) => layouts.1 += 1,
+            }
+            let rows = 37;
+            let x: Vec<u8> = (0..rows * nf)
+                .map(|i| ((lcg(&mut s) as usize) % bins[i % nf]) as u8)
+                .collect();
+            let mut block = vec![0.0; rows * k];
+            forest.add_raw_block(&x, nf, &mut block);
+            for r in 0..rows {
+                let row = &x[r * nf..(r + 1) * nf];
+                let want = naive(&trees, k, row);
+                let mut one = vec![0.0; k];
+                forest.add_raw(row, &mut one);
+                for c in 0..k {
+                    // The complete layout stores leaves as f32.
+                    assert!((one[c] - want[c]).abs() < 1e-5, "case {case} row {r}");
+                    assert!(
+                        (block[r * k + c] - want[c]).abs() < 1e-5,
+                        "case {case} row {r}"
+                    );
+                }
+            }
+        }
+        assert!(
+            layouts.0 > 0 && layouts.1 > 0,
+            "both layouts exercised: {layouts:?}"
+        );
+    }
+}

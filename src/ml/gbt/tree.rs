@@ -260,3 +260,146 @@ impl Grower<'_> {
         Grown { nodes, gains }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ml::gbt::GbtParams;
+    use linfa::ParamGuard;
+    use ndarray::Array2;
+
+    fn grower_for<'a>(
+        binned: &'a [u16],
+        nf: usize,
+        mapper: &'a BinMapper,
+        params: &'a GbtValidParams,
+    ) -> Grower<'a> {
+        Grower {
+            binned,
+            n_features: nf,
+            mapper,
+            params,
+        }
+    }
+
+    #[test]
+    fn a_split_gain_worked_by_hand() {
+        // One feature with values 0, 1, 2, 3 (four bins); gradients -1, -1, +1, +1, unit
+        // hessians, no L2. Parent G = 0, H = 4. After bin 1: G_L = -2, H_L = 2, G_R = 2,
+        // H_R = 2: gain 4/2 + 4/2 - 0 = 4. After bin 0 or 2: 1/1 + 1/3 = 4/3. So the split
+        // is after bin 1 (threshold 1.5) with gain 4, and the leaves get -lr * G / H = +-lr.
+        let x = Array2::from_shape_vec((4, 1), vec![0.0, 1.0, 2.0, 3.0]).unwrap();
+        let mapper = BinMapper::fit(x.view(), 255);
+        let binned = mapper.transform(x.view());
+        let params = GbtParams::new()
+            .learning_rate(0.5)
+            .max_leaf_nodes(2)
+            .min_samples_leaf(1)
+            .l2_regularization(0.0)
+            .check()
+            .unwrap();
+        let grower = grower_for(&binned, 1, &mapper, &params);
+        let mut leaf_of_row = vec![0.0; 4];
+        let grown = grower.grow(&[-1.0, -1.0, 1.0, 1.0], &[1.0; 4], &mut leaf_of_row);
+        let root = &grown.nodes[0];
+        assert_eq!((root.feature, root.bin, root.threshold), (0, 1, 1.5));
+        assert!((grown.gains[0] - 4.0).abs() < 1e-12, "{:?}", grown.gains);
+        assert_eq!(grown.nodes[root.left as usize].value, 0.5);
+        assert_eq!(grown.nodes[root.right as usize].value, -0.5);
+        assert_eq!(leaf_of_row, vec![0.5, 0.5, -0.5, -0.5]);
+    }
+
+    /// A small deterministic generator for the random data below.
+    fn lcg(state: &mut u64) -> f64 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (*state >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn every_split_is_the_best_one_and_every_leaf_the_mean_of_its_rows() {
+        // Histogram subtraction builds one child's histogram from its parent's: if it were
+        // wrong, splits below the root would differ from a brute-force search over the rows
+        // that reach each node, and leaf values from the rows' own sums.
+        for seed in 1..=5u64 {
+            let mut s = seed;
+            let (n, nf) = (300, 3);
+            let x = Array2::from_shape_fn((n, nf), |_| (lcg(&mut s) * 8.0).floor());
+            let grad: Vec<f64> = (0..n).map(|_| lcg(&mut s) * 2.0 - 1.0).collect();
+            let hess: Vec<f64> = (0..n).map(|_| 0.1 + lcg(&mut s)).collect();
+            let mapper = BinMapper::fit(x.view(), 255);
+            let binned = mapper.transform(x.view());
+            let (lr, lambda, msl) = (0.3, 1.0, 5);
+            let params = GbtParams::new()
+                .learning_rate(lr)
+                .max_leaf_nodes(8)
+                .min_samples_leaf(msl)
+                .l2_regularization(lambda)
+                .check()
+                .unwrap();
+            let grower = grower_for(&binned, nf, &mapper, &params);
+            let mut leaf_of_row = vec![f64::NAN; n];
+            let grown = grower.grow(&grad, &hess, &mut leaf_of_row);
+            let nodes = &grown.nodes;
+            // The rows reaching each node, by walking the tree on the bins (per feature).
+            let local = |r: usize, f: usize| binned[r * nf + f] as usize - mapper.offsets[f];
+            let mut reach: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+            for (r, &leaf_value) in leaf_of_row.iter().enumerate() {
+                let mut i = 0;
+                loop {
+                    reach[i].push(r);
+                    let nd = &nodes[i];
+                    if nd.is_leaf() {
+                        assert_eq!(leaf_value, nd.value);
+                        break;
+                    }
+                    i = if local(r, nd.feature as usize) <= nd.bin as usize {
+                        nd.left as usize
+                    } else {
+                        nd.right as usize
+                    };
+                }
+            }
+            let term = |g: f64, h: f64| g * g / (h + lambda);
+            for (i, nd) in nodes.iter().enumerate() {
+                let rows = &reach[i];
+                let (g, h) = rows
+                    .iter()
+                    .fold((0.0, 0.0), |(g, h), &r| (g + grad[r], h + hess[r]));
+                if nd.is_leaf() {
+                    let want = -lr * g / (h + lambda);
+                    assert!((nd.value - want).abs() < 1e-12, "seed {seed} leaf {i}");
+                    continue;
+                }
+                let mut best = (f64::NEG_INFINITY, 0, 0);
+                for f in 0..nf {
+                    for b in 0..mapper.n_bins(f) - 1 {
+                        let left: Vec<usize> =
+                            rows.iter().copied().filter(|&r| local(r, f) <= b).collect();
+                        let nl = left.len();
+                        if nl < msl || rows.len() - nl < msl {
+                            continue;
+                        }
+                        let (gl, hl) = left
+                            .iter()
+                            .fold((0.0, 0.0), |(g, h), &r| (g + grad[r], h + hess[r]));
+                        let gain = term(gl, hl) + term(g - gl, h - hl) - term(g, h);
+                        if gain > best.0 {
+                            best = (gain, f, b);
+                        }
+                    }
+                }
+                assert_eq!(
+                    (nd.feature as usize, nd.bin as usize),
+                    (best.1, best.2),
+                    "seed {seed} node {i}"
+                );
+            }
+            assert!(
+                nodes.iter().filter(|n| n.is_leaf()).count() > 2,
+                "seed {seed}: a real tree"
+            );
+        }
+    }
+}
