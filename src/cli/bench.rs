@@ -351,7 +351,7 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
 }
 
 fn search(a: SearchBenchArgs) -> Result<()> {
-    use connect4_ml::search::{SearchParams, Searcher};
+    use connect4_ml::search::speed::search_speed;
     let geom = a.board.geometry()?;
     let evals: Vec<String> = if a.eval.is_empty() {
         connect4_ml::eval::BUILTIN_EVALUATORS
@@ -365,24 +365,19 @@ fn search(a: SearchBenchArgs) -> Result<()> {
     for name in &evals {
         let eval = connect4_ml::eval::builtin(name, geom)?;
         for path in &a.files.resolve()? {
-            let positions = read_bench_positions(path, geom, a.limit)?;
-            let (mut nodes, mut secs) = (0u64, 0.0f64);
-            for (pos, _) in &positions {
-                // A fresh table per position: figures do not depend on the order.
-                let mut s = Searcher::new(eval.clone(), SearchParams::depth(a.depth));
-                let r = s.choose(pos);
-                nodes += r.nodes;
-                secs += r.elapsed.as_secs_f64();
-            }
-            let n = positions.len().max(1) as f64;
+            let positions: Vec<_> = read_bench_positions(path, geom, a.limit)?
+                .into_iter()
+                .map(|(p, _)| p)
+                .collect();
+            let speed = search_speed(&eval, &positions, a.depth);
             rows.push(SearchSummary {
                 eval: name.clone(),
                 set: short_name(path),
                 depth: a.depth,
-                positions: positions.len(),
-                mean_nodes: nodes as f64 / n,
-                mean_ms: secs * 1e3 / n,
-                nodes_per_second: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+                positions: speed.positions,
+                mean_nodes: speed.mean_nodes,
+                mean_ms: speed.mean_ms,
+                nodes_per_second: speed.nodes_per_second,
             });
         }
     }

@@ -9,8 +9,6 @@ use connect4_ml::Mode;
 use connect4_ml::ml::enumerate::enumerate_uci;
 use connect4_ml::ml::label::{Shard, SolverPool, generate_uci};
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label, UCI_PLY};
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -474,49 +472,19 @@ fn run_enumerate(a: EnumerateArgs) -> Result<()> {
     Ok(())
 }
 
-#[derive(serde::Serialize)]
-struct VerifyReport {
-    checked: usize,
-    agree: usize,
-    disagreements: Vec<String>,
-    seconds: f64,
-}
-
 fn run_verify(a: VerifyArgs) -> Result<()> {
     let rows = uci::read_uci(&a.uci)?;
-    let mut idx: Vec<usize> = (0..rows.len()).collect();
-    if a.sample > 0 && a.sample < rows.len() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
-        idx.shuffle(&mut rng);
-        idx.truncate(a.sample);
-        idx.sort_unstable();
-    }
-    let positions: Vec<_> = idx.iter().map(|&i| rows[i].position).collect();
     let pool = SolverPool::new(Geometry::default(), a.tt_mib)?;
-    let bar = progress_bar(positions.len(), "weak-solving")?;
-    let start = Instant::now();
-    let scores = pool.scores(&positions, Mode::Weak, &|| bar.inc(1));
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
-    let mut report = VerifyReport {
-        checked: idx.len(),
-        agree: 0,
-        disagreements: vec![],
-        seconds,
+    let n = if a.sample == 0 {
+        rows.len()
+    } else {
+        a.sample.min(rows.len())
     };
-    for (&i, s) in idx.iter().zip(scores) {
-        let solved = Label::from_score(s);
-        if solved == rows[i].label {
-            report.agree += 1;
-        } else {
-            report.disagreements.push(format!(
-                "line {}: file says {}, solver says {}",
-                i + 1,
-                rows[i].label,
-                solved
-            ));
-        }
-    }
+    let bar = progress_bar(n, "weak-solving")?;
+    let report =
+        connect4_ml::ml::label::verify_labels(&rows, a.sample, a.seed, &pool, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let seconds = report.seconds;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -1,19 +1,18 @@
 //! `c4 train`: fit learners and save their models.
 
 use super::progress_bar;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use connect4_ml::Geometry;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::ml::experiment::{Example, ExperimentConfig, run_experiment};
+use connect4_ml::ml::experiment::{ExperimentConfig, run_experiment};
 use connect4_ml::ml::gbt::GbtParams;
 use connect4_ml::ml::model_file::save_gbt_experiment;
-use connect4_ml::ml::positions::read_positions;
-use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label};
+use connect4_ml::ml::uci::{DEFAULT_UCI_PATH, Label};
 use connect4_ml::train::lms::{LmsConfig, Progress};
 use linfa::ParamGuard;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]
 pub enum TrainCommand {
@@ -151,10 +150,6 @@ pub fn run(cmd: TrainCommand) -> Result<()> {
     }
 }
 
-fn sha256_file(path: &Path) -> Result<String> {
-    connect4_ml::io::sha256_file(path).with_context(|| format!("reading {}", path.display()))
-}
-
 fn run_gbt(a: GbtArgs) -> Result<()> {
     if !(0.0..1.0).contains(&a.test_fraction) || a.test_fraction == 0.0 {
         bail!("--test-fraction must be in (0, 1), got {}", a.test_fraction);
@@ -163,53 +158,15 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         bail!("--cv needs at least 2 folds");
     }
     let geom = Geometry::default();
-    let mut data_notes = Vec::new();
-    let mut main: Vec<Example> = match uci::load_uci(&a.uci) {
-        Ok(data) => {
-            data_notes.push(format!("uci:{} sha256={}", data.source, data.sha256));
-            data.rows.iter().map(Example::from).collect()
-        }
-        Err(e @ uci::UciError::Missing { .. }) => {
-            if a.selfplay.is_empty() {
-                return Err(e.into());
-            }
-            eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
-            Vec::new()
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let mut extra = Vec::new();
-    for f in &a.selfplay {
-        let rows = read_positions(f, geom)?;
-        data_notes.push(format!(
-            "selfplay:{} rows={} sha256={}",
-            f.display(),
-            rows.len(),
-            sha256_file(f)?
-        ));
-        extra.extend(rows.iter().map(Example::from));
+    let sources = connect4_ml::ml::sources::gather(Some(&a.uci), &a.selfplay, geom)?;
+    if let Some(e) = &sources.uci_missing {
+        eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
     }
-    if main.is_empty() {
-        main = std::mem::take(&mut extra);
-    }
-    if main.len() < 10 {
-        bail!(
-            "only {} labelled positions: too few to train and test on",
-            main.len()
-        );
-    }
+    let (main, extra, data_notes) = (sources.main, sources.extra, sources.notes);
     let mut params = match a.config {
         GbtConfig::Reference => GbtParams::reference(),
         GbtConfig::Default => GbtParams::new(),
-        GbtConfig::Best => GbtParams::reference()
-            .learning_rate(0.1)
-            .max_iter(3000)
-            .max_leaf_nodes(127)
-            .max_depth(10)
-            .min_samples_leaf(20)
-            .l2_regularization(1.0)
-            .validation_fraction(0.1)
-            .n_iter_no_change(30),
+        GbtConfig::Best => GbtParams::best(),
     };
     if let Some(n) = a.max_iter {
         params = params.max_iter(n);

@@ -14,6 +14,7 @@ pub use lzw::LzwError;
 pub mod metrics;
 pub mod model_file;
 pub mod positions;
+pub mod sources;
 pub mod split;
 pub mod uci;
 

@@ -8,6 +8,7 @@
 //! game is worth [`WIN`] minus its distance in plies, so a sooner win and a later loss are
 //! preferred.
 
+pub mod speed;
 mod table;
 
 use crate::eval::Evaluator;
