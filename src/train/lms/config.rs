@@ -1,0 +1,226 @@
+//! The settings of an LMS run, their defaults and their checks.
+
+use crate::game::Geometry;
+use crate::ml::lms::{Lms, LmsError, N_WEIGHTS};
+use serde::Serialize;
+use thiserror::Error;
+
+/// Every setting of an LMS run; [`LmsConfig::default`] gives the documented defaults.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LmsConfig {
+    /// Board size.
+    #[serde(skip)]
+    pub geometry: Geometry,
+    /// Learning rate `c` (default 0.0005).
+    pub rate: f64,
+    /// Search depth of both players (default 3).
+    pub depth: u32,
+    /// Probability that a position the trainee meets becomes a training example (default
+    /// 1.0); the final position always does.
+    pub sample_rate: f64,
+    /// Random opening plies per game (default 2).
+    pub opening: usize,
+    /// The value of a won game on the evaluator's scale (default 1.0: the hand-tuned
+    /// weights give a lone four about 1).
+    pub win_value: f64,
+    /// Most games to play (default 2000).
+    pub max_games: usize,
+    /// Games over which the stop rules look (default 200).
+    pub window: usize,
+    /// Stop when no weight moved more than this over the window (default 0.05).
+    pub weight_tol: f64,
+    /// Stop when the window's mean squared error is below this (default 0: off).
+    pub error_tol: f64,
+    /// Play an evaluation match every this many games (default 100; 0: never).
+    pub eval_every: usize,
+    /// Games per evaluation match (default 100).
+    pub eval_games: usize,
+    /// Stop when an evaluation match scores at least this fraction (default 0.75; above 1:
+    /// never).
+    pub stop_score: f64,
+    /// Largest absolute starting weight (default 1.0).
+    pub init_scale: f64,
+    /// Which weights the run returns (default [`Keep::Best`]).
+    pub keep: Keep,
+    /// Seed of the starting weights, openings and sampling.
+    pub seed: u64,
+}
+
+/// Which weights a run returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Keep {
+    /// The weights after the last game.
+    Last,
+    /// The weights that scored best in an evaluation match (the later one on ties; the
+    /// last weights when no match was played). Self-play LMS keeps moving around its fixed
+    /// point, and from one match to the next the score swings by 10-20 points, so the best
+    /// evaluated weights are the ones worth keeping.
+    Best,
+}
+
+impl Default for LmsConfig {
+    fn default() -> Self {
+        LmsConfig {
+            geometry: Geometry::STANDARD,
+            rate: 0.0005,
+            depth: 3,
+            sample_rate: 1.0,
+            opening: 2,
+            win_value: 1.0,
+            max_games: 2000,
+            window: 200,
+            weight_tol: 0.05,
+            error_tol: 0.0,
+            eval_every: 100,
+            eval_games: 100,
+            stop_score: 0.75,
+            init_scale: 1.0,
+            keep: Keep::Best,
+            seed: 0,
+        }
+    }
+}
+
+/// A setting out of range.
+#[derive(Debug, Error)]
+pub enum LmsTrainError {
+    /// The learning rate or starting weights.
+    #[error(transparent)]
+    Lms(#[from] LmsError),
+    /// Any other setting, named.
+    #[error("{name} = {value}: {expected}")]
+    Setting {
+        /// The setting.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What is allowed.
+        expected: &'static str,
+    },
+    /// The checkpoint file could not be read or written.
+    #[error("checkpoint {path}: {source}", path = path.display())]
+    CheckpointIo {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The checkpoint file does not decode.
+    #[error("checkpoint {path}: cannot decode: {source}", path = path.display())]
+    CheckpointDecode {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The decoder's error.
+        source: bincode::error::DecodeError,
+    },
+    /// The state could not be encoded.
+    #[error("checkpoint: cannot encode: {0}")]
+    CheckpointEncode(#[from] bincode::error::EncodeError),
+    /// The file is not a checkpoint of this run.
+    #[error("checkpoint {path}: {problem}", path = path.display())]
+    CheckpointMismatch {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        problem: &'static str,
+    },
+}
+
+impl LmsConfig {
+    /// Checks every setting, naming the first bad one.
+    pub fn check(&self) -> Result<(), LmsTrainError> {
+        let bad = |name, value: &dyn ToString, expected| {
+            Err(LmsTrainError::Setting {
+                name,
+                value: value.to_string(),
+                expected,
+            })
+        };
+        let cells = self.geometry.cells();
+        if !(1..=20).contains(&self.depth) {
+            return bad("depth", &self.depth, "a depth from 1 to 20");
+        }
+        if !(self.sample_rate > 0.0 && self.sample_rate <= 1.0) {
+            return bad("sample_rate", &self.sample_rate, "a fraction in (0, 1]");
+        }
+        if self.opening + 1 >= cells {
+            return bad(
+                "opening",
+                &self.opening,
+                "fewer plies than the board has cells",
+            );
+        }
+        if !(self.win_value.is_finite() && self.win_value > 0.0) {
+            return bad("win_value", &self.win_value, "a positive number");
+        }
+        if self.max_games == 0 {
+            return bad("max_games", &self.max_games, "at least 1");
+        }
+        if self.window == 0 {
+            return bad("window", &self.window, "at least 1");
+        }
+        if !(self.weight_tol >= 0.0 && self.error_tol >= 0.0) {
+            return bad(
+                "weight_tol/error_tol",
+                &format!("{}/{}", self.weight_tol, self.error_tol),
+                "non-negative numbers",
+            );
+        }
+        if self.eval_every > 0 && self.eval_games == 0 {
+            return bad("eval_games", &self.eval_games, "at least 1 when evaluating");
+        }
+        if !(self.init_scale.is_finite() && self.init_scale > 0.0) {
+            return bad("init_scale", &self.init_scale, "a positive number");
+        }
+        if !self.stop_score.is_finite() {
+            return bad(
+                "stop_score",
+                &self.stop_score,
+                "a number (above 1 never stops)",
+            );
+        }
+        Lms::new([0.0; N_WEIGHTS], self.rate)?;
+        Ok(())
+    }
+}
+
+/// Builder-style setters, so a configuration reads like [`crate::ml::gbt::GbtParams`]:
+/// `LmsConfig::default().rate(0.001).depth(3).seed(7)`, then [`LmsConfig::check`].
+impl LmsConfig {
+    /// Sets the learning rate.
+    pub fn rate(mut self, v: f64) -> Self {
+        self.rate = v;
+        self
+    }
+    /// Sets the search depth of both players.
+    pub fn depth(mut self, v: u32) -> Self {
+        self.depth = v;
+        self
+    }
+    /// Sets the most games to play.
+    pub fn max_games(mut self, v: usize) -> Self {
+        self.max_games = v;
+        self
+    }
+    /// Sets the stop rules' window.
+    pub fn window(mut self, v: usize) -> Self {
+        self.window = v;
+        self
+    }
+    /// Sets the evaluation interval and match size.
+    pub fn evaluation(mut self, every: usize, games: usize) -> Self {
+        self.eval_every = every;
+        self.eval_games = games;
+        self
+    }
+    /// Sets the seed.
+    pub fn seed(mut self, v: u64) -> Self {
+        self.seed = v;
+        self
+    }
+    /// Sets which weights the run keeps.
+    pub fn keep(mut self, v: Keep) -> Self {
+        self.keep = v;
+        self
+    }
+}

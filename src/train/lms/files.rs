@@ -1,0 +1,54 @@
+//! A run's files: the weights and, beside them, the curve, the matches and the report.
+
+use super::config::LmsConfig;
+use super::records::{GameRecord, LmsRun};
+use super::report::LmsReport;
+use thiserror::Error;
+
+/// Why a run's files could not be written.
+#[derive(Debug, Error)]
+pub enum SaveError {
+    /// The model file.
+    #[error(transparent)]
+    Model(#[from] crate::io::model_format::ModelFileError),
+    /// A CSV or JSON file beside it.
+    #[error("writing {path}: {source}", path = path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+/// Writes the weights to `out` (a linear model file) and, beside it, the learning curve
+/// (`NAME.curve.csv`, one row per game), the evaluation matches (`NAME.eval.csv`) and the
+/// report (`NAME.report.json`), each atomically. Returns the paths written.
+pub fn save_run(
+    out: &std::path::Path,
+    config: &LmsConfig,
+    run: &LmsRun,
+    meta: crate::io::model_format::TrainingMeta,
+) -> Result<Vec<std::path::PathBuf>, SaveError> {
+    use crate::io::{beside, write_csv_atomic, write_json_atomic};
+    crate::ml::model_file::save_linear(out, run.weights, config.geometry, meta)?;
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| SaveError::Io { path, source }
+    };
+    let curve = beside(out, ".curve.csv");
+    crate::io::write_atomic(&curve, |w| {
+        let mut c = csv::Writer::from_writer(w);
+        c.write_record(GameRecord::csv_header())?;
+        for r in &run.records {
+            c.write_record(r.csv_row())?;
+        }
+        c.flush()
+    })
+    .map_err(io(&curve))?;
+    let evals = beside(out, ".eval.csv");
+    write_csv_atomic(&evals, &run.evaluations).map_err(io(&evals))?;
+    let report = beside(out, ".report.json");
+    write_json_atomic(&report, &LmsReport::new(config, run)).map_err(io(&report))?;
+    Ok(vec![out.to_path_buf(), curve, evals, report])
+}
