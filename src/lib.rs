@@ -18,6 +18,7 @@ pub mod game;
 pub mod io;
 pub mod ml;
 pub mod plot;
+pub mod progress;
 pub mod search;
 pub mod seed;
 pub mod solver;

@@ -131,7 +131,7 @@ fn config(agents: &[&str], games: usize, seed: u64) -> TournamentConfig {
 fn tournament_counts_every_game_once_with_balanced_colours() {
     let t = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5)).unwrap();
     assert_eq!(t.total_games(), 18);
-    let s = t.run(&|| {}).unwrap();
+    let s = t.run(&connect4_ml::progress::Quiet).unwrap();
     assert_eq!(s.rows.len(), 18);
     assert_eq!(s.total_games, 18);
     let ids: std::collections::BTreeSet<usize> = s.rows.iter().map(|r| r.game).collect();
@@ -173,7 +173,7 @@ fn tournament_counts_every_game_once_with_balanced_colours() {
     // Same seed, same games.
     let again = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5))
         .unwrap()
-        .run(&|| {})
+        .run(&connect4_ml::progress::Quiet)
         .unwrap();
     let moves = |s: &connect4_ml::arena::TournamentSummary| {
         s.rows.iter().map(|r| r.moves.clone()).collect::<Vec<_>>()
@@ -185,7 +185,7 @@ fn tournament_counts_every_game_once_with_balanced_colours() {
 fn elo_orders_a_lopsided_pairing() {
     let s = Tournament::new(config(&["random", "hard"], 20, 1))
         .unwrap()
-        .run(&|| {})
+        .run(&connect4_ml::progress::Quiet)
         .unwrap();
     let p = &s.pairings[0];
     assert!(p.losses >= 18, "hard should crush random: {p:?}");

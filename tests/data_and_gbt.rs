@@ -171,7 +171,15 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
     let job: Vec<_> = all.iter().step_by(5000).copied().take(8).collect();
     let pool = SolverPool::new(Geometry::default(), 16).unwrap();
     let full = d.join("full.data");
-    let r = generate_uci(&job, Shard::default(), &full, false, &pool, &|| {}).unwrap();
+    let r = generate_uci(
+        &job,
+        Shard::default(),
+        &full,
+        false,
+        &pool,
+        &connect4_ml::progress::Quiet,
+    )
+    .unwrap();
     assert_eq!((r.total, r.resumed, r.labelled), (8, 0, 8));
     let full_text = std::fs::read_to_string(&full).unwrap();
     // Every label agrees with the file's where the position is in it (all of them are).
@@ -194,12 +202,28 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
         &lines[3][..20]
     );
     std::fs::write(partial_path(&out), torn).unwrap();
-    let e = generate_uci(&job, Shard::default(), &out, false, &pool, &|| {}).unwrap_err();
+    let e = generate_uci(
+        &job,
+        Shard::default(),
+        &out,
+        false,
+        &pool,
+        &connect4_ml::progress::Quiet,
+    )
+    .unwrap_err();
     assert!(
         e.to_string().contains("exists from an interrupted run"),
         "{e}"
     );
-    let r = generate_uci(&job, Shard::default(), &out, true, &pool, &|| {}).unwrap();
+    let r = generate_uci(
+        &job,
+        Shard::default(),
+        &out,
+        true,
+        &pool,
+        &connect4_ml::progress::Quiet,
+    )
+    .unwrap();
     assert_eq!((r.resumed, r.labelled), (3, 5));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), full_text);
     assert!(!partial_path(&out).exists());
@@ -390,7 +414,7 @@ fn uci_split(
 fn the_reference_configuration_reaches_the_sklearn_accuracy_on_the_holdout() {
     let (x, y, tx, ty) = uci_split(FeatureSet::Cells);
     let params = GbtParams::reference().check().unwrap();
-    let m = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    let m = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
     let met = Metrics::from_probs(&m.predict_proba_flat(tx.view()), 3, &ty);
     assert!(met.accuracy >= 0.860, "accuracy {}", met.accuracy);
     assert!(met.log_loss <= 0.36, "log loss {}", met.log_loss);
@@ -407,8 +431,8 @@ fn the_reference_configuration_reaches_the_sklearn_accuracy_on_the_holdout() {
 fn the_same_seed_gives_the_same_model() {
     let (x, y, tx, _) = uci_split(FeatureSet::Cells);
     let params = GbtParams::reference().max_iter(15).check().unwrap();
-    let a = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
-    let b = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    let a = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
+    let b = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
     assert!(a.data() == b.data(), "two fits with one seed differ");
     assert_eq!(
         a.predict_proba_flat(tx.view()),
@@ -419,7 +443,7 @@ fn the_same_seed_gives_the_same_model() {
         x.view(),
         &y,
         None,
-        &|_| {},
+        &connect4_ml::progress::Quiet,
     )
     .unwrap();
     assert!(

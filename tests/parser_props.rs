@@ -69,7 +69,14 @@ fn model_bytes() -> &'static (Vec<u8>, usize) {
             .min_samples_leaf(1)
             .check()
             .unwrap();
-        let model = fit_gbt(&params, x.view(), &labels, None, &|_| {}).unwrap();
+        let model = fit_gbt(
+            &params,
+            x.view(),
+            &labels,
+            None,
+            &connect4_ml::progress::Quiet,
+        )
+        .unwrap();
         let header = ModelHeader {
             kind: ModelKind::Gbt,
             feature_set: "cells".into(),

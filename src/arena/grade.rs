@@ -165,13 +165,13 @@ pub fn grade_move(
 /// Grades a fresh agent of `factory` on every position (`(position, known exact score)`),
 /// `jobs` positions at once, each worker with its own solver of `tt_mib` MiB. A fresh agent
 /// per position keeps every move independent of the order of work, so results are
-/// reproducible. `progress` is called once per position.
+/// reproducible. `progress` advances once per position.
 pub fn grade_positions(
     factory: &AgentFactory,
     positions: &[(Position, Option<i32>)],
     jobs: usize,
     tt_mib: usize,
-    progress: &(dyn Fn() + Sync),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Vec<GradedMove>, GradeError> {
     let geom = match positions.first() {
         Some((p, _)) => p.geometry(),
@@ -199,7 +199,7 @@ pub fn grade_positions(
                     let ms = t.elapsed().as_secs_f64() * 1e3;
                     let score = known.unwrap_or_else(|| solver.solve(pos));
                     let graded = grade_move(solver, pos, score, column, ms);
-                    progress();
+                    progress.advance(1);
                     Ok(graded)
                 },
             )

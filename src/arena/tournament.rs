@@ -5,6 +5,7 @@ use super::{GameResult, GameScore, PlayedGame, move_string, play_game};
 use crate::agents::{AgentError, AgentFactory, AgentSpec};
 use crate::arena::{EloRating, fit_elo};
 use crate::game::{Geometry, Position};
+use crate::progress::Progress;
 use crate::seed::derive_seed as derive;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -151,7 +152,7 @@ pub struct TournamentSummary {
 ///     geometry: Geometry::STANDARD,
 /// })
 /// .unwrap();
-/// let summary = t.run(&|| {}).unwrap();
+/// let summary = t.run(&connect4_ml::progress::Quiet).unwrap();
 /// let p = &summary.pairings[0];
 /// assert_eq!(p.wins + p.draws + p.losses, 4);
 /// assert_eq!(summary.elo.len(), 2);
@@ -261,9 +262,9 @@ impl Tournament {
         out
     }
 
-    /// Plays every game (`progress` is called once per finished game, from worker threads)
+    /// Plays every game (`progress` advances once per finished game, from worker threads)
     /// and summarises.
-    pub fn run(&self, progress: &(dyn Fn() + Sync)) -> Result<TournamentSummary, TournamentError> {
+    pub fn run(&self, progress: &dyn Progress) -> Result<TournamentSummary, TournamentError> {
         let c = &self.config;
         let jobs = c.jobs.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
@@ -286,7 +287,7 @@ impl Tournament {
                         Position::new(c.geometry),
                         &s.opening,
                     );
-                    progress();
+                    progress.advance(1);
                     Ok((s, g))
                 })
                 .collect()

@@ -3,6 +3,7 @@
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
+use connect4_ml::progress::Progress;
 use connect4_ml::solver::bench::{SetSummary, solve_line};
 use connect4_ml::{Mode, Solver};
 use std::path::PathBuf;
@@ -314,9 +315,10 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     let mut summaries = Vec::new();
     for path in &a.files.resolve()? {
         let positions = read_bench_positions(path, geom, a.limit)?;
-        let bar = super::progress_bar(positions.len(), short_name(path))?;
-        let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &|| bar.inc(1))?;
-        bar.finish_and_clear();
+        let bars = super::Bars::new();
+        bars.start(&short_name(path), positions.len());
+        let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &bars)?;
+        bars.finish();
         summaries.push(GradeSummary::from_moves(
             spec.label(),
             &short_name(path),

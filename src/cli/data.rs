@@ -1,7 +1,6 @@
 //! `c4 data`: the UCI data set (summary, download, exact reconstruction, label checks,
 //! solver labelling) and solver-labelled self-play positions.
 
-use super::progress_bar;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use connect4_ml::Geometry;
@@ -9,6 +8,7 @@ use connect4_ml::Mode;
 use connect4_ml::ml::enumerate::enumerate_uci;
 use connect4_ml::ml::label::{Shard, SolverPool, generate_uci};
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label, UCI_PLY};
+use connect4_ml::progress::Progress;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -204,28 +204,8 @@ fn run_selfplay(a: SelfplayArgs) -> Result<()> {
         tt_mib: a.tt_mib,
     };
     let geom = Geometry::default();
-    let games_bar = progress_bar(a.games, "playing")?;
-    let label_bar = std::sync::OnceLock::new();
     let start = Instant::now();
-    let out = generate(
-        &cfg,
-        geom,
-        &|| games_bar.inc(1),
-        &|n| {
-            games_bar.finish_and_clear();
-            if let Ok(b) = progress_bar(n, "solving") {
-                let _ = label_bar.set(b);
-            }
-        },
-        &|| {
-            if let Some(b) = label_bar.get() {
-                b.inc(1);
-            }
-        },
-    )?;
-    if let Some(b) = label_bar.get() {
-        b.finish_and_clear();
-    }
+    let out = generate(&cfg, geom, &super::Bars::new())?;
     connect4_ml::ml::positions::write_positions(&a.out, geom, &out.positions)
         .with_context(|| format!("writing {}", a.out.display()))?;
     let mut classes = [0usize; 3];
@@ -286,29 +266,6 @@ pub fn run(cmd: DataCommand) -> Result<()> {
     }
 }
 
-/// A progress bar per phase for `c4 data bench-sets`.
-struct PhaseBars(std::sync::Mutex<Option<indicatif::ProgressBar>>);
-
-impl connect4_ml::train::bench_sets::BenchSetsProgress for PhaseBars {
-    fn phase(&self, name: &str, wanted: usize) {
-        let bar = progress_bar(wanted, format!("{name} positions"))
-            .unwrap_or_else(|_| indicatif::ProgressBar::new(wanted as u64));
-        if let Some(old) = self
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .replace(bar)
-        {
-            old.finish_and_clear();
-        }
-    }
-    fn taken(&self, taken: usize) {
-        if let Some(b) = self.0.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            b.set_position(taken as u64);
-        }
-    }
-}
-
 fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
     use connect4_ml::train::bench_sets::{BenchSetsConfig, format_set, make_bench_sets};
     let mix = a
@@ -328,12 +285,8 @@ fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
     if cfg.count == 0 {
         bail!("--count must be at least 1");
     }
-    let bars = PhaseBars(std::sync::Mutex::new(None));
     let start = Instant::now();
-    let out = make_bench_sets(&cfg, &bars)?;
-    if let Some(b) = bars.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
-        b.finish_and_clear();
-    }
+    let out = make_bench_sets(&cfg, &super::Bars::new())?;
     let mut manifest = Vec::new();
     for made in &out.sets {
         let path = a.out.join(made.set.name);
@@ -480,10 +433,10 @@ fn run_verify(a: VerifyArgs) -> Result<()> {
     } else {
         a.sample.min(rows.len())
     };
-    let bar = progress_bar(n, "weak-solving")?;
-    let report =
-        connect4_ml::ml::label::verify_labels(&rows, a.sample, a.seed, &pool, &|| bar.inc(1));
-    bar.finish_and_clear();
+    let bars = super::Bars::new();
+    bars.start("weak-solving", n);
+    let report = connect4_ml::ml::label::verify_labels(&rows, a.sample, a.seed, &pool, &bars);
+    bars.finish();
     let seconds = report.seconds;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -513,12 +466,13 @@ fn run_generate(a: GenerateArgs) -> Result<()> {
     let positions = enumerate_uci(Geometry::default(), UCI_PLY);
     let pool = SolverPool::new(Geometry::default(), a.tt_mib)?;
     let total = a.shard.select(&positions).len();
-    let bar = progress_bar(
+    let bars = super::Bars::new();
+    bars.start(
+        &format!("labelling shard {}/{}", a.shard.index, a.shard.count),
         total,
-        format!("labelling shard {}/{}", a.shard.index, a.shard.count),
-    )?;
-    let report = generate_uci(&positions, a.shard, &a.out, a.resume, &pool, &|| bar.inc(1))?;
-    bar.finish_and_clear();
+    );
+    let report = generate_uci(&positions, a.shard, &a.out, a.resume, &pool, &bars)?;
+    bars.finish();
     println!(
         "{}: {} positions ({} from the partial file, {} labelled now in {:.1} s, {:.0} positions/s); loss {} draw {} win {}",
         a.out.display(),

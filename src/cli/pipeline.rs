@@ -2,9 +2,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use connect4_ml::train::pipeline::{Observer, PipelineConfig, run_pipeline};
+use connect4_ml::progress::Progress;
+use connect4_ml::train::pipeline::{PipelineConfig, run_pipeline};
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 #[derive(Args, Debug)]
 pub struct PipelineArgs {
@@ -38,42 +38,6 @@ pub struct PipelineArgs {
     jobs: usize,
 }
 
-/// One progress bar at a time, replaced as stages go.
-struct Bars(Mutex<Option<indicatif::ProgressBar>>);
-
-impl Observer for Bars {
-    fn start(&self, label: &str, total: usize) {
-        let bar = if total == 0 {
-            let b = indicatif::ProgressBar::new_spinner();
-            b.set_message(label.to_string());
-            b.enable_steady_tick(std::time::Duration::from_millis(200));
-            b
-        } else {
-            super::progress_bar(total, label)
-                .unwrap_or_else(|_| indicatif::ProgressBar::new(total as u64))
-        };
-        if let Some(old) = self.0.lock().expect("bar lock").replace(bar) {
-            old.finish_and_clear();
-        }
-    }
-
-    fn step(&self) {
-        if let Some(b) = self.0.lock().expect("bar lock").as_ref() {
-            b.inc(1);
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(b) = self.0.lock().expect("bar lock").take() {
-            b.finish_and_clear();
-        }
-    }
-
-    fn note(&self, text: &str) {
-        eprintln!("note: {text}");
-    }
-}
-
 pub fn run(a: PipelineArgs) -> Result<()> {
     if a.jobs == 0 {
         anyhow::bail!("--jobs must be at least 1");
@@ -87,7 +51,7 @@ pub fn run(a: PipelineArgs) -> Result<()> {
         resume: a.resume,
         jobs: a.jobs,
     };
-    let bars = Bars(Mutex::new(None));
+    let bars = super::Bars::new();
     let t = std::time::Instant::now();
     let result = run_pipeline(&config, &bars);
     bars.finish();

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use connect4_ml::arena::{Tournament, TournamentConfig, TournamentSummary};
 use connect4_ml::io::{write_csv_atomic, write_json_atomic};
+use connect4_ml::progress::Progress;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -48,9 +49,10 @@ pub fn run(a: TournamentArgs) -> Result<()> {
         jobs: a.jobs,
         geometry: a.board.geometry()?,
     })?;
-    let bar = super::progress_bar(tournament.total_games(), "games")?;
-    let summary = tournament.run(&|| bar.inc(1))?;
-    bar.finish_and_clear();
+    let bars = super::Bars::new();
+    bars.start("games", tournament.total_games());
+    let summary = tournament.run(&bars)?;
+    bars.finish();
     print_summary(&summary);
     let games = a.out.join("games.csv");
     let json = a.out.join("summary.json");

@@ -1,6 +1,5 @@
 //! `c4 train`: fit learners and save their models.
 
-use super::progress_bar;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use connect4_ml::Geometry;
@@ -10,7 +9,7 @@ use connect4_ml::ml::experiment::{ExperimentConfig, run_experiment};
 use connect4_ml::ml::gbt::GbtParams;
 use connect4_ml::ml::model_file::save_gbt_experiment;
 use connect4_ml::ml::uci::{DEFAULT_UCI_PATH, Label};
-use connect4_ml::train::lms::{LmsConfig, Progress};
+use connect4_ml::train::lms::LmsConfig;
 use linfa::ParamGuard;
 use std::path::PathBuf;
 
@@ -185,22 +184,7 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         baselines: a.baselines,
         forest_size: a.forest_size,
     };
-    let bar = progress_bar(params.max_iter(), "boosting")?;
-    let out = run_experiment(
-        &cfg,
-        &main,
-        &extra,
-        &|rec| {
-            bar.set_position(rec.iteration as u64);
-            if let Some(l) = rec.validation_loss {
-                bar.set_message(format!("boosting (validation loss {l:.4})"));
-            }
-        },
-        &|f, k| {
-            bar.set_message(format!("cross-validation fold {f}/{k}"));
-        },
-    )?;
-    bar.finish_and_clear();
+    let out = run_experiment(&cfg, &main, &extra, &super::Bars::new())?;
     let r = &out.report;
     let h = &r.holdout;
     println!(
@@ -309,8 +293,6 @@ fn run_lms(a: LmsArgs) -> Result<()> {
         seed: a.seed,
     };
     config.check()?;
-    let bar = progress_bar(config.max_games, "lms")?;
-    let mut last_score = None;
     let checkpoint = connect4_ml::train::lms::Checkpointing {
         path: connect4_ml::io::beside(&a.out, ".checkpoint"),
         every: a.checkpoint_every,
@@ -319,17 +301,7 @@ fn run_lms(a: LmsArgs) -> Result<()> {
     if a.checkpoint_every == 0 {
         bail!("--checkpoint-every must be at least 1");
     }
-    let run = connect4_ml::train::lms::train_with(&config, Some(&checkpoint), &mut |p| match p {
-        Progress::Game(r) => {
-            bar.set_position(r.game as u64);
-            bar.set_message(match last_score {
-                Some(s) => format!("lms (mse {:.4}, last match {:.0}%)", r.mse, 100.0 * s),
-                None => format!("lms (mse {:.4})", r.mse),
-            });
-        }
-        Progress::Evaluation(m) => last_score = Some(m.score),
-    })?;
-    bar.finish_and_clear();
+    let run = connect4_ml::train::lms::train_with(&config, Some(&checkpoint), &super::Bars::new())?;
     let report = connect4_ml::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
     let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)

@@ -186,17 +186,11 @@ impl Split {
 fn run_fold(
     cfg: &ExperimentConfig,
     split: &Split,
-    on_iteration: &(dyn Fn(&IterationRecord) + Sync),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Fold, super::gbt::GbtError> {
     let Split { x, y, tx, ty } = split;
     let start = Instant::now();
-    let model = fit_gbt(
-        &cfg.params,
-        x.view(),
-        y,
-        Some((tx.view(), ty)),
-        on_iteration,
-    )?;
+    let model = fit_gbt(&cfg.params, x.view(), y, Some((tx.view(), ty)), progress)?;
     let fit_seconds = start.elapsed().as_secs_f64();
     // Best of three timed batch predictions.
     let mut best = f64::INFINITY;
@@ -272,13 +266,14 @@ fn baseline_reports(cfg: &ExperimentConfig, split: Split) -> Vec<BaselineReport>
 }
 
 /// Runs the experiment. `main` is split into train and test; `extra` rows only ever train
-/// (rows whose position or mirror image is in a test part are dropped first).
+/// (rows whose position or mirror image is in a test part are dropped first). `progress`
+/// hears of the cross-validation folds (one step each), then of the holdout fit (one step
+/// per boosting iteration).
 pub fn run_experiment(
     cfg: &ExperimentConfig,
     main: &[Example],
     extra: &[Example],
-    on_iteration: &(dyn Fn(&IterationRecord) + Sync),
-    on_fold: &dyn Fn(usize, usize),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<ExperimentOutput, super::gbt::GbtError> {
     let labels: Vec<usize> = main.iter().map(|e| e.label.index()).collect();
     let keep_extra = |test_idx: &[usize]| -> Vec<Example> {
@@ -295,22 +290,26 @@ pub fn run_experiment(
     let mut folds = Vec::new();
     if let Some(k) = cfg.cv {
         let parts = stratified_folds(&labels, k, cfg.split_seed);
-        for (f, test_idx) in parts.iter().enumerate() {
-            on_fold(f + 1, k);
+        progress.start("cross-validation folds", k);
+        for test_idx in parts.iter() {
             let test_set: HashSet<usize> = test_idx.iter().copied().collect();
             let train_idx: Vec<usize> = (0..main.len()).filter(|i| !test_set.contains(i)).collect();
             let train = train_rows(main, &train_idx, &keep_extra(test_idx), cfg.mirror_augment);
             let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
             let split = Split::new(cfg.features, &train, &test);
-            folds.push(run_fold(cfg, &split, &|_| {})?.report);
+            folds.push(run_fold(cfg, &split, &crate::progress::Quiet)?.report);
+            progress.advance(1);
         }
+        progress.finish();
     }
     let (train_idx, test_idx) = stratified_split(&labels, cfg.test_fraction, cfg.split_seed);
     let extra_kept = keep_extra(&test_idx);
     let train = train_rows(main, &train_idx, &extra_kept, cfg.mirror_augment);
     let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
     let split = Split::new(cfg.features, &train, &test);
-    let fold = run_fold(cfg, &split, on_iteration)?;
+    progress.start("boosting iterations", cfg.params.max_iter());
+    let fold = run_fold(cfg, &split, progress)?;
+    progress.finish();
     let baselines = if cfg.baselines {
         baseline_reports(cfg, split)
     } else {

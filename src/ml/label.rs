@@ -21,9 +21,14 @@ impl SolverPool {
         Ok(SolverPool { solvers })
     }
 
-    /// The score of every position in `mode` (same order), solved in parallel; `done` is
-    /// called once per finished position (for progress bars).
-    pub fn scores(&self, positions: &[Position], mode: Mode, done: &(dyn Fn() + Sync)) -> Vec<i32> {
+    /// The score of every position in `mode` (same order), solved in parallel; `progress`
+    /// advances once per finished position.
+    pub fn scores(
+        &self,
+        positions: &[Position],
+        mode: Mode,
+        progress: &dyn crate::progress::Progress,
+    ) -> Vec<i32> {
         positions
             .par_iter()
             .with_max_len(1)
@@ -33,7 +38,7 @@ impl SolverPool {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .score(p, mode);
-                done();
+                progress.advance(1);
                 score
             })
             .collect()
@@ -54,13 +59,13 @@ pub struct VerifyReport {
 }
 
 /// Weak-solves `sample` rows of `rows` (all when 0 or more than there are), drawn with
-/// `seed`, in file order, and compares each with its label; `done` is called per row.
+/// `seed`, in file order, and compares each with its label; `progress` advances per row.
 pub fn verify_labels(
     rows: &[crate::ml::uci::UciRow],
     sample: usize,
     seed: u64,
     pool: &SolverPool,
-    done: &(dyn Fn() + Sync),
+    progress: &dyn crate::progress::Progress,
 ) -> VerifyReport {
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
@@ -73,7 +78,7 @@ pub fn verify_labels(
     }
     let positions: Vec<Position> = idx.iter().map(|&i| rows[i].position).collect();
     let start = std::time::Instant::now();
-    let scores = pool.scores(&positions, crate::solver::Mode::Weak, done);
+    let scores = pool.scores(&positions, crate::solver::Mode::Weak, progress);
     let mut report = VerifyReport {
         checked: idx.len(),
         agree: 0,
@@ -205,7 +210,7 @@ pub fn generate_uci(
     out: &std::path::Path,
     resume: bool,
     pool: &SolverPool,
-    done: &(dyn Fn() + Sync),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<GenerateReport, GenerateError> {
     use std::collections::HashMap;
     use std::io::Write;
@@ -256,9 +261,7 @@ pub fn generate_uci(
                 .map_err(io_err(&part))?;
             f.set_len(keep as u64).map_err(io_err(&part))?;
         }
-        for _ in 0..resumed {
-            done();
-        }
+        progress.advance(resumed);
     }
     if let Some(dir) = part.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
@@ -277,7 +280,7 @@ pub fn generate_uci(
     let start = std::time::Instant::now();
     const CHUNK: usize = 1024;
     for chunk in todo.chunks(CHUNK) {
-        let scores = pool.scores(chunk, Mode::Weak, done);
+        let scores = pool.scores(chunk, Mode::Weak, progress);
         let mut text = String::with_capacity(chunk.len() * 90);
         for (p, s) in chunk.iter().zip(scores) {
             let label = super::Label::from_score(s);

@@ -11,6 +11,7 @@ use crate::agents::{AgentError, AgentSpec, Turn};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
 use crate::game::{Outcome, Position};
 use crate::ml::label::SolverPool;
+use crate::progress::{Progress, Quiet};
 use crate::solver::{Mode, SolverError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -120,14 +121,6 @@ pub struct BenchSetsOutput {
     pub duplicates: usize,
 }
 
-/// Progress of a run: the phase being filled, positions taken so far of the total wanted.
-pub trait BenchSetsProgress: Sync {
-    /// A phase starts (`wanted` positions over its sets).
-    fn phase(&self, name: &str, wanted: usize);
-    /// `taken` positions of the phase are in their sets.
-    fn taken(&self, taken: usize);
-}
-
 /// One game of the mix stopped at `stones`; `None` when it ended before.
 fn candidate(
     cfg: &BenchSetsConfig,
@@ -165,7 +158,7 @@ fn candidate(
 /// Makes the six sets.
 pub fn make_bench_sets(
     cfg: &BenchSetsConfig,
-    progress: &dyn BenchSetsProgress,
+    progress: &dyn Progress,
 ) -> Result<BenchSetsOutput, BenchSetsError> {
     if cfg.mix.is_empty() {
         return Err(BenchSetsError::Config("the agent mix is empty".into()));
@@ -216,9 +209,10 @@ pub fn make_bench_sets(
             .filter(|&i| sets[i].set.stones.contains(band.start()))
             .collect();
         let total: usize = members.iter().map(|&i| wanted(sets[i].set)).sum();
-        progress.phase(phase, total);
+        progress.start(&format!("{phase} positions"), total);
         let mut phase_games = 0u64;
         let mut taken = 0;
+        let mut reported = 0;
         let full = |sets: &[MadeSet], i: usize| sets[i].lines.len() >= wanted(sets[i].set);
         while members.iter().any(|&i| !full(&sets, i)) {
             if phase_games > 1000 * (total as u64 + 10) {
@@ -259,7 +253,7 @@ pub fn make_bench_sets(
                 }
             }
             let positions: Vec<Position> = fresh.iter().map(|(p, _)| *p).collect();
-            let scores = pool.scores(&positions, Mode::Strong, &|| {});
+            let scores = pool.scores(&positions, Mode::Strong, &Quiet);
             solved += positions.len();
             for ((p, moves), score) in fresh.into_iter().zip(scores) {
                 let Some(set) = BenchSet::of(&p, score) else {
@@ -274,9 +268,11 @@ pub fn make_bench_sets(
                 sets[i].lines.push(BenchLine { moves, score });
                 taken += 1;
             }
-            progress.taken(taken);
+            progress.advance(taken - reported);
+            reported = taken;
         }
     }
+    progress.finish();
     Ok(BenchSetsOutput {
         sets,
         games,
@@ -301,12 +297,6 @@ pub fn format_set(lines: &[BenchLine]) -> String {
 mod tests {
     use super::*;
     use crate::solver::Solver;
-
-    struct Quiet;
-    impl BenchSetsProgress for Quiet {
-        fn phase(&self, _: &str, _: usize) {}
-        fn taken(&self, _: usize) {}
-    }
 
     #[test]
     fn small_sets_are_exact_distinct_and_in_their_bands() {

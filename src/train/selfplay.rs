@@ -63,16 +63,14 @@ fn seed_for(seed: u64, game: usize, part: u64) -> u64 {
     )
 }
 
-/// Plays the games (in parallel), samples, deduplicates and labels. `game_done` and
-/// `label_done` are progress callbacks (one call per game / per labelled position);
-/// `labelling` is told how many positions will be labelled.
+/// Plays the games (in parallel), samples, deduplicates and labels; `progress` hears of two
+/// parts, the games and the labelling.
 pub fn generate(
     cfg: &SelfplayConfig,
     geom: Geometry,
-    game_done: &(dyn Fn() + Sync),
-    labelling: &dyn Fn(usize),
-    label_done: &(dyn Fn() + Sync),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<SelfplayOutput, SelfplayError> {
+    progress.start("self-play games", cfg.games);
     let factories = [cfg.agents[0].factory(geom)?, cfg.agents[1].factory(geom)?];
     let games: Vec<(Vec<Position>, GameResult)> = (0..cfg.games)
         .into_par_iter()
@@ -94,7 +92,7 @@ pub fn generate(
                 seen.push(pos);
                 pos.play_col(c);
             }
-            game_done();
+            progress.advance(1);
             Ok((seen, played.result))
         })
         .collect::<Result<_, _>>()?;
@@ -124,10 +122,12 @@ pub fn generate(
             }
         }
     }
-    labelling(picked.len());
+    progress.finish();
+    progress.start("solver labels", picked.len());
     let pool = SolverPool::new(geom, cfg.tt_mib)?;
     let positions: Vec<Position> = picked.iter().map(|(p, _)| *p).collect();
-    let scores = pool.scores(&positions, cfg.label, label_done);
+    let scores = pool.scores(&positions, cfg.label, progress);
+    progress.finish();
     let positions = picked
         .iter()
         .zip(scores)

@@ -107,13 +107,14 @@ fn check_data(x: ArrayView2<f64>, y: &[usize]) -> Result<usize, GbtError> {
 }
 
 /// Fits a model on rows `x` with class labels `y` (0..k). `eval`, if given, is scored after
-/// every iteration (it never influences training); `on_iteration` sees each record (progress).
+/// every iteration (it never influences training); `progress` advances once per iteration,
+/// with the validation loss as its message when there is one.
 pub fn fit_gbt(
     params: &GbtValidParams,
     x: ArrayView2<f64>,
     y: &[usize],
     eval: Option<(ArrayView2<f64>, &[usize])>,
-    on_iteration: &(dyn Fn(&IterationRecord) + Sync),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<GbtModel, GbtError> {
     let k = check_data(x, y)?;
     if let Some((ex, ey)) = eval
@@ -214,7 +215,10 @@ pub fn fit_gbt(
             eval_loss: ts.map(|s| s.0),
             eval_accuracy: ts.map(|s| s.1),
         };
-        on_iteration(&rec);
+        progress.advance(1);
+        if let Some(l) = rec.validation_loss {
+            progress.message(&format!("validation loss {l:.4}"));
+        }
         history.push(rec);
         if let Some((loss, _)) = vs {
             val_scores.push(-loss);
@@ -251,6 +255,12 @@ impl<D: Data<Elem = f64>> Fit<ArrayBase<D, Ix2>, Array1<usize>, GbtError> for Gb
         dataset: &DatasetBase<ArrayBase<D, Ix2>, Array1<usize>>,
     ) -> Result<GbtModel, GbtError> {
         let y: Vec<usize> = dataset.targets().iter().copied().collect();
-        fit_gbt(self, dataset.records().view(), &y, None, &|_| {})
+        fit_gbt(
+            self,
+            dataset.records().view(),
+            &y,
+            None,
+            &crate::progress::Quiet,
+        )
     }
 }

@@ -258,7 +258,7 @@ impl GbtModel {
     /// let x = Array2::from_shape_fn((200, 2), |(i, j)| ((i * (7 + j)) % 50) as f64);
     /// let y: Vec<usize> = x.column(0).iter().map(|&v| usize::from(v >= 25.0)).collect();
     /// let params = GbtParams::new().max_iter(20).early_stopping(false).check().unwrap();
-    /// let model = fit_gbt(&params, x.view(), &y, None, &|_| {}).unwrap();
+    /// let model = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
     /// let p = model.predict_proba(x.view());
     /// assert_eq!(p.dim(), (200, 2));
     /// assert!(p.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-9));

@@ -6,7 +6,7 @@ use super::records::{GameRecord, MatchScore};
 use crate::ml::lms::N_WEIGHTS;
 use serde::Serialize;
 
-/// Where and how often [`train_with`] saves its state, and whether it starts from it.
+/// Where and how often [`super::train_with`] saves its state, and whether it starts from it.
 #[derive(Clone, Debug)]
 pub struct Checkpointing {
     /// The checkpoint file (written atomically).

@@ -27,7 +27,7 @@ pub use config::{Keep, LmsConfig, LmsTrainError};
 pub use evaluation::evaluation_match;
 pub use examples::game_examples;
 pub use files::{SaveError, save_run};
-pub use records::{GameRecord, LmsRun, MatchScore, Progress, StopReason};
+pub use records::{GameRecord, LmsRun, MatchScore, StopReason};
 pub use report::LmsReport;
 
 use crate::agents::SearchAgent;
@@ -36,13 +36,15 @@ use crate::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 use crate::features::Linear8;
 use crate::game::{Player, Position};
 use crate::ml::lms::{Lms, N_WEIGHTS};
+use crate::progress::Progress;
 use crate::search::{SearchParams, Searcher};
 use checkpoint::{Checkpoint, config_key, load_checkpoint, save_checkpoint};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
-/// Runs LMS training; `progress` hears about every game and evaluation.
+/// Runs LMS training; `progress` hears of one part, the training games (one step per game,
+/// with the latest error and match score as its message).
 ///
 /// ```
 /// use connect4_ml::train::lms::{LmsConfig, train};
@@ -55,18 +57,16 @@ use std::sync::Arc;
 ///     seed: 5,
 ///     ..LmsConfig::default()
 /// };
-/// let run = train(&config, &mut |_| {}).unwrap();
+/// let quiet = connect4_ml::progress::Quiet;
+/// let run = train(&config, &quiet).unwrap();
 /// assert!(run.games <= 20);
 /// // Weights are normalised by the largest: the largest magnitude is 1.
 /// let max = run.weights.iter().fold(0.0f64, |m, w| m.max(w.abs()));
 /// assert!((max - 1.0).abs() < 1e-12);
 /// // The same seed gives the same weights.
-/// assert_eq!(train(&config, &mut |_| {}).unwrap().weights, run.weights);
+/// assert_eq!(train(&config, &quiet).unwrap().weights, run.weights);
 /// ```
-pub fn train(
-    config: &LmsConfig,
-    progress: &mut dyn FnMut(Progress<'_>),
-) -> Result<LmsRun, LmsTrainError> {
+pub fn train(config: &LmsConfig, progress: &dyn Progress) -> Result<LmsRun, LmsTrainError> {
     train_with(config, None, progress)
 }
 
@@ -75,7 +75,7 @@ pub fn train(
 pub fn train_with(
     config: &LmsConfig,
     checkpointing: Option<&Checkpointing>,
-    progress: &mut dyn FnMut(Progress<'_>),
+    progress: &dyn Progress,
 ) -> Result<LmsRun, LmsTrainError> {
     config.check()?;
     if checkpointing.is_some_and(|c| c.every == 0) {
@@ -110,6 +110,7 @@ pub fn train_with(
     let mut records: Vec<GameRecord> = Vec::new();
     let mut evaluations = Vec::new();
     let mut first_game = 1;
+    progress.start("LMS training games", config.max_games);
     if let Some(c) = restored {
         initial = c.initial;
         lms = Lms::new(c.weights, config.rate)?;
@@ -117,12 +118,7 @@ pub fn train_with(
         first_game = c.games + 1;
         records = c.records;
         evaluations = c.evaluations;
-        for m in &evaluations {
-            progress(Progress::Evaluation(m));
-        }
-        for r in &records {
-            progress(Progress::Game(r));
-        }
+        progress.advance(records.len());
     }
     let evaluate = |weights, after_games, evaluations: &mut Vec<MatchScore>| {
         let mut m = evaluation_match(
@@ -138,9 +134,6 @@ pub fn train_with(
     };
     if config.eval_every > 0 && first_game == 1 {
         evaluate(initial, 0, &mut evaluations);
-        progress(Progress::Evaluation(
-            evaluations.last().expect("just pushed"),
-        ));
     }
     let mut stop = StopReason::MaxGames;
     for game in first_game..=config.max_games {
@@ -186,12 +179,15 @@ pub fn train_with(
             max_change: stats.max_change,
             weights: w,
         });
-        progress(Progress::Game(records.last().expect("just pushed")));
+        progress.advance(1);
+        progress.message(&match evaluations.last() {
+            Some(m) => format!("mse {:.4}, last match {:.0}%", stats.mse, 100.0 * m.score),
+            None => format!("mse {:.4}", stats.mse),
+        });
 
         if config.eval_every > 0 && game % config.eval_every == 0 {
             evaluate(w, game, &mut evaluations);
             let m = evaluations.last().expect("just pushed");
-            progress(Progress::Evaluation(m));
             if m.score >= config.stop_score {
                 stop = StopReason::BeatHandTuned;
                 break;
@@ -252,6 +248,7 @@ pub fn train_with(
             }),
         Keep::Last => (last, records.len()),
     };
+    progress.finish();
     Ok(LmsRun {
         initial_weights: initial,
         weights,
@@ -270,6 +267,7 @@ mod tests {
     use crate::arena::GameResult;
     use crate::arena::PlayedGame;
     use crate::game::Geometry;
+    use crate::progress::Quiet;
 
     #[test]
     fn examples_target_the_next_met_position_and_the_result() {
@@ -319,34 +317,46 @@ mod tests {
             seed: 9,
             ..LmsConfig::default()
         };
-        let whole = train(&config, &mut |_| {}).unwrap();
+        let whole = train(&config, &Quiet).unwrap();
         let dir = std::env::temp_dir().join(format!("c4-lms-ck-{}", std::process::id()));
         let cp = Checkpointing {
             path: dir.join("w.checkpoint"),
             every: 10,
             resume: true,
         };
-        // The process dies during game 27: the checkpoint after game 20 is on disk.
-        let crashed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            train_with(&config, Some(&cp), &mut |p| {
-                if let Progress::Game(r) = p
-                    && r.game == 27
-                {
+        /// Counts games; panics at game `die_at`; remembers the first step size (a resumed
+        /// run first advances by the games its checkpoint held).
+        struct Games {
+            done: std::sync::atomic::AtomicUsize,
+            first_step: std::sync::atomic::AtomicUsize,
+            die_at: usize,
+        }
+        impl Progress for Games {
+            fn advance(&self, steps: usize) {
+                use std::sync::atomic::Ordering::Relaxed;
+                let _ = self.first_step.compare_exchange(0, steps, Relaxed, Relaxed);
+                if self.done.fetch_add(steps, Relaxed) + steps == self.die_at {
                     panic!("interrupted");
                 }
-            })
+            }
+        }
+        let games = |die_at| Games {
+            done: 0.into(),
+            first_step: 0.into(),
+            die_at,
+        };
+        // The process dies during game 27: the checkpoint after game 20 is on disk.
+        let crashed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            train_with(&config, Some(&cp), &games(27))
         }));
         assert!(crashed.is_err());
-        let mut replayed = 0;
-        let resumed = train_with(&config, Some(&cp), &mut |p| {
-            if let Progress::Game(r) = p
-                && r.game <= 20
-            {
-                replayed += 1;
-            }
-        })
-        .unwrap();
-        assert_eq!(replayed, 20, "the checkpoint held 20 games");
+        let counter = games(usize::MAX);
+        let resumed = train_with(&config, Some(&cp), &counter).unwrap();
+        assert_eq!(
+            counter.first_step.into_inner(),
+            20,
+            "the checkpoint held 20 games"
+        );
         assert_eq!(resumed.weights, whole.weights);
         assert_eq!(resumed.last_weights, whole.last_weights);
         assert_eq!(resumed.records, whole.records);
@@ -356,10 +366,10 @@ mod tests {
             seed: 10,
             ..config.clone()
         };
-        let err = train_with(&other, Some(&cp), &mut |_| {}).unwrap_err();
+        let err = train_with(&other, Some(&cp), &Quiet).unwrap_err();
         assert!(err.to_string().contains("other settings"), "{err}");
         std::fs::write(&cp.path, b"junk").unwrap();
-        let err = train_with(&config, Some(&cp), &mut |_| {}).unwrap_err();
+        let err = train_with(&config, Some(&cp), &Quiet).unwrap_err();
         assert!(err.to_string().contains("not an LMS checkpoint"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -375,8 +385,8 @@ mod tests {
             weight_tol: 0.0,
             ..LmsConfig::default()
         };
-        let a = train(&config, &mut |_| {}).unwrap();
-        let b = train(&config, &mut |_| {}).unwrap();
+        let a = train(&config, &Quiet).unwrap();
+        let b = train(&config, &Quiet).unwrap();
         assert_eq!(a.weights, b.weights);
         assert_eq!(a.records, b.records);
         assert_eq!(a.stop, StopReason::MaxGames);
@@ -393,14 +403,14 @@ mod tests {
             stop_score: 0.0,
             ..config.clone()
         };
-        let r = train(&quick, &mut |_| {}).unwrap();
+        let r = train(&quick, &Quiet).unwrap();
         assert_eq!((r.stop, r.games), (StopReason::BeatHandTuned, 15));
         // A huge tolerance stops as soon as the window is full.
         let loose = LmsConfig {
             weight_tol: 100.0,
             ..config
         };
-        let r = train(&loose, &mut |_| {}).unwrap();
+        let r = train(&loose, &Quiet).unwrap();
         assert_eq!((r.stop, r.games), (StopReason::WeightsConverged, 10));
     }
 

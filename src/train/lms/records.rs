@@ -116,12 +116,12 @@ impl std::fmt::Display for StopReason {
 pub struct LmsRun {
     /// The weights at the start.
     pub initial_weights: [f64; N_WEIGHTS],
-    /// The weights the run returns (see [`Keep`]).
+    /// The weights the run returns (see [`super::Keep`]).
     pub weights: [f64; N_WEIGHTS],
     /// The weights after the last game.
     pub last_weights: [f64; N_WEIGHTS],
     /// Training games before the returned weights (the match that chose them, with
-    /// [`Keep::Best`]).
+    /// [`super::Keep::Best`]).
     pub kept_after_games: usize,
     /// Games played.
     pub games: usize,
@@ -132,12 +132,4 @@ pub struct LmsRun {
     pub records: Vec<GameRecord>,
     /// Every evaluation match, in order.
     pub evaluations: Vec<MatchScore>,
-}
-
-/// Progress events for a caller's progress bar.
-pub enum Progress<'a> {
-    /// A training game finished.
-    Game(&'a GameRecord),
-    /// An evaluation match finished.
-    Evaluation(&'a MatchScore),
 }

@@ -2,11 +2,12 @@
 //! benchmark position.
 
 use super::inputs::Inputs;
-use super::{Observer, PipelineConfig, PipelineError, Sizes, agents, fail};
+use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
 use crate::agents::AgentSpec;
 use crate::arena::{GradeSummary, grade_positions};
 use crate::game::Geometry;
 use crate::io::{write_csv_atomic, write_json_atomic};
+use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -42,7 +43,7 @@ pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
     inputs: &Inputs,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<(BenchResult, Vec<PathBuf>), PipelineError> {
     let geom = Geometry::STANDARD;
     let graded_agents: Vec<(String, String)> = agents(&config.out, sizes.depth)
@@ -60,7 +61,7 @@ pub fn run(
             .and_then(|s| s.factory(geom))
             .map_err(fail("bench"))?;
         for (set, positions) in files {
-            let graded = grade_positions(&factory, positions, config.jobs, 64, &|| observer.step())
+            let graded = grade_positions(&factory, positions, config.jobs, 64, observer)
                 .map_err(fail("bench"))?;
             for (i, (g, (pos, _))) in graded.iter().zip(positions).enumerate() {
                 moves.push((name.clone(), set.clone(), i, pos.moves_played(), g.clone()));

@@ -1,11 +1,12 @@
 //! Stage 1, data: solver-labelled self-play positions beside the UCI rows.
 
 use super::inputs::Inputs;
-use super::{Observer, PipelineConfig, PipelineError, Sizes, fail};
+use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::agents::AgentSpec;
 use crate::game::Geometry;
 use crate::ml::experiment::Example;
 use crate::ml::positions::{LabelledPosition, read_positions, write_positions};
+use crate::progress::Progress;
 use crate::solver::Mode;
 use crate::train::selfplay::{SelfplayConfig, generate};
 use rand::SeedableRng;
@@ -71,7 +72,7 @@ pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
     inputs: &Inputs,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<(DataResult, Vec<PathBuf>), PipelineError> {
     let geom = Geometry::STANDARD;
     let agents = [
@@ -88,19 +89,7 @@ pub fn run(
         seed: config.seed,
         tt_mib: 64,
     };
-    observer.start("data: self-play games", sizes.selfplay_games);
-    let out = generate(
-        &sp,
-        geom,
-        &|| observer.step(),
-        &|n| {
-            observer.finish();
-            observer.start("data: solver labels", n);
-        },
-        &|| observer.step(),
-    )
-    .map_err(fail("data"))?;
-    observer.finish();
+    let out = generate(&sp, geom, observer).map_err(fail("data"))?;
     let path = config.out.join(SELFPLAY_FILE);
     write_positions(&path, geom, &out.positions).map_err(fail("data"))?;
     let result = DataResult {

@@ -3,7 +3,7 @@
 
 use super::data::DataSplit;
 use super::inputs::Inputs;
-use super::{Observer, PipelineConfig, PipelineError, Sizes, fail};
+use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model_format::TrainingMeta;
@@ -11,6 +11,7 @@ use crate::io::{beside, write_csv_atomic};
 use crate::ml::experiment::{Example, ExperimentConfig, run_experiment};
 use crate::ml::gbt::GbtParams;
 use crate::ml::model_file::save_gbt_experiment;
+use crate::progress::Progress;
 use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -67,7 +68,7 @@ pub fn run(
     inputs: &Inputs,
     split: &DataSplit,
     data_notes: &[String],
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<(GbtResult, Vec<PathBuf>), PipelineError> {
     let geom = Geometry::STANDARD;
     let params = GbtParams::reference()
@@ -100,10 +101,7 @@ pub fn run(
         baselines: false,
         forest_size: 0,
     };
-    observer.start("gbt: boosting iterations", params.max_iter());
-    let out = run_experiment(&cfg, &main, &extra, &|_| observer.step(), &|_, _| {})
-        .map_err(fail("gbt"))?;
-    observer.finish();
+    let out = run_experiment(&cfg, &main, &extra, observer).map_err(fail("gbt"))?;
     let r = &out.report;
     let h = &r.holdout;
     let model_path = config.out.join("models/gbt.bin");

@@ -1,10 +1,11 @@
 //! Stage 4, ladder: every agent in a round robin with Elo, then the model agents, `hard` and
 //! `handtuned` in a longer one, to compare each model agent with the hand-tuned agent.
 
-use super::{Observer, PipelineConfig, PipelineError, Sizes, agents, fail, tournament_config};
+use super::{PipelineConfig, PipelineError, Sizes, agents, fail, tournament_config};
 use crate::agents::AgentSpec;
 use crate::arena::{EloRating, PairingSummary, Tournament, TournamentSummary};
 use crate::io::{write_csv_atomic, write_json_atomic};
+use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -37,7 +38,7 @@ pub struct LadderResult {
 
 fn play(
     config: &PipelineConfig,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
     label: &str,
     specs: Vec<AgentSpec>,
     games: usize,
@@ -46,7 +47,7 @@ fn play(
     let t = Tournament::new(tournament_config(config, specs, games, openings))
         .map_err(fail("ladder"))?;
     observer.start(label, t.total_games());
-    let s = t.run(&|| observer.step()).map_err(fail("ladder"))?;
+    let s = t.run(observer).map_err(fail("ladder"))?;
     observer.finish();
     Ok(s)
 }
@@ -63,7 +64,7 @@ fn save(dir: &Path, s: &TournamentSummary) -> Result<Vec<PathBuf>, PipelineError
 pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<(LadderResult, Vec<PathBuf>), PipelineError> {
     let roster = agents(&config.out, sizes.depth);
     let specs = |names: Option<&[&str]>| -> Result<Vec<AgentSpec>, PipelineError> {

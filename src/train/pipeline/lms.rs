@@ -1,8 +1,9 @@
 //! Stage 2, lms: the linear evaluator's weights by self-play against the hand-tuned agent.
 
-use super::{Observer, PipelineConfig, PipelineError, Sizes, fail};
+use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::io::model_format::TrainingMeta;
-use crate::train::lms::{LmsConfig, LmsReport, Progress, save_run, train};
+use crate::progress::Progress;
+use crate::train::lms::{LmsConfig, LmsReport, save_run, train};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -35,7 +36,7 @@ pub struct LmsResult {
 pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<(LmsResult, Vec<PathBuf>), PipelineError> {
     let cfg = LmsConfig {
         max_games: sizes.lms_games,
@@ -46,14 +47,7 @@ pub fn run(
         seed: config.seed,
         ..LmsConfig::default()
     };
-    observer.start("lms: training games", cfg.max_games);
-    let lms_run = train(&cfg, &mut |p| {
-        if let Progress::Game(_) = p {
-            observer.step();
-        }
-    })
-    .map_err(fail("lms"))?;
-    observer.finish();
+    let lms_run = train(&cfg, observer).map_err(fail("lms"))?;
     let report = LmsReport::new(&cfg, &lms_run);
     let meta = TrainingMeta::new("c4 pipeline (stage lms)", config.seed)
         .rows(lms_run.games)

@@ -12,7 +12,7 @@
 //!    report, `models/gbt.phases.csv`).
 //! 4. [`ladder`]: a round robin of every agent with Elo (`ladder/`), then the model agents,
 //!    `hard` and `handtuned` in a longer round robin (`detail/`).
-//! 5. [`bench`]: every agent but `perfect` graded against the solver on the benchmark sets
+//! 5. [`bench`](mod@bench): every agent but `perfect` graded against the solver on the benchmark sets
 //!    (`bench/error_rates.json`, `bench/moves.csv`).
 //! 6. [`plots`]: every chart `c4 plot` knows, into `plots/`.
 //!
@@ -21,18 +21,19 @@
 //! stopped. With `resume`, a stage whose record matches this configuration and whose files
 //! are all still there, unchanged, is not run again.
 
-mod bench;
-mod data;
-mod gbt;
-mod inputs;
-mod ladder;
-mod lms;
-mod plots;
-mod record;
-mod report;
+pub mod bench;
+pub mod data;
+pub mod gbt;
+pub mod inputs;
+pub mod ladder;
+pub mod lms;
+pub mod plots;
+pub mod record;
+pub mod report;
 
 use crate::arena::TournamentConfig;
 use crate::game::Geometry;
+use crate::progress::Progress;
 use crate::train::lms::LmsConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -146,18 +147,6 @@ impl Sizes {
     }
 }
 
-/// Hears about the run's progress (implemented by the CLI's progress bars).
-pub trait Observer: Sync {
-    /// A stage (or part of one) starts with `total` steps (0 when unknown).
-    fn start(&self, label: &str, total: usize);
-    /// One step done.
-    fn step(&self);
-    /// The current part finished.
-    fn finish(&self);
-    /// Something the user should read.
-    fn note(&self, text: &str);
-}
-
 /// Why the pipeline stopped.
 #[derive(Debug, thiserror::Error)]
 #[error("stage '{stage}' failed: {message}")]
@@ -258,7 +247,7 @@ fn stage<T: Serialize + serde::de::DeserializeOwned>(
 /// Runs the pipeline; returns the path of `report.md`.
 pub fn run_pipeline(
     config: &PipelineConfig,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<PathBuf, PipelineError> {
     let started = Instant::now();
     let inputs = inputs::check_inputs(config)?;
@@ -282,7 +271,7 @@ fn run_stages(
     config: &PipelineConfig,
     sizes: &Sizes,
     inputs: &inputs::Inputs,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
     ledger: &mut record::Ledger,
     results: &mut Results,
 ) -> Result<(), PipelineError> {

@@ -1,6 +1,7 @@
 //! Stage 6, plots: every chart `c4 plot` knows, from the run's models, tournaments and grades.
 
-use super::{Observer, PipelineConfig, PipelineError, fail};
+use super::{PipelineConfig, PipelineError, fail};
+use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -14,7 +15,7 @@ pub struct PlotsResult {
 /// Draws every chart into `plots/`.
 pub fn run(
     config: &PipelineConfig,
-    observer: &dyn Observer,
+    observer: &dyn Progress,
 ) -> Result<(PlotsResult, Vec<PathBuf>), PipelineError> {
     let run = &config.out;
     observer.start("plots", 0);

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 /// What `stages/NAME.json` holds.
 #[derive(Serialize, Deserialize)]
 pub struct StageRecord<T> {
-    /// The configuration the stage ran with (see [`fingerprint`]).
+    /// The configuration the stage ran with: seed, sizes, checksums of the data read,
+    /// program version.
     pub fingerprint: serde_json::Value,
     /// Wall time of the stage.
     pub seconds: f64,
