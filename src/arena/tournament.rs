@@ -195,8 +195,29 @@ pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec
 }
 
 impl Tournament {
+    /// A tournament of agents already built into factories (some may hold evaluators that
+    /// exist only in memory); `config.agents` is replaced by the factories' specs.
+    pub fn from_factories(
+        mut config: TournamentConfig,
+        factories: Vec<AgentFactory>,
+    ) -> Result<Self, TournamentError> {
+        config.agents = factories.iter().map(|f| f.spec().clone()).collect();
+        Self::check(&config)?;
+        Ok(Tournament { config, factories })
+    }
+
     /// Checks the configuration and loads every agent's evaluators.
     pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
+        Self::check(&config)?;
+        let factories = config
+            .agents
+            .iter()
+            .map(|a| a.factory(config.geometry))
+            .collect::<Result<_, _>>()?;
+        Ok(Tournament { config, factories })
+    }
+
+    fn check(config: &TournamentConfig) -> Result<(), TournamentError> {
         if config.agents.len() < 2 {
             return Err(TournamentError::TooFewAgents);
         }
@@ -214,12 +235,7 @@ impl Tournament {
                 geometry: config.geometry,
             });
         }
-        let factories = config
-            .agents
-            .iter()
-            .map(|a| a.factory(config.geometry))
-            .collect::<Result<_, _>>()?;
-        Ok(Tournament { config, factories })
+        Ok(())
     }
 
     /// Number of games the tournament will play.

@@ -164,6 +164,17 @@ pub struct GenerateReport {
     pub classes: [usize; 3],
 }
 
+/// Why a line of a partial labelling file cannot be resumed from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PartialRowError {
+    /// Not a UCI-format row.
+    #[error(transparent)]
+    Row(crate::ml::uci::RowError),
+    /// A valid row of another job.
+    #[error("position is not part of this job (other shard or ply?)")]
+    NotInJob,
+}
+
 /// Errors of the resumable labelling job.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
@@ -182,14 +193,14 @@ pub enum GenerateError {
         path: std::path::PathBuf,
     },
     /// The partial file holds a row that cannot belong to this job.
-    #[error("{path}:{line}: {what}", path = path.display())]
+    #[error("{path}:{line}: {problem}", path = path.display())]
     BadPartial {
         /// The partial file.
         path: std::path::PathBuf,
         /// 1-based line.
         line: usize,
         /// What is wrong.
-        what: String,
+        problem: PartialRowError,
     },
 }
 
@@ -236,17 +247,15 @@ pub fn generate_uci(
             .map_or_else(Geometry::default, |p| p.geometry());
         for (n, line) in text[..keep].lines().enumerate() {
             let fields: Vec<&str> = line.split(',').collect();
-            let bad = |what: String| GenerateError::BadPartial {
+            let bad = |problem: PartialRowError| GenerateError::BadPartial {
                 path: part.clone(),
                 line: n + 1,
-                what,
+                problem,
             };
-            let row =
-                super::uci::parse_record(geom, &fields, None).map_err(|e| bad(e.to_string()))?;
+            let row = super::uci::parse_record(geom, &fields, None)
+                .map_err(|e| bad(PartialRowError::Row(e)))?;
             let Some(&i) = index.get(&row.position.key()) else {
-                return Err(bad(
-                    "position is not part of this job (other shard or ply?)".into(),
-                ));
+                return Err(bad(PartialRowError::NotInJob));
             };
             if !labelled[i] {
                 labelled[i] = true;

@@ -3,7 +3,7 @@
 //! ply, the solver's label and score from the side to move, and the result the game it was
 //! sampled from actually had, also from the side to move.
 
-use super::uci::{Label, parse_record};
+use super::uci::{Label, RowError, parse_record};
 use crate::game::uci::cell_name;
 use crate::game::{Geometry, Player, Position};
 use std::path::{Path, PathBuf};
@@ -33,15 +33,87 @@ pub enum PositionsError {
         source: std::io::Error,
     },
     /// A bad row.
-    #[error("{path}:{line}: {what}", path = path.display())]
+    #[error("{path}:{line}: {problem}", path = path.display())]
     Row {
         /// The file.
         path: PathBuf,
         /// 1-based line.
         line: u64,
         /// What is wrong.
-        what: String,
+        problem: PositionRowError,
     },
+}
+
+/// What is wrong with one row (or the header) of a position file; columns are 1-based.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionRowError {
+    /// The header is not the one of this board size.
+    #[error("header is not {expected} (a {width}x{height} position file)")]
+    Header {
+        /// The header expected.
+        expected: String,
+        /// Board width.
+        width: usize,
+        /// Board height.
+        height: usize,
+    },
+    /// The line is not comma-separated text.
+    #[error("not a comma-separated text row")]
+    Unreadable,
+    /// Not as many fields as the header.
+    #[error("expected {expected} fields, found {found}")]
+    FieldCount {
+        /// Fields expected.
+        expected: usize,
+        /// Fields found.
+        found: usize,
+    },
+    /// The cells or the label (see [`RowError`]).
+    #[error(transparent)]
+    Cells(#[from] RowError),
+    /// A field that does not parse, or contradicts the board.
+    #[error("column {column} ({name}): {problem}")]
+    Field {
+        /// The field.
+        column: usize,
+        /// Its header name.
+        name: &'static str,
+        /// What is wrong.
+        problem: FieldProblem,
+    },
+}
+
+/// What is wrong with one field of a position file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FieldProblem {
+    /// Neither `x` nor `o`.
+    #[error("{0:?} is not x or o")]
+    NotASide(String),
+    /// The side to move given differs from the stones'.
+    #[error("the stones say {0} is to move")]
+    WrongSide(char),
+    /// Not a number.
+    #[error("not a number")]
+    NotANumber,
+    /// The ply differs from the stones on the board.
+    #[error("{given}, but the board holds {stones} stones")]
+    WrongPly {
+        /// The ply given.
+        given: usize,
+        /// Stones on the board.
+        stones: usize,
+    },
+    /// The score's sign contradicts the label.
+    #[error("{score} contradicts label {label}")]
+    ScoreVsLabel {
+        /// The score given.
+        score: i32,
+        /// The label given.
+        label: Label,
+    },
+    /// Not a result word.
+    #[error("not win, loss or draw")]
+    NotAResult,
 }
 
 /// The header row for boards of `geom`.
@@ -85,10 +157,10 @@ pub fn read_positions(
     let expected = header(geom);
     let got: Vec<String> = rdr
         .headers()
-        .map_err(|e| PositionsError::Row {
+        .map_err(|_| PositionsError::Row {
             path: path.into(),
             line: 1,
-            what: e.to_string(),
+            problem: PositionRowError::Unreadable,
         })?
         .iter()
         .map(String::from)
@@ -97,79 +169,91 @@ pub fn read_positions(
         return Err(PositionsError::Row {
             path: path.into(),
             line: 1,
-            what: format!(
-                "header is not {} (a {}x{} position file)",
-                expected.join(","),
-                geom.width(),
-                geom.height()
-            ),
+            problem: PositionRowError::Header {
+                expected: expected.join(","),
+                width: geom.width(),
+                height: geom.height(),
+            },
         });
     }
     for rec in rdr.records() {
         let rec = rec.map_err(|e| PositionsError::Row {
             path: path.into(),
             line: e.position().map_or(0, |p| p.line()),
-            what: e.to_string(),
+            problem: PositionRowError::Unreadable,
         })?;
         let line = rec.position().map_or(0, |p| p.line());
-        let bad = |what: String| PositionsError::Row {
+        let bad = |problem: PositionRowError| PositionsError::Row {
             path: path.into(),
             line,
-            what,
+            problem,
+        };
+        let field = |column: usize, name: &'static str, problem: FieldProblem| {
+            bad(PositionRowError::Field {
+                column,
+                name,
+                problem,
+            })
         };
         if rec.len() != n + 5 {
-            return Err(bad(format!(
-                "expected {} fields, found {}",
-                n + 5,
-                rec.len()
-            )));
+            return Err(bad(PositionRowError::FieldCount {
+                expected: n + 5,
+                found: rec.len(),
+            }));
         }
         let mut fields: Vec<&str> = rec.iter().take(n).collect();
         let label_field = rec[n + 2].trim();
         fields.push(label_field);
         let row = parse_record(geom, &fields, None)
-            .map_err(|e| bad(e.class_at(n + 3, "label").to_string()))?;
+            .map_err(|e| bad(e.class_at(n + 3, "label").into()))?;
         let to_move = match rec[n].trim() {
             "x" => Player::First,
             "o" => Player::Second,
             other => {
-                return Err(bad(format!(
-                    "column {} (to_move): {other:?} is not x or o",
-                    n + 1
-                )));
+                return Err(field(
+                    n + 1,
+                    "to_move",
+                    FieldProblem::NotASide(other.to_string()),
+                ));
             }
         };
         if to_move != row.position.side_to_move() {
-            return Err(bad(format!(
-                "column {} (to_move): the stones say {} is to move",
+            return Err(field(
                 n + 1,
-                row.position.side_to_move().symbol()
-            )));
+                "to_move",
+                FieldProblem::WrongSide(row.position.side_to_move().symbol()),
+            ));
         }
         let ply: usize = rec[n + 1]
             .trim()
             .parse()
-            .map_err(|_| bad(format!("column {} (ply): not a number", n + 2)))?;
+            .map_err(|_| field(n + 2, "ply", FieldProblem::NotANumber))?;
         if ply != row.position.moves_played() {
-            return Err(bad(format!(
-                "column {} (ply): {ply}, but the board holds {} stones",
+            return Err(field(
                 n + 2,
-                row.position.moves_played()
-            )));
+                "ply",
+                FieldProblem::WrongPly {
+                    given: ply,
+                    stones: row.position.moves_played(),
+                },
+            ));
         }
         let score: i32 = rec[n + 3]
             .trim()
             .parse()
-            .map_err(|_| bad(format!("column {} (score): not a number", n + 4)))?;
+            .map_err(|_| field(n + 4, "score", FieldProblem::NotANumber))?;
         if Label::from_score(score) != row.label {
-            return Err(bad(format!(
-                "column {} (score): {score} contradicts label {}",
+            return Err(field(
                 n + 4,
-                row.label
-            )));
+                "score",
+                FieldProblem::ScoreVsLabel {
+                    score,
+                    label: row.label,
+                },
+            ));
         }
         let result = Label::parse(&rec[n + 4])
-            .ok_or_else(|| bad(format!("column {} (result): not win, loss or draw", n + 5)))?;
+            .ok_or_else(|| field(n + 5, "result", FieldProblem::NotAResult))?;
         out.push(LabelledPosition {
             position: row.position,
             label: row.label,

@@ -9,7 +9,7 @@
 //! | `DIR/summary.json` with an `elo` list (`c4 tournament`) | `DIR_elo` |
 //! | `NAME.json` list of `agent`/`set`/`error_rate` records (`c4 bench agent --out`) | `NAME` |
 
-use super::{BarChart, Chart, LineChart, Mark, PlotError, Series};
+use super::{BarChart, Chart, InputProblem, LineChart, Mark, PlotError, Series};
 use std::path::{Path, PathBuf};
 
 /// A CSV file held as a header and rows of strings, for reading columns by name.
@@ -21,20 +21,20 @@ struct Table {
 
 impl Table {
     fn read(path: &Path) -> Result<Table, PlotError> {
-        let input = |message: String| PlotError::Input {
+        let input = |e: csv::Error| PlotError::Input {
             path: path.to_path_buf(),
-            message,
+            problem: InputProblem::Csv(e),
         };
-        let mut r = csv::Reader::from_path(path).map_err(|e| input(e.to_string()))?;
+        let mut r = csv::Reader::from_path(path).map_err(input)?;
         let header = r
             .headers()
-            .map_err(|e| input(e.to_string()))?
+            .map_err(input)?
             .iter()
             .map(str::to_string)
             .collect();
         let mut rows = Vec::new();
         for rec in r.records() {
-            let rec = rec.map_err(|e| input(e.to_string()))?;
+            let rec = rec.map_err(input)?;
             rows.push(rec.iter().map(str::to_string).collect());
         }
         Ok(Table {
@@ -56,7 +56,10 @@ impl Table {
             .position(|h| h == name)
             .ok_or_else(|| PlotError::Input {
                 path: self.path.clone(),
-                message: format!("no column '{name}' (columns: {})", self.header.join(", ")),
+                problem: InputProblem::NoColumn {
+                    name: name.to_string(),
+                    columns: self.header.join(", "),
+                },
             })?;
         self.rows
             .iter()
@@ -69,7 +72,11 @@ impl Table {
                 cell.parse().map_err(|_| PlotError::Input {
                     path: self.path.clone(),
                     // +2: one for the header, one for 1-based lines.
-                    message: format!("line {}: column '{name}': '{cell}' is not a number", i + 2),
+                    problem: InputProblem::NotANumber {
+                        line: i + 2,
+                        column: name.to_string(),
+                        cell: cell.to_string(),
+                    },
                 })
             })
             .collect()
@@ -82,7 +89,10 @@ impl Table {
             .position(|h| h == name)
             .ok_or_else(|| PlotError::Input {
                 path: self.path.clone(),
-                message: format!("no column '{name}'"),
+                problem: InputProblem::NoColumn {
+                    name: name.to_string(),
+                    columns: self.header.join(", "),
+                },
             })?;
         Ok(self
             .rows
@@ -272,12 +282,13 @@ fn importance(t: &Table, stem: &str) -> Result<Vec<(String, Chart)>, PlotError> 
 }
 
 fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
-    let input = |message: String| PlotError::Input {
+    let input = |problem: InputProblem| PlotError::Input {
         path: path.to_path_buf(),
-        message,
+        problem,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| input(e.to_string()))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| input(e.to_string()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| input(InputProblem::Unreadable(e)))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| input(InputProblem::Json(e)))?;
     let num = |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_f64());
     let text_of =
         |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_str()).map(short_label);
@@ -292,7 +303,11 @@ fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
                 num(r, "low"),
                 num(r, "high"),
             ) else {
-                return Err(input(format!("elo entry {i}: needs agent, elo, low, high")));
+                return Err(input(InputProblem::Entry {
+                    what: "elo entry",
+                    index: i,
+                    needs: "agent, elo, low, high",
+                }));
             };
             cats.push(a);
             vals.push(e);
@@ -328,7 +343,11 @@ fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
             let (Some(a), Some(s), Some(e)) =
                 (text_of(r, "agent"), text_of(r, "set"), num(r, "error_rate"))
             else {
-                return Err(input(format!("record {i}: needs agent, set, error_rate")));
+                return Err(input(InputProblem::Entry {
+                    what: "record",
+                    index: i,
+                    needs: "agent, set, error_rate",
+                }));
             };
             if !agents.contains(&a) {
                 agents.push(a.clone());
@@ -384,7 +403,7 @@ pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
         }
         return Err(PlotError::Input {
             path: path.to_path_buf(),
-            message: "a curve file needs a 'game' (LMS) or 'iteration' (GBT) column".into(),
+            problem: InputProblem::CurveKind,
         });
     }
     if name.ends_with(".eval.csv") {
@@ -406,7 +425,7 @@ fn inputs(path: &Path) -> Result<Vec<PathBuf>, PlotError> {
         if !path.exists() {
             return Err(PlotError::Input {
                 path: path.to_path_buf(),
-                message: "no such file or directory".into(),
+                problem: InputProblem::Missing,
             });
         }
         return Ok(vec![path.to_path_buf()]);

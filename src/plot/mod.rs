@@ -24,6 +24,54 @@ const FONT: &str = "sans-serif";
 /// Chart size in pixels (and SVG units).
 pub const SIZE: (u32, u32) = (1000, 620);
 
+/// What is wrong with an input file of `c4 plot`.
+#[derive(Debug, Error)]
+pub enum InputProblem {
+    /// The path does not exist.
+    #[error("no such file or directory")]
+    Missing,
+    /// The file could not be read.
+    #[error("{0}")]
+    Unreadable(std::io::Error),
+    /// Not CSV.
+    #[error("{0}")]
+    Csv(csv::Error),
+    /// Not JSON.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// A column the chart needs is not there.
+    #[error("no column '{name}' (columns: {columns})")]
+    NoColumn {
+        /// The column needed.
+        name: String,
+        /// The columns there are.
+        columns: String,
+    },
+    /// A cell that should be a number.
+    #[error("line {line}: column '{column}': '{cell}' is not a number")]
+    NotANumber {
+        /// 1-based line.
+        line: usize,
+        /// The column.
+        column: String,
+        /// The cell's text.
+        cell: String,
+    },
+    /// A curve file of neither kind.
+    #[error("a curve file needs a 'game' (LMS) or 'iteration' (GBT) column")]
+    CurveKind,
+    /// A JSON entry without the fields a chart needs.
+    #[error("{what} {index}: needs {needs}")]
+    Entry {
+        /// What the entry is.
+        what: &'static str,
+        /// Its index.
+        index: usize,
+        /// The fields it needs.
+        needs: &'static str,
+    },
+}
+
 /// Why a chart could not be drawn or saved.
 #[derive(Debug, Error)]
 pub enum PlotError {
@@ -39,12 +87,12 @@ pub enum PlotError {
     #[error("chart '{0}' has no data")]
     Empty(String),
     /// An input file could not be read or understood.
-    #[error("{path}: {message}", path = path.display())]
+    #[error("{path}: {problem}", path = path.display())]
     Input {
         /// The file.
         path: PathBuf,
         /// What is wrong, with the line where known.
-        message: String,
+        problem: InputProblem,
     },
     /// Writing the picture failed.
     #[error("writing {path}: {source}", path = path.display())]

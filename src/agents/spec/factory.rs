@@ -24,6 +24,7 @@ impl EvalSpec {
     pub fn build(&self, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
         match self {
             EvalSpec::Builtin(name) => eval::builtin(name, geom),
+            EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
             EvalSpec::Model(path) => eval::load_model(path, geom),
             EvalSpec::Linear(path) => Ok(Arc::new(eval::LinearEvaluator::load(path, geom)?)),
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
@@ -98,6 +99,27 @@ pub struct AgentFactory {
 }
 
 impl AgentFactory {
+    /// A factory of searching agents over an evaluator already in memory, named `label`
+    /// (for arenas that pit weights being trained against other agents).
+    pub fn search(
+        label: &str,
+        geom: Geometry,
+        eval: Arc<dyn Evaluator>,
+        params: crate::search::SearchParams,
+    ) -> AgentFactory {
+        AgentFactory {
+            spec: AgentSpec {
+                text: label.to_string(),
+                kind: AgentKind::Search {
+                    eval: EvalSpec::InMemory(label.to_string()),
+                    params,
+                },
+            },
+            geom,
+            eval: Some(eval),
+        }
+    }
+
     /// The spec this factory builds.
     pub fn spec(&self) -> &AgentSpec {
         &self.spec

@@ -72,6 +72,10 @@ pub enum EvalSpec {
     Linear(std::path::PathBuf),
     /// Random playouts.
     Rollouts(RolloutSpec),
+    /// An evaluator built in memory by the caller (e.g. weights being trained), named; it
+    /// has no spec string and lives only in the factory that holds it
+    /// ([`AgentFactory::search`]).
+    InMemory(String),
     /// A model early, rollouts late.
     Hybrid {
         /// The model file.
@@ -178,7 +182,7 @@ impl AgentSpec {
             match eval {
                 EvalSpec::Model(p) | EvalSpec::Linear(p) => *p = resolve(p),
                 EvalSpec::Hybrid { model, .. } => *model = resolve(model),
-                EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) => {}
+                EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => {}
             }
         }
         self
