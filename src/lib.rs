@@ -4,7 +4,7 @@
 //! solver that labels data and grades agents), [`features`] (numbers computed from a board),
 //! [`eval`] (static evaluators), [`search`] (depth-limited negamax over any evaluator),
 //! [`agents`] (everything that picks a move, named by spec strings) and [`arena`] (games,
-//! tournaments, Elo, grading against the solver); [`io`] writes files atomically and [`seed`]
+//! tournaments, Elo, grading against the solver); [`io`] writes files atomically and `seed`
 //! derives seeds. The `c4`
 //! binary is a thin command-line layer over this library.
 
@@ -20,7 +20,7 @@ pub mod ml;
 pub mod plot;
 pub mod progress;
 pub mod search;
-pub mod seed;
+pub(crate) mod seed;
 pub mod solver;
 pub mod train;
 

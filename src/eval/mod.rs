@@ -3,7 +3,7 @@
 //! Search calls an evaluator at every leaf, so evaluators are cheap, shareable across threads
 //! (`Send + Sync`, used behind `Arc`) and deterministic: the same position always gets the
 //! same value. Values are only compared with each other within one evaluator; their scale is
-//! the evaluator's own, and must stay well below [`crate::search::WIN`].
+//! the evaluator's own, and must stay well below the search's win score (`search::WIN`).
 
 mod gbt;
 mod hybrid;

@@ -3,7 +3,7 @@
 
 mod error;
 mod geometry;
-pub mod lines;
+mod lines;
 mod position;
 pub mod record;
 pub mod uci;

@@ -181,12 +181,13 @@ fn lms_curve(t: &Table, stem: &str) -> Result<Vec<(String, Chart)>, PlotError> {
             },
         ],
     );
+    // One series per weight column (`w_NAME`), in the file's order: the plot needs no
+    // knowledge of the features.
     let mut weights = Vec::new();
-    for name in crate::features::LINEAR8_NAMES {
-        let col = format!("w_{name}");
+    for col in t.header.iter().filter(|c| c.starts_with("w_")) {
         weights.push(Series {
-            name: name.to_string(),
-            points: zip(&games, &t.numbers(&col)?),
+            name: col.trim_start_matches("w_").to_string(),
+            points: zip(&games, &t.numbers(col)?),
             mark: Mark::Line,
         });
     }

@@ -22,7 +22,7 @@
 //! where the strong probes near the score prune harder (see BENCHMARKS.md).
 
 pub mod bench;
-pub mod book;
+pub(crate) mod book;
 mod sorter;
 mod table;
 

@@ -29,7 +29,7 @@
 mod args;
 mod error;
 mod factory;
-pub mod kinds;
+mod kinds;
 
 pub use error::AgentError;
 pub use factory::AgentFactory;
