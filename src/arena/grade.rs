@@ -75,32 +75,46 @@ pub fn read_graded_file(
     geom: crate::game::Geometry,
     limit: Option<usize>,
 ) -> Result<Vec<(Position, Option<i32>)>, GradeError> {
-    let bad = |line: usize, message: String| GradeError::File {
+    let bad = |line: usize, problem: BenchLineError| GradeError::File {
         path: path.to_path_buf(),
         line,
-        message,
+        problem,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(0, e.to_string()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| bad(0, BenchLineError::Io(e)))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if out.len() >= limit.unwrap_or(usize::MAX) {
             break;
         }
         let Some(t) =
-            crate::game::record::parse_test_line(line).map_err(|e| bad(i + 1, e.to_string()))?
+            crate::game::record::parse_test_line(line).map_err(|e| bad(i + 1, e.into()))?
         else {
             continue;
         };
-        let pos = Position::from_moves(geom, &t.moves).map_err(|e| bad(i + 1, e.to_string()))?;
+        let pos = Position::from_moves(geom, &t.moves).map_err(|e| bad(i + 1, e.into()))?;
         if pos.last_move_won() || pos.is_full() {
-            return Err(bad(
-                i + 1,
-                "the game is already over, there is no move to grade".into(),
-            ));
+            return Err(bad(i + 1, BenchLineError::GameOver));
         }
         out.push((pos, t.expected));
     }
     Ok(out)
+}
+
+/// What is wrong with a benchmark file or one of its lines.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchLineError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// Not "MOVES" or "MOVES SCORE".
+    #[error(transparent)]
+    Line(#[from] crate::game::record::LineError),
+    /// The moves are not a legal game.
+    #[error(transparent)]
+    Moves(#[from] crate::game::GameError),
+    /// The game is over: there is no move to grade.
+    #[error("the game is already over, there is no move to grade")]
+    GameOver,
 }
 
 /// Why grading failed.
@@ -113,22 +127,22 @@ pub enum GradeError {
     #[error(transparent)]
     Solver(#[from] SolverError),
     /// A benchmark file could not be read (line 0: the file as a whole).
-    #[error("{}{}: {message}", path.display(), if *line > 0 { format!(": line {line}") } else { String::new() })]
+    #[error("{}{}: {problem}", path.display(), if *line > 0 { format!(": line {line}") } else { String::new() })]
     File {
         /// The file.
         path: std::path::PathBuf,
         /// The 1-based line, or 0.
         line: usize,
         /// What is wrong.
-        message: String,
+        problem: BenchLineError,
     },
     /// The worker threads could not start.
-    #[error("cannot start {jobs} worker threads: {message}")]
+    #[error("cannot start {jobs} worker threads: {source}")]
     Threads {
         /// Threads asked for.
         jobs: usize,
         /// The reason.
-        message: String,
+        source: rayon::ThreadPoolBuildError,
     },
 }
 
@@ -182,10 +196,7 @@ pub fn grade_positions(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
-        .map_err(|e| GradeError::Threads {
-            jobs,
-            message: e.to_string(),
-        })?;
+        .map_err(|source| GradeError::Threads { jobs, source })?;
     pool.install(|| {
         positions
             .par_iter()

@@ -55,12 +55,12 @@ pub enum TournamentError {
     #[error(transparent)]
     Agent(#[from] AgentError),
     /// The thread pool could not start.
-    #[error("cannot start {jobs} worker threads: {message}")]
+    #[error("cannot start {jobs} worker threads: {source}")]
     Threads {
         /// Threads asked for.
         jobs: usize,
         /// The reason.
-        message: String,
+        source: rayon::ThreadPoolBuildError,
     },
 }
 
@@ -286,10 +286,7 @@ impl Tournament {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .build()
-            .map_err(|e| TournamentError::Threads {
-                jobs,
-                message: e.to_string(),
-            })?;
+            .map_err(|source| TournamentError::Threads { jobs, source })?;
         let schedule = self.schedule();
         let played: Vec<Result<(Scheduled, PlayedGame), AgentError>> = pool.install(|| {
             schedule

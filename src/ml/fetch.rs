@@ -16,17 +16,39 @@ const MAX_DOWNLOAD: u64 = 64 << 20;
 /// Why the data file could not be fetched.
 #[derive(Debug, Error)]
 pub enum FetchError {
-    /// The download failed.
-    #[error("downloading {url}: {message}")]
+    /// The request failed.
+    #[error("downloading {url}: {source}")]
     Http {
         /// The address.
         url: String,
         /// What went wrong.
-        message: String,
+        source: Box<ureq::Error>,
+    },
+    /// The response body could not be read.
+    #[error("downloading {url}: {source}")]
+    Body {
+        /// The address.
+        url: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The zip archive could not be read.
+    #[error("reading the zip archive: {0}")]
+    Zip(#[from] zip::result::ZipError),
+    /// The zip entry could not be read.
+    #[error("reading {entry} from the archive: {source}")]
+    Entry {
+        /// The entry.
+        entry: String,
+        /// What went wrong.
+        source: std::io::Error,
     },
     /// The archive does not hold the data file.
-    #[error("{0}")]
-    Archive(String),
+    #[error("the archive holds no connect-4.data(.Z); it holds: {}", names.join(", "))]
+    NoDataFile {
+        /// The entries it holds.
+        names: Vec<String>,
+    },
     /// The .Z stream is broken.
     #[error("decompressing connect-4.data.Z: {0}")]
     Lzw(#[from] lzw::LzwError),
@@ -52,16 +74,18 @@ pub enum FetchError {
 
 /// Downloads `url` (http or https) into memory.
 pub fn download(url: &str) -> Result<Vec<u8>, FetchError> {
-    let http = |message: String| FetchError::Http {
+    let resp = ureq::get(url).call().map_err(|e| FetchError::Http {
         url: url.to_string(),
-        message,
-    };
-    let resp = ureq::get(url).call().map_err(|e| http(e.to_string()))?;
+        source: Box::new(e),
+    })?;
     let mut bytes = Vec::new();
     resp.into_reader()
         .take(MAX_DOWNLOAD)
         .read_to_end(&mut bytes)
-        .map_err(|e| http(e.to_string()))?;
+        .map_err(|source| FetchError::Body {
+            url: url.to_string(),
+            source,
+        })?;
     Ok(bytes)
 }
 
@@ -69,31 +93,27 @@ pub fn download(url: &str) -> Result<Vec<u8>, FetchError> {
 /// entry), a bare .Z stream, or the plain file.
 pub fn unpack(payload: &[u8]) -> Result<Vec<u8>, FetchError> {
     if payload.starts_with(b"PK\x03\x04") {
-        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(payload))
-            .map_err(|e| FetchError::Archive(format!("reading the zip archive: {e}")))?;
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(payload))?;
         let names: Vec<String> = zip
             .file_names()
             .map(|n| n.map(|n| n.into_owned()))
-            .collect::<Result<_, _>>()
-            .map_err(|e| FetchError::Archive(format!("reading the zip archive: {e}")))?;
+            .collect::<Result<_, _>>()?;
         let pick = names
             .iter()
             .find(|n| n.ends_with("connect-4.data.Z"))
             .or_else(|| names.iter().find(|n| n.ends_with("connect-4.data")))
-            .ok_or_else(|| {
-                FetchError::Archive(format!(
-                    "the archive holds no connect-4.data(.Z); it holds: {}",
-                    names.join(", ")
-                ))
+            .ok_or_else(|| FetchError::NoDataFile {
+                names: names.clone(),
             })?
             .clone();
-        let mut entry = zip
-            .by_name(&pick)
-            .map_err(|e| FetchError::Archive(format!("reading {pick} from the archive: {e}")))?;
+        let mut entry = zip.by_name(&pick)?;
         let mut inner = Vec::new();
         entry
             .read_to_end(&mut inner)
-            .map_err(|e| FetchError::Archive(format!("reading {pick} from the archive: {e}")))?;
+            .map_err(|source| FetchError::Entry {
+                entry: pick.clone(),
+                source,
+            })?;
         return unpack(&inner);
     }
     if payload.starts_with(&[0x1f, 0x9d]) {

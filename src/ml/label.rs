@@ -117,22 +117,47 @@ impl Default for Shard {
     }
 }
 
+/// Why a shard string ("I/N") was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// No `/`.
+    #[error("shard {0:?} is not I/N (e.g. 0/4)")]
+    Form(String),
+    /// I or N is not a number.
+    #[error("shard {part} {text:?} is not a number")]
+    NotANumber {
+        /// "index" or "count".
+        part: &'static str,
+        /// The text.
+        text: String,
+    },
+    /// Not 0 <= I < N.
+    #[error("shard {index}/{count}: need 0 <= I < N")]
+    Range {
+        /// I.
+        index: usize,
+        /// N.
+        count: usize,
+    },
+}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Self, ShardError> {
         let (i, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("shard {s:?} is not I/N (e.g. 0/4)"))?;
-        let index: usize = i
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard index {i:?} is not a number"))?;
-        let count: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard count {n:?} is not a number"))?;
+            .ok_or_else(|| ShardError::Form(s.to_string()))?;
+        let number = |part, text: &str| {
+            text.trim()
+                .parse::<usize>()
+                .map_err(|_| ShardError::NotANumber {
+                    part,
+                    text: text.to_string(),
+                })
+        };
+        let (index, count) = (number("index", i)?, number("count", n)?);
         if count == 0 || index >= count {
-            return Err(format!("shard {index}/{count}: need 0 <= I < N"));
+            return Err(ShardError::Range { index, count });
         }
         Ok(Shard { index, count })
     }

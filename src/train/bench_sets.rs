@@ -72,9 +72,15 @@ pub enum BenchSetsError {
     /// The solver could not be set up.
     #[error(transparent)]
     Solver(#[from] SolverError),
-    /// A setting is out of range.
-    #[error("{0}")]
-    Config(String),
+    /// The agent mix is empty.
+    #[error("the agent mix is empty")]
+    EmptyMix,
+    /// The random-move chance is not a probability.
+    #[error("epsilon {0} is not a probability in [0, 1]")]
+    Epsilon(f64),
+    /// The begin phase's fewest stones are out of range.
+    #[error("the begin phase's fewest stones must be 1..=14, not {0}")]
+    BeginMinStones(usize),
     /// The games stopped giving positions for a set (its definition and the settings
     /// disagree, e.g. a minimum stone count that leaves no room for it).
     #[error("set {set}: only {found} of {wanted} positions after {games} games")]
@@ -161,19 +167,13 @@ pub fn make_bench_sets(
     progress: &dyn Progress,
 ) -> Result<BenchSetsOutput, BenchSetsError> {
     if cfg.mix.is_empty() {
-        return Err(BenchSetsError::Config("the agent mix is empty".into()));
+        return Err(BenchSetsError::EmptyMix);
     }
     if !(0.0..=1.0).contains(&cfg.epsilon) {
-        return Err(BenchSetsError::Config(format!(
-            "epsilon {} is not a probability in [0, 1]",
-            cfg.epsilon
-        )));
+        return Err(BenchSetsError::Epsilon(cfg.epsilon));
     }
     if !(1..=14).contains(&cfg.begin_min_stones) {
-        return Err(BenchSetsError::Config(format!(
-            "the begin phase's fewest stones must be 1..=14, not {}",
-            cfg.begin_min_stones
-        )));
+        return Err(BenchSetsError::BeginMinStones(cfg.begin_min_stones));
     }
     let factories = cfg
         .mix
@@ -336,7 +336,7 @@ mod tests {
         };
         assert!(matches!(
             make_bench_sets(&cfg, &Quiet),
-            Err(BenchSetsError::Config(_))
+            Err(BenchSetsError::Epsilon(_))
         ));
         let cfg = BenchSetsConfig {
             mix: Vec::new(),

@@ -149,19 +149,21 @@ impl Sizes {
 
 /// Why the pipeline stopped.
 #[derive(Debug, thiserror::Error)]
-#[error("stage '{stage}' failed: {message}")]
+#[error("stage '{stage}' failed: {source}")]
 pub struct PipelineError {
     /// The stage.
     pub stage: &'static str,
-    /// What went wrong.
-    pub message: String,
+    /// What went wrong: the stage's own error, kept whole so callers can inspect it.
+    pub source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 /// A function turning any error into a [`PipelineError`] of `stage`.
-fn fail<E: std::fmt::Display>(stage: &'static str) -> impl Fn(E) -> PipelineError {
+fn fail<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
+    stage: &'static str,
+) -> impl Fn(E) -> PipelineError {
     move |e| PipelineError {
         stage,
-        message: e.to_string(),
+        source: e.into(),
     }
 }
 
