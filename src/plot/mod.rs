@@ -76,12 +76,12 @@ pub enum InputProblem {
 #[derive(Debug, Error)]
 pub enum PlotError {
     /// plotters failed while drawing into `path`.
-    #[error("drawing {path}: {message}", path = path.display())]
+    #[error("drawing {path}: {source}", path = path.display())]
     Draw {
         /// The file being drawn.
         path: PathBuf,
-        /// The backend's message.
-        message: String,
+        /// The backend's error (plotters' error type depends on the backend).
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Nothing to draw.
     #[error("chart '{0}' has no data")]
@@ -198,7 +198,7 @@ impl Chart {
         let svg = stem.with_extension("svg");
         let draw_err = |path: &Path| {
             let path = path.to_path_buf();
-            move |e: String| PlotError::Draw { path, message: e }
+            move |e: Box<dyn std::error::Error + Send + Sync>| PlotError::Draw { path, source: e }
         };
         // PNG: plotters' encoder writes files only, and picks the format by extension, so
         // draw into a temporary `.tmp.png` beside the target and rename it into place.
@@ -206,7 +206,7 @@ impl Chart {
         {
             let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
             self.draw(&root).map_err(draw_err(&png))?;
-            root.present().map_err(|e| draw_err(&png)(e.to_string()))?;
+            root.present().map_err(|e| draw_err(&png)(Box::new(e)))?;
         }
         std::fs::rename(&tmp, &png).map_err(|source| PlotError::Io {
             path: png.clone(),
@@ -216,7 +216,7 @@ impl Chart {
         {
             let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
             self.draw(&root).map_err(draw_err(&svg))?;
-            root.present().map_err(|e| draw_err(&svg)(e.to_string()))?;
+            root.present().map_err(|e| draw_err(&svg)(Box::new(e)))?;
         }
         crate::io::write_bytes_atomic(&svg, text.as_bytes()).map_err(|source| PlotError::Io {
             path: svg.clone(),
@@ -225,13 +225,19 @@ impl Chart {
         Ok([png, svg])
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
         match self {
             Chart::Line(c) => draw_lines(root, c),
             Chart::Bar(c) => draw_bars(root, c),
-        }
-        .map_err(|e| e.to_string())
+        }?;
+        Ok(())
     }
 }
 
