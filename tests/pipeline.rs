@@ -321,18 +321,21 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
     ];
     let before = snapshot(&files);
     // Nothing changed: every stage is taken from its record.
-    ok(
-        &c4(&[
-            "pipeline",
-            "--quick",
-            "--out",
-            s(&run),
-            "--seed",
-            "5",
-            "--resume",
-        ]),
-        "resume of a finished run",
-    );
+    let resume = |seed: &str, what: &str| {
+        ok(
+            &c4(&[
+                "pipeline",
+                "--quick",
+                "--out",
+                s(&run),
+                "--seed",
+                seed,
+                "--resume",
+            ]),
+            what,
+        )
+    };
+    resume("5", "resume of a finished run");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     for stage in ["data", "lms", "gbt", "ladder", "bench", "plots"] {
         assert!(
@@ -347,18 +350,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
     // A damaged model: its stage and every later one run again, the earlier ones do not,
     // and the run ends where an uninterrupted one does.
     std::fs::write(run.join("models/gbt.bin"), b"damaged").unwrap();
-    ok(
-        &c4(&[
-            "pipeline",
-            "--quick",
-            "--out",
-            s(&run),
-            "--seed",
-            "5",
-            "--resume",
-        ]),
-        "resume after damage",
-    );
+    resume("5", "resume after damage");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
         report.contains("| lms (resumed: not run again) |"),
@@ -374,18 +366,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
         "outputs differ from the first run"
     );
     // Another seed is another run: nothing is reused.
-    ok(
-        &c4(&[
-            "pipeline",
-            "--quick",
-            "--out",
-            s(&run),
-            "--seed",
-            "6",
-            "--resume",
-        ]),
-        "resume with another seed",
-    );
+    resume("6", "resume with another seed");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(!report.contains("resumed"), "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
