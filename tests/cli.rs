@@ -442,3 +442,105 @@ fn errors_say_each_cause_once_and_the_cli_adds_the_flag_that_fixes_them() {
     assert!(err.contains("bin.data:1: ") && !err.contains('{'), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
+    let dir = std::env::temp_dir().join(format!("c4-cli-positions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("p.txt");
+    let out = c4(
+        &[
+            "data",
+            "positions",
+            "--plies",
+            "12..14",
+            "--count",
+            "30",
+            "--seed",
+            "3",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("positions per stone count: 12:10 13:10 14:10"),
+        "{stdout}"
+    );
+    let lines: Vec<String> = std::fs::read_to_string(&out_file)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 30);
+    let mut keys = std::collections::HashSet::new();
+    for l in &lines {
+        let p = connect4_ml::Position::from_moves(connect4_ml::Geometry::STANDARD, l).unwrap();
+        assert!((12..=14).contains(&p.moves_played()), "{l}");
+        assert!(keys.insert(p.canonical_key()), "{l} repeats");
+    }
+    // The same seed, the same file.
+    let again = dir.join("q.txt");
+    let out = c4(
+        &[
+            "data",
+            "positions",
+            "--plies",
+            "12..14",
+            "--count",
+            "30",
+            "--seed",
+            "3",
+            "--out",
+            again.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(&out_file).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    // Bad requests say what is wrong.
+    let out = c4(
+        &[
+            "data",
+            "positions",
+            "--plies",
+            "20..10",
+            "--count",
+            "5",
+            "--out",
+            "x",
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("LO is above HI"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = c4(
+        &[
+            "data",
+            "positions",
+            "--plies",
+            "1..1",
+            "--count",
+            "9",
+            "--out",
+            "x",
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("only 4 distinct positions of 1 stones"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -535,3 +535,89 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
     assert!(!o.status.success());
     assert!(text(&o).contains("needs path"), "{}", text(&o));
 }
+
+#[test]
+fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
+    let d = tmp("label");
+    // 30 Pons end-game positions (their scores are independent of our solver), one bad line.
+    let pons = std::fs::read_to_string(shared_data("pons/Test_L3_R1")).unwrap();
+    let lines: Vec<(&str, &str)> = pons
+        .lines()
+        .take(30)
+        .map(|l| l.split_once(' ').unwrap())
+        .collect();
+    let mut source: Vec<String> = lines.iter().map(|(m, _)| m.to_string()).collect();
+    source.insert(7, "448".into());
+    let src = d.join("src.txt");
+    std::fs::write(&src, source.join("\n") + "\n").unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    // Unsharded: every good line labelled in order, the bad one named, exit non-zero.
+    let all = d.join("all.txt");
+    let o = c4(&["data", "label", &s(&src), "--out", &s(&all)]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("line 8: move 3: column 8 is out of range"),
+        "{}",
+        text(&o)
+    );
+    let labelled = std::fs::read_to_string(&all).unwrap();
+    let want: Vec<String> = lines.iter().map(|(m, sc)| format!("{m} {sc}")).collect();
+    assert_eq!(labelled.lines().collect::<Vec<_>>(), want);
+    // Weak labels are the signs.
+    let weak = d.join("weak.txt");
+    c4(&["data", "label", &s(&src), "--out", &s(&weak), "--weak"]);
+    for (w, (_, sc)) in std::fs::read_to_string(&weak).unwrap().lines().zip(&lines) {
+        let got: i32 = w.split_once(' ').unwrap().1.parse().unwrap();
+        assert_eq!(got, sc.parse::<i32>().unwrap().signum());
+    }
+    // Three shards: line k of the source is in shard k % 3, in order.
+    let mut shards = Vec::new();
+    for i in 0..3 {
+        let out = d.join(format!("part{i}.txt"));
+        c4(&[
+            "data",
+            "label",
+            &s(&src),
+            "--out",
+            &s(&out),
+            "--shard",
+            &format!("{i}/3"),
+        ]);
+        shards.push(std::fs::read_to_string(&out).unwrap());
+    }
+    let mut rebuilt = Vec::new();
+    let mut next = [0usize; 3];
+    let parts: Vec<Vec<&str>> = shards.iter().map(|t| t.lines().collect()).collect();
+    for (k, line) in source.iter().enumerate() {
+        if line == "448" {
+            continue;
+        }
+        rebuilt.push(parts[k % 3][next[k % 3]].to_string());
+        next[k % 3] += 1;
+    }
+    assert_eq!(rebuilt, want);
+    // Interrupted: five lines and a torn sixth in the partial file. Without --resume it is
+    // refused; with it the run finishes to the same file.
+    let out = d.join("resumed.txt");
+    let part2: Vec<&str> = parts[2].clone();
+    let torn = format!("{}\n{}", part2[..5].join("\n"), &part2[5][..3]);
+    std::fs::write(d.join("resumed.txt.partial"), torn).unwrap();
+    let args = [
+        "data",
+        "label",
+        &s(&src),
+        "--out",
+        &s(&out),
+        "--shard",
+        "2/3",
+    ];
+    let o = c4(&args);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("pass --resume"), "{}", text(&o));
+    let mut with_resume = args.to_vec();
+    with_resume.push("--resume");
+    let o = c4(&with_resume);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("5 from the partial file"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), shards[2]);
+}

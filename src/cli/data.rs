@@ -31,9 +31,65 @@ pub enum DataCommand {
     /// Label the whole reconstructed set with the solver (multi-threaded, resumable), writing
     /// UCI format.
     GenerateUci(GenerateArgs),
+    /// Sample N distinct unlabelled positions ("MOVES" lines) spread evenly over a range of
+    /// stone counts, from games of a seeded agent mix with random moves mixed in.
+    Positions(PositionsArgs),
+    /// Label "MOVES" lines with the solver: "MOVES SCORE" lines in the source's order
+    /// (strong scores unless --weak), sharded, resumable.
+    Label(LabelArgs),
     /// Make the six benchmark sets (end/middle/begin x easy/medium/hard, "MOVES SCORE" lines,
     /// exact scores) from games of a seeded agent mix: what data/bench/ ships.
     BenchSets(BenchSetsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LabelArgs {
+    /// The positions, one "MOVES" line each (e.g. from `c4 data positions`).
+    file: PathBuf,
+    /// Output: "MOVES SCORE" lines. Work in progress goes to OUT.partial.
+    #[arg(long)]
+    out: PathBuf,
+    /// Win/draw/loss only (1/0/-1), usually faster.
+    #[arg(long)]
+    weak: bool,
+    /// Label only shard I of N (0-based): the lines whose index mod N is I.
+    #[arg(long, default_value = "0/1")]
+    shard: Shard,
+    /// Continue an interrupted run from OUT.partial.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Solver table per worker, MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mib: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct PositionsArgs {
+    /// Stones on the board, LO..HI inclusive (spread evenly).
+    #[arg(long)]
+    plies: String,
+    /// Positions wanted.
+    #[arg(long)]
+    count: usize,
+    /// Seed of every game: the same seed gives the same file.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The agents whose games give the positions (two drawn per game).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,easy,hard,handtuned:depth=3,window:depth=3"
+    )]
+    mix: Vec<String>,
+    /// Chance of a uniformly random move instead of the agent's.
+    #[arg(long, default_value_t = 0.15)]
+    epsilon: f64,
+    /// Output file ("MOVES" per line), written atomically.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -263,7 +319,105 @@ pub fn run(cmd: DataCommand) -> Result<()> {
         DataCommand::GenerateUci(a) => run_generate(a),
         DataCommand::Selfplay(a) => run_selfplay(a),
         DataCommand::BenchSets(a) => run_bench_sets(a),
+        DataCommand::Positions(a) => run_positions(a),
+        DataCommand::Label(a) => run_label(a),
     }
+}
+
+fn run_label(a: LabelArgs) -> Result<()> {
+    use connect4_ml::ml::label::{LabelJob, label_lines};
+    if a.jobs == Some(0) {
+        bail!("--jobs must be at least 1");
+    }
+    let source = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("reading {}", a.file.display()))?;
+    let job = LabelJob {
+        geometry: Geometry::default(),
+        shard: a.shard,
+        mode: if a.weak { Mode::Weak } else { Mode::Strong },
+    };
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs.unwrap_or(0))
+        .build()?;
+    let report = threads.install(|| -> Result<_> {
+        let pool = SolverPool::new(job.geometry, a.tt_mib)?;
+        Ok(label_lines(
+            &source,
+            &job,
+            &a.out,
+            a.resume,
+            &pool,
+            &super::Bars::new(),
+        )?)
+    })?;
+    for (line, why) in &report.bad_lines {
+        eprintln!("{}: line {line}: {why}", a.file.display());
+    }
+    println!(
+        "{}: {} positions of shard {}/{} ({} from the partial file, {} labelled now in {:.1} s, {:.1} positions/s)",
+        a.out.display(),
+        report.positions,
+        a.shard.index,
+        a.shard.count,
+        report.resumed,
+        report.labelled,
+        report.seconds,
+        report.labelled as f64 / report.seconds.max(1e-9)
+    );
+    if !report.bad_lines.is_empty() {
+        bail!(
+            "{} line(s) of {} are not positions to label (listed above)",
+            report.bad_lines.len(),
+            a.file.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_positions(a: PositionsArgs) -> Result<()> {
+    use connect4_ml::train::positions::{PositionsConfig, sample_positions};
+    if a.count == 0 {
+        bail!("--count must be at least 1");
+    }
+    let mix = a
+        .mix
+        .iter()
+        .map(|s| super::parse_agent(s))
+        .collect::<Result<Vec<_>>>()?;
+    let cfg = PositionsConfig {
+        plies: parse_plies(&a.plies)?,
+        count: a.count,
+        mix,
+        epsilon: a.epsilon,
+        seed: a.seed,
+        geometry: Geometry::default(),
+    };
+    let start = Instant::now();
+    let out = sample_positions(&cfg, &super::Bars::new())?;
+    connect4_ml::io::write_atomic(&a.out, |w| {
+        for (_, moves) in &out.positions {
+            writeln!(w, "{moves}")?;
+        }
+        Ok(())
+    })
+    .with_context(|| format!("writing {}", a.out.display()))?;
+    println!(
+        "{} positions in {:.1} s from {} games: {} reached their stone count open and with no win in one, {} of them repeats (distinct per sampled: {:.3}); wrote {}",
+        out.positions.len(),
+        start.elapsed().as_secs_f64(),
+        out.games,
+        out.sampled,
+        out.duplicates,
+        out.distinct_ratio(),
+        a.out.display()
+    );
+    let spread: Vec<String> = out
+        .per_stones
+        .iter()
+        .map(|(s, n)| format!("{s}:{n}"))
+        .collect();
+    println!("positions per stone count: {}", spread.join(" "));
+    Ok(())
 }
 
 fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {

@@ -198,6 +198,12 @@ pub enum PartialRowError {
     /// A valid row of another job.
     #[error("position is not part of this job (other shard or ply?)")]
     NotInJob,
+    /// Not a "MOVES SCORE" line.
+    #[error("not a \"MOVES SCORE\" line")]
+    NotALabelLine,
+    /// A row of this job, but not the next one: the file is not this job's prefix.
+    #[error("row is out of order for this job (another source or shard?)")]
+    OutOfOrder,
 }
 
 /// Errors of the resumable labelling job.
@@ -236,30 +242,28 @@ pub fn partial_path(out: &std::path::Path) -> std::path::PathBuf {
     s.into()
 }
 
-/// Labels `positions` (this shard's part) with the weak solver and writes them in UCI format
-/// to `out`. Rows are appended to `out.partial` in chunks (each flushed to disk), so an
-/// interrupted run loses at most one chunk; `resume` continues from that file (a torn last
-/// line is dropped). When every position is labelled the partial file is renamed to `out`.
-pub fn generate_uci(
-    positions: &[Position],
-    shard: Shard,
+/// A resumable job that writes one line per item of `items`, in order: lines go to
+/// `out.partial` in flushed chunks, so an interrupted run loses at most one chunk; with
+/// `resume`, the complete lines already there are kept (a torn last line is cut off) and the
+/// job goes on after them; when every item has its line the file is renamed to `out`.
+/// `resumed_item` names the item a kept line belongs to (its index in `items`), or says why
+/// the line cannot belong to this job; `make_lines` turns a chunk of items into their lines.
+/// Returns the number of lines kept from an earlier run.
+pub(crate) fn write_resumable<T>(
+    items: &[T],
     out: &std::path::Path,
     resume: bool,
-    pool: &SolverPool,
+    resumed_item: &dyn Fn(&str) -> Result<usize, PartialRowError>,
+    make_lines: &mut dyn FnMut(&[T]) -> Vec<String>,
     progress: &dyn crate::progress::Progress,
-) -> Result<GenerateReport, GenerateError> {
-    use std::collections::HashMap;
+) -> Result<usize, GenerateError> {
     use std::io::Write;
-    let mine = shard.select(positions);
     let part = partial_path(out);
     let io_err = |path: &std::path::Path| {
         let path = path.to_path_buf();
         move |source| GenerateError::Io { path, source }
     };
-    let mut classes = [0usize; 3];
-    let index: HashMap<u64, usize> = mine.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
-    let mut labelled = vec![false; mine.len()];
-    let mut resumed = 0;
+    let mut done = 0;
     if part.exists() {
         if !resume {
             return Err(GenerateError::PartialExists { path: part });
@@ -267,26 +271,26 @@ pub fn generate_uci(
         let text = std::fs::read_to_string(&part).map_err(io_err(&part))?;
         // Keep complete lines only; a torn final line is cut off the file.
         let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        let geom = mine
-            .first()
-            .map_or_else(Geometry::default, |p| p.geometry());
         for (n, line) in text[..keep].lines().enumerate() {
-            let fields: Vec<&str> = line.split(',').collect();
-            let bad = |problem: PartialRowError| GenerateError::BadPartial {
+            let bad = |problem| GenerateError::BadPartial {
                 path: part.clone(),
                 line: n + 1,
                 problem,
             };
-            let row = super::uci::parse_record(geom, &fields, None)
-                .map_err(|e| bad(PartialRowError::Row(e)))?;
-            let Some(&i) = index.get(&row.position.key()) else {
-                return Err(bad(PartialRowError::NotInJob));
-            };
-            if !labelled[i] {
-                labelled[i] = true;
-                resumed += 1;
-                classes[row.label.index()] += 1;
+            // Lines are written in item order: line n must be item n.
+            match resumed_item(line) {
+                Ok(i) if i == n => {}
+                Ok(_) => return Err(bad(PartialRowError::OutOfOrder)),
+                Err(e) => return Err(bad(e)),
             }
+            done += 1;
+        }
+        if done > items.len() {
+            return Err(GenerateError::BadPartial {
+                path: part.clone(),
+                line: items.len() + 1,
+                problem: PartialRowError::NotInJob,
+            });
         }
         if keep < text.len() {
             let f = std::fs::OpenOptions::new()
@@ -295,7 +299,7 @@ pub fn generate_uci(
                 .map_err(io_err(&part))?;
             f.set_len(keep as u64).map_err(io_err(&part))?;
         }
-        progress.advance(resumed);
+        progress.advance(done);
     }
     if let Some(dir) = part.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
@@ -305,21 +309,11 @@ pub fn generate_uci(
         .append(true)
         .open(&part)
         .map_err(io_err(&part))?;
-    let todo: Vec<Position> = mine
-        .iter()
-        .zip(&labelled)
-        .filter(|(_, l)| !**l)
-        .map(|(p, _)| *p)
-        .collect();
-    let start = std::time::Instant::now();
     const CHUNK: usize = 1024;
-    for chunk in todo.chunks(CHUNK) {
-        let scores = pool.scores(chunk, Mode::Weak, progress);
-        let mut text = String::with_capacity(chunk.len() * 90);
-        for (p, s) in chunk.iter().zip(scores) {
-            let label = super::Label::from_score(s);
-            classes[label.index()] += 1;
-            text.push_str(&super::uci::format_row(p, label));
+    for chunk in items[done..].chunks(CHUNK) {
+        let mut text = String::with_capacity(chunk.len() * 48);
+        for line in make_lines(chunk) {
+            text.push_str(&line);
             text.push('\n');
         }
         file.write_all(text.as_bytes()).map_err(io_err(&part))?;
@@ -327,12 +321,184 @@ pub fn generate_uci(
     }
     drop(file);
     std::fs::rename(&part, out).map_err(io_err(out))?;
+    Ok(done)
+}
+
+/// Labels `positions` (this shard's part) with the weak solver and writes them in UCI format
+/// to `out`, resumably (see [`write_resumable`]).
+pub fn generate_uci(
+    positions: &[Position],
+    shard: Shard,
+    out: &std::path::Path,
+    resume: bool,
+    pool: &SolverPool,
+    progress: &dyn crate::progress::Progress,
+) -> Result<GenerateReport, GenerateError> {
+    use std::collections::HashMap;
+    let mine = shard.select(positions);
+    let index: HashMap<u64, usize> = mine.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
+    let geom = mine
+        .first()
+        .map_or_else(Geometry::default, |p| p.geometry());
+    let classes = std::cell::RefCell::new([0usize; 3]);
+    let resumed_item = |line: &str| -> Result<usize, PartialRowError> {
+        let fields: Vec<&str> = line.split(',').collect();
+        let row = super::uci::parse_record(geom, &fields, None).map_err(PartialRowError::Row)?;
+        let i = *index
+            .get(&row.position.key())
+            .ok_or(PartialRowError::NotInJob)?;
+        classes.borrow_mut()[row.label.index()] += 1;
+        Ok(i)
+    };
+    let mut make_lines = |chunk: &[Position]| -> Vec<String> {
+        let scores = pool.scores(chunk, Mode::Weak, progress);
+        chunk
+            .iter()
+            .zip(scores)
+            .map(|(p, s)| {
+                let label = super::Label::from_score(s);
+                classes.borrow_mut()[label.index()] += 1;
+                super::uci::format_row(p, label)
+            })
+            .collect()
+    };
+    let start = std::time::Instant::now();
+    let resumed = write_resumable(&mine, out, resume, &resumed_item, &mut make_lines, progress)?;
     Ok(GenerateReport {
         total: mine.len(),
         resumed,
-        labelled: todo.len(),
+        labelled: mine.len() - resumed,
         seconds: start.elapsed().as_secs_f64(),
-        classes,
+        classes: classes.into_inner(),
+    })
+}
+
+/// A source line that is not a position to label.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SourceLineError {
+    /// Not "MOVES" (or "MOVES SCORE").
+    #[error(transparent)]
+    Line(#[from] crate::game::record::LineError),
+    /// The moves are not a legal game.
+    #[error(transparent)]
+    Moves(#[from] crate::game::GameError),
+    /// The game is already over: there is nothing to solve.
+    #[error("the game is already over")]
+    Finished,
+}
+
+/// One labelling job: the board, this process's shard and the kind of score.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelJob {
+    /// The board of the positions.
+    pub geometry: Geometry,
+    /// This shard (line index mod N = I).
+    pub shard: Shard,
+    /// Strong (exact) or weak (sign) scores.
+    pub mode: Mode,
+}
+
+/// What `c4 data label` did with one shard of a source file.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LabelReport {
+    /// Positions of this shard labelled in the output (resumed ones included).
+    pub positions: usize,
+    /// Lines kept from an earlier, interrupted run.
+    pub resumed: usize,
+    /// Positions solved by this run.
+    pub labelled: usize,
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// Lines of this shard that are not positions to label: 1-based line number and why.
+    pub bad_lines: Vec<(usize, String)>,
+}
+
+/// Labels the positions of `source` (one "MOVES" line each; blank lines and `#` comments are
+/// skipped) that belong to `shard` (line index mod N = I), writing "MOVES SCORE" lines in the
+/// source's order to `out`, resumably ([`write_resumable`]). Scores are strong, or the sign
+/// only with [`Mode::Weak`]. A line that is not a valid, unfinished position is left out and
+/// reported with its line number; the others are still labelled.
+pub fn label_lines(
+    source: &str,
+    job: &LabelJob,
+    out: &std::path::Path,
+    resume: bool,
+    pool: &SolverPool,
+    progress: &dyn crate::progress::Progress,
+) -> Result<LabelReport, GenerateError> {
+    use std::collections::HashMap;
+    let LabelJob {
+        geometry: geom,
+        shard,
+        mode,
+    } = *job;
+    let mut items: Vec<(String, Position)> = Vec::new();
+    let mut bad_lines = Vec::new();
+    for (k, line) in source.lines().enumerate() {
+        if k % shard.count != shard.index {
+            continue;
+        }
+        let parsed = crate::game::record::parse_test_line(line)
+            .map_err(SourceLineError::from)
+            .and_then(|t| match t {
+                None => Ok(None),
+                Some(t) => {
+                    let p = Position::from_moves(geom, &t.moves)?;
+                    if p.last_move_won() || p.is_full() {
+                        Err(SourceLineError::Finished)
+                    } else {
+                        Ok(Some((t.moves, p)))
+                    }
+                }
+            });
+        match parsed {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => {}
+            Err(e) => bad_lines.push((k + 1, e.to_string())),
+        }
+    }
+    let index: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, (m, _))| (m.as_str(), i))
+        .collect();
+    let resumed_item = |line: &str| -> Result<usize, PartialRowError> {
+        let t = crate::game::record::parse_test_line(line)
+            .ok()
+            .flatten()
+            .filter(|t| t.expected.is_some())
+            .ok_or(PartialRowError::NotALabelLine)?;
+        index
+            .get(t.moves.as_str())
+            .copied()
+            .ok_or(PartialRowError::NotInJob)
+    };
+    progress.start("positions", items.len());
+    let mut make_lines = |chunk: &[(String, Position)]| -> Vec<String> {
+        let positions: Vec<Position> = chunk.iter().map(|(_, p)| *p).collect();
+        let scores = pool.scores(&positions, mode, progress);
+        chunk
+            .iter()
+            .zip(scores)
+            .map(|((m, _), s)| format!("{m} {s}"))
+            .collect()
+    };
+    let start = std::time::Instant::now();
+    let resumed = write_resumable(
+        &items,
+        out,
+        resume,
+        &resumed_item,
+        &mut make_lines,
+        progress,
+    )?;
+    progress.finish();
+    Ok(LabelReport {
+        positions: items.len(),
+        resumed,
+        labelled: items.len() - resumed,
+        seconds: start.elapsed().as_secs_f64(),
+        bad_lines,
     })
 }
 

@@ -7,9 +7,10 @@
 //! batches, and candidates join their sets in game order, so the thread count never changes
 //! the files.
 
-use crate::agents::{AgentError, AgentSpec, Turn};
+use super::positions::play_mix_game;
+use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
-use crate::game::{Outcome, Position};
+use crate::game::Position;
 use crate::ml::label::SolverPool;
 use crate::progress::{Progress, Quiet};
 use crate::solver::{Mode, SolverError};
@@ -127,7 +128,8 @@ pub struct BenchSetsOutput {
     pub duplicates: usize,
 }
 
-/// One game of the mix stopped at `stones`; `None` when it ended before.
+/// One game of the mix stopped at a stone count drawn from `stones`; `None` when it ended
+/// before.
 fn candidate(
     cfg: &BenchSetsConfig,
     factories: &[crate::agents::AgentFactory],
@@ -137,28 +139,7 @@ fn candidate(
 ) -> Result<Option<(Position, String)>, AgentError> {
     let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(cfg.seed, &[phase, game]));
     let target = rng.gen_range(stones.clone());
-    let a = rng.gen_range(0..factories.len());
-    let b = rng.gen_range(0..factories.len());
-    let mut agents = [
-        factories[a].build(rng.r#gen())?,
-        factories[b].build(rng.r#gen())?,
-    ];
-    let mut pos = Position::new(BENCH_GEOMETRY);
-    let mut moves = String::with_capacity(target);
-    while pos.moves_played() < target {
-        if pos.outcome() != Outcome::Ongoing {
-            return Ok(None);
-        }
-        let col = if rng.gen_bool(cfg.epsilon) {
-            let legal: Vec<usize> = pos.legal_columns().collect();
-            legal[rng.gen_range(0..legal.len())]
-        } else {
-            agents[pos.moves_played() % 2].choose(&Turn::new(pos))
-        };
-        pos.play_col(col);
-        moves.push(char::from_digit(col as u32 + 1, 10).unwrap_or('?'));
-    }
-    Ok((pos.outcome() == Outcome::Ongoing).then_some((pos, moves)))
+    play_mix_game(factories, &mut rng, target, cfg.epsilon)
 }
 
 /// Makes the six sets.

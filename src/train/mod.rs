@@ -3,4 +3,5 @@
 pub mod bench_sets;
 pub mod lms;
 pub mod pipeline;
+pub mod positions;
 pub mod selfplay;

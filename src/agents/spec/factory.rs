@@ -125,6 +125,11 @@ impl AgentFactory {
         &self.spec
     }
 
+    /// The board its agents play on.
+    pub fn geometry(&self) -> Geometry {
+        self.geom
+    }
+
     /// A new agent; `seed` feeds agents that use randomness.
     pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
         let name = self.spec.text.clone();

@@ -1,0 +1,291 @@
+//! Varied positions for the data engine: games between a seeded mix of agents, each move
+//! replaced by a random one with some probability, stopped at a chosen stone count. What
+//! `c4 data positions` samples and `c4 data bench-sets` draws its candidates from.
+
+use crate::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use crate::game::{Geometry, Outcome, Position};
+use crate::progress::Progress;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+/// Plays one game between two agents drawn from `factories` (with `rng`), each move replaced
+/// by a uniformly random legal one with probability `epsilon`, up to `target` stones. Returns
+/// the position and its move string (1-based columns), or `None` when the game ended first.
+pub fn play_mix_game(
+    factories: &[AgentFactory],
+    rng: &mut ChaCha8Rng,
+    target: usize,
+    epsilon: f64,
+) -> Result<Option<(Position, String)>, AgentError> {
+    let geom = factories
+        .first()
+        .map_or(Geometry::STANDARD, |f| f.geometry());
+    let a = rng.gen_range(0..factories.len());
+    let b = rng.gen_range(0..factories.len());
+    let mut agents = [
+        factories[a].build(rng.r#gen())?,
+        factories[b].build(rng.r#gen())?,
+    ];
+    let mut pos = Position::new(geom);
+    let mut moves = String::with_capacity(target);
+    while pos.moves_played() < target {
+        if pos.outcome() != Outcome::Ongoing {
+            return Ok(None);
+        }
+        let col = if rng.gen_bool(epsilon) {
+            let legal: Vec<usize> = pos.legal_columns().collect();
+            legal[rng.gen_range(0..legal.len())]
+        } else {
+            agents[pos.moves_played() % 2].choose(&Turn::new(pos))
+        };
+        pos.play_col(col);
+        moves.push_str(&(col + 1).to_string());
+    }
+    Ok((pos.outcome() == Outcome::Ongoing).then_some((pos, moves)))
+}
+
+/// What to sample.
+#[derive(Clone, Debug)]
+pub struct PositionsConfig {
+    /// Stones on the board of the positions kept, spread evenly over the range.
+    pub plies: RangeInclusive<usize>,
+    /// Positions wanted.
+    pub count: usize,
+    /// The agents whose games give the positions; two are drawn for every game.
+    pub mix: Vec<AgentSpec>,
+    /// Chance that a move is a uniformly random legal one instead of the agent's.
+    pub epsilon: f64,
+    /// Seed of every game.
+    pub seed: u64,
+    /// The board.
+    pub geometry: Geometry,
+}
+
+/// Why the positions could not be sampled.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionsError {
+    /// An agent of the mix could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The agent mix is empty.
+    #[error("the agent mix is empty")]
+    EmptyMix,
+    /// The random-move chance is not a probability.
+    #[error("epsilon {0} is not a probability in [0, 1]")]
+    Epsilon(f64),
+    /// The stone range does not fit the board.
+    #[error("stones {lo}..{hi}: need 0 <= LO <= HI < {cells} (cells on the board)")]
+    Plies {
+        /// Fewest stones.
+        lo: usize,
+        /// Most stones.
+        hi: usize,
+        /// Cells on the board.
+        cells: usize,
+    },
+    /// Games stopped giving new positions of a stone count: there may not be that many.
+    #[error(
+        "only {found} distinct positions of {stones} stones after {games} games aimed at them (wanted {wanted}); ask for fewer, or a wider range"
+    )]
+    Starved {
+        /// The stone count.
+        stones: usize,
+        /// Distinct positions found.
+        found: usize,
+        /// Positions wanted.
+        wanted: usize,
+        /// Games aimed at that stone count.
+        games: usize,
+    },
+}
+
+/// The sample and how varied it is.
+#[derive(Clone, Debug)]
+pub struct PositionsOutput {
+    /// The positions with their move strings, in the order they were found.
+    pub positions: Vec<(Position, String)>,
+    /// Games played.
+    pub games: usize,
+    /// Games that reached their stone count with an eligible position (open, no win in one
+    /// for the side to move), before removing repeats.
+    pub sampled: usize,
+    /// Of those, repeats of a position already taken (mirror images count as the same).
+    pub duplicates: usize,
+    /// Positions per stone count, in stone order.
+    pub per_stones: Vec<(usize, usize)>,
+}
+
+impl PositionsOutput {
+    /// Distinct positions per sampled one: 1.0 when no game repeated another's position.
+    pub fn distinct_ratio(&self) -> f64 {
+        if self.sampled == 0 {
+            0.0
+        } else {
+            self.positions.len() as f64 / self.sampled as f64
+        }
+    }
+}
+
+/// Samples `cfg.count` distinct positions: no two equal up to mirror, none finished, none
+/// with a win in one for the side to move, the same number (within one) for every stone
+/// count of the range. Games are played in parallel in fixed batches and positions taken in
+/// game order, so the result depends on the seed only. `progress` hears of one part.
+pub fn sample_positions(
+    cfg: &PositionsConfig,
+    progress: &dyn Progress,
+) -> Result<PositionsOutput, PositionsError> {
+    if cfg.mix.is_empty() {
+        return Err(PositionsError::EmptyMix);
+    }
+    if !(0.0..=1.0).contains(&cfg.epsilon) {
+        return Err(PositionsError::Epsilon(cfg.epsilon));
+    }
+    let (lo, hi) = (*cfg.plies.start(), *cfg.plies.end());
+    let cells = cfg.geometry.cells();
+    if lo > hi || hi >= cells {
+        return Err(PositionsError::Plies { lo, hi, cells });
+    }
+    let factories = cfg
+        .mix
+        .iter()
+        .map(|s| s.factory(cfg.geometry))
+        .collect::<Result<Vec<_>, _>>()?;
+    let k = hi - lo + 1;
+    // Quotas: count / k per stone count, the first count % k of them one more.
+    let mut quota: Vec<usize> = (0..k)
+        .map(|i| cfg.count / k + usize::from(i < cfg.count % k))
+        .collect();
+    let mut taken_per = vec![0usize; k];
+    let mut aimed = vec![0usize; k];
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(cfg.count);
+    let (mut games, mut sampled, mut duplicates) = (0usize, 0usize, 0usize);
+    let batch = 64 * rayon::current_num_threads().max(1);
+    progress.start("positions", cfg.count);
+    while out.len() < cfg.count {
+        let open: Vec<usize> = (0..k).filter(|&i| quota[i] > 0).collect();
+        let targets: Vec<usize> = (0..batch).map(|j| open[j % open.len()]).collect();
+        let found: Vec<Option<(Position, String)>> = targets
+            .par_iter()
+            .enumerate()
+            .map(|(j, &i)| {
+                let game = (games + j) as u64;
+                let mut rng =
+                    ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(cfg.seed, &[game]));
+                play_mix_game(&factories, &mut rng, lo + i, cfg.epsilon)
+            })
+            .collect::<Result<_, _>>()?;
+        games += batch;
+        for (&i, f) in targets.iter().zip(found) {
+            aimed[i] += 1;
+            let Some((pos, moves)) = f else { continue };
+            if pos.can_win_next() {
+                continue;
+            }
+            sampled += 1;
+            if quota[i] == 0 {
+                continue;
+            }
+            if !seen.insert(pos.canonical_key()) {
+                duplicates += 1;
+                continue;
+            }
+            quota[i] -= 1;
+            taken_per[i] += 1;
+            out.push((pos, moves));
+            progress.advance(1);
+        }
+        // A stone count whose games keep repeating known positions has run dry.
+        if let Some(i) = (0..k).find(|&i| quota[i] > 0 && aimed[i] > 200 * (taken_per[i] + 10)) {
+            return Err(PositionsError::Starved {
+                stones: lo + i,
+                found: taken_per[i],
+                wanted: taken_per[i] + quota[i],
+                games: aimed[i],
+            });
+        }
+    }
+    progress.finish();
+    Ok(PositionsOutput {
+        positions: out,
+        games,
+        sampled,
+        duplicates,
+        per_stones: (0..k).map(|i| (lo + i, taken_per[i])).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Quiet;
+
+    fn config(plies: RangeInclusive<usize>, count: usize, seed: u64) -> PositionsConfig {
+        PositionsConfig {
+            plies,
+            count,
+            mix: ["random", "easy", "hard"]
+                .iter()
+                .map(|s| s.parse().unwrap())
+                .collect(),
+            epsilon: 0.2,
+            seed,
+            geometry: Geometry::STANDARD,
+        }
+    }
+
+    #[test]
+    fn positions_are_distinct_open_spread_evenly_and_replayable() {
+        let cfg = config(10..=20, 110, 4);
+        let out = sample_positions(&cfg, &Quiet).unwrap();
+        assert_eq!(out.positions.len(), 110);
+        assert_eq!(
+            out.per_stones,
+            (10..=20).map(|s| (s, 10)).collect::<Vec<_>>()
+        );
+        let mut keys = HashSet::new();
+        for (pos, moves) in &out.positions {
+            let replayed = Position::from_moves(Geometry::STANDARD, moves).unwrap();
+            assert_eq!(replayed.key(), pos.key(), "{moves}");
+            assert_eq!(pos.outcome(), Outcome::Ongoing, "{moves}");
+            assert!(!pos.can_win_next(), "{moves}: a win in one");
+            assert!(keys.insert(pos.canonical_key()), "{moves}: a repeat");
+        }
+        assert!(out.distinct_ratio() > 0.0 && out.distinct_ratio() <= 1.0);
+        // The same seed gives the same positions; another seed others.
+        let again = sample_positions(&cfg, &Quiet).unwrap();
+        assert_eq!(again.positions, out.positions);
+        let other = sample_positions(&config(10..=20, 110, 5), &Quiet).unwrap();
+        assert_ne!(other.positions, out.positions);
+    }
+
+    #[test]
+    fn impossible_requests_are_refused() {
+        // One stone: 4 positions up to mirror, and x never has a win in one.
+        let err = sample_positions(&config(1..=1, 10, 1), &Quiet).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PositionsError::Starved {
+                    stones: 1,
+                    found: 4,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(matches!(
+            sample_positions(&config(5..=50, 10, 1), &Quiet),
+            Err(PositionsError::Plies { .. })
+        ));
+        let mut bad = config(5..=6, 10, 1);
+        bad.epsilon = -0.1;
+        assert!(matches!(
+            sample_positions(&bad, &Quiet),
+            Err(PositionsError::Epsilon(_))
+        ));
+    }
+}
