@@ -325,7 +325,8 @@ pub(crate) fn write_resumable<T>(
 }
 
 /// Labels `positions` (this shard's part) with the weak solver and writes them in UCI format
-/// to `out`, resumably (see [`write_resumable`]).
+/// to `out`, resumably: rows go to `out.partial` in flushed chunks, `resume` continues from
+/// it (a torn last line is dropped), and the file is renamed to `out` when complete.
 pub fn generate_uci(
     positions: &[Position],
     shard: Shard,
@@ -415,7 +416,7 @@ pub struct LabelReport {
 
 /// Labels the positions of `source` (one "MOVES" line each; blank lines and `#` comments are
 /// skipped) that belong to `shard` (line index mod N = I), writing "MOVES SCORE" lines in the
-/// source's order to `out`, resumably ([`write_resumable`]). Scores are strong, or the sign
+/// source's order to `out`, resumably (as [`generate_uci`]). Scores are strong, or the sign
 /// only with [`Mode::Weak`]. A line that is not a valid, unfinished position is left out and
 /// reported with its line number; the others are still labelled.
 pub fn label_lines(
