@@ -596,6 +596,58 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
         next[k % 3] += 1;
     }
     assert_eq!(rebuilt, want);
+    // Merging the three parts gives the unsharded file, with or without the source.
+    let part_paths: Vec<String> = (0..3).map(|i| s(&d.join(format!("part{i}.txt")))).collect();
+    let merged = d.join("merged.txt");
+    let mut merge = vec!["data", "merge", &part_paths[2], &part_paths[0], &part_paths[1], "--out"];
+    let merged_s = s(&merged);
+    merge.push(&merged_s);
+    let o = c4(&merge);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&all).unwrap()
+    );
+    assert!(
+        text(&o).contains(&connect4_ml::io::sha256_file(&all).unwrap()),
+        "{}",
+        text(&o)
+    );
+    let src_s = s(&src);
+    let mut with_source = merge.clone();
+    with_source.extend(["--source", &src_s]);
+    assert!(c4(&with_source).status.success());
+    // A missing shard, a doubled one and a damaged part are refused.
+    let o = c4(&["data", "merge", &part_paths[0], &part_paths[1], "--out", &merged_s]);
+    assert!(text(&o).contains("shard 2/3 is missing"), "{}", text(&o));
+    let o = c4(&[
+        "data", "merge", &part_paths[0], &part_paths[1], &part_paths[1], "--out", &merged_s,
+    ]);
+    assert!(
+        text(&o).contains("shard 1/3 is given twice"),
+        "{}",
+        text(&o)
+    );
+    let damaged = std::fs::read_to_string(&part_paths[0])
+        .unwrap()
+        .replacen(' ', " 9", 1);
+    std::fs::write(&part_paths[0], &damaged).unwrap();
+    let o = c4(&with_source);
+    assert!(!o.status.success());
+    let first = damaged.lines().next().unwrap().to_string();
+    std::fs::write(
+        &part_paths[0],
+        std::fs::read_to_string(&part_paths[0])
+            .unwrap()
+            .replacen(&first, "1234567 1", 1),
+    )
+    .unwrap();
+    let o = c4(&with_source);
+    assert!(
+        text(&o).contains("the source does not match"),
+        "{}",
+        text(&o)
+    );
     // Interrupted: five lines and a torn sixth in the partial file. Without --resume it is
     // refused; with it the run finishes to the same file.
     let out = d.join("resumed.txt");

@@ -37,6 +37,9 @@ pub enum DataCommand {
     /// Label "MOVES" lines with the solver: "MOVES SCORE" lines in the source's order
     /// (strong scores unless --weak), sharded, resumable.
     Label(LabelArgs),
+    /// Merge the shards of a `c4 data label` job into one file in the source's order, after
+    /// checking they are every shard once, complete, and agree; prints the sha256.
+    Merge(MergeArgs),
     /// Make the six benchmark sets (end/middle/begin x easy/medium/hard, "MOVES SCORE" lines,
     /// exact scores) from games of a seeded agent mix: what data/bench/ ships.
     BenchSets(BenchSetsArgs),
@@ -64,6 +67,19 @@ pub struct LabelArgs {
     /// Solver table per worker, MiB.
     #[arg(long, default_value_t = 64)]
     tt_mib: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The parts (outputs of `c4 data label --shard I/N`, each with its .shard.json).
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    /// The merged file, written atomically.
+    #[arg(long)]
+    out: PathBuf,
+    /// The source the parts were labelled from: also check every line against it.
+    #[arg(long)]
+    source: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -321,6 +337,7 @@ pub fn run(cmd: DataCommand) -> Result<()> {
         DataCommand::BenchSets(a) => run_bench_sets(a),
         DataCommand::Positions(a) => run_positions(a),
         DataCommand::Label(a) => run_label(a),
+        DataCommand::Merge(a) => run_merge(a),
     }
 }
 
@@ -371,6 +388,27 @@ fn run_label(a: LabelArgs) -> Result<()> {
             a.file.display()
         );
     }
+    Ok(())
+}
+
+fn run_merge(a: MergeArgs) -> Result<()> {
+    let source = match &a.source {
+        Some(p) => {
+            Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?)
+        }
+        None => None,
+    };
+    let merged =
+        connect4_ml::ml::label::merge_shards(&a.parts, source.as_deref(), Geometry::default())?;
+    connect4_ml::io::write_bytes_atomic(&a.out, merged.text.as_bytes())
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    println!(
+        "{}: {} positions from {} shards; sha256 {}",
+        a.out.display(),
+        merged.positions,
+        merged.shards,
+        merged.sha256
+    );
     Ok(())
 }
 
