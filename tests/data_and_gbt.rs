@@ -599,7 +599,14 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     // Merging the three parts gives the unsharded file, with or without the source.
     let part_paths: Vec<String> = (0..3).map(|i| s(&d.join(format!("part{i}.txt")))).collect();
     let merged = d.join("merged.txt");
-    let mut merge = vec!["data", "merge", &part_paths[2], &part_paths[0], &part_paths[1], "--out"];
+    let mut merge = vec![
+        "data",
+        "merge",
+        &part_paths[2],
+        &part_paths[0],
+        &part_paths[1],
+        "--out",
+    ];
     let merged_s = s(&merged);
     merge.push(&merged_s);
     let o = c4(&merge);
@@ -618,10 +625,23 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     with_source.extend(["--source", &src_s]);
     assert!(c4(&with_source).status.success());
     // A missing shard, a doubled one and a damaged part are refused.
-    let o = c4(&["data", "merge", &part_paths[0], &part_paths[1], "--out", &merged_s]);
+    let o = c4(&[
+        "data",
+        "merge",
+        &part_paths[0],
+        &part_paths[1],
+        "--out",
+        &merged_s,
+    ]);
     assert!(text(&o).contains("shard 2/3 is missing"), "{}", text(&o));
     let o = c4(&[
-        "data", "merge", &part_paths[0], &part_paths[1], &part_paths[1], "--out", &merged_s,
+        "data",
+        "merge",
+        &part_paths[0],
+        &part_paths[1],
+        &part_paths[1],
+        "--out",
+        &merged_s,
     ]);
     assert!(
         text(&o).contains("shard 1/3 is given twice"),

@@ -706,16 +706,16 @@ pub fn merge_shards(
         });
     }
     let source_lines: Option<Vec<&str>> = source.map(|s| s.lines().collect());
-    if let Some(src) = source {
-        if crate::io::sha256_hex(src.as_bytes()) != first.source_sha256 {
-            return Err(MergeError::Source(
-                "its sha256 is not the one the parts were labelled from".into(),
-            ));
-        }
+    if let Some(src) = source
+        && crate::io::sha256_hex(src.as_bytes()) != first.source_sha256
+    {
+        return Err(MergeError::Source(
+            "its sha256 is not the one the parts were labelled from".into(),
+        ));
     }
     let mut texts = Vec::with_capacity(n);
-    for shard in 0..n {
-        let i = by_shard[shard].expect("every shard checked present");
+    for slot in &by_shard {
+        let i = slot.expect("every shard checked present");
         let text = read(&parts[i])?;
         let count = text.lines().count();
         if count != manifests[i].positions {
