@@ -1,0 +1,197 @@
+//! The cluster recipes in deploy/: the Kubernetes manifests parse, their `c4` command lines
+//! are valid for the CLI, and running those exact commands (and the Slurm scripts) here for
+//! every shard, then merging, gives the file an unsharded run gives. (No Kubernetes, Slurm or
+//! Docker engine runs here; the Dockerfile is checked for what it copies and builds.)
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use yaml_rust2::{Yaml, YamlLoader};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn c4(args: &[String], dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &std::process::Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("c4-deploy-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A small positions file and its unsharded labelling, in `dir`.
+fn job_inputs(dir: &Path) -> String {
+    let pos = dir.join("positions.txt");
+    let args: Vec<String> = [
+        "data",
+        "positions",
+        "--plies",
+        "20..26",
+        "--count",
+        "35",
+        "--seed",
+        "9",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([pos.display().to_string()])
+    .collect();
+    ok(&c4(&args, dir), "data positions");
+    let whole = dir.join("whole.txt");
+    let args: Vec<String> = ["data", "label", "positions.txt", "--out", "whole.txt"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    ok(&c4(&args, dir), "unsharded label");
+    std::fs::read_to_string(whole).unwrap()
+}
+
+fn container(doc: &Yaml) -> &Yaml {
+    &doc["spec"]["template"]["spec"]["containers"][0]
+}
+
+fn args_of(c: &Yaml) -> Vec<String> {
+    c["args"]
+        .as_vec()
+        .expect("args")
+        .iter()
+        .map(|a| match a {
+            Yaml::String(s) => s.clone(),
+            Yaml::Integer(i) => i.to_string(),
+            other => panic!("arg {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
+    let load = |f: &str| {
+        let text = std::fs::read_to_string(root().join("deploy/k8s").join(f)).unwrap();
+        YamlLoader::load_from_str(&text).unwrap().remove(0)
+    };
+    let label = load("label-job.yaml");
+    assert_eq!(label["kind"].as_str(), Some("Job"));
+    assert_eq!(label["spec"]["completionMode"].as_str(), Some("Indexed"));
+    let n = label["spec"]["completions"].as_i64().unwrap() as usize;
+    assert!(label["spec"]["parallelism"].as_i64().unwrap() >= 1);
+    let c = container(&label);
+    assert_eq!(c["command"][0].as_str(), Some("c4"));
+    let args = args_of(c);
+    let shard = args.iter().position(|a| a == "--shard").unwrap();
+    assert_eq!(args[shard + 1], format!("$(JOB_COMPLETION_INDEX)/{n}"));
+    assert!(args.contains(&"--resume".to_string()));
+    let merge = load("merge-job.yaml");
+    let margs = args_of(container(&merge));
+    assert_eq!(&margs[..2], ["data", "merge"]);
+    assert_eq!(
+        margs
+            .iter()
+            .filter(|a| a.starts_with("/work/parts/"))
+            .count(),
+        n,
+        "the merge job names every part"
+    );
+
+    // The exact command lines, with the shared volume /work mapped to a folder here.
+    let dir = temp("k8s");
+    let whole = job_inputs(&dir);
+    let work = dir.display().to_string();
+    std::fs::create_dir_all(dir.join("parts")).unwrap();
+    for i in 0..n {
+        let run: Vec<String> = args
+            .iter()
+            .map(|a| {
+                a.replace("$(JOB_COMPLETION_INDEX)", &i.to_string())
+                    .replace("/work", &work)
+            })
+            .collect();
+        ok(&c4(&run, &dir), &format!("pod {i}"));
+    }
+    let run: Vec<String> = margs.iter().map(|a| a.replace("/work", &work)).collect();
+    ok(&c4(&run, &dir), "merge job");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
+        whole
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
+    let label = std::fs::read_to_string(root().join("deploy/slurm/label.sbatch")).unwrap();
+    let shards: usize = label
+        .lines()
+        .find_map(|l| l.strip_prefix("SHARDS="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let array = label
+        .lines()
+        .find_map(|l| l.strip_prefix("#SBATCH --array="))
+        .unwrap();
+    assert_eq!(array, format!("0-{}", shards - 1), "array and SHARDS agree");
+    let merge = std::fs::read_to_string(root().join("deploy/slurm/merge.sbatch")).unwrap();
+    assert!(merge.contains(&format!("SHARDS={shards}")));
+    // The scripts themselves, with c4 on the PATH, as Slurm would start them.
+    let dir = temp("slurm");
+    let whole = job_inputs(&dir);
+    let bin = Path::new(env!("CARGO_BIN_EXE_c4")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for i in 0..shards {
+        let out = Command::new("bash")
+            .arg(root().join("deploy/slurm/label.sbatch"))
+            .env("PATH", &path)
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .env("SLURM_CPUS_PER_TASK", "2")
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        ok(&out, &format!("array task {i}"));
+    }
+    let out = Command::new("bash")
+        .arg(root().join("deploy/slurm/merge.sbatch"))
+        .env("PATH", &path)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    ok(&out, "merge script");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
+        whole
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_dockerfile_builds_c4_and_ships_the_data() {
+    let text = std::fs::read_to_string(root().join("deploy/Dockerfile")).unwrap();
+    let froms = text.lines().filter(|l| l.starts_with("FROM ")).count();
+    assert_eq!(froms, 2, "multi-stage: build, then runtime");
+    assert!(text.contains("cargo build --release --locked --bin c4"));
+    for path in ["data", "models"] {
+        assert!(text.contains(&format!("COPY {path} ")), "{path} not copied");
+        assert!(root().join(path).is_dir());
+    }
+    assert!(text.contains("ENTRYPOINT [\"c4\"]"));
+}
