@@ -1,0 +1,190 @@
+//! Labelling "MOVES" lines into "MOVES SCORE" lines (`c4 data label`), with the manifest
+//! that lets `c4 data merge` put the shards back together.
+
+use super::{GenerateError, PartialRowError, Shard, SolverPool, write_resumable};
+use crate::game::{Geometry, Position};
+use crate::solver::Mode;
+
+/// A source line that is not a position to label.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SourceLineError {
+    /// Not "MOVES" (or "MOVES SCORE").
+    #[error(transparent)]
+    Line(#[from] crate::game::record::LineError),
+    /// The moves are not a legal game.
+    #[error(transparent)]
+    Moves(#[from] crate::game::GameError),
+    /// The game is already over: there is nothing to solve.
+    #[error("the game is already over")]
+    Finished,
+}
+
+/// One labelling job: the board, this process's shard and the kind of score.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelJob {
+    /// The board of the positions.
+    pub geometry: Geometry,
+    /// This shard (line index mod N = I).
+    pub shard: Shard,
+    /// Strong (exact) or weak (sign) scores.
+    pub mode: Mode,
+}
+
+/// What `c4 data label` did with one shard of a source file.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LabelReport {
+    /// Positions of this shard labelled in the output (resumed ones included).
+    pub positions: usize,
+    /// Lines kept from an earlier, interrupted run.
+    pub resumed: usize,
+    /// Positions solved by this run.
+    pub labelled: usize,
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// Lines of this shard that are not positions to label: 1-based line number and why.
+    pub bad_lines: Vec<(usize, String)>,
+    /// What `c4 data merge` needs to know of this shard (written beside the output).
+    pub manifest: ShardManifest,
+}
+
+/// A finished shard of a labelling job, as written beside its output (`OUT.shard.json`):
+/// enough for `c4 data merge` to check that parts belong to one job and to put their lines
+/// back in the source's order without the source.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShardManifest {
+    /// sha256 of the source file.
+    pub source_sha256: String,
+    /// Lines in the source file.
+    pub source_lines: usize,
+    /// This shard's index.
+    pub shard: usize,
+    /// Shards of the job.
+    pub shards: usize,
+    /// "strong" or "weak".
+    pub mode: String,
+    /// Positions labelled (lines of the output).
+    pub positions: usize,
+    /// 0-based source lines of this shard that gave no output (blank, comment or bad).
+    pub skipped: Vec<usize>,
+}
+
+/// Where a part's manifest lives.
+pub fn manifest_path(out: &std::path::Path) -> std::path::PathBuf {
+    let mut s = out.as_os_str().to_owned();
+    s.push(".shard.json");
+    s.into()
+}
+
+/// Labels the positions of `source` (one "MOVES" line each; blank lines and `#` comments are
+/// skipped) that belong to `shard` (line index mod N = I), writing "MOVES SCORE" lines in the
+/// source's order to `out`, resumably (as [`super::generate_uci`]). Scores are strong, or the sign
+/// only with [`Mode::Weak`]. A line that is not a valid, unfinished position is left out and
+/// reported with its line number; the others are still labelled.
+pub fn label_lines(
+    source: &str,
+    job: &LabelJob,
+    out: &std::path::Path,
+    resume: bool,
+    pool: &SolverPool,
+    progress: &dyn crate::progress::Progress,
+) -> Result<LabelReport, GenerateError> {
+    use std::collections::HashMap;
+    let LabelJob {
+        geometry: geom,
+        shard,
+        mode,
+    } = *job;
+    let mut items: Vec<(String, Position)> = Vec::new();
+    let mut bad_lines = Vec::new();
+    let mut skipped = Vec::new();
+    let mut source_lines = 0;
+    for (k, line) in source.lines().enumerate() {
+        source_lines = k + 1;
+        if k % shard.count != shard.index {
+            continue;
+        }
+        let parsed = crate::game::record::parse_test_line(line)
+            .map_err(SourceLineError::from)
+            .and_then(|t| match t {
+                None => Ok(None),
+                Some(t) => {
+                    let p = Position::from_moves(geom, &t.moves)?;
+                    if p.last_move_won() || p.is_full() {
+                        Err(SourceLineError::Finished)
+                    } else {
+                        Ok(Some((t.moves, p)))
+                    }
+                }
+            });
+        match parsed {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => skipped.push(k),
+            Err(e) => {
+                skipped.push(k);
+                bad_lines.push((k + 1, e.to_string()));
+            }
+        }
+    }
+    let index: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, (m, _))| (m.as_str(), i))
+        .collect();
+    let resumed_item = |line: &str| -> Result<usize, PartialRowError> {
+        let t = crate::game::record::parse_test_line(line)
+            .ok()
+            .flatten()
+            .filter(|t| t.expected.is_some())
+            .ok_or(PartialRowError::NotALabelLine)?;
+        index
+            .get(t.moves.as_str())
+            .copied()
+            .ok_or(PartialRowError::NotInJob)
+    };
+    progress.start("positions", items.len());
+    let mut make_lines = |chunk: &[(String, Position)]| -> Vec<String> {
+        let positions: Vec<Position> = chunk.iter().map(|(_, p)| *p).collect();
+        let scores = pool.scores(&positions, mode, progress);
+        chunk
+            .iter()
+            .zip(scores)
+            .map(|((m, _), s)| format!("{m} {s}"))
+            .collect()
+    };
+    let start = std::time::Instant::now();
+    let resumed = write_resumable(
+        &items,
+        out,
+        resume,
+        &resumed_item,
+        &mut make_lines,
+        progress,
+    )?;
+    progress.finish();
+    let manifest = ShardManifest {
+        source_sha256: crate::io::sha256_hex(source.as_bytes()),
+        source_lines,
+        shard: shard.index,
+        shards: shard.count,
+        mode: match mode {
+            Mode::Strong => "strong",
+            Mode::Weak => "weak",
+        }
+        .to_string(),
+        positions: items.len(),
+        skipped,
+    };
+    let mpath = manifest_path(out);
+    crate::io::write_json_atomic(&mpath, &manifest).map_err(|source| GenerateError::Io {
+        path: mpath,
+        source,
+    })?;
+    Ok(LabelReport {
+        manifest,
+        positions: items.len(),
+        resumed,
+        labelled: items.len() - resumed,
+        seconds: start.elapsed().as_secs_f64(),
+        bad_lines,
+    })
+}

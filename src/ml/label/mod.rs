@@ -1,0 +1,22 @@
+//! Solver labels for many positions at once: a pool of solvers (one per rayon worker, each
+//! with its own table), shards of a job, resumable output, and the labelling jobs built on
+//! them (the UCI reconstruction, "MOVES" files, merging shards, checking labels).
+
+mod lines_job;
+mod merge;
+mod pool;
+mod resumable;
+mod shard;
+mod uci_job;
+mod verify;
+
+pub use lines_job::{
+    LabelJob, LabelReport, ShardManifest, SourceLineError, label_lines, manifest_path,
+};
+pub use merge::{MergeError, Merged, merge_shards};
+pub use pool::SolverPool;
+pub(crate) use resumable::write_resumable;
+pub use resumable::{GenerateError, GenerateReport, PartialRowError, partial_path};
+pub use shard::{Shard, ShardError};
+pub use uci_job::generate_uci;
+pub use verify::{VerifyReport, verify_labels};
