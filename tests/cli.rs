@@ -447,22 +447,25 @@ fn errors_say_each_cause_once_and_the_cli_adds_the_flag_that_fixes_them() {
 fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     let dir = std::env::temp_dir().join(format!("c4-cli-positions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let sample = |to: &std::path::Path| {
+        c4(
+            &[
+                "data",
+                "positions",
+                "--plies",
+                "12..14",
+                "--count",
+                "30",
+                "--seed",
+                "3",
+                "--out",
+                to.to_str().unwrap(),
+            ],
+            "",
+        )
+    };
     let out_file = dir.join("p.txt");
-    let out = c4(
-        &[
-            "data",
-            "positions",
-            "--plies",
-            "12..14",
-            "--count",
-            "30",
-            "--seed",
-            "3",
-            "--out",
-            out_file.to_str().unwrap(),
-        ],
-        "",
-    );
+    let out = sample(&out_file);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
@@ -483,21 +486,7 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     }
     // The same seed, the same file.
     let again = dir.join("q.txt");
-    let out = c4(
-        &[
-            "data",
-            "positions",
-            "--plies",
-            "12..14",
-            "--count",
-            "30",
-            "--seed",
-            "3",
-            "--out",
-            again.to_str().unwrap(),
-        ],
-        "",
-    );
+    let out = sample(&again);
     assert!(out.status.success());
     assert_eq!(
         std::fs::read(&out_file).unwrap(),

@@ -93,6 +93,16 @@ pub struct PositionsArgs {
     /// Seed of every game: the same seed gives the same file.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    #[command(flatten)]
+    mix: MixArgs,
+    /// Output file ("MOVES" per line), written atomically.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// The games that give positions: which agents play, and how often a move is random.
+#[derive(Args, Debug)]
+pub struct MixArgs {
     /// The agents whose games give the positions (two drawn per game).
     #[arg(
         long,
@@ -103,9 +113,13 @@ pub struct PositionsArgs {
     /// Chance of a uniformly random move instead of the agent's.
     #[arg(long, default_value_t = 0.15)]
     epsilon: f64,
-    /// Output file ("MOVES" per line), written atomically.
-    #[arg(long)]
-    out: PathBuf,
+}
+
+impl MixArgs {
+    /// The agents, parsed (model names resolved as everywhere in the CLI).
+    fn specs(&self) -> Result<Vec<connect4_ml::agents::AgentSpec>> {
+        self.mix.iter().map(|s| super::parse_agent(s)).collect()
+    }
 }
 
 #[derive(Args, Debug)]
@@ -125,16 +139,8 @@ pub struct BenchSetsArgs {
     /// Fewest stones of a begin-phase position (below 6, solves take up to a minute each).
     #[arg(long, default_value_t = 6)]
     begin_min_stones: usize,
-    /// The agents whose games give the positions (two drawn per game).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "random,easy,hard,handtuned:depth=3,window:depth=3"
-    )]
-    mix: Vec<String>,
-    /// Chance of a uniformly random move instead of the agent's.
-    #[arg(long, default_value_t = 0.15)]
-    epsilon: f64,
+    #[command(flatten)]
+    mix: MixArgs,
     /// Solver table per worker, MiB.
     #[arg(long, default_value_t = 64)]
     tt_mib: usize,
@@ -417,16 +423,12 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
     if a.count == 0 {
         bail!("--count must be at least 1");
     }
-    let mix = a
-        .mix
-        .iter()
-        .map(|s| super::parse_agent(s))
-        .collect::<Result<Vec<_>>>()?;
+    let mix = a.mix.specs()?;
     let cfg = PositionsConfig {
         plies: parse_plies(&a.plies)?,
         count: a.count,
         mix,
-        epsilon: a.epsilon,
+        epsilon: a.mix.epsilon,
         seed: a.seed,
         geometry: Geometry::default(),
     };
@@ -460,17 +462,13 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
 
 fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
     use connect4_ml::train::bench_sets::{BenchSetsConfig, format_set, make_bench_sets};
-    let mix = a
-        .mix
-        .iter()
-        .map(|s| super::parse_agent(s))
-        .collect::<Result<Vec<_>>>()?;
+    let mix = a.mix.specs()?;
     let cfg = BenchSetsConfig {
         count: a.count,
         begin_hard: a.begin_hard.unwrap_or(a.count),
         begin_min_stones: a.begin_min_stones,
         mix,
-        epsilon: a.epsilon,
+        epsilon: a.mix.epsilon,
         seed: a.seed,
         tt_mib: a.tt_mib,
     };
@@ -503,7 +501,7 @@ fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
     let summary = serde_json::json!({
         "command": format!(
             "c4 data bench-sets --seed {} --count {} --begin-hard {} --begin-min-stones {} --mix {} --epsilon {}",
-            a.seed, cfg.count, cfg.begin_hard, cfg.begin_min_stones, a.mix.join(","), a.epsilon
+            a.seed, cfg.count, cfg.begin_hard, cfg.begin_min_stones, a.mix.mix.join(","), a.mix.epsilon
         ),
         "games": out.games,
         "solved": out.solved,

@@ -7,7 +7,7 @@
 //! batches, and candidates join their sets in game order, so the thread count never changes
 //! the files.
 
-use super::positions::play_mix_game;
+use super::positions::{MixError, mix_factories, play_mix_game};
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
 use crate::game::Position;
@@ -73,12 +73,9 @@ pub enum BenchSetsError {
     /// The solver could not be set up.
     #[error(transparent)]
     Solver(#[from] SolverError),
-    /// The agent mix is empty.
-    #[error("the agent mix is empty")]
-    EmptyMix,
-    /// The random-move chance is not a probability.
-    #[error("epsilon {0} is not a probability in [0, 1]")]
-    Epsilon(f64),
+    /// The agent mix cannot play.
+    #[error(transparent)]
+    Mix(#[from] MixError),
     /// The begin phase's fewest stones are out of range.
     #[error("the begin phase's fewest stones must be 1..=14, not {0}")]
     BeginMinStones(usize),
@@ -147,20 +144,10 @@ pub fn make_bench_sets(
     cfg: &BenchSetsConfig,
     progress: &dyn Progress,
 ) -> Result<BenchSetsOutput, BenchSetsError> {
-    if cfg.mix.is_empty() {
-        return Err(BenchSetsError::EmptyMix);
-    }
-    if !(0.0..=1.0).contains(&cfg.epsilon) {
-        return Err(BenchSetsError::Epsilon(cfg.epsilon));
-    }
+    let factories = mix_factories(&cfg.mix, cfg.epsilon, BENCH_GEOMETRY)?;
     if !(1..=14).contains(&cfg.begin_min_stones) {
         return Err(BenchSetsError::BeginMinStones(cfg.begin_min_stones));
     }
-    let factories = cfg
-        .mix
-        .iter()
-        .map(|s| s.factory(BENCH_GEOMETRY))
-        .collect::<Result<Vec<_>, _>>()?;
     let pool = SolverPool::new(BENCH_GEOMETRY, cfg.tt_mib)?;
     let wanted = |s: &BenchSet| {
         if s.name == "begin-hard" {
@@ -317,7 +304,7 @@ mod tests {
         };
         assert!(matches!(
             make_bench_sets(&cfg, &Quiet),
-            Err(BenchSetsError::Epsilon(_))
+            Err(BenchSetsError::Mix(MixError::Epsilon(_)))
         ));
         let cfg = BenchSetsConfig {
             mix: Vec::new(),

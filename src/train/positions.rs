@@ -47,6 +47,39 @@ pub fn play_mix_game(
     Ok((pos.outcome() == Outcome::Ongoing).then_some((pos, moves)))
 }
 
+/// Why an agent mix cannot play.
+#[derive(Debug, thiserror::Error)]
+pub enum MixError {
+    /// An agent of the mix could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The agent mix is empty.
+    #[error("the agent mix is empty")]
+    Empty,
+    /// The random-move chance is not a probability.
+    #[error("epsilon {0} is not a probability in [0, 1]")]
+    Epsilon(f64),
+}
+
+/// Checks an agent mix and its random-move chance, and builds the agents' factories for
+/// [`play_mix_game`].
+pub fn mix_factories(
+    mix: &[AgentSpec],
+    epsilon: f64,
+    geom: Geometry,
+) -> Result<Vec<AgentFactory>, MixError> {
+    if mix.is_empty() {
+        return Err(MixError::Empty);
+    }
+    if !(0.0..=1.0).contains(&epsilon) {
+        return Err(MixError::Epsilon(epsilon));
+    }
+    Ok(mix
+        .iter()
+        .map(|s| s.factory(geom))
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
 /// What to sample.
 #[derive(Clone, Debug)]
 pub struct PositionsConfig {
@@ -67,15 +100,12 @@ pub struct PositionsConfig {
 /// Why the positions could not be sampled.
 #[derive(Debug, thiserror::Error)]
 pub enum PositionsError {
-    /// An agent of the mix could not be built.
+    /// The agent mix cannot play.
+    #[error(transparent)]
+    Mix(#[from] MixError),
+    /// An agent could not be built for a game.
     #[error(transparent)]
     Agent(#[from] AgentError),
-    /// The agent mix is empty.
-    #[error("the agent mix is empty")]
-    EmptyMix,
-    /// The random-move chance is not a probability.
-    #[error("epsilon {0} is not a probability in [0, 1]")]
-    Epsilon(f64),
     /// The stone range does not fit the board.
     #[error("stones {lo}..{hi}: need 0 <= LO <= HI < {cells} (cells on the board)")]
     Plies {
@@ -137,22 +167,12 @@ pub fn sample_positions(
     cfg: &PositionsConfig,
     progress: &dyn Progress,
 ) -> Result<PositionsOutput, PositionsError> {
-    if cfg.mix.is_empty() {
-        return Err(PositionsError::EmptyMix);
-    }
-    if !(0.0..=1.0).contains(&cfg.epsilon) {
-        return Err(PositionsError::Epsilon(cfg.epsilon));
-    }
+    let factories = mix_factories(&cfg.mix, cfg.epsilon, cfg.geometry)?;
     let (lo, hi) = (*cfg.plies.start(), *cfg.plies.end());
     let cells = cfg.geometry.cells();
     if lo > hi || hi >= cells {
         return Err(PositionsError::Plies { lo, hi, cells });
     }
-    let factories = cfg
-        .mix
-        .iter()
-        .map(|s| s.factory(cfg.geometry))
-        .collect::<Result<Vec<_>, _>>()?;
     let k = hi - lo + 1;
     // Quotas: count / k per stone count, the first count % k of them one more.
     let mut quota: Vec<usize> = (0..k)
@@ -285,7 +305,7 @@ mod tests {
         bad.epsilon = -0.1;
         assert!(matches!(
             sample_positions(&bad, &Quiet),
-            Err(PositionsError::Epsilon(_))
+            Err(PositionsError::Mix(MixError::Epsilon(_)))
         ));
     }
 }
