@@ -103,13 +103,13 @@ fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
     assert_eq!(
         margs
             .iter()
-            .filter(|a| a.starts_with("/work/parts/"))
+            .filter(|a| a.starts_with("/jobs/parts/"))
             .count(),
         n,
         "the merge job names every part"
     );
 
-    // The exact command lines, with the shared volume /work mapped to a folder here.
+    // The exact command lines, with the shared volume /jobs mapped to a folder here.
     let dir = temp("k8s");
     let whole = job_inputs(&dir);
     let work = dir.display().to_string();
@@ -119,12 +119,12 @@ fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
             .iter()
             .map(|a| {
                 a.replace("$(JOB_COMPLETION_INDEX)", &i.to_string())
-                    .replace("/work", &work)
+                    .replace("/jobs", &work)
             })
             .collect();
         ok(&c4(&run, &dir), &format!("pod {i}"));
     }
-    let run: Vec<String> = margs.iter().map(|a| a.replace("/work", &work)).collect();
+    let run: Vec<String> = margs.iter().map(|a| a.replace("/jobs", &work)).collect();
     ok(&c4(&run, &dir), "merge job");
     assert_eq!(
         std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
