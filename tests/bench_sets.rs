@@ -85,3 +85,49 @@ fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
         }
     }
 }
+
+#[test]
+fn a_shallow_table_shared_by_two_workers_keeps_every_score_exact() {
+    use connect4_ml::Mode;
+    use connect4_ml::ml::label::SolverPool;
+    use connect4_ml::progress::Quiet;
+    use connect4_ml::solver::ShallowTable;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");
+    // Many positions below 20 stones, so that the shared table does most of the work, and a
+    // small one, so that entries are replaced while the other worker reads them.
+    let mut cases: Vec<(Position, i32)> = Vec::new();
+    for set in ["begin-easy", "middle-easy", "middle-medium"] {
+        let take = if set == "middle-medium" { 150 } else { 400 };
+        cases.extend(
+            lines(&root.join(set))
+                .into_iter()
+                .take(take)
+                .map(|(p, s, _)| (p, s)),
+        );
+    }
+    let positions: Vec<Position> = cases.iter().map(|(p, _)| *p).collect();
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    threads.install(|| {
+        let table = ShallowTable::new(Geometry::STANDARD, 20, 1).unwrap();
+        let pool = SolverPool::new(Geometry::STANDARD, 4)
+            .unwrap()
+            .with_shallow_table(table);
+        for mode in [Mode::Strong, Mode::Weak] {
+            // Twice: the second pass starts from a table full of the first one's bounds.
+            for pass in 0..2 {
+                let got = pool.scores(&positions, mode, &Quiet);
+                for ((p, want), got) in cases.iter().zip(got) {
+                    let want = if mode == Mode::Weak {
+                        want.signum()
+                    } else {
+                        *want
+                    };
+                    assert_eq!(got, want, "{mode:?} pass {pass}: {p:?}");
+                }
+            }
+        }
+    });
+}

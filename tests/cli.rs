@@ -492,6 +492,73 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
         std::fs::read(&out_file).unwrap(),
         std::fs::read(&again).unwrap()
     );
+    // A held-out sample with another seed, gzip-compressed, overlaps none of the first
+    // (mirror images included), and reads back through the one reader.
+    let held = dir.join("held.txt.gz");
+    let out = c4(
+        &[
+            "data",
+            "positions",
+            "--plies",
+            "12..14",
+            "--count",
+            "30",
+            "--seed",
+            "4",
+            "--exclude",
+            out_file.to_str().unwrap(),
+            "--out",
+            held.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&held).unwrap()[..2], [0x1f, 0x8b]);
+    let held_lines = connect4_ml::ml::labelled::read_moves_file(
+        &held,
+        connect4_ml::Geometry::STANDARD,
+        connect4_ml::ml::labelled::Expect::Any,
+    )
+    .unwrap();
+    assert_eq!(held_lines.len(), 30);
+    for m in &held_lines {
+        assert!(
+            !keys.contains(&m.position.canonical_key()),
+            "{} is in both",
+            m.moves
+        );
+    }
+    // Without the exclusion, the same seed meets some of the first sample's positions, so
+    // the check above is not empty.
+    let plain = dir.join("plain4.txt");
+    let out = c4(
+        &[
+            "data",
+            "positions",
+            "--plies",
+            "12..14",
+            "--count",
+            "30",
+            "--seed",
+            "4",
+            "--out",
+            plain.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let shared = std::fs::read_to_string(&plain)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            let p = connect4_ml::Position::from_moves(connect4_ml::Geometry::STANDARD, l).unwrap();
+            keys.contains(&p.canonical_key())
+        })
+        .count();
+    assert!(
+        shared > 0,
+        "seeds 3 and 4 share no position: pick another pair"
+    );
     // Bad requests say what is wrong.
     let out = c4(
         &[

@@ -180,6 +180,16 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
         std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
         whole
     );
+    // The unsharded run is one complete shard: merging it alone into a .gz file gives the
+    // same lines, compressed (how data/positions/ is made).
+    let args: Vec<String> = ["data", "merge", "whole.txt", "--out", "whole.txt.gz"]
+        .map(String::from)
+        .to_vec();
+    ok(&c4(&args, &dir), "merge to gzip");
+    assert_eq!(
+        connect4_ml::ml::labelled::read_text(&dir.join("whole.txt.gz")).unwrap(),
+        whole
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

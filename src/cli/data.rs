@@ -9,6 +9,7 @@ use connect4_ml::ml::enumerate::enumerate_uci;
 use connect4_ml::ml::label::{Shard, SolverPool, generate_uci};
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label, UCI_PLY};
 use connect4_ml::progress::Progress;
+use connect4_ml::solver::ShallowTable;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -47,7 +48,7 @@ pub enum DataCommand {
 
 #[derive(Args, Debug)]
 pub struct LabelArgs {
-    /// The positions, one "MOVES" line each (e.g. from `c4 data positions`).
+    /// The positions, one "MOVES" line each (e.g. from `c4 data positions`), plain or gzip.
     file: PathBuf,
     /// Output: "MOVES SCORE" lines. Work in progress goes to OUT.partial.
     #[arg(long)]
@@ -64,9 +65,39 @@ pub struct LabelArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     jobs: Option<usize>,
+    #[command(flatten)]
+    tables: TableArgs,
+}
+
+/// The solver tables of a labelling job.
+#[derive(Args, Debug)]
+pub struct TableArgs {
     /// Solver table per worker, MiB.
     #[arg(long, default_value_t = 64)]
     tt_mib: usize,
+    /// Positions with fewer stones than this share one table across workers and positions,
+    /// which makes labelling many positions of the early phase cheaper (0 = none).
+    #[arg(long, default_value_t = ShallowTable::DEFAULT_PLIES)]
+    shallow_plies: usize,
+    /// Size of that shared table, MiB.
+    #[arg(long, default_value_t = ShallowTable::DEFAULT_MIB)]
+    shallow_mib: usize,
+}
+
+impl TableArgs {
+    /// One solver per worker of the current thread pool, with the shared shallow table.
+    fn pool(&self, geom: Geometry) -> Result<SolverPool> {
+        let pool = SolverPool::new(geom, self.tt_mib)?;
+        Ok(if self.shallow_plies == 0 {
+            pool
+        } else {
+            pool.with_shallow_table(ShallowTable::new(
+                geom,
+                self.shallow_plies,
+                self.shallow_mib,
+            )?)
+        })
+    }
 }
 
 #[derive(Args, Debug)]
@@ -74,7 +105,7 @@ pub struct MergeArgs {
     /// The parts (outputs of `c4 data label --shard I/N`, each with its .shard.json).
     #[arg(required = true)]
     parts: Vec<PathBuf>,
-    /// The merged file, written atomically.
+    /// The merged file, written atomically; gzip-compressed when it ends in .gz.
     #[arg(long)]
     out: PathBuf,
     /// The source the parts were labelled from: also check every line against it.
@@ -95,7 +126,11 @@ pub struct PositionsArgs {
     seed: u64,
     #[command(flatten)]
     mix: MixArgs,
-    /// Output file ("MOVES" per line), written atomically.
+    /// Leave out the positions of these files ("MOVES" or "MOVES SCORE" lines, plain or
+    /// gzip), mirror images included: a held-out set that no training set overlaps.
+    #[arg(long, num_args = 1..)]
+    exclude: Vec<PathBuf>,
+    /// Output file ("MOVES" per line), written atomically; gzip-compressed when it ends in .gz.
     #[arg(long)]
     out: PathBuf,
 }
@@ -187,9 +222,8 @@ pub struct VerifyArgs {
     /// Seed of the sample.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Solver table per worker, MiB.
-    #[arg(long, default_value_t = 64)]
-    tt_mib: usize,
+    #[command(flatten)]
+    tables: TableArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -318,9 +352,8 @@ pub struct GenerateArgs {
     /// Continue an interrupted run from FILE.partial.
     #[arg(long)]
     resume: bool,
-    /// Solver table per worker, MiB.
-    #[arg(long, default_value_t = 64)]
-    tt_mib: usize,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// Runs a `c4 data` subcommand.
@@ -352,8 +385,7 @@ fn run_label(a: LabelArgs) -> Result<()> {
     if a.jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
-    let source = std::fs::read_to_string(&a.file)
-        .with_context(|| format!("reading {}", a.file.display()))?;
+    let source = connect4_ml::ml::labelled::read_text(&a.file)?;
     let job = LabelJob {
         geometry: Geometry::default(),
         shard: a.shard,
@@ -363,7 +395,7 @@ fn run_label(a: LabelArgs) -> Result<()> {
         .num_threads(a.jobs.unwrap_or(0))
         .build()?;
     let report = threads.install(|| -> Result<_> {
-        let pool = SolverPool::new(job.geometry, a.tt_mib)?;
+        let pool = a.tables.pool(job.geometry)?;
         Ok(label_lines(
             &source,
             &job,
@@ -399,15 +431,18 @@ fn run_label(a: LabelArgs) -> Result<()> {
 
 fn run_merge(a: MergeArgs) -> Result<()> {
     let source = match &a.source {
-        Some(p) => {
-            Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?)
-        }
+        Some(p) => Some(connect4_ml::ml::labelled::read_text(p)?),
         None => None,
     };
     let merged =
         connect4_ml::ml::label::merge_shards(&a.parts, source.as_deref(), Geometry::default())?;
-    connect4_ml::io::write_bytes_atomic(&a.out, merged.text.as_bytes())
-        .with_context(|| format!("writing {}", a.out.display()))?;
+    let gzip = a.out.extension().is_some_and(|e| e == "gz");
+    if gzip {
+        connect4_ml::ml::labelled::write_gzip_atomic(&a.out, &merged.text)
+    } else {
+        connect4_ml::io::write_bytes_atomic(&a.out, merged.text.as_bytes())
+    }
+    .with_context(|| format!("writing {}", a.out.display()))?;
     println!(
         "{}: {} positions from {} shards; sha256 {}",
         a.out.display(),
@@ -415,6 +450,13 @@ fn run_merge(a: MergeArgs) -> Result<()> {
         merged.shards,
         merged.sha256
     );
+    if gzip {
+        println!(
+            "gzip-compressed: {} bytes, file sha256 {}",
+            std::fs::metadata(&a.out)?.len(),
+            connect4_ml::io::sha256_file(&a.out)?
+        );
+    }
     Ok(())
 }
 
@@ -423,32 +465,46 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
     if a.count == 0 {
         bail!("--count must be at least 1");
     }
+    use connect4_ml::ml::labelled::{Expect, read_moves_file, write_gzip_atomic};
     let mix = a.mix.specs()?;
+    let geometry = Geometry::default();
+    let mut exclude = HashSet::new();
+    for path in &a.exclude {
+        for m in read_moves_file(path, geometry, Expect::Any)? {
+            exclude.insert(m.position.canonical_key());
+        }
+    }
     let cfg = PositionsConfig {
         plies: parse_plies(&a.plies)?,
         count: a.count,
         mix,
         epsilon: a.mix.epsilon,
         seed: a.seed,
-        geometry: Geometry::default(),
+        geometry,
+        exclude,
     };
     let start = Instant::now();
     let out = sample_positions(&cfg, &super::Bars::new())?;
-    connect4_ml::io::write_atomic(&a.out, |w| {
-        for (_, moves) in &out.positions {
-            writeln!(w, "{moves}")?;
-        }
-        Ok(())
-    })
-    .with_context(|| format!("writing {}", a.out.display()))?;
+    let mut text = String::with_capacity(out.positions.len() * 24);
+    for (_, moves) in &out.positions {
+        text.push_str(moves);
+        text.push('\n');
+    }
+    let written = if a.out.extension().is_some_and(|e| e == "gz") {
+        write_gzip_atomic(&a.out, &text)
+    } else {
+        connect4_ml::io::write_bytes_atomic(&a.out, text.as_bytes())
+    };
+    written.with_context(|| format!("writing {}", a.out.display()))?;
     println!(
-        "{} positions in {:.1} s from {} games: {} reached their stone count open and with no win in one, {} of them repeats (distinct per sampled: {:.3}); wrote {}",
+        "{} positions in {:.1} s from {} games: {} reached their stone count open and with no win in one, {} of them repeats (distinct per sampled: {:.3}), {} excluded; wrote {}",
         out.positions.len(),
         start.elapsed().as_secs_f64(),
         out.games,
         out.sampled,
         out.duplicates,
         out.distinct_ratio(),
+        out.excluded,
         a.out.display()
     );
     let spread: Vec<String> = out
@@ -617,7 +673,7 @@ fn run_enumerate(a: EnumerateArgs) -> Result<()> {
 
 fn run_verify(a: VerifyArgs) -> Result<()> {
     let rows = uci::read_uci(&a.uci)?;
-    let pool = SolverPool::new(Geometry::default(), a.tt_mib)?;
+    let pool = a.tables.pool(Geometry::default())?;
     let n = if a.sample == 0 {
         rows.len()
     } else {
@@ -654,7 +710,7 @@ fn run_verify(a: VerifyArgs) -> Result<()> {
 
 fn run_generate(a: GenerateArgs) -> Result<()> {
     let positions = enumerate_uci(Geometry::default(), UCI_PLY);
-    let pool = SolverPool::new(Geometry::default(), a.tt_mib)?;
+    let pool = a.tables.pool(Geometry::default())?;
     let total = a.shard.select(&positions).len();
     let bars = super::Bars::new();
     bars.start(

@@ -105,7 +105,19 @@ pub struct GbtArgs {
     /// Solver-labelled position files (`c4 data selfplay`); used for training only.
     #[arg(long, num_args = 1..)]
     selfplay: Vec<PathBuf>,
-    /// Feature set: cells, onehot, linear8, threats, cells+threats.
+    /// Labelled "MOVES SCORE" files (`c4 data label`, the shipped data/positions/*.txt.gz):
+    /// the class is the score's sign. With the UCI file they train only; with --no-uci they
+    /// are split into training and test parts.
+    #[arg(long, num_args = 1..)]
+    positions: Vec<PathBuf>,
+    /// Leave the UCI file out: train on --positions / --selfplay only.
+    #[arg(long)]
+    no_uci: bool,
+    /// Labelled "MOVES SCORE" files held out from training (e.g. data/positions/heldout.txt.gz):
+    /// the model's accuracy on them is reported by band of stones.
+    #[arg(long, num_args = 1..)]
+    test_positions: Vec<PathBuf>,
+    /// Feature set: cells, onehot, linear8, threats, cells+threats, oddeven, cells+oddeven.
     #[arg(long, default_value = "cells")]
     features: FeatureSet,
     /// Hyperparameters.
@@ -157,7 +169,15 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         bail!("--cv needs at least 2 folds");
     }
     let geom = Geometry::default();
-    let sources = connect4_ml::ml::sources::gather(Some(&a.uci), &a.selfplay, geom)?;
+    if a.no_uci && a.positions.is_empty() && a.selfplay.is_empty() {
+        bail!("--no-uci needs --positions or --selfplay files to train on");
+    }
+    let uci = (!a.no_uci).then_some(a.uci.as_path());
+    let sources = connect4_ml::ml::sources::gather(uci, &a.selfplay, &a.positions, geom)?;
+    let mut held_out = Vec::new();
+    for f in &a.test_positions {
+        held_out.extend(connect4_ml::ml::sources::read_labelled_examples(f, geom)?.0);
+    }
     if let Some(e) = &sources.uci_missing {
         eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
     }
@@ -184,7 +204,11 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         baselines: a.baselines,
         forest_size: a.forest_size,
     };
-    let out = run_experiment(&cfg, &main, &extra, &super::Bars::new())?;
+    let mut out = run_experiment(&cfg, &main, &extra, &super::Bars::new())?;
+    if !held_out.is_empty() {
+        use connect4_ml::ml::by_stones::{DEFAULT_BANDS, metrics_by_stones};
+        out.report.by_stones = metrics_by_stones(&out.model, a.features, &held_out, &DEFAULT_BANDS);
+    }
     let r = &out.report;
     let h = &r.holdout;
     println!(
@@ -244,6 +268,27 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         .map(|(n, v)| format!("{n} {v:.3}"))
         .collect();
     println!("top features by gain: {}", top.join(", "));
+    if !r.by_stones.is_empty() {
+        println!("held-out positions by stones (--test-positions):");
+        println!(
+            "  {:<8} {:>7} {:>9} {:>9}",
+            "stones", "rows", "accuracy", "log loss"
+        );
+        for (i, b) in r.by_stones.iter().enumerate() {
+            let all = if i + 1 == r.by_stones.len() {
+                "all "
+            } else {
+                ""
+            };
+            println!(
+                "  {:<8} {:>7} {:>9.4} {:>9.4}",
+                format!("{all}{}-{}", b.lo, b.hi),
+                b.metrics.rows,
+                b.metrics.accuracy,
+                b.metrics.log_loss
+            );
+        }
+    }
 
     let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
         .rows(h.train_rows)

@@ -2,6 +2,7 @@
 //! evaluators weigh and learners train on.
 
 mod linear8;
+mod oddeven;
 mod sets;
 
 pub use linear8::{LINEAR8_NAMES, Linear8};

@@ -3,6 +3,7 @@
 //! the side to move's point of view, so one model serves both colours and every ply.
 
 use super::Linear8;
+use super::oddeven::{ODD_EVEN_LEN, odd_even, odd_even_names};
 use crate::game::{Geometry, Position};
 use std::fmt;
 use std::str::FromStr;
@@ -38,20 +39,31 @@ pub enum FeatureSet {
     Threats,
     /// `cells` followed by `threats`.
     CellsThreats,
+    /// The odd/even threat theory: per player (mover, opponent) threats on their own and the
+    /// other parity, playable threats, columns whose lowest threat is theirs (and on their
+    /// parity) and the row of the lowest such; who controls zugzwang; stones; the mover's
+    /// colour (see `features::oddeven`).
+    OddEven,
+    /// `cells` followed by `oddeven`.
+    CellsOddEven,
 }
 
 /// Every feature set, in the order `c4 train gbt --help` lists them.
-pub const FEATURE_SETS: [FeatureSet; 5] = [
+pub const FEATURE_SETS: [FeatureSet; 7] = [
     FeatureSet::Cells,
     FeatureSet::OneHot,
     FeatureSet::Linear8,
     FeatureSet::Threats,
     FeatureSet::CellsThreats,
+    FeatureSet::OddEven,
+    FeatureSet::CellsOddEven,
 ];
 
 /// A name that is not a feature set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown feature set {0:?}; known: cells, onehot, linear8, threats, cells+threats")]
+#[error(
+    "unknown feature set {0:?}; known: cells, onehot, linear8, threats, cells+threats, oddeven, cells+oddeven"
+)]
 pub struct UnknownFeatureSet(pub String);
 
 impl FeatureSet {
@@ -63,6 +75,8 @@ impl FeatureSet {
             FeatureSet::Linear8 => "linear8",
             FeatureSet::Threats => "threats",
             FeatureSet::CellsThreats => "cells+threats",
+            FeatureSet::OddEven => "oddeven",
+            FeatureSet::CellsOddEven => "cells+oddeven",
         }
     }
 
@@ -74,6 +88,8 @@ impl FeatureSet {
             FeatureSet::Linear8 => 8,
             FeatureSet::Threats => threats_len(geom),
             FeatureSet::CellsThreats => geom.cells() + threats_len(geom),
+            FeatureSet::OddEven => ODD_EVEN_LEN,
+            FeatureSet::CellsOddEven => geom.cells() + ODD_EVEN_LEN,
         }
     }
 
@@ -96,6 +112,12 @@ impl FeatureSet {
             FeatureSet::CellsThreats => {
                 let mut v = FeatureSet::Cells.names(geom);
                 v.extend(threat_names(geom));
+                v
+            }
+            FeatureSet::OddEven => odd_even_names(),
+            FeatureSet::CellsOddEven => {
+                let mut v = FeatureSet::Cells.names(geom);
+                v.extend(odd_even_names());
                 v
             }
         }
@@ -218,6 +240,12 @@ impl Extractor {
                 self.cells(pos, &mut out[..n]);
                 self.threats(pos, &mut out[n..]);
             }
+            FeatureSet::OddEven => odd_even(self.geom, pos, out),
+            FeatureSet::CellsOddEven => {
+                let n = self.geom.cells();
+                self.cells(pos, &mut out[..n]);
+                odd_even(self.geom, pos, &mut out[n..]);
+            }
         }
     }
 
@@ -303,7 +331,7 @@ mod tests {
     fn names_match_lengths_and_parse_back() {
         let g = Geometry::default();
         let lens: Vec<usize> = FEATURE_SETS.iter().map(|f| f.len(g)).collect();
-        assert_eq!(lens, vec![42, 126, 8, 34, 76]);
+        assert_eq!(lens, vec![42, 126, 8, 34, 76, 15, 57]);
         for f in FEATURE_SETS {
             assert_eq!(f.names(g).len(), f.len(g));
             assert_eq!(f.name().parse::<FeatureSet>().unwrap(), f);

@@ -127,6 +127,9 @@ pub struct ExperimentReport {
     pub baselines: Vec<BaselineReport>,
     /// Feature names and normalised gain importance, most important first.
     pub importance: Vec<(String, f64)>,
+    /// Metrics on separate held-out files by band of stones (empty unless asked, see
+    /// [`super::by_stones`]), the last entry over all their rows.
+    pub by_stones: Vec<super::by_stones::BandReport>,
 }
 
 /// Result of [`run_experiment`]: the holdout model and the report.
@@ -350,6 +353,7 @@ pub fn run_experiment(
             cv_summary,
             baselines,
             importance,
+            by_stones: Vec::new(),
         },
         model: fold.model,
     })

@@ -2,12 +2,14 @@
 //! label checks), feature matrices, splits, metrics, our histogram gradient-boosted trees and
 //! the LMS rule for linear weights.
 
+pub mod by_stones;
 pub mod dataset;
 pub mod enumerate;
 pub mod experiment;
 pub mod fetch;
 pub mod gbt;
 pub mod label;
+pub mod labelled;
 pub mod lms;
 mod lzw;
 pub use lzw::LzwError;

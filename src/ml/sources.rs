@@ -17,6 +17,9 @@ pub enum SourcesError {
     /// A position file.
     #[error(transparent)]
     Positions(#[from] PositionsError),
+    /// A labelled "MOVES SCORE" file.
+    #[error(transparent)]
+    Labelled(#[from] super::labelled::MovesFileError),
     /// A file read for its checksum.
     #[error("{path}: {source}", path = path.display())]
     Io {
@@ -43,12 +46,14 @@ pub struct TrainingSources {
     pub uci_missing: Option<UciError>,
 }
 
-/// Gathers the UCI rows (from `uci`, if given) and the rows of `position_files`. Without a
-/// UCI file (not given, or not found while position files are given), the position rows are
-/// split into training and test parts instead.
+/// Gathers the UCI rows (from `uci`, if given), the rows of the self-play CSV files
+/// `position_files` and of the labelled "MOVES SCORE" files `labelled_files` (their class is
+/// the score's sign). Without a UCI file (not given, or not found while other files are
+/// given), the other rows are split into training and test parts instead.
 pub fn gather(
     uci: Option<&Path>,
     position_files: &[PathBuf],
+    labelled_files: &[PathBuf],
     geom: Geometry,
 ) -> Result<TrainingSources, SourcesError> {
     let mut notes = Vec::new();
@@ -59,7 +64,9 @@ pub fn gather(
             notes.push(format!("uci:{} sha256={}", data.source, data.sha256));
             data.rows.iter().map(Example::from).collect()
         }
-        Some(Err(e @ UciError::Missing { .. })) if !position_files.is_empty() => {
+        Some(Err(e @ UciError::Missing { .. }))
+            if !position_files.is_empty() || !labelled_files.is_empty() =>
+        {
             uci_missing = Some(e);
             Vec::new()
         }
@@ -79,6 +86,15 @@ pub fn gather(
         ));
         extra.extend(rows.iter().map(Example::from));
     }
+    for f in labelled_files {
+        let (rows, sha) = read_labelled_examples(f, geom)?;
+        notes.push(format!(
+            "positions:{} rows={} sha256={sha}",
+            f.display(),
+            rows.len()
+        ));
+        extra.extend(rows);
+    }
     if main.is_empty() {
         main = std::mem::take(&mut extra);
     }
@@ -91,4 +107,25 @@ pub fn gather(
         notes,
         uci_missing,
     })
+}
+
+/// The examples of a labelled "MOVES SCORE" file (plain or gzip; class from the score's sign)
+/// and the file's sha256.
+pub fn read_labelled_examples(
+    path: &Path,
+    geom: Geometry,
+) -> Result<(Vec<Example>, String), SourcesError> {
+    use super::labelled::{Expect, read_moves_file};
+    let rows = read_moves_file(path, geom, Expect::Labelled)?
+        .into_iter()
+        .map(|m| Example {
+            position: m.position,
+            label: super::Label::from_score(m.score.unwrap_or(0)),
+        })
+        .collect();
+    let sha = crate::io::sha256_file(path).map_err(|source| SourcesError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok((rows, sha))
 }

@@ -135,6 +135,68 @@ impl<S: Slot> Table<S> {
     }
 }
 
+/// A table of 64-bit entries that threads share without locks: each entry is read and
+/// written whole, as one atomic word, and holds its own key bits, so a reader sees either an
+/// entry as some thread wrote it or a miss, never a torn one. Racing writers just replace each
+/// other, which a cache of bounds allows: every stored bound is true of its key.
+pub(crate) struct SharedTable {
+    inner: Table<u64>,
+}
+
+// SAFETY: after construction every access to the entries goes through `AtomicU64` views of
+// them (below), so `&SharedTable` may be used from many threads at once.
+unsafe impl Sync for SharedTable {}
+
+impl SharedTable {
+    pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Result<Self, TableError> {
+        Ok(SharedTable {
+            inner: Table::new(log_size, key_bits, value_bits)?,
+        })
+    }
+
+    #[inline]
+    fn slot(&self, i: usize) -> &std::sync::atomic::AtomicU64 {
+        let base = self.inner.entries.ptr.as_ptr();
+        // SAFETY: `i` is in bounds (from `locate`); the word is 8-byte aligned, lives as long
+        // as `self`, and is only ever accessed atomically once shared.
+        unsafe { std::sync::atomic::AtomicU64::from_ptr(base.add(i)) }
+    }
+
+    #[inline]
+    pub fn put(&self, key: u64, value: u8) {
+        let (i, stored) = self.inner.locate(key);
+        let word = (stored << self.inner.value_bits) | value as u64;
+        self.slot(i)
+            .store(word, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    #[inline]
+    pub fn get(&self, key: u64) -> u8 {
+        let (i, stored) = self.inner.locate(key);
+        let e = self.slot(i).load(std::sync::atomic::Ordering::Relaxed);
+        if e >> self.inner.value_bits == stored {
+            (e & ((1 << self.inner.value_bits) - 1)) as u8
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        self.inner.prefetch(key);
+    }
+
+    pub fn clear(&self) {
+        for i in 0..self.inner.entries.len {
+            self.slot(i).store(0, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.inner.len()
+    }
+}
+
 /// The entry array: zeroed, aligned to 2 MiB and, on Linux, backed by transparent huge pages
 /// where the system allows them on request (`madvise` mode).
 ///
@@ -144,7 +206,16 @@ impl<S: Slot> Table<S> {
 struct Entries<S: Slot> {
     ptr: std::ptr::NonNull<S>,
     len: usize,
-    layout: std::alloc::Layout,
+    backing: Backing,
+}
+
+/// Where the entry array's memory came from, so that it goes back the same way.
+enum Backing {
+    /// The global allocator (small tables, and systems other than Linux).
+    Heap(std::alloc::Layout),
+    /// An anonymous mapping of `len` bytes at `base` (Linux, tables of 2 MiB and more).
+    #[cfg(target_os = "linux")]
+    Mapped { base: *mut libc::c_void, len: usize },
 }
 
 // SAFETY: `Entries` owns its allocation exclusively, like a `Vec<S>`.
@@ -153,27 +224,59 @@ unsafe impl<S: Slot> Send for Entries<S> {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl<S: Slot> Entries<S> {
-    /// `len` zeroed entries, or `None` when the allocator refuses.
+    /// `len` zeroed entries, or `None` when the memory cannot be had.
     fn zeroed(len: usize) -> Option<Self> {
-        let bytes = (len * std::mem::size_of::<S>()).max(1);
-        let align = if bytes >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<S>()
-        };
-        let layout = std::alloc::Layout::from_size_align(bytes, align).ok()?;
+        let bytes = len.checked_mul(std::mem::size_of::<S>())?.max(1);
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGE {
+            return Self::mapped(len, bytes);
+        }
+        let layout = std::alloc::Layout::from_size_align(bytes, std::mem::align_of::<S>()).ok()?;
         // SAFETY: the layout has a non-zero size; all-zero bits are a valid `S` (an integer).
         let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut S;
         let ptr = std::ptr::NonNull::new(raw)?;
-        #[cfg(target_os = "linux")]
-        if align == HUGE_PAGE {
-            // SAFETY: the range is exactly our allocation; the advice is only a hint and a
-            // refusal leaves ordinary pages, so the result is deliberately ignored.
-            unsafe {
-                libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-            }
+        Some(Entries {
+            ptr,
+            len,
+            backing: Backing::Heap(layout),
+        })
+    }
+
+    /// A fresh anonymous mapping (zero pages), advised to use transparent huge pages before
+    /// any page is touched, then prefaulted. The advice must come first: a page already
+    /// faulted in as 4 KiB stays so (the global allocator zeroes large aligned blocks by
+    /// writing them, which is why a 4 GiB table got 16 MiB of huge pages that way).
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, bytes: usize) -> Option<Self> {
+        // One huge page of slack so that the array can start on a 2 MiB boundary.
+        let map_len = bytes.checked_add(HUGE_PAGE)?;
+        // SAFETY: a private anonymous mapping with no address hint; checked for failure.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return None;
         }
-        let mut entries = Entries { ptr, len, layout };
+        let offset = (HUGE_PAGE - (base as usize) % HUGE_PAGE) % HUGE_PAGE;
+        // SAFETY: `offset < HUGE_PAGE`, so `offset + bytes <= map_len` stays in the mapping.
+        let start = unsafe { (base as *mut u8).add(offset) };
+        // SAFETY: the range lies in our mapping; the advice is only a hint and a refusal
+        // leaves ordinary pages, so the result is deliberately ignored.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+        }
+        let mut entries = Entries {
+            ptr: std::ptr::NonNull::new(start as *mut S)?,
+            len,
+            backing: Backing::Mapped { base, len: map_len },
+        };
         entries.prefault();
         Some(entries)
     }
@@ -208,8 +311,17 @@ impl<S: Slot> std::ops::DerefMut for Entries<S> {
 
 impl<S: Slot> Drop for Entries<S> {
     fn drop(&mut self) {
-        // SAFETY: allocated in `zeroed` with this very layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+        match self.backing {
+            // SAFETY: allocated in `zeroed` with this very layout.
+            Backing::Heap(layout) => unsafe {
+                std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout)
+            },
+            // SAFETY: the whole mapping made in `mapped`, unmapped once.
+            #[cfg(target_os = "linux")]
+            Backing::Mapped { base, len } => unsafe {
+                libc::munmap(base, len);
+            },
+        }
     }
 }
 

@@ -95,6 +95,9 @@ pub struct PositionsConfig {
     pub seed: u64,
     /// The board.
     pub geometry: Geometry,
+    /// Canonical keys ([`Position::canonical_key`]) of positions to leave out, e.g. a
+    /// training set that a held-out set must not overlap.
+    pub exclude: HashSet<u64>,
 }
 
 /// Why the positions could not be sampled.
@@ -144,6 +147,8 @@ pub struct PositionsOutput {
     pub sampled: usize,
     /// Of those, repeats of a position already taken (mirror images count as the same).
     pub duplicates: usize,
+    /// Of those, positions left out because they are in the exclusion set.
+    pub excluded: usize,
     /// Positions per stone count, in stone order.
     pub per_stones: Vec<(usize, usize)>,
 }
@@ -182,7 +187,7 @@ pub fn sample_positions(
     let mut aimed = vec![0usize; k];
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(cfg.count);
-    let (mut games, mut sampled, mut duplicates) = (0usize, 0usize, 0usize);
+    let (mut games, mut sampled, mut duplicates, mut excluded) = (0usize, 0usize, 0usize, 0usize);
     let batch = 64 * rayon::current_num_threads().max(1);
     progress.start("positions", cfg.count);
     while out.len() < cfg.count {
@@ -207,6 +212,10 @@ pub fn sample_positions(
             }
             sampled += 1;
             if quota[i] == 0 {
+                continue;
+            }
+            if cfg.exclude.contains(&pos.canonical_key()) {
+                excluded += 1;
                 continue;
             }
             if !seen.insert(pos.canonical_key()) {
@@ -234,6 +243,7 @@ pub fn sample_positions(
         games,
         sampled,
         duplicates,
+        excluded,
         per_stones: (0..k).map(|i| (lo + i, taken_per[i])).collect(),
     })
 }
@@ -254,6 +264,7 @@ mod tests {
             epsilon: 0.2,
             seed,
             geometry: Geometry::STANDARD,
+            exclude: HashSet::new(),
         }
     }
 

@@ -3,21 +3,8 @@
 
 use super::{GenerateError, PartialRowError, Shard, SolverPool, write_resumable};
 use crate::game::{Geometry, Position};
+use crate::ml::labelled::Expect;
 use crate::solver::Mode;
-
-/// A source line that is not a position to label.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SourceLineError {
-    /// Not "MOVES" (or "MOVES SCORE").
-    #[error(transparent)]
-    Line(#[from] crate::game::record::LineError),
-    /// The moves are not a legal game.
-    #[error(transparent)]
-    Moves(#[from] crate::game::GameError),
-    /// The game is already over: there is nothing to solve.
-    #[error("the game is already over")]
-    Finished,
-}
 
 /// One labelling job: the board, this process's shard and the kind of score.
 #[derive(Clone, Copy, Debug)]
@@ -103,19 +90,8 @@ pub fn label_lines(
         if k % shard.count != shard.index {
             continue;
         }
-        let parsed = crate::game::record::parse_test_line(line)
-            .map_err(SourceLineError::from)
-            .and_then(|t| match t {
-                None => Ok(None),
-                Some(t) => {
-                    let p = Position::from_moves(geom, &t.moves)?;
-                    if p.last_move_won() || p.is_full() {
-                        Err(SourceLineError::Finished)
-                    } else {
-                        Ok(Some((t.moves, p)))
-                    }
-                }
-            });
+        let parsed = crate::ml::labelled::parse_line(line, k + 1, geom, Expect::Any)
+            .map(|m| m.map(|m| (m.moves, m.position)));
         match parsed {
             Ok(Some(item)) => items.push(item),
             Ok(None) => skipped.push(k),
@@ -143,8 +119,16 @@ pub fn label_lines(
     };
     progress.start("positions", items.len());
     let mut make_lines = |chunk: &[(String, Position)]| -> Vec<String> {
-        let positions: Vec<Position> = chunk.iter().map(|(_, p)| *p).collect();
-        let scores = pool.scores(&positions, mode, progress);
+        // Solved in the order of their move strings, so that positions sharing a prefix
+        // (and so much of their search) follow each other through the solvers' tables.
+        let mut order: Vec<usize> = (0..chunk.len()).collect();
+        order.sort_by(|&a, &b| chunk[a].0.cmp(&chunk[b].0));
+        let positions: Vec<Position> = order.iter().map(|&i| chunk[i].1).collect();
+        let solved = pool.scores(&positions, mode, progress);
+        let mut scores = vec![0; chunk.len()];
+        for (&i, s) in order.iter().zip(solved) {
+            scores[i] = s;
+        }
         chunk
             .iter()
             .zip(scores)

@@ -10,9 +10,7 @@ mod shard;
 mod uci_job;
 mod verify;
 
-pub use lines_job::{
-    LabelJob, LabelReport, ShardManifest, SourceLineError, label_lines, manifest_path,
-};
+pub use lines_job::{LabelJob, LabelReport, ShardManifest, label_lines, manifest_path};
 pub use merge::{MergeError, Merged, merge_shards};
 pub use pool::SolverPool;
 pub(crate) use resumable::write_resumable;

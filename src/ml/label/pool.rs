@@ -2,7 +2,7 @@
 //! one position to the next.
 
 use crate::game::{Geometry, Position};
-use crate::solver::{Mode, Solver, SolverError};
+use crate::solver::{Mode, ShallowTable, Solver, SolverError};
 use rayon::prelude::*;
 use std::sync::Mutex;
 
@@ -19,6 +19,17 @@ impl SolverPool {
             .map(|_| Solver::with_table_mib(geom, tt_mib).map(Mutex::new))
             .collect::<Result<_, _>>()?;
         Ok(SolverPool { solvers })
+    }
+
+    /// The same pool with every solver using `table` for its shallow positions, so what one
+    /// worker learns there serves the others (see [`ShallowTable`]).
+    pub fn with_shallow_table(self, table: ShallowTable) -> Self {
+        for s in &self.solvers {
+            s.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .set_shallow_table(Some(table.clone()));
+        }
+        self
     }
 
     /// The score of every position in `mode` (same order), solved in parallel; `progress`
