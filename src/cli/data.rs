@@ -79,24 +79,30 @@ pub struct TableArgs {
     /// which makes labelling many positions of the early phase cheaper (0 = none).
     #[arg(long, default_value_t = ShallowTable::DEFAULT_PLIES)]
     shallow_plies: usize,
-    /// Size of that shared table, MiB.
+    /// Largest size of that shared table, MiB (smaller for small jobs: 1 MiB per position
+    /// below --shallow-plies stones, at least 16).
     #[arg(long, default_value_t = ShallowTable::DEFAULT_MIB)]
     shallow_mib: usize,
 }
 
 impl TableArgs {
-    /// One solver per worker of the current thread pool, with the shared shallow table.
-    fn pool(&self, geom: Geometry) -> Result<SolverPool> {
+    /// One solver per worker of the current thread pool, with a shallow table shared by all
+    /// of them when `shallow` of the job's positions have fewer stones than --shallow-plies
+    /// (sized to them: see [`ShallowTable::for_positions`]).
+    fn pool(&self, geom: Geometry, shallow: usize) -> Result<SolverPool> {
         let pool = SolverPool::new(geom, self.tt_mib)?;
-        Ok(if self.shallow_plies == 0 {
-            pool
-        } else {
-            pool.with_shallow_table(ShallowTable::new(
-                geom,
-                self.shallow_plies,
-                self.shallow_mib,
-            )?)
-        })
+        Ok(
+            match ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
+            {
+                Some(t) => pool.with_shallow_table(t),
+                None => pool,
+            },
+        )
+    }
+
+    /// How many of `stones` are below the shallow table's limit.
+    fn shallow_count(&self, stones: impl Iterator<Item = usize>) -> usize {
+        stones.filter(|&s| s < self.shallow_plies).count()
     }
 }
 
@@ -395,7 +401,13 @@ fn run_label(a: LabelArgs) -> Result<()> {
         .num_threads(a.jobs.unwrap_or(0))
         .build()?;
     let report = threads.install(|| -> Result<_> {
-        let pool = a.tables.pool(job.geometry)?;
+        let stones = source.lines().enumerate().filter_map(|(k, l)| {
+            let t = connect4_ml::game::record::parse_test_line(l).ok()??;
+            (k % a.shard.count == a.shard.index).then_some(t.moves.len())
+        });
+        let pool = a
+            .tables
+            .pool(job.geometry, a.tables.shallow_count(stones))?;
         Ok(label_lines(
             &source,
             &job,
@@ -673,7 +685,16 @@ fn run_enumerate(a: EnumerateArgs) -> Result<()> {
 
 fn run_verify(a: VerifyArgs) -> Result<()> {
     let rows = uci::read_uci(&a.uci)?;
-    let pool = a.tables.pool(Geometry::default())?;
+    let checked = if a.sample == 0 {
+        rows.len()
+    } else {
+        a.sample.min(rows.len())
+    };
+    let pool = a.tables.pool(
+        Geometry::default(),
+        a.tables
+            .shallow_count(std::iter::repeat_n(UCI_PLY, checked)),
+    )?;
     let n = if a.sample == 0 {
         rows.len()
     } else {
@@ -710,8 +731,11 @@ fn run_verify(a: VerifyArgs) -> Result<()> {
 
 fn run_generate(a: GenerateArgs) -> Result<()> {
     let positions = enumerate_uci(Geometry::default(), UCI_PLY);
-    let pool = a.tables.pool(Geometry::default())?;
     let total = a.shard.select(&positions).len();
+    let pool = a.tables.pool(
+        Geometry::default(),
+        a.tables.shallow_count(std::iter::repeat_n(UCI_PLY, total)),
+    )?;
     let bars = super::Bars::new();
     bars.start(
         &format!("labelling shard {}/{}", a.shard.index, a.shard.count),

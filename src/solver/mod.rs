@@ -112,6 +112,23 @@ impl ShallowTable {
         })
     }
 
+    /// A table for a job that will solve `positions` positions with fewer than `plies`
+    /// stones: `None` when there are none (the table would never be read), else about 1 MiB
+    /// per position, at least 16 and at most `max_mib` MiB. Why: a table costs its size in
+    /// start-up (every page is zeroed), 1 s for 2 GiB, more than a small job's whole work.
+    pub fn for_positions(
+        geom: Geometry,
+        plies: usize,
+        max_mib: usize,
+        positions: usize,
+    ) -> Result<Option<Self>, SolverError> {
+        if plies == 0 || positions == 0 {
+            return Ok(None);
+        }
+        let mib = positions.clamp(16, max_mib.max(16)).min(max_mib);
+        Self::new(geom, plies, mib).map(Some)
+    }
+
     /// Entries in the table.
     pub fn entries(&self) -> u64 {
         self.table.len()

@@ -1,0 +1,84 @@
+//! The labelled positions the repository ships in data/positions/: what data/README.md says
+//! they are (counts, stone spread, no repeats, a held-out set apart from the training set,
+//! the recorded sha256), and their labels are the solver's.
+
+use connect4_ml::Geometry;
+use connect4_ml::ml::labelled::{Expect, MovesLine, read_moves_file};
+use connect4_ml::solver::Solver;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+fn file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/positions")
+        .join(name)
+}
+
+fn read(name: &str) -> Vec<MovesLine> {
+    read_moves_file(&file(name), Geometry::STANDARD, Expect::Labelled)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every stone count of 10..=36 holds `total / 27` positions (the first `total % 27` one
+/// more), and no position repeats, mirror images included.
+fn check_spread(lines: &[MovesLine], total: usize) -> HashSet<u64> {
+    assert_eq!(lines.len(), total);
+    let mut per = [0usize; 37];
+    let mut keys = HashSet::new();
+    for m in lines {
+        let s = m.position.moves_played();
+        assert!((10..=36).contains(&s), "line {}: {s} stones", m.line);
+        per[s] += 1;
+        assert!(
+            keys.insert(m.position.canonical_key()),
+            "line {} repeats a position",
+            m.line
+        );
+        assert!(!m.position.can_win_next(), "line {}: a win in one", m.line);
+    }
+    for (i, s) in (10..=36).enumerate() {
+        assert_eq!(
+            per[s],
+            total / 27 + usize::from(i < total % 27),
+            "{s} stones"
+        );
+    }
+    keys
+}
+
+#[test]
+fn training_and_held_out_sets_are_what_the_readme_says() {
+    let train = read("train.txt.gz");
+    let held = read("heldout.txt.gz");
+    let train_keys = check_spread(&train, 200_000);
+    let held_keys = check_spread(&held, 20_000);
+    assert!(train_keys.is_disjoint(&held_keys));
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/README.md"))
+            .unwrap();
+    for name in ["train.txt.gz", "heldout.txt.gz"] {
+        let sha = connect4_ml::io::sha256_file(&file(name)).unwrap();
+        assert!(
+            readme.contains(&format!("`{name}`")) && readme.contains(&sha),
+            "data/README.md does not give {name}'s sha256 {sha}"
+        );
+    }
+}
+
+#[test]
+fn a_sample_of_labels_is_the_solvers_exact_score() {
+    let mut solver = Solver::new(Geometry::STANDARD);
+    for name in ["train.txt.gz", "heldout.txt.gz"] {
+        let lines = read(name);
+        // Every 997th line: all stone counts, about 220 positions.
+        for m in lines.iter().step_by(997) {
+            assert_eq!(
+                Some(solver.solve(&m.position)),
+                m.score,
+                "{name} line {}: {}",
+                m.line,
+                m.moves
+            );
+        }
+    }
+}
