@@ -2,6 +2,7 @@
 
 pub mod bench_sets;
 mod elo;
+pub mod evaluate;
 mod grade;
 mod session;
 mod tournament;

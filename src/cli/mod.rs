@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod data;
+mod evaluate;
 mod pipeline;
 mod play;
 mod plot;
@@ -32,6 +33,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Round-robin tournament between agents: pairing table, Elo, games.csv, summary.json.
     Tournament(tournament::TournamentArgs),
+    /// Each agent against a baseline (score and Elo difference with 95% intervals, time per
+    /// move) and graded by the solver on benchmark sets; table, evaluate.json and charts.
+    Evaluate(evaluate::EvaluateArgs),
     /// Benchmarks.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -216,6 +220,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyze(a) => analyze::run(a),
         Command::Bench(b) => bench::run(b),
         Command::Tournament(a) => tournament::run(a),
+        Command::Evaluate(a) => evaluate::run(a),
         Command::Play(a) => play::run(a),
         Command::Data(c) => data::run(c),
         Command::Train(c) => train::run(c),

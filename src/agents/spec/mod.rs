@@ -175,6 +175,26 @@ impl FromStr for AgentSpec {
 }
 
 impl AgentSpec {
+    /// The same searching agent playing on a time budget of `ms` per move instead of a fixed
+    /// depth (it deepens until the budget is spent, up to 42 plies), labelled `SPEC@MSms`;
+    /// `None` for agents that do not search (random, perfect, adaptive).
+    pub fn with_time_budget(&self, ms: f64) -> Option<AgentSpec> {
+        let AgentKind::Search { eval, params } = &self.kind else {
+            return None;
+        };
+        let mut params = params.clone();
+        params.time_budget = Some(std::time::Duration::from_secs_f64(ms.max(0.001) / 1e3));
+        params.depth = 42;
+        params.schedule.clear();
+        Some(AgentSpec {
+            text: format!("{}@{ms:.2}ms", self.text),
+            kind: AgentKind::Search {
+                eval: eval.clone(),
+                params,
+            },
+        })
+    }
+
     /// The same agent with every model path passed through `resolve` (the label keeps the
     /// spec as written). The CLI uses it to let `model:gbt` stand for `models/gbt.bin`.
     pub fn map_model_paths(mut self, resolve: impl Fn(&Path) -> PathBuf) -> AgentSpec {

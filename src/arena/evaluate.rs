@@ -1,0 +1,429 @@
+//! `c4 evaluate`: how much better than a baseline an agent plays, with the uncertainty of the
+//! measurement. Each agent plays the baseline (games over several seeds, random openings,
+//! colours alternating), optionally again on the baseline's time per move, and is graded move
+//! by move against the solver on benchmark sets.
+
+use super::grade::{GradeError, grade_positions};
+use super::tournament::{Tournament, TournamentConfig, TournamentError};
+use crate::agents::{AgentError, AgentSpec};
+use crate::game::{Geometry, Position};
+use crate::progress::Progress;
+use serde::{Deserialize, Serialize};
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// A named benchmark set: positions with their exact score when the file gives it.
+pub type BenchSet = (String, Vec<(Position, Option<i32>)>);
+
+/// What to evaluate and how.
+#[derive(Clone, Debug)]
+pub struct EvaluateConfig {
+    /// The agents to evaluate.
+    pub agents: Vec<AgentSpec>,
+    /// What they are measured against.
+    pub baseline: AgentSpec,
+    /// Games per agent and seed (colours alternate, openings shared by pairs of games).
+    pub games: usize,
+    /// Seeds: the match is played once per seed (seed, seed + 1, ...), all games pooled.
+    pub seeds: usize,
+    /// Random opening plies of every game.
+    pub openings: usize,
+    /// First seed.
+    pub seed: u64,
+    /// Benchmark sets to grade moves on: (name, positions with their exact score if known).
+    pub bench: Vec<BenchSet>,
+    /// Also play each agent on the baseline's mean time per move.
+    pub equal_time: bool,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Solver table per grading worker, MiB.
+    pub tt_mib: usize,
+    /// The board.
+    pub geometry: Geometry,
+}
+
+/// Why an evaluation could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum EvaluateError {
+    /// A match could not be played.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
+    /// Grading failed.
+    #[error(transparent)]
+    Grade(#[from] GradeError),
+    /// An agent could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// Nothing to do.
+    #[error("no agents to evaluate")]
+    NoAgents,
+    /// No games or seeds.
+    #[error("--games and --seeds must be at least 1")]
+    NoGames,
+}
+
+/// A proportion with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// The point estimate.
+    pub value: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+/// One agent's match against the baseline, all seeds pooled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchReport {
+    /// The agent (as labelled in the games).
+    pub agent: String,
+    /// The baseline.
+    pub baseline: String,
+    /// Games played.
+    pub games: usize,
+    /// The agent's wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// The agent's losses.
+    pub losses: usize,
+    /// Score (wins + draws / 2) / games, with a 95% interval (normal approximation on the
+    /// per-game scores, which counts draws as the half points they are).
+    pub score: Estimate,
+    /// Elo difference to the baseline implied by the score, with the interval's image.
+    pub elo: Estimate,
+    /// The agent's mean time per move, ms.
+    pub ms_per_move: f64,
+    /// The baseline's mean time per move in these games, ms.
+    pub baseline_ms_per_move: f64,
+    /// The score of each seed's match, in seed order.
+    pub score_per_seed: Vec<f64>,
+}
+
+/// Moves graded against the solver on one benchmark set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetErrors {
+    /// The set.
+    pub set: String,
+    /// Positions graded.
+    pub positions: usize,
+    /// Moves that lost game-theoretic value.
+    pub errors: usize,
+    /// errors / positions with a 95% Wilson interval.
+    pub error_rate: Estimate,
+    /// Mean time per move, ms.
+    pub mean_ms: f64,
+}
+
+/// Everything measured about one agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentReport {
+    /// The agent's spec.
+    pub agent: String,
+    /// Its match against the baseline.
+    pub vs_baseline: MatchReport,
+    /// The same on the baseline's time per move (`--equal-time`), when the agent searches.
+    pub equal_time: Option<MatchReport>,
+    /// Error rates per benchmark set.
+    pub errors: Vec<SetErrors>,
+}
+
+/// The whole evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvaluateReport {
+    /// The baseline's spec.
+    pub baseline: String,
+    /// Games per agent and seed.
+    pub games: usize,
+    /// Seeds.
+    pub seeds: usize,
+    /// Random opening plies.
+    pub openings: usize,
+    /// First seed.
+    pub seed: u64,
+    /// The baseline's own error rates, for comparison.
+    pub baseline_errors: Vec<SetErrors>,
+    /// One entry per evaluated agent.
+    pub agents: Vec<AgentReport>,
+}
+
+/// Mean of per-game scores with a 95% normal interval, clipped to [0, 1].
+pub fn score_estimate(scores: &[f64]) -> Estimate {
+    let n = scores.len() as f64;
+    if scores.is_empty() {
+        return Estimate {
+            value: 0.0,
+            low: 0.0,
+            high: 1.0,
+        };
+    }
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = if n > 1.0 {
+        scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.25
+    };
+    if var == 0.0 {
+        // Every game gave the same score (a clean sweep, say): the normal interval would
+        // have no width, so take Wilson's on the points instead.
+        let points = scores.iter().sum::<f64>().round() as usize;
+        return wilson(points, scores.len());
+    }
+    let half = Z95 * (var / n).sqrt();
+    Estimate {
+        value: mean,
+        low: (mean - half).max(0.0),
+        high: (mean + half).min(1.0),
+    }
+}
+
+/// Wilson's 95% interval for `k` successes in `n` trials.
+pub fn wilson(k: usize, n: usize) -> Estimate {
+    if n == 0 {
+        return Estimate {
+            value: 0.0,
+            low: 0.0,
+            high: 1.0,
+        };
+    }
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Estimate {
+        value: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
+}
+
+/// The Elo difference that makes `score` the expected score; a score of 0 or 1 is taken as
+/// half a game from it (`games`), so the value stays finite.
+pub fn elo_difference(score: f64, games: usize) -> f64 {
+    let eps = 0.5 / games.max(1) as f64;
+    let s = score.clamp(eps, 1.0 - eps);
+    400.0 * (s / (1.0 - s)).log10()
+}
+
+/// Plays `agent` against the baseline over every seed and pools the games.
+fn play_match(
+    cfg: &EvaluateConfig,
+    agent: &AgentSpec,
+    progress: &dyn Progress,
+) -> Result<MatchReport, EvaluateError> {
+    let mut scores = Vec::new();
+    let mut per_seed = Vec::new();
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let (mut ms, mut base_ms) = (0.0, 0.0);
+    let label = agent.label().to_string();
+    for k in 0..cfg.seeds {
+        let t = Tournament::new(TournamentConfig {
+            agents: vec![agent.clone(), cfg.baseline.clone()],
+            games: cfg.games,
+            openings: cfg.openings,
+            seed: cfg.seed + k as u64,
+            jobs: cfg.jobs,
+            geometry: cfg.geometry,
+        })?;
+        let summary = t.run(progress)?;
+        let p = &summary.pairings[0];
+        wins += p.wins;
+        draws += p.draws;
+        losses += p.losses;
+        per_seed.push(p.score_pct / 100.0);
+        for row in &summary.rows {
+            let mine = match row.winner.as_str() {
+                "" => 0.5,
+                w if w == label => 1.0,
+                _ => 0.0,
+            };
+            scores.push(mine);
+        }
+        let time = |name: &str| {
+            summary
+                .ms_per_move
+                .iter()
+                .find(|(a, _)| a == name)
+                .map_or(0.0, |(_, t)| *t)
+        };
+        ms += time(&label);
+        base_ms += time(cfg.baseline.label());
+    }
+    let games = scores.len();
+    let score = score_estimate(&scores);
+    Ok(MatchReport {
+        agent: label,
+        baseline: cfg.baseline.label().to_string(),
+        games,
+        wins,
+        draws,
+        losses,
+        score,
+        elo: Estimate {
+            value: elo_difference(score.value, games),
+            low: elo_difference(score.low, games),
+            high: elo_difference(score.high, games),
+        },
+        ms_per_move: ms / cfg.seeds as f64,
+        baseline_ms_per_move: base_ms / cfg.seeds as f64,
+        score_per_seed: per_seed,
+    })
+}
+
+/// Grades `agent` on every benchmark set.
+fn grade_sets(
+    cfg: &EvaluateConfig,
+    agent: &AgentSpec,
+    progress: &dyn Progress,
+) -> Result<Vec<SetErrors>, EvaluateError> {
+    let factory = agent.factory(cfg.geometry)?;
+    let mut out = Vec::new();
+    for (name, positions) in &cfg.bench {
+        let moves = grade_positions(&factory, positions, cfg.jobs, cfg.tt_mib, progress)?;
+        let errors = moves.iter().filter(|m| m.error).count();
+        out.push(SetErrors {
+            set: name.clone(),
+            positions: moves.len(),
+            errors,
+            error_rate: wilson(errors, moves.len()),
+            mean_ms: moves.iter().map(|m| m.ms).sum::<f64>() / moves.len().max(1) as f64,
+        });
+    }
+    Ok(out)
+}
+
+/// Games and graded positions an evaluation will go through (for a progress bar).
+pub fn work_items(cfg: &EvaluateConfig) -> usize {
+    let games = cfg.games * cfg.seeds * if cfg.equal_time { 2 } else { 1 };
+    let graded: usize = cfg.bench.iter().map(|(_, p)| p.len()).sum();
+    cfg.agents.len() * (games + graded) + graded
+}
+
+/// Runs the evaluation; `progress` advances once per game and per graded position.
+pub fn evaluate(
+    cfg: &EvaluateConfig,
+    progress: &dyn Progress,
+) -> Result<EvaluateReport, EvaluateError> {
+    if cfg.agents.is_empty() {
+        return Err(EvaluateError::NoAgents);
+    }
+    if cfg.games == 0 || cfg.seeds == 0 {
+        return Err(EvaluateError::NoGames);
+    }
+    let baseline_errors = grade_sets(cfg, &cfg.baseline, progress)?;
+    let mut agents = Vec::new();
+    for agent in &cfg.agents {
+        let vs_baseline = play_match(cfg, agent, progress)?;
+        let equal_time = match cfg.equal_time {
+            true => match agent.with_time_budget(vs_baseline.baseline_ms_per_move) {
+                Some(timed) => Some(play_match(cfg, &timed, progress)?),
+                None => None,
+            },
+            false => None,
+        };
+        let errors = grade_sets(cfg, agent, progress)?;
+        agents.push(AgentReport {
+            agent: agent.label().to_string(),
+            vs_baseline,
+            equal_time,
+            errors,
+        });
+    }
+    Ok(EvaluateReport {
+        baseline: cfg.baseline.label().to_string(),
+        games: cfg.games,
+        seeds: cfg.seeds,
+        openings: cfg.openings,
+        seed: cfg.seed,
+        baseline_errors,
+        agents,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_by_hand() {
+        // 10 games: 6 wins, 2 draws, 2 losses -> mean 0.7; sample variance
+        // (6 * 0.09 + 2 * 0.04 + 2 * 0.49) / 9 = 1.6 / 9; half width 1.96 * sqrt(1.6 / 90).
+        let mut s = vec![1.0; 6];
+        s.extend([0.5, 0.5, 0.0, 0.0]);
+        let e = score_estimate(&s);
+        assert!((e.value - 0.7).abs() < 1e-12);
+        // A clean sweep still has an interval: Wilson's, 10 of 10 -> (72.2%, 100%).
+        let sweep = score_estimate(&[1.0; 10]);
+        assert_eq!(sweep.value, 1.0);
+        assert!(
+            (sweep.low - 0.7225).abs() < 5e-4 && (sweep.high - 1.0).abs() < 1e-12,
+            "{sweep:?}"
+        );
+        let half = Z95 * (1.6f64 / 90.0).sqrt();
+        assert!((e.low - (0.7 - half)).abs() < 1e-12 && (e.high - (0.7 + half)).abs() < 1e-12);
+        // Wilson, 4 of 200: the textbook interval (0.78%, 5.03%).
+        let w = wilson(4, 200);
+        assert!(
+            (w.low - 0.00780).abs() < 5e-5 && (w.high - 0.05034).abs() < 5e-5,
+            "{w:?}"
+        );
+        assert_eq!(wilson(0, 0).high, 1.0);
+        // Elo: 50% is even, 76% is about +200, and a clean sweep stays finite.
+        assert!(elo_difference(0.5, 100).abs() < 1e-9);
+        assert!((elo_difference(0.7597, 100) - 200.0).abs() < 0.5);
+        assert!(elo_difference(1.0, 400).is_finite());
+        assert!(elo_difference(0.0, 400) < -900.0);
+    }
+
+    #[test]
+    fn a_strong_agent_scores_high_and_errs_less() {
+        let bench: Vec<(Position, Option<i32>)> =
+            ["4453", "44536", "2252576253462244111563365343671351441"]
+                .iter()
+                .map(|m| (Position::from_moves(Geometry::STANDARD, m).unwrap(), None))
+                .collect();
+        let cfg = EvaluateConfig {
+            agents: vec!["hard".parse().unwrap()],
+            baseline: "random".parse().unwrap(),
+            games: 6,
+            seeds: 2,
+            openings: 2,
+            seed: 5,
+            bench: vec![("three".into(), bench)],
+            equal_time: true,
+            jobs: 2,
+            tt_mib: 8,
+            geometry: Geometry::STANDARD,
+        };
+        let r = evaluate(&cfg, &crate::progress::Quiet).unwrap();
+        let m = &r.agents[0].vs_baseline;
+        assert_eq!(m.games, 12);
+        assert_eq!(m.wins + m.draws + m.losses, 12);
+        assert_eq!(m.score_per_seed.len(), 2);
+        assert!(m.score.value > 0.8, "{m:?}");
+        assert!(m.elo.value > 200.0 && m.elo.low <= m.elo.value && m.elo.value <= m.elo.high);
+        // hard searches, so it also played on random's time per move, under its own label.
+        let timed = r.agents[0]
+            .equal_time
+            .as_ref()
+            .expect("an equal-time match");
+        assert_eq!(timed.games, 12);
+        assert!(
+            timed.agent.starts_with("hard@") && timed.agent.ends_with("ms"),
+            "{timed:?}"
+        );
+        // Agents that do not search take no time budget.
+        assert!(
+            "random"
+                .parse::<AgentSpec>()
+                .unwrap()
+                .with_time_budget(5.0)
+                .is_none()
+        );
+        assert_eq!(r.baseline_errors[0].positions, 3);
+        assert_eq!(r.agents[0].errors[0].positions, 3);
+    }
+}
