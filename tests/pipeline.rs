@@ -533,6 +533,11 @@ fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
         (vec!["--sample-rate", "1.5"], "sample_rate = 1.5"),
         (vec!["--depth", "0"], "depth = 0"),
         (vec!["--rate", "abc"], "invalid value 'abc'"),
+        (vec!["--restarts", "0"], "--restarts must be at least 1"),
+        (
+            vec!["--restarts", "2", "--resume"],
+            "cannot be used with --restarts",
+        ),
     ] {
         let mut a = vec!["train", "lms", "--out", s(&model)];
         a.extend(args);
@@ -541,6 +546,35 @@ fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(want), "{a:?}: {err}");
     }
+    // Restarts: each seed's weights play one common match; the best one is written.
+    let best = dir.join("best.bin");
+    let out = c4(&[
+        "train",
+        "lms",
+        "--games",
+        "20",
+        "--window",
+        "10",
+        "--eval-every",
+        "10",
+        "--eval-games",
+        "4",
+        "--depth",
+        "1",
+        "--seed",
+        "5",
+        "--restarts",
+        "3",
+        "--restart-games",
+        "10",
+        "--out",
+        s(&best),
+    ]);
+    let text = ok(&out, "train lms --restarts");
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains("  seed ")).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert_eq!(text.matches("<- kept").count(), 1, "{text}");
+    assert!(best.is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

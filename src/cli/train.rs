@@ -81,6 +81,13 @@ pub struct LmsArgs {
     /// uninterrupted run with the same seed.
     #[arg(long)]
     resume: bool,
+    /// Train K times (seeds S, S+1, ...) and keep the run whose weights score best in one
+    /// common match against the hand-tuned agent (no checkpoints then).
+    #[arg(long, default_value_t = 1)]
+    restarts: usize,
+    /// Games of that common match.
+    #[arg(long, default_value_t = 200)]
+    restart_games: usize,
     #[command(flatten)]
     board: super::BoardArgs,
 }
@@ -346,10 +353,47 @@ fn run_lms(a: LmsArgs) -> Result<()> {
     if a.checkpoint_every == 0 {
         bail!("--checkpoint-every must be at least 1");
     }
-    let run = connect4_ml::train::lms::train_with(&config, Some(&checkpoint), &super::Bars::new())?;
+    if a.restarts == 0 {
+        bail!("--restarts must be at least 1");
+    }
+    if a.restarts > 1 && a.resume {
+        bail!("--resume continues one run: it cannot be used with --restarts");
+    }
+    let mut kept_seed = a.seed;
+    let run = if a.restarts == 1 {
+        connect4_ml::train::lms::train_with(&config, Some(&checkpoint), &super::Bars::new())?
+    } else {
+        let (run, all) = connect4_ml::train::lms::train_restarts(
+            &config,
+            a.restarts,
+            a.restart_games,
+            &super::Bars::new(),
+        )?;
+        println!(
+            "restarts ({} games each against handtuned:depth={}, same openings):",
+            a.restart_games, config.depth
+        );
+        if let Some(r) = all.iter().find(|r| r.weights == run.weights) {
+            kept_seed = r.seed;
+        }
+        for r in &all {
+            let kept = if r.seed == kept_seed { "  <- kept" } else { "" };
+            println!(
+                "  seed {:>4}: {:>5} games, score {:.1}%{kept}",
+                r.seed,
+                r.games,
+                100.0 * r.score
+            );
+        }
+        run
+    };
+    let config = LmsConfig {
+        seed: kept_seed,
+        ..config
+    };
     let report = connect4_ml::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
-    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
+    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), kept_seed)
         .rows(run.games)
         .data(vec![format!(
             "self-play against handtuned:depth={}",

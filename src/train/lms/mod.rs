@@ -21,6 +21,7 @@ mod examples;
 mod files;
 mod records;
 mod report;
+mod restarts;
 
 pub use checkpoint::Checkpointing;
 pub use config::{Keep, LmsConfig, LmsTrainError};
@@ -29,6 +30,7 @@ pub use examples::game_examples;
 pub use files::{SaveError, save_run};
 pub use records::{GameRecord, LmsRun, MatchScore, StopReason};
 pub use report::LmsReport;
+pub use restarts::{Restart, train_restarts};
 
 use crate::agents::SearchAgent;
 use crate::arena::{play_game, random_opening};
