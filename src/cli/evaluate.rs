@@ -115,14 +115,7 @@ pub fn run(a: EvaluateArgs) -> Result<()> {
     for (stem, chart) in charts(&report) {
         written.extend(chart.save(&a.out.join(stem))?);
     }
-    println!(
-        "wrote {}",
-        written
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    super::print_written(&written);
     Ok(())
 }
 

@@ -100,6 +100,12 @@ fn resolve_model_path(path: &std::path::Path) -> std::path::PathBuf {
     }
 }
 
+/// Prints "wrote A, B, ..." for the files a command wrote.
+pub fn print_written(paths: &[std::path::PathBuf]) {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    println!("wrote {}", names.join(", "));
+}
+
 /// The progress bar every long command shows: `label [=====>   ] done/total elapsed eta`.
 pub fn progress_bar(len: usize, label: impl Into<String>) -> Result<indicatif::ProgressBar> {
     let bar = indicatif::ProgressBar::new(len as u64).with_style(

@@ -302,14 +302,7 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         .data(data_notes)
         .metrics(h.headline_metrics());
     let written = save_gbt_experiment(&a.out, &out, a.features, geom, meta)?;
-    println!(
-        "wrote {}",
-        written
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    super::print_written(&written);
     Ok(())
 }
 
@@ -403,13 +396,6 @@ fn run_lms(a: LmsArgs) -> Result<()> {
     let written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
     // The run is complete: its checkpoint has served.
     let _ = std::fs::remove_file(&checkpoint.path);
-    println!(
-        "wrote {}",
-        written
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    super::print_written(&written);
     Ok(())
 }
