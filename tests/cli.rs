@@ -447,23 +447,14 @@ fn errors_say_each_cause_once_and_the_cli_adds_the_flag_that_fixes_them() {
 fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     let dir = std::env::temp_dir().join(format!("c4-cli-positions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let sample = |to: &std::path::Path| {
-        c4(
-            &[
-                "data",
-                "positions",
-                "--plies",
-                "12..14",
-                "--count",
-                "30",
-                "--seed",
-                "3",
-                "--out",
-                to.to_str().unwrap(),
-            ],
-            "",
-        )
+    // 30 positions of 12-14 stones with `seed` and any `extra` flags, written to `to`.
+    let sample_with = |seed: &str, extra: &[&str], to: &std::path::Path| {
+        let mut args = vec!["data", "positions", "--plies", "12..14", "--count", "30"];
+        args.extend(["--seed", seed, "--out", to.to_str().unwrap()]);
+        args.extend(extra);
+        c4(&args, "")
     };
+    let sample = |to: &std::path::Path| sample_with("3", &[], to);
     let out_file = dir.join("p.txt");
     let out = sample(&out_file);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -495,23 +486,7 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     // A held-out sample with another seed, gzip-compressed, overlaps none of the first
     // (mirror images included), and reads back through the one reader.
     let held = dir.join("held.txt.gz");
-    let out = c4(
-        &[
-            "data",
-            "positions",
-            "--plies",
-            "12..14",
-            "--count",
-            "30",
-            "--seed",
-            "4",
-            "--exclude",
-            out_file.to_str().unwrap(),
-            "--out",
-            held.to_str().unwrap(),
-        ],
-        "",
-    );
+    let out = sample_with("4", &["--exclude", out_file.to_str().unwrap()], &held);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(&held).unwrap()[..2], [0x1f, 0x8b]);
     let held_lines = connect4_ml::ml::labelled::read_moves_file(
@@ -531,21 +506,7 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     // Without the exclusion, the same seed meets some of the first sample's positions, so
     // the check above is not empty.
     let plain = dir.join("plain4.txt");
-    let out = c4(
-        &[
-            "data",
-            "positions",
-            "--plies",
-            "12..14",
-            "--count",
-            "30",
-            "--seed",
-            "4",
-            "--out",
-            plain.to_str().unwrap(),
-        ],
-        "",
-    );
+    let out = sample_with("4", &[], &plain);
     assert!(out.status.success());
     let shared = std::fs::read_to_string(&plain)
         .unwrap()
