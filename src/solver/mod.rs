@@ -102,7 +102,7 @@ impl ShallowTable {
         }
         let bytes = (mib as u64) << 20;
         let key_bits = geom.key_bits();
-        let value_bits = 32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros();
+        let value_bits = stored_value_bits(geom);
         let log = (63 - (bytes / 8).leading_zeros()).min(key_bits);
         let table = SharedTable::new(log, key_bits, value_bits)
             .map_err(|_| SolverError::NoMemory { mib })?;
@@ -125,7 +125,7 @@ impl ShallowTable {
         if plies == 0 || positions == 0 {
             return Ok(None);
         }
-        let mib = positions.clamp(16, max_mib.max(16)).min(max_mib);
+        let mib = positions.max(16).min(max_mib);
         Self::new(geom, plies, mib).map(Some)
     }
 
@@ -133,6 +133,11 @@ impl ShallowTable {
     pub fn entries(&self) -> u64 {
         self.table.len()
     }
+}
+
+/// Bits a table entry needs for a stored bound on `geom` (see `Search::upper`/`lower`).
+fn stored_value_bits(geom: Geometry) -> u32 {
+    32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros()
 }
 
 enum Tt {
@@ -167,7 +172,7 @@ impl Solver {
             return Err(SolverError::TableSize { mib });
         }
         let bytes = (mib as u64) << 20;
-        let value_bits = 32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros();
+        let value_bits = stored_value_bits(geom);
         let key_bits = geom.key_bits();
         // The largest power-of-two table within the budget, in 32-bit words if they suffice.
         let log_entries =
