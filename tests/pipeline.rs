@@ -578,6 +578,116 @@ fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `c4 train lms --supervised`: the LMS rule on labelled positions (here the shipped training
+/// set), graded in a match, saved; with --self-play it starts self-play from the fit; a file
+/// with a bad line is named with its line.
+#[test]
+fn train_lms_supervised_fits_labelled_positions() {
+    let dir = temp("lms-supervised");
+    let model = dir.join("sup.bin");
+    let train = "data/positions/train.txt.gz";
+    let out = c4(&[
+        "train",
+        "lms",
+        "--supervised",
+        train,
+        "--epochs",
+        "3",
+        "--restart-games",
+        "20",
+        "--depth",
+        "2",
+        "--out",
+        s(&model),
+    ]);
+    let text = ok(&out, "train lms --supervised");
+    assert!(
+        text.contains("supervised LMS: 200000 positions (20000 held out), 3 epochs"),
+        "{text}"
+    );
+    assert_eq!(text.matches("  epoch ").count(), 3, "{text}");
+    assert!(
+        text.contains("against handtuned:depth=2 (20 games"),
+        "{text}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sup.supervised.json")).unwrap())
+            .unwrap();
+    let w: Vec<f64> = report["fit"]["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    // Open threes of the first player are good for the first player, and the second
+    // player's are bad: the fit must find both signs.
+    assert!(w[2] > 0.0 && w[3] < 0.0, "{w:?}");
+    assert!(report["data"][0].as_str().unwrap().contains("train.txt.gz"));
+    // The weights play as an agent.
+    ok(
+        &c4(&[
+            "tournament",
+            "--agents",
+            &format!("lms:{},depth=2", model.display()),
+            "easy",
+            "--games",
+            "2",
+            "--out",
+            s(&dir.join("t")),
+        ]),
+        "supervised weights as an agent",
+    );
+    // Then self-play from the fit: the curve and the supervised report are both written.
+    let both = dir.join("both.bin");
+    let out = c4(&[
+        "train",
+        "lms",
+        "--supervised",
+        train,
+        "--epochs",
+        "1",
+        "--self-play",
+        "--games",
+        "20",
+        "--window",
+        "10",
+        "--eval-every",
+        "10",
+        "--eval-games",
+        "4",
+        "--depth",
+        "1",
+        "--out",
+        s(&both),
+    ]);
+    let text = ok(&out, "train lms --supervised --self-play");
+    assert!(text.contains("LMS: "), "{text}");
+    assert!(dir.join("both.curve.csv").is_file() && dir.join("both.supervised.json").is_file());
+    // Bad input: a torn line, --self-play alone, restarts without self-play.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "4455 3\n44x 1\n").unwrap();
+    for (args, want) in [
+        (vec!["--supervised", s(&bad)], "bad.txt:2: move 3"),
+        (
+            vec!["--self-play"],
+            "--self-play continues a supervised fit",
+        ),
+        (
+            vec!["--supervised", train, "--restarts", "2"],
+            "--restarts repeats self-play runs",
+        ),
+        (vec!["--supervised", train, "--epochs", "0"], "epochs = 0"),
+    ] {
+        let mut a = vec!["train", "lms", "--out", s(&model)];
+        a.extend(args);
+        let out = c4(&a);
+        assert!(!out.status.success(), "{a:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{a:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn model_specs_fail_clearly() {
     let dir = temp("specs");

@@ -9,7 +9,7 @@ use connect4_ml::ml::experiment::{ExperimentConfig, run_experiment};
 use connect4_ml::ml::gbt::GbtParams;
 use connect4_ml::ml::model_file::save_gbt_experiment;
 use connect4_ml::ml::uci::{DEFAULT_UCI_PATH, Label};
-use connect4_ml::train::lms::LmsConfig;
+use connect4_ml::train::lms::{LmsConfig, SupervisedConfig};
 use linfa::ParamGuard;
 use std::path::PathBuf;
 
@@ -85,9 +85,26 @@ pub struct LmsArgs {
     /// common match against the hand-tuned agent (no checkpoints then).
     #[arg(long, default_value_t = 1)]
     restarts: usize,
-    /// Games of that common match.
+    /// Games of that common match (and of the match that grades a --supervised fit).
     #[arg(long, default_value_t = 200)]
     restart_games: usize,
+    /// Fit the weights to solver-labelled "MOVES SCORE" files (the shipped
+    /// data/positions/train.txt.gz, `c4 data label` output) with the LMS rule instead of
+    /// self-play; add --self-play to go on with self-play from the fitted weights.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    supervised: Vec<PathBuf>,
+    /// Also fit to the UCI file's 67,557 labelled 8-stone positions (supervised mode).
+    #[arg(long, value_name = "PATH")]
+    uci: Option<PathBuf>,
+    /// Passes over the labelled positions (supervised mode).
+    #[arg(long, default_value_t = SupervisedConfig::default().epochs)]
+    epochs: usize,
+    /// Learning rate of the per-position LMS rule (supervised mode).
+    #[arg(long, default_value_t = SupervisedConfig::default().rate)]
+    supervised_rate: f64,
+    /// After the supervised fit, train by self-play starting from its weights.
+    #[arg(long)]
+    self_play: bool,
     #[command(flatten)]
     board: super::BoardArgs,
 }
@@ -306,6 +323,101 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
     Ok(())
 }
 
+/// The supervised fit of `c4 train lms --supervised`: gathers the labelled positions, fits,
+/// prints the per-epoch errors and the weights beside the hand-tuned ones.
+fn run_supervised(
+    a: &LmsArgs,
+    config: &LmsConfig,
+) -> Result<connect4_ml::train::lms::SupervisedReport> {
+    use connect4_ml::eval::HAND_TUNED_WEIGHTS;
+    use connect4_ml::features::LINEAR8_NAMES;
+    if a.restarts > 1 && !a.self_play {
+        bail!("--restarts repeats self-play runs: add --self-play, or drop --restarts");
+    }
+    let sources =
+        connect4_ml::ml::sources::gather(a.uci.as_deref(), &[], &a.supervised, config.geometry)?;
+    if let Some(e) = sources.uci_missing {
+        bail!("{e}");
+    }
+    let mut examples = sources.main;
+    examples.extend(sources.extra);
+    let sup = SupervisedConfig {
+        rate: a.supervised_rate,
+        epochs: a.epochs,
+        win_value: a.win_value,
+        seed: a.seed,
+        ..SupervisedConfig::default()
+    };
+    let fit = connect4_ml::train::lms::fit_supervised(
+        &examples,
+        config.geometry,
+        &sup,
+        &super::Bars::new(),
+    )?;
+    println!(
+        "supervised LMS: {} positions ({} held out), {} epochs",
+        fit.train_rows + fit.test_rows,
+        fit.test_rows,
+        fit.epochs.len()
+    );
+    for e in &fit.epochs {
+        println!(
+            "  epoch {:>3}: train mse {:.4}, held-out mse {:.4}, held-out sign right {:.1}%",
+            e.epoch,
+            e.train_mse,
+            e.test_mse,
+            100.0 * e.test_sign_accuracy
+        );
+    }
+    println!("{:<24} {:>10} {:>10}", "feature", "fitted", "hand-tuned");
+    for (i, name) in LINEAR8_NAMES.iter().enumerate() {
+        println!(
+            "{name:<24} {:>10.3} {:>10.3}",
+            fit.weights[i], HAND_TUNED_WEIGHTS[i]
+        );
+    }
+    Ok(connect4_ml::train::lms::SupervisedReport {
+        config: sup,
+        fit,
+        data: sources.notes,
+        evaluation: None,
+    })
+}
+
+/// Grades a supervised fit in a match against the hand-tuned agent and saves it.
+fn save_supervised_only(
+    a: &LmsArgs,
+    config: &LmsConfig,
+    mut report: connect4_ml::train::lms::SupervisedReport,
+) -> Result<()> {
+    let m = connect4_ml::train::lms::common_match(config, report.fit.weights, a.restart_games);
+    println!(
+        "against handtuned:depth={} ({} games, {} random opening plies): {} wins, {} draws, {} losses, score {:.1}%",
+        config.depth,
+        m.games,
+        config.opening,
+        m.wins,
+        m.draws,
+        m.losses,
+        100.0 * m.score
+    );
+    report.evaluation = Some(m.clone());
+    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
+        .rows(report.fit.train_rows)
+        .data(report.data.clone())
+        .metrics(vec![
+            (
+                "heldout_mse".to_string(),
+                report.fit.epochs.last().map_or(f64::NAN, |e| e.test_mse),
+            ),
+            ("match_score".to_string(), m.score),
+        ]);
+    connect4_ml::ml::model_file::save_linear(&a.out, report.fit.weights, config.geometry, meta)?;
+    let path = connect4_ml::train::lms::save_supervised_report(&a.out, &report)?;
+    super::print_written(&[a.out.clone(), path]);
+    Ok(())
+}
+
 /// `--keep` values.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum KeepArg {
@@ -335,9 +447,24 @@ fn run_lms(a: LmsArgs) -> Result<()> {
             KeepArg::Best => connect4_ml::train::lms::Keep::Best,
             KeepArg::Last => connect4_ml::train::lms::Keep::Last,
         },
+        start: None,
         seed: a.seed,
     };
     config.check()?;
+    let supervised_mode = !a.supervised.is_empty() || a.uci.is_some();
+    if a.self_play && !supervised_mode {
+        bail!("--self-play continues a supervised fit: give --supervised FILE... or --uci PATH");
+    }
+    let (config, supervised_report) = if supervised_mode {
+        let report = run_supervised(&a, &config)?;
+        if !a.self_play {
+            return save_supervised_only(&a, &config, report);
+        }
+        let start = Some(report.fit.weights);
+        (LmsConfig { start, ..config }, Some(report))
+    } else {
+        (config, None)
+    };
     let checkpoint = connect4_ml::train::lms::Checkpointing {
         path: connect4_ml::io::beside(&a.out, ".checkpoint"),
         every: a.checkpoint_every,
@@ -386,14 +513,25 @@ fn run_lms(a: LmsArgs) -> Result<()> {
     };
     let report = connect4_ml::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
+    let mut data = vec![format!(
+        "self-play against handtuned:depth={}",
+        config.depth
+    )];
+    if let Some(r) = &supervised_report {
+        data.extend(
+            r.data
+                .iter()
+                .map(|d| format!("start: supervised fit to {d}")),
+        );
+    }
     let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), kept_seed)
         .rows(run.games)
-        .data(vec![format!(
-            "self-play against handtuned:depth={}",
-            config.depth
-        )])
+        .data(data)
         .metrics(report.metrics());
-    let written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
+    let mut written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
+    if let Some(r) = &supervised_report {
+        written.push(connect4_ml::train::lms::save_supervised_report(&a.out, r)?);
+    }
     // The run is complete: its checkpoint has served.
     let _ = std::fs::remove_file(&checkpoint.path);
     super::print_written(&written);

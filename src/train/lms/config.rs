@@ -42,6 +42,9 @@ pub struct LmsConfig {
     pub init_scale: f64,
     /// Which weights the run returns (default [`Keep::Best`]).
     pub keep: Keep,
+    /// Starting weights (e.g. a supervised fit's) instead of seeded random ones (default
+    /// none).
+    pub start: Option<[f64; N_WEIGHTS]>,
     /// Seed of the starting weights, openings and sampling.
     pub seed: u64,
 }
@@ -52,7 +55,7 @@ pub enum Keep {
     /// The weights after the last game.
     Last,
     /// The weights that scored best in an evaluation match (the later one on ties; the
-    /// last weights when no match was played). Self-play LMS keeps moving around its fixed
+    /// last weights when no match was played; given starting weights compete too). Self-play LMS keeps moving around its fixed
     /// point, and from one match to the next the score swings by 10-20 points, so the best
     /// evaluated weights are the ones worth keeping.
     Best,
@@ -76,6 +79,7 @@ impl Default for LmsConfig {
             stop_score: 0.75,
             init_scale: 1.0,
             keep: Keep::Best,
+            start: None,
             seed: 0,
         }
     }
@@ -179,7 +183,7 @@ impl LmsConfig {
                 "a number (above 1 never stops)",
             );
         }
-        Lms::new([0.0; N_WEIGHTS], self.rate)?;
+        Lms::new(self.start.unwrap_or([0.0; N_WEIGHTS]), self.rate)?;
         Ok(())
     }
 }

@@ -52,3 +52,31 @@ pub fn save_run(
     write_json_atomic(&report, &LmsReport::new(config, run)).map_err(io(&report))?;
     Ok(vec![out.to_path_buf(), curve, evals, report])
 }
+
+/// What `c4 train lms --supervised` writes beside the weights (`NAME.supervised.json`): the
+/// fit's settings, per-epoch errors, data notes and, when one was played, the match of the
+/// fitted weights against the hand-tuned agent.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SupervisedReport {
+    /// The fit's settings.
+    pub config: super::SupervisedConfig,
+    /// The fit.
+    pub fit: super::SupervisedFit,
+    /// One note per data source (path and sha256).
+    pub data: Vec<String>,
+    /// The fitted weights against the hand-tuned agent.
+    pub evaluation: Option<super::MatchScore>,
+}
+
+/// Writes `report` to `out`'s `.supervised.json` (atomically) and returns its path.
+pub fn save_supervised_report(
+    out: &std::path::Path,
+    report: &SupervisedReport,
+) -> Result<std::path::PathBuf, SaveError> {
+    let path = crate::io::beside(out, ".supervised.json");
+    crate::io::write_json_atomic(&path, report).map_err(|source| SaveError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}

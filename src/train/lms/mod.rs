@@ -22,15 +22,19 @@ mod files;
 mod records;
 mod report;
 mod restarts;
+mod supervised;
 
 pub use checkpoint::Checkpointing;
 pub use config::{Keep, LmsConfig, LmsTrainError};
 pub use evaluation::evaluation_match;
 pub use examples::game_examples;
-pub use files::{SaveError, save_run};
+pub use files::{SaveError, SupervisedReport, save_run, save_supervised_report};
 pub use records::{GameRecord, LmsRun, MatchScore, StopReason};
 pub use report::LmsReport;
-pub use restarts::{Restart, train_restarts};
+pub use restarts::{Restart, common_match, train_restarts};
+pub use supervised::{
+    EpochRecord, SupervisedConfig, SupervisedFit, fit_supervised, supervised_sample,
+};
 
 use crate::agents::SearchAgent;
 use crate::arena::{play_game, random_opening};
@@ -92,6 +96,11 @@ pub fn train_with(
     let mut initial = [0.0; N_WEIGHTS];
     for w in &mut initial {
         *w = rng.gen_range(-config.init_scale..=config.init_scale);
+    }
+    // Given starting weights replace the random ones after these were drawn, so the rest of
+    // the run (openings, sampling) sees the same random numbers either way.
+    if let Some(start) = config.start {
+        initial = start;
     }
     let restored = match checkpointing {
         Some(c) if c.resume => load_checkpoint(&c.path)?,
@@ -238,15 +247,18 @@ pub fn train_with(
     }
     let last = lms.weights();
     let (weights, kept_after_games) = match config.keep {
+        // Random starting weights are never worth keeping; given ones (a supervised fit)
+        // compete with the trained ones.
         Keep::Best => evaluations
             .iter()
-            .filter(|m| m.after_games > 0)
+            .filter(|m| m.after_games > 0 || config.start.is_some())
             .fold(None::<&MatchScore>, |best, m| match best {
                 Some(b) if b.score > m.score => Some(b),
                 _ => Some(m),
             })
-            .map_or((last, records.len()), |m| {
-                (records[m.after_games - 1].weights(), m.after_games)
+            .map_or((last, records.len()), |m| match m.after_games {
+                0 => (initial, 0),
+                n => (records[n - 1].weights(), n),
             }),
         Keep::Last => (last, records.len()),
     };

@@ -18,6 +18,24 @@ pub struct Restart {
     pub weights: [f64; crate::ml::lms::N_WEIGHTS],
 }
 
+/// The common match that compares weights trained under `config`: `games` games against the
+/// hand-tuned agent at the training depth, on openings drawn from a seed derived from
+/// `config.seed` (the same openings for every restart, and for a supervised fit).
+pub fn common_match(
+    config: &LmsConfig,
+    weights: [f64; crate::ml::lms::N_WEIGHTS],
+    games: usize,
+) -> super::MatchScore {
+    evaluation_match(
+        config.geometry,
+        weights,
+        config.depth,
+        games,
+        config.opening,
+        crate::seed::derive_seed(config.seed, &[0x7e57]),
+    )
+}
+
 /// Runs `restarts` trainings with seeds `config.seed`, `config.seed + 1`, ... and returns the
 /// run whose weights score best (the earliest on ties) with every restart's summary.
 ///
@@ -37,7 +55,6 @@ pub fn train_restarts(
             expected: "at least 1 each",
         });
     }
-    let match_seed = crate::seed::derive_seed(config.seed, &[0x7e57]);
     let mut best: Option<(LmsRun, f64)> = None;
     let mut summaries = Vec::with_capacity(restarts);
     for i in 0..restarts {
@@ -46,14 +63,7 @@ pub fn train_restarts(
             ..config.clone()
         };
         let run = train(&cfg, progress)?;
-        let m = evaluation_match(
-            cfg.geometry,
-            run.weights,
-            cfg.depth,
-            match_games,
-            cfg.opening,
-            match_seed,
-        );
+        let m = common_match(config, run.weights, match_games);
         summaries.push(Restart {
             seed: cfg.seed,
             games: run.games,
