@@ -65,6 +65,9 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
         "models/gbt.curve.csv",
         "models/gbt.importance.csv",
         "models/gbt.phases.csv",
+        "models/lms.supervised.json",
+        "evaluate/evaluate.json",
+        "evaluate/score.png",
         "ladder/summary.json",
         "ladder/games.csv",
         "detail/summary.json",
@@ -91,6 +94,10 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
         "| perfect |",
         "| hybrid |",
         "## Error rates against the solver",
+        "Supervised start: the LMS rule on 18000 labelled positions",
+        "`cells+oddeven` features",
+        "| 10-36 | 2000 |",
+        "## Against the hand-tuned agent",
         "(plots/ladder_elo.png)",
         "| total |",
     ] {
@@ -108,6 +115,15 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
             .len(),
         8
     );
+    // The learned agents against the hand-tuned one, at equal depth and on its time.
+    let evaluation = read_json("evaluate/evaluate.json");
+    assert_eq!(evaluation["baseline"], "handtuned:depth=3");
+    let evaluated = evaluation["agents"].as_array().unwrap();
+    assert_eq!(evaluated.len(), 3);
+    for a in evaluated {
+        assert_eq!(a["vs_baseline"]["games"], 10);
+        assert!(a["equal_time"]["agent"].as_str().unwrap().ends_with("ms"));
+    }
     assert_eq!(
         read_json("bench/error_rates.json")
             .as_array()

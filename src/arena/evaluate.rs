@@ -149,6 +149,88 @@ pub struct EvaluateReport {
     pub agents: Vec<AgentReport>,
 }
 
+impl MatchReport {
+    /// One row of the match table (see [`EvaluateReport::text`]).
+    pub fn line(&self) -> String {
+        format!(
+            "{:<40} {:>5} {:>4}/{:>3}/{:>4} {:>6.1}% [{:>5.1}, {:>5.1}] {:>+6.0} [{:>+5.0}, {:>+5.0}] {:>9.3} {:>9.3}",
+            self.agent,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score.value,
+            100.0 * self.score.low,
+            100.0 * self.score.high,
+            self.elo.value,
+            self.elo.low,
+            self.elo.high,
+            self.ms_per_move,
+            self.baseline_ms_per_move
+        )
+    }
+}
+
+impl EvaluateReport {
+    /// The tables `c4 evaluate` prints (and the pipeline's report quotes): one row per match
+    /// (the equal-time match under its agent), then error rates per set with their
+    /// intervals.
+    pub fn text(&self) -> String {
+        use std::fmt::Write;
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "against {} ({} games x {} seed(s) per agent, {} random opening plies, seed {}):",
+            self.baseline, self.games, self.seeds, self.openings, self.seed
+        );
+        let _ = writeln!(
+            t,
+            "{:<40} {:>5} {:>14} {:>23} {:>21} {:>9} {:>9}",
+            "agent", "games", "W/D/L", "score [95% CI]", "Elo diff [95% CI]", "ms/move", "base ms"
+        );
+        for a in &self.agents {
+            let _ = writeln!(t, "{}", a.vs_baseline.line());
+            if let Some(m) = &a.equal_time {
+                let _ = writeln!(t, "{}", m.line());
+            }
+        }
+        if self.baseline_errors.is_empty() {
+            return t;
+        }
+        let _ = writeln!(
+            t,
+            "\nerror rate against the solver (moves that lose value), % [95% CI]:"
+        );
+        let _ = write!(t, "{:<40}", "agent");
+        for s in &self.baseline_errors {
+            let _ = write!(t, " {:>22}", s.set);
+        }
+        t.push('\n');
+        let mut row = |name: &str, errs: &[SetErrors]| {
+            let _ = write!(t, "{name:<40}");
+            for e in errs {
+                let cell = format!(
+                    "{:.1} [{:.1}, {:.1}] n={}",
+                    100.0 * e.error_rate.value,
+                    100.0 * e.error_rate.low,
+                    100.0 * e.error_rate.high,
+                    e.positions
+                );
+                let _ = write!(t, " {cell:>22}");
+            }
+            t.push('\n');
+        };
+        row(
+            &format!("{} (baseline)", self.baseline),
+            &self.baseline_errors,
+        );
+        for a in &self.agents {
+            row(&a.agent, &a.errors);
+        }
+        t
+    }
+}
+
 /// Mean of per-game scores with a 95% normal interval, clipped to [0, 1].
 pub fn score_estimate(scores: &[f64]) -> Estimate {
     let n = scores.len() as f64;

@@ -4,10 +4,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::arena::bench_sets::BenchSet;
-use connect4_ml::arena::evaluate::{
-    EvaluateConfig, EvaluateReport, MatchReport, evaluate, work_items,
-};
-use connect4_ml::plot::{BarChart, Chart};
+use connect4_ml::arena::evaluate::{EvaluateConfig, evaluate, work_items};
 use connect4_ml::progress::Progress;
 use std::path::PathBuf;
 
@@ -106,141 +103,15 @@ pub fn run(a: EvaluateArgs) -> Result<()> {
     bars.start("games and graded positions", work_items(&cfg));
     let report = evaluate(&cfg, &bars)?;
     bars.finish();
-    print_report(&report);
+    print!("{}", report.text());
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let json = a.out.join("evaluate.json");
     connect4_ml::io::write_json_atomic(&json, &report)
         .with_context(|| format!("writing {}", json.display()))?;
     let mut written = vec![json];
-    for (stem, chart) in charts(&report) {
+    for (stem, chart) in connect4_ml::plot::evaluate_charts(&report) {
         written.extend(chart.save(&a.out.join(stem))?);
     }
     super::print_written(&written);
     Ok(())
-}
-
-fn match_line(m: &MatchReport) -> String {
-    format!(
-        "{:<40} {:>5} {:>4}/{:>3}/{:>4} {:>6.1}% [{:>5.1}, {:>5.1}] {:>+6.0} [{:>+5.0}, {:>+5.0}] {:>9.3} {:>9.3}",
-        m.agent,
-        m.games,
-        m.wins,
-        m.draws,
-        m.losses,
-        100.0 * m.score.value,
-        100.0 * m.score.low,
-        100.0 * m.score.high,
-        m.elo.value,
-        m.elo.low,
-        m.elo.high,
-        m.ms_per_move,
-        m.baseline_ms_per_move
-    )
-}
-
-/// The tables on stdout: matches, then error rates per set.
-fn print_report(r: &EvaluateReport) {
-    println!(
-        "against {} ({} games x {} seed(s) per agent, {} random opening plies, seed {}):",
-        r.baseline, r.games, r.seeds, r.openings, r.seed
-    );
-    println!(
-        "{:<40} {:>5} {:>14} {:>23} {:>21} {:>9} {:>9}",
-        "agent", "games", "W/D/L", "score [95% CI]", "Elo diff [95% CI]", "ms/move", "base ms"
-    );
-    for a in &r.agents {
-        println!("{}", match_line(&a.vs_baseline));
-        if let Some(m) = &a.equal_time {
-            println!("{}", match_line(m));
-        }
-    }
-    if r.baseline_errors.is_empty() {
-        return;
-    }
-    println!("\nerror rate against the solver (moves that lose value), % [95% CI]:");
-    let sets: Vec<&str> = r.baseline_errors.iter().map(|s| s.set.as_str()).collect();
-    print!("{:<40}", "agent");
-    for s in &sets {
-        print!(" {s:>22}");
-    }
-    println!();
-    let row = |name: &str, errs: &[connect4_ml::arena::evaluate::SetErrors]| {
-        print!("{name:<40}");
-        for e in errs {
-            print!(
-                " {:>22}",
-                format!(
-                    "{:.1} [{:.1}, {:.1}] n={}",
-                    100.0 * e.error_rate.value,
-                    100.0 * e.error_rate.low,
-                    100.0 * e.error_rate.high,
-                    e.positions
-                )
-            );
-        }
-        println!();
-    };
-    row(&format!("{} (baseline)", r.baseline), &r.baseline_errors);
-    for a in &r.agents {
-        row(&a.agent, &a.errors);
-    }
-}
-
-/// The score chart (with intervals) and the error-rate chart.
-fn charts(r: &EvaluateReport) -> Vec<(&'static str, Chart)> {
-    let mut matches: Vec<&MatchReport> = Vec::new();
-    for a in &r.agents {
-        matches.push(&a.vs_baseline);
-        if let Some(m) = &a.equal_time {
-            matches.push(m);
-        }
-    }
-    let short = connect4_ml::plot::files::short_label;
-    let score = Chart::Bar(BarChart {
-        title: format!("Score against {} (95% CI)", r.baseline),
-        value_label: "score %".into(),
-        categories: matches.iter().map(|m| short(&m.agent)).collect(),
-        groups: vec![(
-            "score".into(),
-            matches.iter().map(|m| 100.0 * m.score.value).collect(),
-        )],
-        intervals: Some(
-            matches
-                .iter()
-                .map(|m| (100.0 * m.score.low, 100.0 * m.score.high))
-                .collect(),
-        ),
-        dots: false,
-    });
-    let mut out = vec![("score", score)];
-    if !r.baseline_errors.is_empty() {
-        let mut groups = vec![(
-            short(&r.baseline),
-            r.baseline_errors
-                .iter()
-                .map(|e| 100.0 * e.error_rate.value)
-                .collect(),
-        )];
-        for a in &r.agents {
-            groups.push((
-                short(&a.agent),
-                a.errors
-                    .iter()
-                    .map(|e| 100.0 * e.error_rate.value)
-                    .collect(),
-            ));
-        }
-        out.push((
-            "errors",
-            Chart::Bar(BarChart {
-                title: "Error rate against the solver".into(),
-                value_label: "moves that lose value, %".into(),
-                categories: r.baseline_errors.iter().map(|e| e.set.clone()).collect(),
-                groups,
-                intervals: None,
-                dots: false,
-            }),
-        ));
-    }
-    out
 }

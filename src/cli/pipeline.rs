@@ -23,6 +23,16 @@ pub struct PipelineArgs {
     /// Leave the UCI file out: the GBT learns from self-play positions only.
     #[arg(long, conflicts_with = "uci")]
     no_uci: bool,
+    /// Solver-labelled training positions ("MOVES SCORE", plain or gzip): the LMS fit's data
+    /// and more GBT rows.
+    #[arg(long, default_value = "data/positions/train.txt.gz")]
+    positions: PathBuf,
+    /// Labelled positions no model trains on: the GBT's accuracy on them by stones.
+    #[arg(long, default_value = "data/positions/heldout.txt.gz")]
+    heldout: PathBuf,
+    /// Leave both labelled position files out (the run of earlier versions).
+    #[arg(long, conflicts_with_all = ["positions", "heldout"])]
+    no_positions: bool,
     /// Folder of the benchmark sets graded against the solver (end-easy, middle-easy, ...).
     #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
     bench: PathBuf,
@@ -47,6 +57,8 @@ pub fn run(a: PipelineArgs) -> Result<()> {
         quick: a.quick,
         seed: a.seed,
         uci: (!a.no_uci).then_some(a.uci),
+        positions: (!a.no_positions).then_some(a.positions),
+        heldout: (!a.no_positions).then_some(a.heldout),
         bench: a.pons.unwrap_or(a.bench),
         resume: a.resume,
         jobs: a.jobs,

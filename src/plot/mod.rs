@@ -10,7 +10,10 @@
 //! Text is drawn with DejaVu Sans compiled into the binary, so pictures look the same on a
 //! machine without any system fonts.
 
+mod evaluate;
 pub mod files;
+
+pub use evaluate::evaluate_charts;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

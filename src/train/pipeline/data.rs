@@ -31,15 +31,40 @@ pub struct UciUsed {
     pub published: bool,
 }
 
+/// A labelled position file as read.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LabelledUsed {
+    /// Where it came from.
+    pub source: String,
+    /// Rows read.
+    pub rows: usize,
+    /// sha256 of the file.
+    pub sha256: String,
+}
+
+impl LabelledUsed {
+    fn of(set: &super::inputs::LabelledSet) -> LabelledUsed {
+        LabelledUsed {
+            source: set.source.clone(),
+            rows: set.rows.len(),
+            sha256: set.sha256.clone(),
+        }
+    }
+}
+
 /// What the data stage produced.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DataResult {
     /// The UCI file, unless the run goes without it.
     pub uci: Option<UciUsed>,
+    /// The labelled training positions, unless the run goes without them.
+    pub positions: Option<LabelledUsed>,
+    /// The labelled held-out positions, unless the run goes without them.
+    pub heldout: Option<LabelledUsed>,
     /// The two self-play agents.
     pub agents: [String; 2],
-    /// Distinct positions labelled.
-    pub positions: usize,
+    /// Distinct self-play positions labelled.
+    pub selfplay_positions: usize,
     /// sha256 of `data/selfplay.csv`.
     pub selfplay_sha256: String,
 }
@@ -50,6 +75,12 @@ impl DataResult {
         let mut notes = Vec::new();
         if let Some(u) = &self.uci {
             notes.push(format!("uci:{} sha256={}", u.source, u.sha256));
+        }
+        if let Some(p) = &self.positions {
+            notes.push(format!(
+                "positions:{} rows={} sha256={}",
+                p.source, p.rows, p.sha256
+            ));
         }
         notes.push(format!(
             "selfplay:{SELFPLAY_FILE} sha256={}",
@@ -99,8 +130,10 @@ pub fn run(
             sha256: u.sha256.clone(),
             published: u.is_published(),
         }),
+        positions: inputs.positions.as_ref().map(LabelledUsed::of),
+        heldout: inputs.heldout.as_ref().map(LabelledUsed::of),
         agents,
-        positions: out.positions.len(),
+        selfplay_positions: out.positions.len(),
         selfplay_sha256: crate::io::sha256_file(&path).map_err(fail("data"))?,
     };
     Ok((result, vec![path]))

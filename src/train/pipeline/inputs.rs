@@ -11,18 +11,49 @@ use crate::ml::uci;
 /// A benchmark position to grade, with the file's score if it gives one.
 pub type GradedInput = (Position, Option<i32>);
 
+/// A file of solver-labelled positions as read (the first rows, up to the run's limit).
+pub struct LabelledSet {
+    /// The file.
+    pub source: String,
+    /// sha256 of the file.
+    pub sha256: String,
+    /// Its rows (class from the score's sign).
+    pub rows: Vec<crate::ml::experiment::Example>,
+}
+
+/// Reads the labelled positions of `path`, keeping the first `limit` rows when given.
+fn labelled_set(
+    path: &std::path::Path,
+    limit: Option<usize>,
+) -> Result<LabelledSet, PipelineError> {
+    let (mut rows, sha256) = crate::ml::sources::read_labelled_examples(path, Geometry::STANDARD)
+        .map_err(fail("inputs"))?;
+    if let Some(n) = limit {
+        rows.truncate(n);
+    }
+    Ok(LabelledSet {
+        source: path.display().to_string(),
+        sha256,
+        rows,
+    })
+}
+
 /// What the run reads, loaded and checked.
 pub struct Inputs {
     /// The UCI rows, unless the run goes without them.
     pub uci: Option<uci::UciData>,
+    /// The labelled training positions, unless the run goes without them.
+    pub positions: Option<LabelledSet>,
+    /// The labelled held-out positions, unless the run goes without them.
+    pub heldout: Option<LabelledSet>,
     /// The benchmark positions to grade, per set (file name, positions).
     pub bench: Vec<(String, Vec<GradedInput>)>,
     /// sha256 of each benchmark file read, by file name.
     pub bench_sha256: Vec<(String, String)>,
 }
 
-/// The run folder can be written, the UCI file reads and validates, every benchmark set is
-/// there and parses, every agent spec parses.
+/// The run folder can be written, the UCI file and the labelled position files read and
+/// validate, every benchmark set is there and parses, every agent spec parses.
 pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
     let bad = fail("inputs");
     let out = &config.out;
@@ -51,6 +82,14 @@ pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
         None => None,
     };
     let sizes = Sizes::new(config.quick);
+    let positions = match &config.positions {
+        Some(p) => Some(labelled_set(p, sizes.positions_limit)?),
+        None => None,
+    };
+    let heldout = match &config.heldout {
+        Some(p) => Some(labelled_set(p, sizes.heldout_limit)?),
+        None => None,
+    };
     let mut bench = Vec::new();
     let mut bench_sha256 = Vec::new();
     for name in &sizes.bench_files {
@@ -88,6 +127,8 @@ pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
     }
     Ok(Inputs {
         uci,
+        positions,
+        heldout,
         bench,
         bench_sha256,
     })

@@ -1,15 +1,41 @@
-//! Stage 2, lms: the linear evaluator's weights by self-play against the hand-tuned agent.
+//! Stage 2, lms: the linear evaluator's weights: the LMS rule on the shipped labelled
+//! positions, then self-play against the hand-tuned agent from those weights, keeping the
+//! weights (the fitted ones included) that score best in the evaluation matches.
 
+use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::io::model_format::TrainingMeta;
 use crate::progress::Progress;
-use crate::train::lms::{LmsConfig, LmsReport, save_run, train};
+use crate::train::lms::{
+    LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, fit_supervised, save_run,
+    save_supervised_report, train,
+};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+
+/// The supervised fit that started self-play.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SupervisedSummary {
+    /// Positions fitted.
+    pub train_rows: usize,
+    /// Positions held out of the fit.
+    pub test_rows: usize,
+    /// Epochs.
+    pub epochs: usize,
+    /// Mean squared error on the held-out positions after the last epoch (none without
+    /// held-out positions).
+    pub heldout_mse: Option<f64>,
+    /// Share of held-out decided positions whose value had the right sign.
+    pub heldout_sign_accuracy: Option<f64>,
+    /// The fitted weights, in feature order.
+    pub weights: Vec<f64>,
+}
 
 /// What the LMS stage produced.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LmsResult {
+    /// The supervised fit self-play started from, when the run has labelled positions.
+    pub supervised: Option<SupervisedSummary>,
     /// Training games played.
     pub games: usize,
     /// Search depth of trainee and opponent.
@@ -36,9 +62,35 @@ pub struct LmsResult {
 pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
+    inputs: &Inputs,
     observer: &dyn Progress,
 ) -> Result<(LmsResult, Vec<PathBuf>), PipelineError> {
+    let model = config.out.join("models/lms.bin");
+    let fitted = match &inputs.positions {
+        Some(set) => {
+            let sup = SupervisedConfig {
+                epochs: sizes.lms_epochs,
+                seed: config.seed,
+                ..SupervisedConfig::default()
+            };
+            let fit = fit_supervised(&set.rows, crate::game::Geometry::STANDARD, &sup, observer)
+                .map_err(fail("lms"))?;
+            Some(SupervisedReport {
+                config: sup,
+                fit,
+                data: vec![format!(
+                    "positions:{} rows={} sha256={}",
+                    set.source,
+                    set.rows.len(),
+                    set.sha256
+                )],
+                evaluation: None,
+            })
+        }
+        None => None,
+    };
     let cfg = LmsConfig {
+        start: fitted.as_ref().map(|f| f.fit.weights),
         max_games: sizes.lms_games,
         eval_every: sizes.lms_eval_every,
         eval_games: sizes.lms_eval_games,
@@ -49,16 +101,41 @@ pub fn run(
     };
     let lms_run = train(&cfg, observer).map_err(fail("lms"))?;
     let report = LmsReport::new(&cfg, &lms_run);
+    let mut data = vec![format!("self-play against handtuned:depth={}", cfg.depth)];
+    if let Some(f) = &fitted {
+        data.extend(
+            f.data
+                .iter()
+                .map(|d| format!("start: supervised fit to {d}")),
+        );
+    }
     let meta = TrainingMeta::new("c4 pipeline (stage lms)", config.seed)
         .rows(lms_run.games)
-        .data(vec![format!(
-            "self-play against handtuned:depth={}",
-            cfg.depth
-        )])
+        .data(data)
         .metrics(report.metrics());
-    let written =
-        save_run(&config.out.join("models/lms.bin"), &cfg, &lms_run, meta).map_err(fail("lms"))?;
+    let mut written = save_run(&model, &cfg, &lms_run, meta).map_err(fail("lms"))?;
+    if let Some(f) = &fitted {
+        written.push(save_supervised_report(&model, f).map_err(fail("lms"))?);
+    }
     let result = LmsResult {
+        supervised: fitted.map(|f| SupervisedSummary {
+            train_rows: f.fit.train_rows,
+            test_rows: f.fit.test_rows,
+            epochs: f.fit.epochs.len(),
+            heldout_mse: f
+                .fit
+                .epochs
+                .last()
+                .map(|e| e.test_mse)
+                .filter(|v| v.is_finite()),
+            heldout_sign_accuracy: f
+                .fit
+                .epochs
+                .last()
+                .map(|e| e.test_sign_accuracy)
+                .filter(|v| v.is_finite()),
+            weights: f.fit.weights.to_vec(),
+        }),
         games: lms_run.games,
         depth: cfg.depth,
         stop: lms_run.stop.to_string(),

@@ -5,16 +5,21 @@
 //! each is one function returning a typed result, writes its files atomically, and records
 //! the result with the sha256 of every file it wrote in `stages/NAME.json`:
 //!
-//! 1. [`data`]: the UCI rows, plus solver-labelled positions from self-play between `hard`
-//!    and `handtuned` (`data/selfplay.csv`); half of them train the GBT, half are held out.
-//! 2. [`lms`]: LMS weights by self-play (`models/lms.bin` and its curves).
-//! 3. [`gbt`]: the GBT, reference configuration (`models/gbt.bin`, curve, importance,
-//!    report, `models/gbt.phases.csv`).
+//! 1. [`data`]: the UCI rows and the shipped labelled positions (read by [`inputs`]), plus
+//!    solver-labelled positions from self-play between `hard` and `handtuned`
+//!    (`data/selfplay.csv`); half of those train the GBT, half are held out.
+//! 2. [`lms`]: LMS weights: a supervised fit to the shipped positions, then self-play from
+//!    it (`models/lms.bin` and its curves).
+//! 3. [`gbt`]: the GBT, reference configuration on `cells+oddeven` features, trained on the
+//!    UCI rows, the shipped positions and self-play (`models/gbt.bin`, curve, importance,
+//!    report, `models/gbt.phases.csv`), scored by band of stones on the held-out set.
 //! 4. [`ladder`]: a round robin of every agent with Elo (`ladder/`), then the model agents,
 //!    `hard` and `handtuned` in a longer round robin (`detail/`).
-//! 5. [`bench`](mod@bench): every agent but `perfect` graded against the solver on the benchmark sets
+//! 5. [`evaluate`](mod@evaluate): `c4 evaluate`'s measurement of each learned agent against
+//!    the hand-tuned one, at equal depth and equal time (`evaluate/`).
+//! 6. [`bench`](mod@bench): every agent but `perfect` graded against the solver on the benchmark sets
 //!    (`bench/error_rates.json`, `bench/moves.csv`).
-//! 6. [`plots`]: every chart `c4 plot` knows, into `plots/`.
+//! 7. [`plots`]: every chart `c4 plot` knows, into `plots/`.
 //!
 //! [`report`] then writes `report.md` from the results and the run's configuration. A stage
 //! that fails stops the run; everything before it is kept and the report says where it
@@ -23,6 +28,7 @@
 
 pub mod bench;
 pub mod data;
+pub mod evaluate;
 pub mod gbt;
 pub mod inputs;
 pub mod ladder;
@@ -52,6 +58,12 @@ pub struct PipelineConfig {
     pub seed: u64,
     /// The UCI data file (`None`: the GBT learns from self-play positions only).
     pub uci: Option<PathBuf>,
+    /// Solver-labelled "MOVES SCORE" training positions of every phase (the shipped
+    /// `data/positions/train.txt.gz`): the LMS fit's data and more GBT training rows.
+    pub positions: Option<PathBuf>,
+    /// Labelled positions no model trains on (the shipped `data/positions/heldout.txt.gz`):
+    /// the GBT's accuracy on them is reported by band of stones.
+    pub heldout: Option<PathBuf>,
     /// Folder of the benchmark files: the shipped sets (`data/bench`) or the Pons files.
     pub bench: PathBuf,
     /// Worker threads for games and grading.
@@ -76,6 +88,12 @@ pub struct Sizes {
     pub lms_eval_every: usize,
     /// Games per LMS evaluation match.
     pub lms_eval_games: usize,
+    /// Most training positions read from `positions` (all when `None`).
+    pub positions_limit: Option<usize>,
+    /// Most held-out positions read from `heldout` (all when `None`).
+    pub heldout_limit: Option<usize>,
+    /// Epochs of the supervised LMS fit that starts self-play.
+    pub lms_epochs: usize,
     /// Most boosting iterations.
     pub gbt_max_iter: usize,
     /// Search depth of handtuned, lms, gbt and hybrid.
@@ -90,6 +108,8 @@ pub struct Sizes {
     pub detail_games: usize,
     /// Random opening plies in the detailed round robin.
     pub detail_openings: usize,
+    /// Games per agent in the evaluation against the hand-tuned agent.
+    pub evaluate_games: usize,
     /// Positions graded per benchmark file.
     pub bench_positions: usize,
     /// Benchmark sets graded (names of [`crate::arena::bench_sets::BENCH_SETS`]).
@@ -107,12 +127,16 @@ impl Sizes {
                 lms_games: 200,
                 lms_eval_every: 50,
                 lms_eval_games: 20,
+                positions_limit: Some(20_000),
+                heldout_limit: Some(2_000),
+                lms_epochs: 2,
                 gbt_max_iter: 40,
                 depth: 3,
                 ladder_games: 2,
                 ladder_openings: 8,
                 detail_games: 10,
                 detail_openings: 2,
+                evaluate_games: 10,
                 bench_positions: 5,
                 bench_files: ["end-easy", "middle-easy", "begin-easy"]
                     .map(String::from)
@@ -126,13 +150,20 @@ impl Sizes {
                 lms_games: LmsConfig::default().max_games,
                 lms_eval_every: LmsConfig::default().eval_every,
                 lms_eval_games: LmsConfig::default().eval_games,
-                gbt_max_iter: 490,
+                positions_limit: None,
+                heldout_limit: None,
+                lms_epochs: crate::train::lms::SupervisedConfig::default().epochs,
+                // 60 iterations of the reference configuration on `cells+oddeven` evaluate a
+                // position in under 2 us and play as well at equal depth as the 371 that
+                // early stopping keeps, and better at equal time (BENCHMARKS.md).
+                gbt_max_iter: 60,
                 depth: 3,
                 ladder_games: 10,
                 ladder_openings: 6,
                 detail_games: 200,
                 detail_openings: 2,
-                bench_positions: 50,
+                evaluate_games: 400,
+                bench_positions: 200,
                 bench_files: [
                     "end-easy",
                     "middle-easy",
@@ -218,8 +249,10 @@ pub struct Results {
     /// Stage 4.
     pub ladder: Option<ladder::LadderResult>,
     /// Stage 5.
-    pub bench: Option<bench::BenchResult>,
+    pub evaluate: Option<crate::arena::evaluate::EvaluateReport>,
     /// Stage 6.
+    pub bench: Option<bench::BenchResult>,
+    /// Stage 7.
     pub plots: Option<plots::PlotsResult>,
     /// Per stage: name, seconds, and whether it was resumed rather than run.
     pub timings: Vec<(&'static str, f64, bool)>,
@@ -286,7 +319,7 @@ fn run_stages(
     results.data = Some(d);
     let t = &mut results.timings;
     results.lms = Some(stage("lms", ledger, t, || {
-        lms::run(config, sizes, observer)
+        lms::run(config, sizes, inputs, observer)
     })?);
     let t = &mut results.timings;
     results.gbt = Some(stage("gbt", ledger, t, || {
@@ -295,6 +328,10 @@ fn run_stages(
     let t = &mut results.timings;
     results.ladder = Some(stage("ladder", ledger, t, || {
         ladder::run(config, sizes, observer)
+    })?);
+    let t = &mut results.timings;
+    results.evaluate = Some(stage("evaluate", ledger, t, || {
+        evaluate::run(config, sizes, observer)
     })?);
     let t = &mut results.timings;
     results.bench = Some(stage("bench", ledger, t, || {

@@ -33,6 +33,8 @@ fn fingerprint(config: &PipelineConfig, sizes: &Sizes, inputs: &Inputs) -> serde
         "quick": config.quick,
         "sizes": sizes,
         "uci_sha256": inputs.uci.as_ref().map(|u| u.sha256.clone()),
+        "positions_sha256": inputs.positions.as_ref().map(|p| p.sha256.clone()),
+        "heldout_sha256": inputs.heldout.as_ref().map(|p| p.sha256.clone()),
         "bench": inputs.bench_sha256,
     })
 }

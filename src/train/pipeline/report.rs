@@ -72,8 +72,15 @@ pub fn render(
     );
     let _ = writeln!(
         t,
-        "Sizes: {} self-play games; LMS up to {} games (a match of {} games every {}); GBT up to {} iterations; depth {} for handtuned, lms, gbt and hybrid; ladder {} games per pairing ({} random opening plies); detail round robin {} games per pairing ({} random opening plies); {} positions graded per benchmark file.\n",
+        "Sizes: {} self-play games; labelled positions: {} for training, {} held out; LMS fit {} epochs, then up to {} self-play games (a match of {} games every {}); GBT up to {} iterations; depth {} for handtuned, lms, gbt and hybrid; ladder {} games per pairing ({} random opening plies); detail round robin {} games per pairing ({} random opening plies); {} games per agent against the hand-tuned agent; {} positions graded per benchmark file.\n",
         sizes.selfplay_games,
+        sizes
+            .positions_limit
+            .map_or_else(|| "all".to_string(), |n| format!("up to {n}")),
+        sizes
+            .heldout_limit
+            .map_or_else(|| "all".to_string(), |n| format!("up to {n}")),
+        sizes.lms_epochs,
         sizes.lms_games,
         sizes.lms_eval_games,
         sizes.lms_eval_every,
@@ -83,6 +90,7 @@ pub fn render(
         sizes.ladder_openings,
         sizes.detail_games,
         sizes.detail_openings,
+        sizes.evaluate_games,
         sizes.bench_positions
     );
     if let Some(d) = &results.data {
@@ -106,7 +114,24 @@ pub fn render(
                 "- UCI: **not used** (`--no-uci`): the GBT learns from self-play positions only\n",
             ),
         }
-        let half = d.positions / 2;
+        for (what, set) in [
+            ("training (LMS fit and GBT rows)", &d.positions),
+            ("held out (no model trains on it)", &d.heldout),
+        ] {
+            match set {
+                Some(p) => {
+                    let _ = writeln!(
+                        t,
+                        "- Labelled positions, {what}: `{}`, {} rows, sha256 `{}`",
+                        p.source, p.rows, p.sha256
+                    );
+                }
+                None => {
+                    let _ = writeln!(t, "- Labelled positions, {what}: **not used**");
+                }
+            }
+        }
+        let half = d.selfplay_positions / 2;
         let _ = writeln!(
             t,
             "- Self-play: {} games `{}` vs `{}` ({} random opening plies), positions of plies {}-{} labelled by the solver (win/draw/loss): {} distinct positions in `{}` (sha256 `{}`); {} join the GBT's training rows, {} are held out as the phases test set.\n",
@@ -116,17 +141,30 @@ pub fn render(
             sizes.selfplay_openings,
             sizes.selfplay_plies.0,
             sizes.selfplay_plies.1,
-            d.positions,
+            d.selfplay_positions,
             super::data::SELFPLAY_FILE,
             d.selfplay_sha256,
             half,
-            d.positions - half
+            d.selfplay_positions - half
         );
     }
     if let Some(l) = &results.lms {
+        t.push_str("## LMS weights\n\n");
+        if let Some(f) = &l.supervised {
+            let _ = writeln!(
+                t,
+                "Supervised start: the LMS rule on {} labelled positions, {} epochs; on {} held-out positions mean squared error {}, sign right on {} of the decided ones (`models/lms.supervised.json`).\n",
+                f.train_rows,
+                f.epochs,
+                f.test_rows,
+                f.heldout_mse.map_or("-".into(), |v| format!("{v:.4}")),
+                f.heldout_sign_accuracy
+                    .map_or("-".into(), |v| format!("{:.1}%", 100.0 * v))
+            );
+        }
         let _ = writeln!(
             t,
-            "## LMS weights\n\n`models/lms.bin`: {} training games against `handtuned:depth={}`, stopped: {}; kept the weights after game {}; mean squared error over the last {} games {:.4}; cosine similarity to the hand-tuned weights {:.3}.\n",
+            "`models/lms.bin`: {} training games against `handtuned:depth={}`, stopped: {}; kept the weights after game {}; mean squared error over the last {} games {:.4}; cosine similarity to the hand-tuned weights {:.3}.\n",
             l.games,
             l.depth,
             l.stop,
@@ -154,7 +192,8 @@ pub fn render(
     if let Some(g) = &results.gbt {
         let _ = writeln!(
             t,
-            "## GBT\n\n`models/gbt.bin`: reference configuration, `{}` features, {} training rows ({} main, {} of {} self-play rows kept), {} iterations, fit {:.2} s. Holdout ({} rows): accuracy **{:.4}**, log loss **{:.4}**; recall loss/draw/win {:.3}/{:.3}/{:.3}. On the {} held-out self-play positions of plies {}-{}: accuracy {} (`models/gbt.phases.csv`).\n",
+            "## GBT\n\n`models/gbt.bin`: reference configuration, up to {} iterations, `{}` features, {} training rows ({} main, {} of {} further rows kept: self-play and labelled positions, less any that equal or mirror a test row), {} iterations, fit {:.2} s. Holdout ({} rows): accuracy **{:.4}**, log loss **{:.4}**; recall loss/draw/win {:.3}/{:.3}/{:.3}. On the {} held-out self-play positions of plies {}-{}: accuracy {} (`models/gbt.phases.csv`).\n",
+            sizes.gbt_max_iter,
             g.features,
             g.train_rows,
             g.main_train_rows,
@@ -175,6 +214,19 @@ pub fn render(
                 .map_or_else(|| "-".to_string(), |a| format!("{a:.4}"))
         );
     }
+    if let Some(g) = &results.gbt
+        && !g.heldout_by_stones.is_empty()
+    {
+        t.push_str("Held-out labelled positions by stones on the board:\n\n| stones | rows | accuracy | log loss |\n|---|---:|---:|---:|\n");
+        for b in &g.heldout_by_stones {
+            let _ = writeln!(
+                t,
+                "| {}-{} | {} | {:.4} | {:.4} |",
+                b.lo, b.hi, b.metrics.rows, b.metrics.accuracy, b.metrics.log_loss
+            );
+        }
+        t.push('\n');
+    }
     if let Some(l) = &results.ladder {
         let _ = writeln!(
             t,
@@ -194,10 +246,18 @@ pub fn render(
         t.push_str(&elo_table(&l.detail, &l.roster));
         t.push('\n');
     }
+    if let Some(e) = &results.evaluate {
+        let _ = writeln!(
+            t,
+            "## Against the hand-tuned agent\n\n`c4 evaluate --equal-time`: each learned agent against `{}`, colours alternating, pairs of games sharing a random opening; the line ending `@Tms` is the same agent searching on the hand-tuned agent's mean time per move (`evaluate/evaluate.json`, [chart](evaluate/score.png)).\n",
+            e.baseline
+        );
+        let _ = writeln!(t, "```text\n{}```\n", e.text());
+    }
     if let Some(b) = &results.bench {
         let _ = writeln!(
             t,
-            "## Error rates against the solver\n\nThe first {} positions of each benchmark set in `{}`, one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss). `perfect` is the oracle and is not graded. The begin-hard set is left out: its positions take seconds each to grade. (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
+            "## Error rates against the solver\n\nThe first {} positions of each benchmark set in `{}`, one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss); 95% Wilson intervals in brackets. `perfect` is the oracle and is not graded. The begin-hard set is left out: its positions take seconds each to grade. (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
             b.positions,
             config.bench.display()
         );
@@ -212,7 +272,15 @@ pub fn render(
                     b.summaries
                         .iter()
                         .find(|s| &s.agent == name && &s.set == set)
-                        .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s.error_rate))
+                        .map_or("-".into(), |s| {
+                            let w = crate::arena::evaluate::wilson(s.errors, s.positions);
+                            format!(
+                                "{:.1}% [{:.1}, {:.1}]",
+                                100.0 * s.error_rate,
+                                100.0 * w.low,
+                                100.0 * w.high
+                            )
+                        })
                 })
                 .collect();
             let _ = writeln!(t, "| {name} | {} |", cells.join(" | "));
