@@ -179,7 +179,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "hybrid",
-        usage: "hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B][,model_until=9][,blend_until=12][,weight=0.7][,seed=S]",
+        usage: "hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B][,model_until=9][,blend_until=19][,weight=0.5][,seed=S]",
         summary: "model (default models/gbt.bin) early, model and smart rollouts blended, rollouts late",
         keys: &[
             "model",
