@@ -150,6 +150,15 @@ pub struct GbtArgs {
     /// Override the number of boosting iterations.
     #[arg(long)]
     max_iter: Option<usize>,
+    /// Override the deepest a tree may grow (one step of every tree walk per level).
+    #[arg(long)]
+    max_depth: Option<usize>,
+    /// Override the most leaves a tree may have.
+    #[arg(long)]
+    max_leaf_nodes: Option<usize>,
+    /// Override the learning rate (shrinkage).
+    #[arg(long)]
+    learning_rate: Option<f64>,
     /// Turn early stopping off (it is on in every named config).
     #[arg(long)]
     no_early_stopping: bool,
@@ -213,6 +222,15 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
     };
     if let Some(n) = a.max_iter {
         params = params.max_iter(n);
+    }
+    if let Some(n) = a.max_depth {
+        params = params.max_depth(n);
+    }
+    if let Some(n) = a.max_leaf_nodes {
+        params = params.max_leaf_nodes(n);
+    }
+    if let Some(v) = a.learning_rate {
+        params = params.learning_rate(v);
     }
     if a.no_early_stopping {
         params = params.early_stopping(false);

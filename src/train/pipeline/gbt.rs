@@ -21,6 +21,12 @@ use std::path::PathBuf;
 /// which beat the cells alone by 9 points against the hand-tuned agent (models/README.md).
 pub const FEATURES: FeatureSet = FeatureSet::CellsOddEven;
 
+/// Leaves per tree: the reference configuration's depth limit (7) with every leaf of a
+/// complete tree allowed. Inference walks complete trees, so this costs no time per
+/// evaluation, and it lowered the middle-medium error rate from 7.1% to 5.9% (1000
+/// positions, BENCHMARKS.md).
+pub const LEAVES: usize = 127;
+
 /// What the GBT stage produced.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GbtResult {
@@ -78,6 +84,7 @@ pub fn run(
     let geom = Geometry::STANDARD;
     let params = GbtParams::reference()
         .max_iter(sizes.gbt_max_iter)
+        .max_leaf_nodes(LEAVES)
         .check()
         .map_err(fail("gbt"))?;
     let uci: Vec<Example> = inputs

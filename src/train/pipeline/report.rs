@@ -192,7 +192,8 @@ pub fn render(
     if let Some(g) = &results.gbt {
         let _ = writeln!(
             t,
-            "## GBT\n\n`models/gbt.bin`: reference configuration, up to {} iterations, `{}` features, {} training rows ({} main, {} of {} further rows kept: self-play and labelled positions, less any that equal or mirror a test row), {} iterations, fit {:.2} s. Holdout ({} rows): accuracy **{:.4}**, log loss **{:.4}**; recall loss/draw/win {:.3}/{:.3}/{:.3}. On the {} held-out self-play positions of plies {}-{}: accuracy {} (`models/gbt.phases.csv`).\n",
+            "## GBT\n\n`models/gbt.bin`: reference configuration with up to {} leaves per tree, up to {} iterations, `{}` features, {} training rows ({} main, {} of {} further rows kept: self-play and labelled positions, less any that equal or mirror a test row), {} iterations, fit {:.2} s. Holdout ({} rows): accuracy **{:.4}**, log loss **{:.4}**; recall loss/draw/win {:.3}/{:.3}/{:.3}. On the {} held-out self-play positions of plies {}-{}: accuracy {} (`models/gbt.phases.csv`).\n",
+            super::gbt::LEAVES,
             sizes.gbt_max_iter,
             g.features,
             g.train_rows,
