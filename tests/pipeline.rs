@@ -477,6 +477,32 @@ fn a_failing_stage_stops_the_run_and_keeps_what_finished() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Short self-play settings for `c4 train lms` tests: 20 games, matches of 4 every 10, depth 1.
+const QUICK_SELFPLAY: [&str; 10] = [
+    "--games",
+    "20",
+    "--window",
+    "10",
+    "--eval-every",
+    "10",
+    "--eval-games",
+    "4",
+    "--depth",
+    "1",
+];
+
+/// Runs `c4 train lms --out MODEL ARGS` for each case and checks it fails naming `want`.
+fn train_lms_fails(model: &Path, cases: Vec<(Vec<&str>, &str)>) {
+    for (args, want) in cases {
+        let mut a = vec!["train", "lms", "--out", s(model)];
+        a.extend(args);
+        let out = c4(&a);
+        assert!(!out.status.success(), "{a:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{a:?}: {err}");
+    }
+}
+
 #[test]
 fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
     let dir = temp("lms");
@@ -544,48 +570,26 @@ fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
         listed.contains("w_error.png") && listed.contains("w_score.svg"),
         "{listed}"
     );
-    for (args, want) in [
-        (vec!["--rate=-1"], "learning rate -1"),
-        (vec!["--sample-rate", "1.5"], "sample_rate = 1.5"),
-        (vec!["--depth", "0"], "depth = 0"),
-        (vec!["--rate", "abc"], "invalid value 'abc'"),
-        (vec!["--restarts", "0"], "--restarts must be at least 1"),
-        (
-            vec!["--restarts", "2", "--resume"],
-            "cannot be used with --restarts",
-        ),
-    ] {
-        let mut a = vec!["train", "lms", "--out", s(&model)];
-        a.extend(args);
-        let out = c4(&a);
-        assert!(!out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(want), "{a:?}: {err}");
-    }
+    train_lms_fails(
+        &model,
+        vec![
+            (vec!["--rate=-1"], "learning rate -1"),
+            (vec!["--sample-rate", "1.5"], "sample_rate = 1.5"),
+            (vec!["--depth", "0"], "depth = 0"),
+            (vec!["--rate", "abc"], "invalid value 'abc'"),
+            (vec!["--restarts", "0"], "--restarts must be at least 1"),
+            (
+                vec!["--restarts", "2", "--resume"],
+                "cannot be used with --restarts",
+            ),
+        ],
+    );
     // Restarts: each seed's weights play one common match; the best one is written.
     let best = dir.join("best.bin");
-    let out = c4(&[
-        "train",
-        "lms",
-        "--games",
-        "20",
-        "--window",
-        "10",
-        "--eval-every",
-        "10",
-        "--eval-games",
-        "4",
-        "--depth",
-        "1",
-        "--seed",
-        "5",
-        "--restarts",
-        "3",
-        "--restart-games",
-        "10",
-        "--out",
-        s(&best),
-    ]);
+    let mut a = vec!["train", "lms", "--seed", "5", "--restarts", "3"];
+    a.extend(QUICK_SELFPLAY);
+    a.extend(["--restart-games", "10", "--out", s(&best)]);
+    let out = c4(&a);
     let text = ok(&out, "train lms --restarts");
     let rows: Vec<&str> = text.lines().filter(|l| l.contains("  seed ")).collect();
     assert_eq!(rows.len(), 3, "{text}");
@@ -655,7 +659,7 @@ fn train_lms_supervised_fits_labelled_positions() {
     );
     // Then self-play from the fit: the curve and the supervised report are both written.
     let both = dir.join("both.bin");
-    let out = c4(&[
+    let mut a = vec![
         "train",
         "lms",
         "--supervised",
@@ -663,44 +667,31 @@ fn train_lms_supervised_fits_labelled_positions() {
         "--epochs",
         "1",
         "--self-play",
-        "--games",
-        "20",
-        "--window",
-        "10",
-        "--eval-every",
-        "10",
-        "--eval-games",
-        "4",
-        "--depth",
-        "1",
-        "--out",
-        s(&both),
-    ]);
+    ];
+    a.extend(QUICK_SELFPLAY);
+    a.extend(["--out", s(&both)]);
+    let out = c4(&a);
     let text = ok(&out, "train lms --supervised --self-play");
     assert!(text.contains("LMS: "), "{text}");
     assert!(dir.join("both.curve.csv").is_file() && dir.join("both.supervised.json").is_file());
     // Bad input: a torn line, --self-play alone, restarts without self-play.
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "4455 3\n44x 1\n").unwrap();
-    for (args, want) in [
-        (vec!["--supervised", s(&bad)], "bad.txt:2: move 3"),
-        (
-            vec!["--self-play"],
-            "--self-play continues a supervised fit",
-        ),
-        (
-            vec!["--supervised", train, "--restarts", "2"],
-            "--restarts repeats self-play runs",
-        ),
-        (vec!["--supervised", train, "--epochs", "0"], "epochs = 0"),
-    ] {
-        let mut a = vec!["train", "lms", "--out", s(&model)];
-        a.extend(args);
-        let out = c4(&a);
-        assert!(!out.status.success(), "{a:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(want), "{a:?}: {err}");
-    }
+    train_lms_fails(
+        &model,
+        vec![
+            (vec!["--supervised", s(&bad)], "bad.txt:2: move 3"),
+            (
+                vec!["--self-play"],
+                "--self-play continues a supervised fit",
+            ),
+            (
+                vec!["--supervised", train, "--restarts", "2"],
+                "--restarts repeats self-play runs",
+            ),
+            (vec!["--supervised", train, "--epochs", "0"], "epochs = 0"),
+        ],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
