@@ -7,8 +7,8 @@ use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::io::model_format::TrainingMeta;
 use crate::progress::Progress;
 use crate::train::lms::{
-    LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, fit_supervised, save_run,
-    save_supervised_report, train,
+    EpochRecord, LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, fit_supervised,
+    save_run, save_supervised_report, train,
 };
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -118,23 +118,18 @@ pub fn run(
         written.push(save_supervised_report(&model, f).map_err(fail("lms"))?);
     }
     let result = LmsResult {
-        supervised: fitted.map(|f| SupervisedSummary {
-            train_rows: f.fit.train_rows,
-            test_rows: f.fit.test_rows,
-            epochs: f.fit.epochs.len(),
-            heldout_mse: f
-                .fit
-                .epochs
-                .last()
-                .map(|e| e.test_mse)
-                .filter(|v| v.is_finite()),
-            heldout_sign_accuracy: f
-                .fit
-                .epochs
-                .last()
-                .map(|e| e.test_sign_accuracy)
-                .filter(|v| v.is_finite()),
-            weights: f.fit.weights.to_vec(),
+        supervised: fitted.map(|f| {
+            // The last epoch's held-out figures; NaN (no held-out rows) becomes none.
+            let last =
+                |m: fn(&EpochRecord) -> f64| f.fit.epochs.last().map(m).filter(|v| v.is_finite());
+            SupervisedSummary {
+                train_rows: f.fit.train_rows,
+                test_rows: f.fit.test_rows,
+                epochs: f.fit.epochs.len(),
+                heldout_mse: last(|e| e.test_mse),
+                heldout_sign_accuracy: last(|e| e.test_sign_accuracy),
+                weights: f.fit.weights.to_vec(),
+            }
         }),
         games: lms_run.games,
         depth: cfg.depth,
