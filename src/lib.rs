@@ -15,14 +15,17 @@ pub mod arena;
 pub mod eval;
 pub mod features;
 pub mod game;
+pub mod interrupt;
 pub mod io;
 pub mod ml;
 pub mod plot;
 pub mod progress;
 pub mod search;
 pub(crate) mod seed;
+pub mod serve;
 pub mod solver;
 pub mod train;
 
 pub use game::{GameError, Geometry, Player, Position};
+pub use interrupt::Interrupt;
 pub use solver::{Mode, Solver};

@@ -16,6 +16,7 @@ pub use spec::{
     split_agent_list,
 };
 
+use crate::Interrupt;
 use crate::game::Position;
 
 /// What an agent sees when asked for a move.
@@ -45,4 +46,9 @@ pub trait Agent: Send {
 
     /// The column (0-based) to play in `turn.position`. Must be a legal column.
     fn choose(&mut self, turn: &Turn) -> usize;
+
+    /// Lets `interrupt` cut later [`Agent::choose`] calls short: a searching agent then plays
+    /// its deepest finished iteration's move, the perfect agent any non-losing move. Agents
+    /// whose moves are cheap ignore it.
+    fn set_interrupt(&mut self, _interrupt: Option<Interrupt>) {}
 }

@@ -39,6 +39,21 @@ impl Agent for Perfect {
             .solver
             .best_move(&turn.position)
             .expect("agents are only asked to move in open games");
+        if self.solver.was_interrupted() {
+            // Stopped before the answer was proved: any move that does not lose at once.
+            let pos = &turn.position;
+            let safe = pos.possible_non_losing_moves();
+            let g = pos.geometry();
+            return g
+                .centre_order()
+                .find(|&c| safe & g.column_mask(c) != 0)
+                .or_else(|| g.centre_order().find(|&c| pos.can_play(c)))
+                .expect("an open game has a legal column");
+        }
         col
+    }
+
+    fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
+        self.solver.set_interrupt(interrupt);
     }
 }

@@ -27,4 +27,8 @@ impl Agent for SearchAgent {
     fn choose(&mut self, turn: &Turn) -> usize {
         self.searcher.choose(&turn.position).column
     }
+
+    fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
+        self.searcher.set_interrupt(interrupt);
+    }
 }

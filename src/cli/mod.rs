@@ -7,6 +7,7 @@ mod evaluate;
 mod pipeline;
 mod play;
 mod plot;
+mod serve;
 mod solve;
 mod tournament;
 mod train;
@@ -51,6 +52,9 @@ enum Command {
     Pipeline(pipeline::PipelineArgs),
     /// Charts (PNG and SVG) from training curves, tournament summaries and benchmark JSON.
     Plot(plot::PlotArgs),
+    /// The web UI: play any agent, the solver's analysis, the models' values and reasons,
+    /// pipeline runs; a JSON API under /api.
+    Serve(serve::ServeArgs),
 }
 
 /// Board size options shared by every command that builds positions.
@@ -231,6 +235,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Data(c) => data::run(c),
         Command::Train(c) => train::run(c),
         Command::Plot(a) => plot::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Pipeline(a) => pipeline::run(a),
     }
 }

@@ -77,6 +77,11 @@ impl GbtEvaluator {
     pub fn model(&self) -> &GbtModel {
         &self.model
     }
+
+    /// The feature extractor the model reads.
+    pub fn extractor(&self) -> &Extractor {
+        &self.extractor
+    }
 }
 
 impl Evaluator for GbtEvaluator {

@@ -48,6 +48,11 @@ impl LinearEvaluator {
         Ok(Self::new(geom, file.weights, name))
     }
 
+    /// The feature extractor.
+    pub fn features(&self) -> &Linear8 {
+        &self.features
+    }
+
     /// The weights in feature order.
     pub fn weights(&self) -> [f64; 8] {
         self.weights

@@ -5,6 +5,7 @@
 //! same value. Values are only compared with each other within one evaluator; their scale is
 //! the evaluator's own, and must stay well below the search's win score (`search::WIN`).
 
+mod explain;
 mod gbt;
 mod hybrid;
 mod linear;
@@ -13,6 +14,7 @@ mod open_lines;
 mod threats;
 mod window;
 
+pub use explain::{Contribution, Explanation};
 pub use gbt::GbtEvaluator;
 pub use hybrid::{Hybrid, Phase, Phases};
 pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};

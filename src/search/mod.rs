@@ -11,6 +11,7 @@
 pub mod speed;
 mod table;
 
+use crate::Interrupt;
 use crate::eval::Evaluator;
 use crate::game::{Player, Position};
 use std::sync::Arc;
@@ -108,6 +109,8 @@ pub struct Searcher {
     table: Table,
     nodes: u64,
     deadline: Option<Instant>,
+    /// Polled with the deadline (see [`Searcher::set_interrupt`]).
+    interrupt: Option<Interrupt>,
     aborted: bool,
     order: Vec<usize>,
     /// The player searching (to move at the root): leaves are valued from their side.
@@ -123,10 +126,23 @@ impl Searcher {
             params,
             nodes: 0,
             deadline: None,
+            interrupt: None,
             aborted: false,
             order: Vec::new(),
             me: Player::First,
         }
+    }
+
+    /// Lets `interrupt` cut [`Searcher::choose`] short like a spent time budget: the move
+    /// of the deepest finished iteration is played (depth 1 always finishes).
+    pub fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        self.interrupt = interrupt;
+    }
+
+    /// Whether the deadline or the interrupt says stop now.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.interrupt.as_ref().is_some_and(Interrupt::should_stop)
     }
 
     /// The evaluator at the leaves.
@@ -188,7 +204,7 @@ impl Searcher {
         let mut best = None;
         for depth in 1..=target {
             // No new iteration once the budget is spent: it could only be cut short.
-            if depth > 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if depth > 1 && self.out_of_time() {
                 break;
             }
             let r = self.root(pos, safe, depth, depth == 1);
@@ -280,9 +296,10 @@ impl Searcher {
             let c = cols.remove(i);
             cols.insert(0, c);
         }
-        let deadline = self.deadline;
+        let (deadline, interrupt) = (self.deadline, self.interrupt.clone());
         if no_abort {
             self.deadline = None;
+            self.interrupt = None;
         }
         let (mut best_col, mut alpha) = (cols[0], -f64::INFINITY);
         for &col in &cols {
@@ -302,6 +319,7 @@ impl Searcher {
             }
         }
         self.deadline = deadline;
+        self.interrupt = interrupt;
         if !self.aborted {
             self.table
                 .store(self.key(pos), depth, alpha, Bound::Exact, best_col);
@@ -320,10 +338,7 @@ impl Searcher {
         self.nodes += 1;
         // The clock is read every 64 nodes (about 20 ns each time): budgets of a fraction
         // of a millisecond, as equal-time matches against a fast baseline give, hold.
-        if self.nodes & 63 == 0
-            && let Some(d) = self.deadline
-            && Instant::now() >= d
-        {
+        if self.nodes & 63 == 0 && self.out_of_time() {
             self.aborted = true;
         }
         if self.aborted {

@@ -21,11 +21,13 @@
 //! faster (the empty board: 57 s against 96 s), but not on positions that are fast wins,
 //! where the strong probes near the score prune harder (see BENCHMARKS.md).
 
+pub mod analysis;
 pub mod bench;
 pub(crate) mod book;
 mod sorter;
 mod table;
 
+use crate::Interrupt;
 use crate::game::{Geometry, Position};
 use sorter::MoveSorter;
 use std::sync::Arc;
@@ -158,6 +160,10 @@ pub struct Solver {
     symmetry_plies: usize,
     /// A second table for positions with few stones, if set (see [`ShallowTable`]).
     shallow: Option<ShallowTable>,
+    /// Polled during search when set (see [`Solver::set_interrupt`]).
+    interrupt: Option<Interrupt>,
+    /// Whether the interrupt stopped the last probe.
+    stopped: bool,
 }
 
 impl Solver {
@@ -193,6 +199,8 @@ impl Solver {
             columns: geom.centre_order().map(|c| geom.column_mask(c)).collect(),
             symmetry_plies: DEFAULT_SYMMETRY_PLIES,
             shallow: None,
+            interrupt: None,
+            stopped: false,
         })
     }
 
@@ -205,6 +213,19 @@ impl Solver {
     /// other solvers may share (see [`ShallowTable`]); `None` removes it.
     pub fn set_shallow_table(&mut self, table: Option<ShallowTable>) {
         self.shallow = table;
+    }
+
+    /// Lets `interrupt` stop searches (polled every 4096 nodes); `None` removes it. A stopped
+    /// search stores nothing false in the table: [`Solver::score_bounds`] then returns the
+    /// bounds proved so far, and the table keeps what finished, so asking again later goes on
+    /// from there.
+    pub fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
+        self.interrupt = interrupt;
+    }
+
+    /// Whether the interrupt stopped the last search (the last score is then only bounds).
+    pub fn was_interrupted(&self) -> bool {
+        self.stopped
     }
 
     /// The board this solver works on.
@@ -264,6 +285,16 @@ impl Solver {
     /// # Panics
     /// If `pos` is on another geometry than the solver's.
     pub fn score(&mut self, pos: &Position, mode: Mode) -> i32 {
+        self.score_bounds(pos, mode).0
+    }
+
+    /// Lower and upper bounds of the score of `pos` in `mode`: equal (the exact score) unless
+    /// an interrupt (see [`Solver::set_interrupt`]) stopped the search first.
+    ///
+    /// # Panics
+    /// If `pos` is on another geometry than the solver's.
+    pub fn score_bounds(&mut self, pos: &Position, mode: Mode) -> (i32, i32) {
+        self.stopped = false;
         assert_eq!(
             pos.geometry(),
             self.geom,
@@ -274,13 +305,15 @@ impl Solver {
         let g = self.geom;
         let moves = pos.moves_played();
         if pos.last_move_won() {
-            return fit(-g.win_score(moves - 1));
+            let s = fit(-g.win_score(moves - 1));
+            return (s, s);
         }
         if pos.is_full() {
-            return 0;
+            return (0, 0);
         }
         if pos.can_win_next() {
-            return fit(g.win_score(moves));
+            let s = fit(g.win_score(moves));
+            return (s, s);
         }
         let (mut min, mut max) = if weak {
             (-1, 1)
@@ -299,13 +332,16 @@ impl Solver {
                 med = max / 2;
             }
             let r = self.negamax(pos, med, med + 1);
+            if self.stopped {
+                break;
+            }
             if r <= med {
                 max = r;
             } else {
                 min = r;
             }
         }
-        fit(min)
+        (fit(min), fit(max))
     }
 
     /// The score of every column (index 0 = column 1) in `mode`; `None` where the column is
@@ -339,6 +375,34 @@ impl Solver {
                 }
             })
             .collect()
+    }
+
+    /// Like [`Solver::analyze`], but each column gets bounds `(low, high)` of its score, equal
+    /// where the column was solved before the interrupt (see [`Solver::set_interrupt`])
+    /// fired. Columns are solved centre first, so a time limit leaves the edges open.
+    pub fn analyze_bounds(&mut self, pos: &Position, mode: Mode) -> Vec<Option<(i32, i32)>> {
+        let over = pos.last_move_won() || pos.is_full();
+        let mut out = vec![None; pos.width()];
+        let mut stopped = false;
+        let order: Vec<usize> = self.geom.centre_order().collect();
+        for col in order {
+            if over || !pos.can_play(col) {
+                continue;
+            }
+            out[col] = Some(if pos.is_winning_move(col) {
+                let s = self.geom.win_score(pos.moves_played());
+                let s = if mode == Mode::Weak { 1 } else { s };
+                (s, s)
+            } else {
+                let mut child = *pos;
+                child.play_col(col);
+                let (low, high) = self.score_bounds(&child, mode);
+                stopped |= self.stopped;
+                (-high, -low)
+            });
+        }
+        self.stopped = stopped;
+        out
     }
 
     /// Whether the strong score of `pos` is at most `bound`: one null-window probe, much
@@ -378,6 +442,13 @@ impl Solver {
         let target = self.solve(pos);
         let g = self.geom;
         for col in g.centre_order() {
+            if self.stopped {
+                // Interrupted: nothing is proved; the caller checks `was_interrupted`.
+                if pos.can_play(col) {
+                    return Some((col, target));
+                }
+                continue;
+            }
             if !pos.can_play(col) {
                 continue;
             }
@@ -396,17 +467,25 @@ impl Solver {
                 return Some((col, target));
             }
         }
+        if self.stopped {
+            let col = g.centre_order().find(|&c| pos.can_play(c));
+            return col.map(|c| (c, target));
+        }
         unreachable!("some column reaches the solved score")
     }
 
     fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         let (geom, columns, sym) = (self.geom, &self.columns[..], self.symmetry_plies);
         let shallow = self.shallow.as_ref().map(|t| (t.plies, &*t.table));
-        let (r, nodes) = match &mut self.tt {
-            Tt::Narrow(t) => Search::new(geom, columns, sym, t, shallow).run(pos, alpha, beta),
-            Tt::Wide(t) => Search::new(geom, columns, sym, t, shallow).run(pos, alpha, beta),
+        let stop = self.interrupt.as_ref();
+        let (r, nodes, stopped) = match &mut self.tt {
+            Tt::Narrow(t) => {
+                Search::new(geom, columns, sym, t, shallow, stop).run(pos, alpha, beta)
+            }
+            Tt::Wide(t) => Search::new(geom, columns, sym, t, shallow, stop).run(pos, alpha, beta),
         };
         self.nodes += nodes;
+        self.stopped |= stopped;
         r
     }
 }
@@ -451,6 +530,9 @@ struct Search<'a, S: Slot> {
     /// Positions with fewer stones than `shallow.0` use this table instead (see
     /// [`Solver::set_shallow_table`]).
     shallow: Option<(usize, &'a SharedTable)>,
+    interrupt: Option<&'a Interrupt>,
+    /// Set once the interrupt fired: every frame then returns at once without storing.
+    stopped: bool,
 }
 
 impl<'a, S: Slot> Search<'a, S> {
@@ -460,6 +542,7 @@ impl<'a, S: Slot> Search<'a, S> {
         symmetry_plies: usize,
         table: &'a mut Table<S>,
         shallow: Option<(usize, &'a SharedTable)>,
+        interrupt: Option<&'a Interrupt>,
     ) -> Self {
         Search {
             geom,
@@ -469,6 +552,8 @@ impl<'a, S: Slot> Search<'a, S> {
             symmetry_plies,
             table,
             shallow,
+            interrupt,
+            stopped: false,
         }
     }
 
@@ -497,9 +582,9 @@ impl<'a, S: Slot> Search<'a, S> {
         }
     }
 
-    fn run(mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64) {
+    fn run(mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64, bool) {
         let r = self.negamax(pos, alpha, beta);
-        (r, self.nodes)
+        (r, self.nodes, self.stopped)
     }
 
     /// The table key: shared with the mirror image near the root, where mirror pairs are
@@ -529,6 +614,15 @@ impl<'a, S: Slot> Search<'a, S> {
     /// within `[alpha, beta]` semantics of fail-soft alpha-beta.
     fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if let Some(i) = self.interrupt
+            && self.nodes & 4095 == 0
+            && i.should_stop()
+        {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
         let g = self.geom;
         let moves = pos.moves_played();
         let possible = pos.possible_non_losing_moves();
@@ -638,6 +732,10 @@ impl<'a, S: Slot> Search<'a, S> {
             let mut child = *pos;
             child.play_bit(bit);
             let score = -self.negamax(&child, -beta, -alpha);
+            if self.stopped {
+                // The child's value is not a result: store nothing on the way out.
+                return 0;
+            }
             if score >= beta {
                 let v = self.lower(score);
                 self.put(key, moves, v);

@@ -23,6 +23,7 @@
 
 mod binning;
 mod boost;
+mod explain;
 mod flat;
 mod model;
 mod params;
@@ -30,6 +31,7 @@ mod tree;
 
 pub use binning::BinMapper;
 pub use boost::fit_gbt;
+pub use explain::Attribution;
 pub use model::{GbtModel, GbtModelData, GbtModelError, IterationRecord, softmax};
 pub use params::{DataError, GbtError, GbtParams, GbtValidParams};
 pub use tree::TreeNode;

@@ -1,0 +1,58 @@
+//! `c4 serve`: the web UI and its JSON API.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use connect4_ml::serve::{ServeConfig, run as serve};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default; port 0 picks a free port, printed on the
+    /// first line of stdout).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Folder whose subfolders are pipeline runs (`c4 pipeline --out runs/NAME`).
+    #[arg(long, default_value = "runs")]
+    runs: PathBuf,
+    /// Folder of model files (`*.bin`) offered to agents and to the models panel.
+    #[arg(long, default_value = "models")]
+    models: PathBuf,
+    /// Heavy requests (analyses, moves) worked on at once (default: the number of cores).
+    #[arg(long)]
+    heavy: Option<usize>,
+    /// Default time limit of one analysis, in milliseconds.
+    #[arg(long, default_value_t = 3000)]
+    analyze_ms: u64,
+    /// Time limit of one agent's move, in milliseconds (then 503).
+    #[arg(long, default_value_t = 20000)]
+    move_ms: u64,
+    /// Transposition table of each pooled solver, in MiB.
+    #[arg(long, default_value_t = 64)]
+    tt_mib: usize,
+}
+
+pub fn run(a: ServeArgs) -> Result<()> {
+    let mut config = ServeConfig {
+        addr: a.addr,
+        runs: a.runs,
+        models: a.models,
+        analyze_limit: Duration::from_millis(a.analyze_ms),
+        move_limit: Duration::from_millis(a.move_ms),
+        tt_mib: a.tt_mib,
+        ..ServeConfig::default()
+    };
+    if let Some(h) = a.heavy {
+        anyhow::ensure!(h >= 1, "--heavy must be at least 1");
+        config.heavy = h;
+    }
+    anyhow::ensure!(
+        (1..=4096).contains(&config.tt_mib),
+        "--tt-mib must be between 1 and 4096, not {}",
+        config.tt_mib
+    );
+    config.analyze_max = config.analyze_max.max(config.analyze_limit);
+    let addr = config.addr;
+    serve(config).with_context(|| format!("cannot serve on {addr}"))
+}

@@ -1,0 +1,266 @@
+//! `c4 serve`: one page and a JSON API to play against any agent, see the solver's verdict on
+//! every column beside what each learned model thinks and why, and browse pipeline runs.
+//!
+//! Built on axum over tokio: the maintained, widely used Rust HTTP stack, whose extractors
+//! turn malformed input into typed rejections (mapped to 400s here) and whose handlers are
+//! futures that hyper drops when a client disconnects, which is how abandoned work is
+//! cancelled (see [`Interrupt::cancel_on_drop`]). Heavy work (solving, agents' moves) runs on
+//! tokio's blocking pool, at most [`ServeConfig::heavy`] at a time, each bounded by a time
+//! limit; light requests (the page, models' evaluations, runs) never wait behind it.
+//!
+//! Endpoints (see README.md for the JSON):
+//! - `GET /`, `/app.js`, `/style.css`: the page, embedded in the binary;
+//! - `GET /api/analyze?moves=M`: the solver's scores of every column;
+//! - `POST /api/move` `{agent, moves}`: an agent's column;
+//! - `GET /api/models`, `GET /api/evaluate?model=NAME&moves=M`: the learned models' values and
+//!   per-feature contributions;
+//! - `GET /api/agents`: the agent kinds;
+//! - `GET /api/runs`, `GET /api/runs/NAME`, `GET /runs/NAME/FILE`: pipeline runs;
+//! - `GET /api/status`: heavy work in flight, finished and cancelled.
+
+mod analyze;
+mod assets;
+mod error;
+mod models;
+mod play;
+mod runs;
+
+pub use assets::page_weight;
+pub use error::ApiError;
+
+use crate::Interrupt;
+use crate::solver::Solver;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// Where to listen (loopback by default: the API runs solvers on request).
+    pub addr: SocketAddr,
+    /// The folder whose subfolders are pipeline runs.
+    pub runs: PathBuf,
+    /// The folder of model files (`*.bin`) offered to agents and to `/api/evaluate`.
+    pub models: PathBuf,
+    /// Heavy requests (analysis, moves) worked on at once.
+    pub heavy: usize,
+    /// How long a heavy request may wait for a free slot before a 503.
+    pub queue_wait: Duration,
+    /// Default time limit of one analysis (a request may ask for less or up to
+    /// [`ServeConfig::analyze_max`]).
+    pub analyze_limit: Duration,
+    /// The longest analysis a request may ask for.
+    pub analyze_max: Duration,
+    /// Time after which an agent's move is stopped and the request fails with a 503.
+    pub move_limit: Duration,
+    /// Largest request body in bytes.
+    pub body_limit: usize,
+    /// Transposition table of each pooled solver, in MiB.
+    pub tt_mib: usize,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            runs: PathBuf::from("runs"),
+            models: PathBuf::from("models"),
+            heavy: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue_wait: Duration::from_secs(10),
+            analyze_limit: Duration::from_secs(3),
+            analyze_max: Duration::from_secs(15),
+            move_limit: Duration::from_secs(20),
+            body_limit: 16 * 1024,
+            tt_mib: 64,
+        }
+    }
+}
+
+/// Counters of heavy work, for `/api/status` and the tests.
+#[derive(Debug, Default)]
+struct Stats {
+    in_flight: AtomicU64,
+    finished: AtomicU64,
+    cancelled: AtomicU64,
+    stopped_at_limit: AtomicU64,
+}
+
+/// What every handler shares.
+struct AppState {
+    config: ServeConfig,
+    heavy: Arc<Semaphore>,
+    /// Solvers kept between requests, so that asking again about a position that ran out of
+    /// time goes on from what the table already holds.
+    solvers: Mutex<Vec<Solver>>,
+    models: models::Models,
+    agents: play::AgentCache,
+    stats: Stats,
+}
+
+type Shared = Arc<AppState>;
+
+impl AppState {
+    /// A slot for heavy work, or a 503 after [`ServeConfig::queue_wait`].
+    async fn heavy_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        let wait = self.config.queue_wait;
+        match tokio::time::timeout(wait, self.heavy.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(ApiError::Busy(format!(
+                "{} heavy requests were in flight for {} s",
+                self.config.heavy,
+                wait.as_secs()
+            ))),
+        }
+    }
+
+    /// Runs `work` on the blocking pool in a heavy slot, with an interrupt that fires at
+    /// `limit` or when the calling request is dropped (the client went away).
+    async fn heavy<T: Send + 'static>(
+        self: &Arc<Self>,
+        limit: Duration,
+        work: impl FnOnce(&AppState, &Interrupt) -> T + Send + 'static,
+    ) -> Result<(T, bool), ApiError> {
+        let permit = self.heavy_slot().await?;
+        let interrupt = Interrupt::new();
+        // Dropped with this future: a disconnect cancels the blocking work below.
+        let _cancel = interrupt.cancel_on_drop();
+        let state = Arc::clone(self);
+        let stop = interrupt
+            .clone()
+            .with_deadline(std::time::Instant::now() + limit);
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            state.stats.in_flight.fetch_add(1, Ordering::Relaxed);
+            let out = work(&state, &stop);
+            state.stats.in_flight.fetch_sub(1, Ordering::Relaxed);
+            let counter = if stop.is_cancelled() {
+                &state.stats.cancelled
+            } else if stop.should_stop() {
+                &state.stats.stopped_at_limit
+            } else {
+                &state.stats.finished
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
+            (out, stop.should_stop())
+        });
+        task.await
+            .map_err(|e| ApiError::Internal(format!("heavy task failed: {e}")))
+    }
+
+    /// A pooled solver for `geom` (a new one if none is free).
+    fn take_solver(&self, geom: crate::Geometry) -> Result<Solver, ApiError> {
+        let mut pool = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = pool.iter().position(|s| s.geometry() == geom) {
+            return Ok(pool.swap_remove(i));
+        }
+        drop(pool);
+        // Other board sizes are rarer: a smaller table for them.
+        let mib = if geom == crate::Geometry::STANDARD {
+            self.config.tt_mib
+        } else {
+            self.config.tt_mib.min(16)
+        };
+        Solver::with_table_mib(geom, mib).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+
+    /// Returns a solver to the pool (keeping at most one per heavy slot).
+    fn put_solver(&self, mut solver: Solver) {
+        solver.set_interrupt(None);
+        let mut pool = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < self.config.heavy.max(1) {
+            pool.push(solver);
+        }
+    }
+}
+
+/// The position after `moves` (1-based columns; empty or `-` for the empty board) on a
+/// `width` x `height` board (7 x 6 unless given): a 400 naming the bad move or size.
+fn position_of(
+    moves: &str,
+    width: Option<usize>,
+    height: Option<usize>,
+) -> Result<crate::Position, ApiError> {
+    let geom =
+        crate::Geometry::new(width.unwrap_or(7), height.unwrap_or(6)).map_err(ApiError::bad)?;
+    let moves = moves.trim();
+    let moves = if moves == "-" { "" } else { moves };
+    crate::Position::from_moves(geom, moves)
+        .map_err(|e| ApiError::BadRequest(format!("moves \"{moves}\": {e}")))
+}
+
+/// The app: page, API and run files over `config`. Model files are loaded here, once.
+pub fn router(config: ServeConfig) -> Router {
+    let models = models::Models::load(&config.models);
+    let state = Arc::new(AppState {
+        heavy: Arc::new(Semaphore::new(config.heavy.max(1))),
+        solvers: Mutex::new(Vec::new()),
+        agents: play::AgentCache::default(),
+        models,
+        stats: Stats::default(),
+        config,
+    });
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/api/analyze", get(analyze::analyze))
+        .route("/api/move", post(play::play_move))
+        .route("/api/agents", get(play::agents))
+        .route("/api/models", get(models::list))
+        .route("/api/evaluate", get(models::evaluate))
+        .route("/api/runs", get(runs::list))
+        .route("/api/runs/{name}", get(runs::show))
+        .route("/runs/{name}/{*file}", get(runs::file))
+        .route("/api/status", get(status))
+        .fallback(|| async { ApiError::NotFound("no such page or endpoint".into()) })
+        .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .with_state(state)
+}
+
+/// `GET /api/status`: counters of heavy work.
+async fn status(
+    axum::extract::State(state): axum::extract::State<Shared>,
+) -> axum::Json<serde_json::Value> {
+    let s = &state.stats;
+    let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
+    axum::Json(serde_json::json!({
+        "heavy_slots": state.config.heavy,
+        "in_flight": n(&s.in_flight),
+        "finished": n(&s.finished),
+        "cancelled": n(&s.cancelled),
+        "stopped_at_limit": n(&s.stopped_at_limit),
+        "models": state.models.names(),
+    }))
+}
+
+/// Serves `router(config)` on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, config: ServeConfig) -> std::io::Result<()> {
+    axum::serve(listener, router(config)).await
+}
+
+/// Binds `config.addr`, prints the page's address on stdout (the first line, which scripts
+/// and tests read; with port 0 it names the port the system chose) and serves forever.
+pub fn run(config: ServeConfig) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        println!("listening on http://{addr}/");
+        eprintln!(
+            "runs from {}, models from {}; {} heavy requests at once; Ctrl-C stops",
+            config.runs.display(),
+            config.models.display(),
+            config.heavy
+        );
+        serve(listener, config).await
+    })
+}

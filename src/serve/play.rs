@@ -1,0 +1,217 @@
+//! `POST /api/move` (an agent's column) and `GET /api/agents` (the kinds on offer).
+
+use super::Shared;
+use super::error::{ApiError, ApiResult};
+use crate::agents::{AGENT_KINDS, AgentFactory, AgentKind, AgentSpec, Turn};
+use crate::game::{Geometry, Outcome};
+use axum::Json;
+use axum::extract::{State, rejection::JsonRejection};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Largest search table a request may ask for (`tt=LOG2`): 2^22 entries.
+const MAX_TABLE_LOG2: u32 = 22;
+/// Largest solver table a request may ask for (`perfect:tt=MIB`).
+const MAX_PERFECT_MIB: usize = 256;
+/// Factories kept (each may hold a loaded model).
+const CACHE_SIZE: usize = 64;
+
+/// Agent factories by spec and board, so model files load once, not per move.
+#[derive(Default)]
+pub(super) struct AgentCache(Mutex<HashMap<(String, usize, usize), AgentFactory>>);
+
+impl AgentCache {
+    fn get(&self, spec: &AgentSpec, geom: Geometry) -> Result<AgentFactory, ApiError> {
+        let key = (spec.to_string(), geom.width(), geom.height());
+        if let Some(f) = self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(f.clone());
+        }
+        let factory = spec.factory(geom).map_err(ApiError::bad)?;
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= CACHE_SIZE {
+            map.clear();
+        }
+        map.insert(key, factory.clone());
+        Ok(factory)
+    }
+}
+
+/// The body of `/api/move`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MoveRequest {
+    /// An agent spec, e.g. `easy`, `gbt:depth=3`, `model:lms.bin,depth=5`.
+    agent: String,
+    /// Moves so far (1-based column digits).
+    #[serde(default)]
+    moves: String,
+    width: Option<usize>,
+    height: Option<usize>,
+    /// Seed of agents that use randomness (default 0).
+    #[serde(default)]
+    seed: u64,
+}
+
+/// The answer of `/api/move`.
+#[derive(Debug, Serialize)]
+pub(super) struct MoveJson {
+    agent: String,
+    /// The chosen column, 1-based.
+    column: usize,
+    /// The moves after it.
+    moves: String,
+    /// Thinking time in milliseconds.
+    ms: f64,
+}
+
+/// Parses `text` and points its model paths into `models`: a spec may name a model by file
+/// name (`model:gbt.bin`, `model:gbt`) or by the shipped default (`models/gbt.bin`), never by
+/// another path, so requests cannot read files outside the models folder.
+pub(super) fn parse_spec(text: &str, models: &Path) -> Result<AgentSpec, ApiError> {
+    let spec: AgentSpec = text.parse().map_err(ApiError::bad)?;
+    let bad = std::cell::RefCell::new(None);
+    let spec = spec.map_model_paths(|p| match model_file_name(p) {
+        Some(name) => models.join(name),
+        None => {
+            *bad.borrow_mut() = Some(p.display().to_string());
+            PathBuf::new()
+        }
+    });
+    if let Some(p) = bad.into_inner() {
+        return Err(ApiError::BadRequest(format!(
+            "agent \"{text}\": model \"{p}\" must be a file name in the models folder"
+        )));
+    }
+    match spec.kind() {
+        AgentKind::Search { params, .. } if params.table_log2 > MAX_TABLE_LOG2 => {
+            Err(ApiError::BadRequest(format!(
+                "agent \"{text}\": tt={} is larger than this server allows ({MAX_TABLE_LOG2})",
+                params.table_log2
+            )))
+        }
+        AgentKind::Perfect { tt_mib } if *tt_mib > MAX_PERFECT_MIB => {
+            Err(ApiError::BadRequest(format!(
+                "agent \"{text}\": tt={tt_mib} MiB is larger than this server allows ({MAX_PERFECT_MIB})"
+            )))
+        }
+        _ => Ok(spec),
+    }
+}
+
+/// The file name a spec's model path stands for: `NAME`, `NAME.bin` or `models/NAME.bin`.
+fn model_file_name(p: &Path) -> Option<String> {
+    let parts: Vec<_> = p.components().collect();
+    let name = match parts.as_slice() {
+        [std::path::Component::Normal(n)] => n,
+        [
+            std::path::Component::Normal(dir),
+            std::path::Component::Normal(n),
+        ] if *dir == "models" => n,
+        _ => return None,
+    };
+    let name = name.to_str()?;
+    Some(if Path::new(name).extension().is_some() {
+        name.to_string()
+    } else {
+        format!("{name}.bin")
+    })
+}
+
+pub(super) async fn play_move(
+    State(state): State<Shared>,
+    body: Result<Json<MoveRequest>, JsonRejection>,
+) -> ApiResult<Json<MoveJson>> {
+    let Json(req) = body?;
+    let pos = super::position_of(&req.moves, req.width, req.height)?;
+    if pos.outcome() != Outcome::Ongoing {
+        return Err(ApiError::BadRequest(format!(
+            "moves \"{}\": the game is over",
+            req.moves.trim()
+        )));
+    }
+    let spec = parse_spec(&req.agent, &state.config.models)?;
+    let factory = state.agents.get(&spec, pos.geometry())?;
+    let limit = state.config.move_limit;
+    let (picked, stopped) = state
+        .heavy(limit, move |_, stop| {
+            let mut agent = factory.build(req.seed).map_err(ApiError::bad)?;
+            agent.set_interrupt(Some(stop.clone()));
+            let start = Instant::now();
+            let col = agent.choose(&Turn::new(pos));
+            Ok::<_, ApiError>((col, start.elapsed().as_secs_f64() * 1e3))
+        })
+        .await?;
+    let (col, ms) = picked?;
+    if stopped {
+        return Err(ApiError::TooSlow(format!(
+            "agent \"{}\" was stopped after {} s; try a smaller depth or a time budget (ms=...)",
+            req.agent,
+            limit.as_secs()
+        )));
+    }
+    if !pos.can_play(col) {
+        return Err(ApiError::Internal(format!(
+            "agent \"{}\" chose full column {}",
+            req.agent,
+            col + 1
+        )));
+    }
+    Ok(Json(MoveJson {
+        agent: spec.to_string(),
+        column: col + 1,
+        moves: format!("{}{}", req.moves.trim().trim_start_matches('-'), col + 1),
+        ms,
+    }))
+}
+
+/// `GET /api/agents`: every kind with its usage and summary, and the model files on offer.
+pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Value> {
+    let kinds: Vec<_> = AGENT_KINDS
+        .iter()
+        .map(|k| {
+            serde_json::json!({
+                "name": k.name,
+                "usage": k.usage,
+                "summary": k.summary,
+                "keys": k.keys,
+            })
+        })
+        .collect();
+    Json(serde_json::json!({ "kinds": kinds, "models": state.models.names() }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_paths_stay_in_the_models_folder() {
+        let dir = Path::new("somewhere");
+        let ok = |s: &str| parse_spec(s, dir).map(|s| format!("{:?}", s.kind()));
+        assert!(
+            ok("model:gbt,depth=3")
+                .unwrap()
+                .contains("somewhere/gbt.bin")
+        );
+        assert!(ok("gbt:depth=2").unwrap().contains("somewhere/gbt.bin"));
+        assert!(ok("lms:lms.bin").unwrap().contains("somewhere/lms.bin"));
+        for bad in [
+            "model:/etc/passwd",
+            "model:../models/gbt.bin",
+            "lms:a/b/c.bin",
+        ] {
+            let e = parse_spec(bad, dir).unwrap_err().to_string();
+            assert!(
+                e.contains("must be a file name in the models folder"),
+                "{bad}: {e}"
+            );
+        }
+        let e = parse_spec("perfect:tt=60000", dir).unwrap_err().to_string();
+        assert!(e.contains("larger than this server allows"), "{e}");
+        let e = parse_spec("hard:depth=3", dir).unwrap_err().to_string();
+        assert!(e.contains("'hard' takes no option 'depth'"), "{e}");
+    }
+}
