@@ -1,0 +1,483 @@
+//! `c4 serve`'s JSON API end to end on a loopback port: every endpoint with legal and
+//! illegal input, the limits on heavy work, and cancellation when a client goes away.
+
+use connect4_ml::serve::{ServeConfig, serve};
+use serde_json::Value;
+use std::io::Write;
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A server on a free loopback port, running on its own thread until the test ends.
+fn start(config: ServeConfig) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            serve(listener, config).await.unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn config(runs: &Path) -> ServeConfig {
+    ServeConfig {
+        runs: runs.to_path_buf(),
+        models: repo().join("models"),
+        tt_mib: 16,
+        ..ServeConfig::default()
+    }
+}
+
+/// Status and JSON body of a GET.
+fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let r = match ureq::get(&format!("http://{addr}{path}")).call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("GET {path}: {e}"),
+    };
+    let status = r.status();
+    let text = r.into_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Status and JSON body of a POST of `body` as JSON.
+fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, Value) {
+    let r = match ureq::post(&format!("http://{addr}{path}"))
+        .set("Content-Type", "application/json")
+        .send_string(body)
+    {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("POST {path}: {e}"),
+    };
+    let status = r.status();
+    (
+        status,
+        serde_json::from_str(&r.into_string().unwrap()).unwrap(),
+    )
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {v}"))
+}
+
+/// A temporary folder with one fake run, removed when dropped.
+struct Runs(PathBuf);
+
+impl Runs {
+    fn new(tag: &str) -> Runs {
+        let dir = std::env::temp_dir().join(format!("c4-serve-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let run = dir.join("first");
+        std::fs::create_dir_all(run.join("plots")).unwrap();
+        std::fs::create_dir_all(run.join("ladder")).unwrap();
+        std::fs::write(
+            run.join("report.md"),
+            "# A run\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+        )
+        .unwrap();
+        std::fs::write(
+            run.join("plots/curve.svg"),
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+        )
+        .unwrap();
+        std::fs::write(run.join("plots/curve.png"), b"\x89PNG").unwrap();
+        std::fs::write(
+            run.join("ladder/summary.json"),
+            r#"{"elo": [{"agent": "easy", "elo": 1500.0, "low": 1400.0, "high": 1600.0, "games": 4, "score_pct": 50.0}]}"#,
+        )
+        .unwrap();
+        std::fs::create_dir_all(dir.join("second")).unwrap();
+        std::fs::write(dir.join("secret.txt"), "not a run file").unwrap();
+        Runs(dir)
+    }
+}
+
+impl Drop for Runs {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn analyze_scores_every_column_and_refuses_bad_moves() {
+    let runs = Runs::new("analyze");
+    let addr = start(config(&runs.0));
+    // The first line of the end-game benchmark set: score -1, every column exact.
+    let (s, a) = get(
+        addr,
+        "/api/analyze?moves=2252576253462244111563365343671351441",
+    );
+    assert_eq!(s, 200, "{a}");
+    assert_eq!(a["complete"], true);
+    assert_eq!(a["score"], -1);
+    assert_eq!(a["to_move"], "o");
+    assert_eq!(a["stones"], 37);
+    let cols = a["columns"].as_array().unwrap();
+    assert!(
+        cols.iter()
+            .all(|c| c["exact"] == true && c["low"] == c["high"])
+    );
+    let best: Vec<i64> = a["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    for b in &best {
+        let col = cols.iter().find(|c| c["column"] == *b).unwrap();
+        assert_eq!(col["score"], -1);
+    }
+    assert!(!a["principal_variation"].as_array().unwrap().is_empty());
+
+    // The empty board comes from the opening book: column 4 the only win.
+    let (_, a) = get(addr, "/api/analyze");
+    assert_eq!(a["complete"], true);
+    assert_eq!(a["best"], serde_json::json!([4]));
+    assert_eq!(a["score"], 1);
+    assert_eq!(a["columns"][3]["score"], 1);
+    assert_eq!(a["columns"][0]["score"], -2);
+
+    // Weak mode: only the sign.
+    let (_, a) = get(
+        addr,
+        "/api/analyze?moves=2252576253462244111563365343671351441&weak=true",
+    );
+    assert_eq!(a["score"], -1);
+    assert_eq!(a["mode"], "weak");
+
+    // A finished game: no columns, its result in words.
+    let (s, a) = get(addr, "/api/analyze?moves=1212121");
+    assert_eq!(s, 200);
+    assert_eq!(a["result"], "x won");
+    assert_eq!(a["columns"], serde_json::json!([]));
+
+    // Other board sizes.
+    let (s, a) = get(addr, "/api/analyze?moves=33&width=5&height=4");
+    assert_eq!(s, 200, "{a}");
+    assert_eq!(a["width"], 5);
+    assert_eq!(a["complete"], true);
+
+    for (query, needle) in [
+        ("moves=48", "column 8 is out of range"),
+        ("moves=4x", "move 2"),
+        ("moves=1111111", "column 1"),
+        ("moves=12121212", "already won"),
+        ("width=20&height=20", "20"),
+        ("moves=44&ms=abc", "bad query"),
+    ] {
+        let (s, e) = get(addr, &format!("/api/analyze?{query}"));
+        assert_eq!(s, 400, "{query}: {e}");
+        assert!(error_of(&e).contains(needle), "{query}: {e}");
+    }
+}
+
+#[test]
+fn move_plays_legal_columns_and_refuses_bad_requests() {
+    let runs = Runs::new("move");
+    let addr = start(config(&runs.0));
+    for agent in [
+        "easy",
+        "random",
+        "gbt:depth=2",
+        "model:lms.bin,depth=2",
+        "perfect",
+    ] {
+        let (s, m) = post(
+            addr,
+            "/api/move",
+            &format!(r#"{{"agent": "{agent}", "moves": "4453"}}"#),
+        );
+        assert_eq!(s, 200, "{agent}: {m}");
+        let col = m["column"].as_u64().unwrap();
+        assert!((1..=7).contains(&col), "{m}");
+        assert_eq!(m["moves"], format!("4453{col}"));
+        assert!(m["ms"].as_f64().unwrap() >= 0.0);
+    }
+    // x has the bottom row's columns 1-3 (o has 5-7): the perfect agent wins with column 4.
+    let (_, m) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "perfect", "moves": "152637"}"#,
+    );
+    assert_eq!(m["column"], 4);
+    // Board size travels with the request.
+    let (s, m) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "easy", "moves": "", "width": 5, "height": 4}"#,
+    );
+    assert_eq!(s, 200, "{m}");
+    assert!(m["column"].as_u64().unwrap() <= 5);
+
+    let long = format!(r#"{{"agent": "easy", "moves": "{}"}}"#, "1".repeat(40_000));
+    for (body, needle) in [
+        (
+            r#"{"agent": "bogus", "moves": "44"}"#,
+            "unknown agent 'bogus'",
+        ),
+        (
+            r#"{"agent": "hard:depth=3"}"#,
+            "'hard' takes no option 'depth'",
+        ),
+        (r#"{"agent": "easy", "moves": "48"}"#, "column 8"),
+        (
+            r#"{"agent": "easy", "moves": "1212121"}"#,
+            "the game is over",
+        ),
+        (
+            r#"{"agent": "model:/etc/passwd"}"#,
+            "must be a file name in the models folder",
+        ),
+        (r#"{"agent": "model:missing.bin"}"#, "missing.bin"),
+        (
+            r#"{"agent": "perfect:tt=50000"}"#,
+            "larger than this server allows",
+        ),
+        (r#"{"agent": "easy""#, "bad request body"),
+        (r#"{"moves": "44"}"#, "agent"),
+        (r#"{"agent": "easy", "colour": "red"}"#, "colour"),
+        (long.as_str(), "length limit"),
+    ] {
+        let (s, e) = post(addr, "/api/move", body);
+        assert_eq!(s, 400, "{}: {e}", &body[..body.len().min(60)]);
+        assert!(
+            error_of(&e).contains(needle),
+            "{}: {e}",
+            &body[..body.len().min(60)]
+        );
+    }
+    // Not JSON at all.
+    let r = ureq::post(&format!("http://{addr}/api/move")).send_string("agent=easy");
+    match r {
+        Err(ureq::Error::Status(400, r)) => {
+            assert!(r.into_string().unwrap().contains("Content-Type"));
+        }
+        other => panic!("expected a 400, got {other:?}"),
+    }
+    let (_, agents) = get(addr, "/api/agents");
+    let kinds = agents["kinds"].as_array().unwrap();
+    assert!(kinds.iter().any(|k| k["name"] == "hybrid"));
+}
+
+#[test]
+fn evaluate_explains_each_model_and_column() {
+    let runs = Runs::new("evaluate");
+    let addr = start(config(&runs.0));
+    let (_, models) = get(addr, "/api/models");
+    let names: Vec<&str> = models["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["handtuned", "gbt.bin", "lms.bin"]);
+
+    let (s, e) = get(addr, "/api/evaluate?model=gbt&moves=4453&top=5");
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["kind"], "gbt");
+    assert_eq!(e["features"], "cells+oddeven");
+    let cols = e["columns"].as_array().unwrap();
+    assert_eq!(cols.len(), 7);
+    for c in cols {
+        let x = &c["explanation"];
+        let p: Vec<f64> = x["probabilities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        // The column's value is P(win) - P(loss) for the mover.
+        assert!(
+            (c["value"].as_f64().unwrap() - (p[2] - p[0])).abs() < 1e-9,
+            "{c}"
+        );
+        let contributions = x["contributions"].as_array().unwrap();
+        assert_eq!(contributions.len(), 5);
+        // Largest first; bias, listed and the rest add up to log(P(win) / P(loss)).
+        let sum: f64 = contributions
+            .iter()
+            .map(|c| c["contribution"].as_f64().unwrap())
+            .sum::<f64>()
+            + x["bias"].as_f64().unwrap()
+            + x["rest"].as_f64().unwrap();
+        assert!((sum - (p[2] / p[0]).ln()).abs() < 1e-6, "{sum} {p:?}");
+    }
+    // The linear model: the contributions add up to the value.
+    let (_, e) = get(addr, "/api/evaluate?model=handtuned&moves=445");
+    let x = &e["position"];
+    let sum: f64 = x["contributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["contribution"].as_f64().unwrap())
+        .sum();
+    assert!((sum - x["value"].as_f64().unwrap()).abs() < 1e-12);
+    assert!((x["value"].as_f64().unwrap() + 0.2615).abs() < 1e-12);
+    // A column that wins at once.
+    let (_, e) = get(addr, "/api/evaluate?model=lms.bin&moves=121212");
+    let first = &e["columns"][0];
+    assert_eq!(first["result"], "win");
+    assert!(first["value"].is_null());
+
+    let (s, err) = get(addr, "/api/evaluate?model=nope&moves=4");
+    assert_eq!(s, 404);
+    assert!(error_of(&err).contains("no model \"nope\""), "{err}");
+    let (s, err) = get(addr, "/api/evaluate?model=gbt&moves=1212121");
+    assert_eq!(s, 400);
+    assert!(error_of(&err).contains("game is over"), "{err}");
+    let (s, err) = get(addr, "/api/evaluate?model=gbt&width=6&height=5");
+    assert_eq!(s, 400);
+    assert!(error_of(&err).contains("7x6"), "{err}");
+    let (s, err) = get(addr, "/api/evaluate?moves=4");
+    assert_eq!(s, 400);
+    assert!(error_of(&err).contains("model"), "{err}");
+}
+
+#[test]
+fn runs_are_listed_shown_and_served_without_escaping_their_folder() {
+    let runs = Runs::new("runs");
+    let addr = start(config(&runs.0));
+    let (_, list) = get(addr, "/api/runs");
+    let mut names: Vec<&str> = list["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["first", "second"]);
+
+    let (s, run) = get(addr, "/api/runs/first");
+    assert_eq!(s, 200, "{run}");
+    assert!(run["report"].as_str().unwrap().starts_with("# A run"));
+    // One format per chart, the SVG.
+    assert_eq!(run["plots"], serde_json::json!(["plots/curve.svg"]));
+    assert_eq!(run["ladder"]["elo"][0]["agent"], "easy");
+    assert_eq!(run["files"].as_array().unwrap().len(), 4);
+    let (_, empty) = get(addr, "/api/runs/second");
+    assert!(empty["report"].is_null());
+
+    let r = ureq::get(&format!("http://{addr}/runs/first/plots/curve.svg"))
+        .call()
+        .unwrap();
+    assert_eq!(r.header("content-type"), Some("image/svg+xml"));
+    assert!(r.into_string().unwrap().starts_with("<svg"));
+
+    for path in [
+        "/api/runs/nope",
+        "/api/runs/..",
+        "/runs/first/../secret.txt",
+        "/runs/first/%2e%2e/secret.txt",
+        "/runs/first/..%2Fsecret.txt",
+        "/runs/first/missing.svg",
+        "/runs/../first/report.md",
+        "/no/such/page",
+    ] {
+        let (s, body) = get(addr, path);
+        assert_eq!(s, 404, "{path}: {body}");
+        assert!(!body.to_string().contains("not a run file"), "{path}");
+    }
+    // The page and its assets.
+    let r = ureq::get(&format!("http://{addr}/")).call().unwrap();
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    let html = r.into_string().unwrap();
+    assert!(html.contains("<script src=\"/app.js\"></script>"));
+    for asset in ["/app.js", "/style.css"] {
+        let r = ureq::get(&format!("http://{addr}{asset}")).call().unwrap();
+        assert!(r.into_string().unwrap().len() > 1000, "{asset}");
+    }
+}
+
+/// Polls `/api/status` until `done` holds (or fails after a minute, naming what it saw).
+fn wait_status(addr: SocketAddr, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, s) = get(addr, "/api/status");
+        if done(&s) {
+            return s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waiting for {what}: {s}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Sends a slow analysis (a 4-stone position: minutes to solve) on a raw socket.
+fn slow_analysis(addr: SocketAddr) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET /api/analyze?moves=4444&ms=60000 HTTP/1.1\r\nHost: test\r\n\r\n"
+    )
+    .unwrap();
+    s
+}
+
+#[test]
+fn a_client_that_leaves_cancels_its_work_and_heavy_work_is_bounded() {
+    let runs = Runs::new("cancel");
+    let addr = start(ServeConfig {
+        heavy: 1,
+        queue_wait: Duration::from_millis(300),
+        analyze_max: Duration::from_secs(60),
+        ..config(&runs.0)
+    });
+    let client = slow_analysis(addr);
+    wait_status(addr, "the slow analysis to start", |s| s["in_flight"] == 1);
+    // The only heavy slot is taken: light requests still answer, heavy ones get a 503.
+    let (s, _) = get(addr, "/api/evaluate?model=gbt&moves=4453");
+    assert_eq!(s, 200);
+    let (s, e) = get(
+        addr,
+        "/api/analyze?moves=2252576253462244111563365343671351441",
+    );
+    assert_eq!(s, 503, "{e}");
+    assert!(error_of(&e).contains("busy"), "{e}");
+    let (s, _) = post(addr, "/api/move", r#"{"agent": "easy", "moves": "4"}"#);
+    assert_eq!(s, 503);
+    // The client goes away: its solver stops long before the 60 s limit.
+    drop(client);
+    let status = wait_status(addr, "the cancelled analysis to stop", |s| {
+        s["in_flight"] == 0
+    });
+    assert_eq!(status["cancelled"], 1, "{status}");
+    let (s, a) = get(
+        addr,
+        "/api/analyze?moves=2252576253462244111563365343671351441",
+    );
+    assert_eq!(s, 200, "{a}");
+
+    // A time limit ends in bounds, marked incomplete, never an error.
+    let (s, a) = get(addr, "/api/analyze?moves=4444&ms=200");
+    assert_eq!(s, 200);
+    assert_eq!(a["complete"], false);
+    assert!(
+        a["words"].as_str().unwrap().starts_with("still solving"),
+        "{a}"
+    );
+    for c in a["columns"].as_array().unwrap() {
+        assert!(c["low"].as_i64() <= c["high"].as_i64(), "{c}");
+    }
+    let status = wait_status(addr, "the limited analysis", |s| s["stopped_at_limit"] == 1);
+    assert_eq!(status["in_flight"], 0);
+}
