@@ -167,6 +167,7 @@ fn analyze_scores_every_column_and_refuses_bad_moves() {
     assert_eq!(s, 200);
     assert_eq!(a["result"], "x won");
     assert_eq!(a["columns"], serde_json::json!([]));
+    assert_eq!(a["best"], serde_json::json!([]));
 
     // Other board sizes.
     let (s, a) = get(addr, "/api/analyze?moves=33&width=5&height=4");

@@ -91,7 +91,9 @@ pub fn analyze(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
                     .iter()
                     .enumerate()
                     .all(|(o, other)| o == c || other.is_none_or(|(_, high)| low >= high))
-            }) || (complete && columns[c].map(|(l, _)| l) == score.map(|(l, _)| l))
+            }) || (complete
+                && columns[c].is_some()
+                && columns[c].map(|(l, _)| l) == score.map(|(l, _)| l))
         })
         .map(|c| c + 1)
         .collect();
@@ -120,13 +122,19 @@ fn trivial_bounds(pos: &Position, mode: Mode) -> (i32, i32) {
     (-g.win_score(moves + 1), g.win_score(moves))
 }
 
-/// Best moves in turn from `pos` until the game ends or the solver is interrupted.
+/// Below this many stones a position outside the book takes seconds to solve: the principal
+/// variation stops there rather than spend the request's time on it.
+const PV_SOLVE_FROM: usize = 10;
+
+/// Best moves in turn from `pos` until the game ends, the line leaves the book before
+/// [`PV_SOLVE_FROM`] stones, or the solver is interrupted.
 fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
     let mut line = Vec::new();
     let mut p = *pos;
     while !p.last_move_won() && !p.is_full() {
         let col = match book::lookup(&p) {
             Some((col, _)) => col,
+            None if p.moves_played() < PV_SOLVE_FROM => break,
             None => match solver.best_move(&p) {
                 Some((col, _)) if !solver.was_interrupted() => col,
                 _ => break,

@@ -484,7 +484,7 @@ function markdown(md) {
       i++;
       out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
     } else if (/^#{1,6} /.test(line)) {
-      const level = Math.min(6, line.indexOf(" ") + 1);
+      const level = Math.min(6, line.indexOf(" "));
       out.push(`<h${level}>${inline(line.replace(/^#+ /, ""))}</h${level}>`);
       i++;
     } else if (line.startsWith("|")) {

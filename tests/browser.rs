@@ -1,0 +1,423 @@
+//! The web UI in a real browser: headless Chromium (Debian's `chromium` and `chromium-driver`
+//! packages, which `.ci/run` installs) driven over WebDriver by fantoccini. It plays a whole
+//! game against `easy` by clicking, checks the result banner and the analysis panel, plays in
+//! the two-humans mode with the keyboard, opens a run, and saves screenshots (desktop and
+//! phone width) under the target folder's `tmp/screenshots/`.
+//!
+//! Set `C4_CHROMIUM` / `C4_CHROMEDRIVER` to use other binaries. Without them the test fails
+//! and says what to install: it never passes without a browser.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills the child process when dropped, so a failing test leaves nothing running.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn binary(var: &str, default: &str) -> PathBuf {
+    let path = PathBuf::from(std::env::var(var).unwrap_or_else(|_| default.to_string()));
+    assert!(
+        path.exists(),
+        "{} is missing: the browser test needs Debian's chromium and chromium-driver packages \
+         (`apt-get install chromium chromium-driver`; .ci/run installs them), or {var} set",
+        path.display()
+    );
+    path
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `c4 serve` on a free port; returns the process, its base URL and how long it took from
+/// the start of the process to the first page being served.
+fn start_server(runs: &Path) -> (Killed, String, Duration) {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--models"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("models"))
+        .arg("--runs")
+        .arg(runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start c4 serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    let page = ureq::get(&format!("{url}/")).call().expect("first page");
+    assert_eq!(page.status(), 200);
+    (Killed(child), url, start.elapsed())
+}
+
+fn start_driver() -> (Killed, String) {
+    let driver = binary("C4_CHROMEDRIVER", "/usr/bin/chromedriver");
+    let port = free_port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let url = format!("http://127.0.0.1:{port}");
+    let start = Instant::now();
+    while ureq::get(&format!("{url}/status")).call().is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Killed(child), url)
+}
+
+async fn connect(driver: &str, profile: &Path) -> Client {
+    let chromium = binary("C4_CHROMIUM", "/usr/bin/chromium");
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), "chrome".into());
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": chromium,
+            // Headless as root on a closed network: no sandbox, no background connections.
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1200,1400",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(driver)
+        .await
+        .expect("a WebDriver session in Chromium")
+}
+
+/// Runs `script` (a JS expression) until it is true, or fails after `secs` naming `what`.
+async fn wait_for(c: &Client, what: &str, script: &str, secs: u64) {
+    let start = Instant::now();
+    loop {
+        let v = c
+            .execute(&format!("return !!({script});"), vec![])
+            .await
+            .unwrap();
+        if v == serde_json::Value::Bool(true) {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            let status = c
+                .execute(
+                    "return document.getElementById('status').textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            panic!("waited {secs} s for {what}; status: {status}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn js(c: &Client, script: &str) -> serde_json::Value {
+    c.execute(&format!("return {script};"), vec![])
+        .await
+        .unwrap()
+}
+
+/// Saves a screenshot and checks that it is a PNG of the window's size with some content.
+async fn screenshot(c: &Client, dir: &Path, name: &str) -> PathBuf {
+    let png = c.screenshot().await.unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name} is not a PNG");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert!(width >= 300 && height >= 300, "{name}: {width}x{height}");
+    assert!(png.len() > 10_000, "{name}: only {} bytes", png.len());
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).unwrap();
+    path
+}
+
+const READY: &str =
+    "['your-turn', 'over'].includes(document.getElementById('status').dataset.state)";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_a_game_against_easy_in_chromium() {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let shots = tmp.join("screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    // One run folder for the runs tab.
+    let runs = tmp.join(format!("browser-runs-{}", std::process::id()));
+    let run = runs.join("demo");
+    std::fs::create_dir_all(run.join("plots")).unwrap();
+    std::fs::write(
+        run.join("report.md"),
+        "# Demo run\n\n| agent | Elo |\n|---|---:|\n| easy | 1500 |\n",
+    )
+    .unwrap();
+    std::fs::write(
+        run.join("plots/curve.svg"),
+        "<svg xmlns='http://www.w3.org/2000/svg' width='200' height='100'><polyline points='0,90 100,40 200,10' stroke='black' fill='none'/></svg>",
+    )
+    .unwrap();
+
+    let (_server, url, first_page) = start_server(&runs);
+    eprintln!(
+        "c4 serve to first page: {:.0} ms",
+        first_page.as_secs_f64() * 1e3
+    );
+    let (_driver, driver_url) = start_driver();
+    let profile = tmp.join(format!("chromium-profile-{}", std::process::id()));
+    let c = connect(&driver_url, &profile).await;
+
+    c.goto(&format!("{url}/")).await.unwrap();
+    wait_for(&c, "the page to be ready", READY, 30).await;
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#board .col').length").await,
+        7
+    );
+    assert_eq!(
+        js(&c, "document.getElementById('agent-spec').value").await,
+        "easy"
+    );
+
+    // Play centre-most legal columns by clicking until the game ends.
+    let mut clicks = 0;
+    let mut checked_analysis = false;
+    loop {
+        wait_for(&c, "the computer's reply", READY, 60).await;
+        if js(&c, "!document.getElementById('result').hidden").await == true {
+            break;
+        }
+        if clicks == 1 && !checked_analysis {
+            // Two stones: the book answers every column at once.
+            wait_for(
+                &c,
+                "a complete analysis",
+                "document.getElementById('analysis').dataset.complete === 'true'",
+                60,
+            )
+            .await;
+            let scores = js(
+                &c,
+                "[...document.querySelectorAll('#col-scores .score')].map(e => e.textContent)",
+            )
+            .await;
+            let scores = scores.as_array().unwrap();
+            assert_eq!(scores.len(), 7);
+            assert!(
+                scores.iter().all(|s| !s.as_str().unwrap().is_empty()),
+                "{scores:?}"
+            );
+            let words = js(&c, "document.getElementById('analysis-words').textContent").await;
+            assert!(
+                words.as_str().unwrap().starts_with("x to move: "),
+                "{words}"
+            );
+            let best = js(&c, "document.getElementById('analysis-best').textContent").await;
+            assert!(best.as_str().unwrap().starts_with("Best column"), "{best}");
+            wait_for(
+                &c,
+                "the models panel",
+                "document.querySelectorAll('#models-body .model').length === 3",
+                30,
+            )
+            .await;
+            screenshot(&c, &shots, "game-start").await;
+            checked_analysis = true;
+        }
+        let legal = js(&c, "[...document.querySelectorAll('#board .col')].filter(e => e.dataset.legal === 'true').map(e => +e.dataset.col)").await;
+        let legal: Vec<u64> = legal
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        let col = [4, 3, 5, 2, 6, 1, 7]
+            .into_iter()
+            .find(|c| legal.contains(c))
+            .expect("a legal column");
+        c.find(Locator::Css(&format!("#board .col[data-col='{col}']")))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        clicks += 1;
+        assert!(clicks <= 21, "the game did not end after 21 moves");
+        wait_for(
+            &c,
+            "the move to register",
+            &format!(
+                "document.querySelectorAll('#board .cell.x, #board .cell.o').length >= {}",
+                2 * clicks - 1
+            ),
+            10,
+        )
+        .await;
+    }
+    assert!(
+        checked_analysis,
+        "the game ended before the analysis was checked"
+    );
+    let banner = js(&c, "document.getElementById('result').textContent").await;
+    let banner = banner.as_str().unwrap();
+    assert!(
+        ["You win!", "The computer wins.", "Draw: the board is full."].contains(&banner),
+        "{banner}"
+    );
+    wait_for(
+        &c,
+        "the final analysis",
+        "document.getElementById('analysis-words').textContent.startsWith('game over')",
+        30,
+    )
+    .await;
+    screenshot(&c, &shots, "game-over").await;
+
+    // Phone width: nothing sticks out sideways.
+    c.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let overflow = js(
+        &c,
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    )
+    .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "page is {overflow} px wider than a phone"
+    );
+    screenshot(&c, &shots, "phone").await;
+    c.set_window_size(1200, 1400).await.unwrap();
+
+    // Two humans, with the keyboard: x wins in column 1.
+    c.find(Locator::Css("#mode"))
+        .await
+        .unwrap()
+        .select_by_value("humans")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#new-game"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    for key in "1212121".chars() {
+        body.send_keys(&key.to_string()).await.unwrap();
+    }
+    wait_for(
+        &c,
+        "the two-humans result",
+        "document.getElementById('result').textContent === 'x wins!'",
+        10,
+    )
+    .await;
+    // Undo takes the winning stone back.
+    c.find(Locator::Css("#undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "the undo",
+        "document.getElementById('result').hidden",
+        10,
+    )
+    .await;
+
+    // Edit mode: paste a position.
+    c.find(Locator::Css("#mode"))
+        .await
+        .unwrap()
+        .select_by_value("edit")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#moves-input"))
+        .await
+        .unwrap()
+        .send_keys("4453")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#load-moves"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "the pasted position",
+        "document.querySelectorAll('#board .cell.x, #board .cell.o').length === 4",
+        10,
+    )
+    .await;
+
+    // The runs tab.
+    c.find(Locator::Css("#tab-button-runs"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "the run list",
+        "document.querySelectorAll('#run-list button').length === 1",
+        10,
+    )
+    .await;
+    c.find(Locator::Css("#run-list button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "the run's report",
+        "document.querySelector('#run-view .report h1') !== null",
+        10,
+    )
+    .await;
+    wait_for(&c, "the run's plot", "[...document.querySelectorAll('#run-view img')].some(i => i.complete && i.naturalWidth > 0)", 10).await;
+    assert_eq!(
+        js(
+            &c,
+            "document.querySelector('#run-view .report td').textContent"
+        )
+        .await,
+        "easy"
+    );
+    screenshot(&c, &shots, "runs").await;
+
+    c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(&runs);
+    let _ = std::fs::remove_dir_all(&profile);
+    eprintln!("screenshots in {}", shots.display());
+}
