@@ -160,6 +160,18 @@ async fn screenshot(c: &Client, dir: &Path, name: &str) -> PathBuf {
     path
 }
 
+/// The element `css` selects (fails naming it when there is none).
+async fn element(c: &Client, css: &str) -> fantoccini::elements::Element {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+}
+
+/// Clicks the element `css` selects.
+async fn click(c: &Client, css: &str) {
+    element(c, css).await.click().await.unwrap();
+}
+
 const READY: &str =
     "['your-turn', 'over'].includes(document.getElementById('status').dataset.state)";
 
@@ -259,12 +271,7 @@ async fn play_a_game_against_easy_in_chromium() {
             .into_iter()
             .find(|c| legal.contains(c))
             .expect("a legal column");
-        c.find(Locator::Css(&format!("#board .col[data-col='{col}']")))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, &format!("#board .col[data-col='{col}']")).await;
         clicks += 1;
         assert!(clicks <= 21, "the game did not end after 21 moves");
         wait_for(
@@ -313,18 +320,12 @@ async fn play_a_game_against_easy_in_chromium() {
     c.set_window_size(1200, 1400).await.unwrap();
 
     // Two humans, with the keyboard: x wins in column 1.
-    c.find(Locator::Css("#mode"))
+    element(&c, "#mode")
         .await
-        .unwrap()
         .select_by_value("humans")
         .await
         .unwrap();
-    c.find(Locator::Css("#new-game"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "#new-game").await;
     let body = c.find(Locator::Css("body")).await.unwrap();
     for key in "1212121".chars() {
         body.send_keys(&key.to_string()).await.unwrap();
@@ -337,12 +338,7 @@ async fn play_a_game_against_easy_in_chromium() {
     )
     .await;
     // Undo takes the winning stone back.
-    c.find(Locator::Css("#undo"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "#undo").await;
     wait_for(
         &c,
         "the undo",
@@ -352,24 +348,17 @@ async fn play_a_game_against_easy_in_chromium() {
     .await;
 
     // Edit mode: paste a position.
-    c.find(Locator::Css("#mode"))
+    element(&c, "#mode")
         .await
-        .unwrap()
         .select_by_value("edit")
         .await
         .unwrap();
-    c.find(Locator::Css("#moves-input"))
+    element(&c, "#moves-input")
         .await
-        .unwrap()
         .send_keys("4453")
         .await
         .unwrap();
-    c.find(Locator::Css("#load-moves"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "#load-moves").await;
     wait_for(
         &c,
         "the pasted position",
@@ -379,12 +368,7 @@ async fn play_a_game_against_easy_in_chromium() {
     .await;
 
     // The runs tab.
-    c.find(Locator::Css("#tab-button-runs"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "#tab-button-runs").await;
     wait_for(
         &c,
         "the run list",
@@ -392,12 +376,7 @@ async fn play_a_game_against_easy_in_chromium() {
         10,
     )
     .await;
-    c.find(Locator::Css("#run-list button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "#run-list button").await;
     wait_for(
         &c,
         "the run's report",
