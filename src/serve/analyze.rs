@@ -79,12 +79,18 @@ pub(super) async fn analyze(
         Outcome::Ongoing => None,
     };
     let start = Instant::now();
-    let (analysis, _) = if result.is_some() {
-        // Nothing to solve: no slot needed.
-        let mut dummy = crate::Solver::with_table_mib(geom, 1).map_err(ApiError::bad)?;
-        (analysis::analyze(&mut dummy, &pos, mode), false)
+    let analysis = if result.is_some() {
+        // Nothing to solve: no slot, no solver.
+        analysis::Analysis {
+            columns: vec![None; geom.width()],
+            complete: true,
+            score: None,
+            best: Vec::new(),
+            principal_variation: Vec::new(),
+            nodes: 0,
+        }
     } else {
-        let (out, stopped) = state
+        let (out, _stopped) = state
             .heavy(limit, move |st, stop| {
                 let mut solver = st.take_solver(geom)?;
                 solver.set_interrupt(Some(stop.clone()));
@@ -93,7 +99,7 @@ pub(super) async fn analyze(
                 Ok::<_, ApiError>(a)
             })
             .await?;
-        (out?, stopped)
+        out?
     };
     let exact = |b: Option<(i32, i32)>| b.and_then(|(l, h)| (l == h).then_some(l));
     let words = match (result.as_ref(), analysis.score) {

@@ -377,34 +377,6 @@ impl Solver {
             .collect()
     }
 
-    /// Like [`Solver::analyze`], but each column gets bounds `(low, high)` of its score, equal
-    /// where the column was solved before the interrupt (see [`Solver::set_interrupt`])
-    /// fired. Columns are solved centre first, so a time limit leaves the edges open.
-    pub fn analyze_bounds(&mut self, pos: &Position, mode: Mode) -> Vec<Option<(i32, i32)>> {
-        let over = pos.last_move_won() || pos.is_full();
-        let mut out = vec![None; pos.width()];
-        let mut stopped = false;
-        let order: Vec<usize> = self.geom.centre_order().collect();
-        for col in order {
-            if over || !pos.can_play(col) {
-                continue;
-            }
-            out[col] = Some(if pos.is_winning_move(col) {
-                let s = self.geom.win_score(pos.moves_played());
-                let s = if mode == Mode::Weak { 1 } else { s };
-                (s, s)
-            } else {
-                let mut child = *pos;
-                child.play_col(col);
-                let (low, high) = self.score_bounds(&child, mode);
-                stopped |= self.stopped;
-                (-high, -low)
-            });
-        }
-        self.stopped = stopped;
-        out
-    }
-
     /// Whether the strong score of `pos` is at most `bound`: one null-window probe, much
     /// cheaper than the exact score. Grading a move against a known score needs only this.
     pub fn score_at_most(&mut self, pos: &Position, bound: i32) -> bool {

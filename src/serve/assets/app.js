@@ -144,7 +144,7 @@ function renderBoard() {
     col.setAttribute("aria-label", `column ${c + 1}`);
     const full = g[c].length >= S.height;
     col.dataset.legal = String(!full && !over);
-    col.disabled = full || (over && S.mode !== "edit") || S.thinking || !humanTurn;
+    col.disabled = full || over || S.thinking || !humanTurn;
     for (let r = S.height - 1; r >= 0; r--) {
       const cell = document.createElement("div");
       const p = g[c][r];
@@ -386,9 +386,7 @@ function changed() {
 
 function humanPlay(col) {
   const { over, toMove } = state();
-  if (S.thinking || !legal(col)) return;
-  if (over && S.mode !== "edit") return;
-  if (over) return;
+  if (S.thinking || over || !legal(col)) return;
   if (S.mode === "ai" && toMove !== S.human) return;
   S.moves.push(col);
   changed();
