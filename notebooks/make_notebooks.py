@@ -125,6 +125,27 @@ for ax, (title, s) in zip(axes, [("ladder", ladder), ("detail", detail)]):
     ax.set(xlabel="Elo", title=title)
 plt.tight_layout(); plt.show()
 pd.DataFrame(ladder["elo"]).assign(agent=lambda d: d.agent.map(short)).round(1)'''),
+        ("md", "## Against the hand-tuned agent (the evaluate stage)\n\nEach learned agent against the baseline at equal depth and, where run, with the baseline's mean time per move as its budget; scores with their 95% intervals, from `evaluate/evaluate.json`."),
+        ("code", '''ev = json.loads((RUN / "evaluate/evaluate.json").read_text())
+rows = []
+for a in ev["agents"]:
+    for setting in ("vs_baseline", "equal_time"):
+        m = a.get(setting)
+        if m:
+            rows.append({"agent": short(a["agent"]), "setting": "equal depth" if setting == "vs_baseline" else "equal time",
+                         "games": m["games"], "wins": m["wins"], "draws": m["draws"], "losses": m["losses"],
+                         "score": 100 * m["score"]["value"], "low": 100 * m["score"]["low"], "high": 100 * m["score"]["high"],
+                         "elo": m["elo"]["value"], "ms_per_move": m["ms_per_move"]})
+table = pd.DataFrame(rows)
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for k, (setting, t) in enumerate(table.groupby("setting", sort=False)):
+    y = np.arange(len(t)) + 0.2 * k
+    ax.errorbar(t.score, y, xerr=[t.score - t.low, t.high - t.score], fmt="o", capsize=4, label=setting)
+    ax.set_yticks(np.arange(len(t)), t.agent)
+ax.axvline(50, color="k", lw=0.8, ls="--")
+ax.set(xlabel=f"score against {ev['baseline']} (%)", xlim=(0, 100), title="learned agents against the baseline")
+ax.legend(); plt.show()
+table.round(2)'''),
         ("md", "## First-move advantage and game length"),
         ("code", '''g = pd.concat([ladder_games.assign(t="ladder"), detail_games.assign(t="detail")])
 g["first_points"] = g.result.map({"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0})
