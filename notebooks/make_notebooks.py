@@ -140,7 +140,9 @@ table = pd.DataFrame(rows)
 fig, ax = plt.subplots(figsize=(8, 3.5))
 for k, (setting, t) in enumerate(table.groupby("setting", sort=False)):
     y = np.arange(len(t)) + 0.2 * k
-    ax.errorbar(t.score, y, xerr=[t.score - t.low, t.high - t.score], fmt="o", capsize=4, label=setting)
+    # (clipped at 0: an interval end can round past a score of 0% or 100%)
+    err = [(t.score - t.low).clip(lower=0), (t.high - t.score).clip(lower=0)]
+    ax.errorbar(t.score, y, xerr=err, fmt="o", capsize=4, label=setting)
     ax.set_yticks(np.arange(len(t)), t.agent)
 ax.axvline(50, color="k", lw=0.8, ls="--")
 ax.set(xlabel=f"score against {ev['baseline']} (%)", xlim=(0, 100), title="learned agents against the baseline")
