@@ -11,6 +11,7 @@ mod hybrid;
 mod linear;
 mod montecarlo;
 mod open_lines;
+mod playout_kernel;
 mod threats;
 mod window;
 

@@ -9,6 +9,7 @@
 //! and the evaluator holds no mutable state, so one instance serves every thread.
 
 use super::Evaluator;
+use super::playout_kernel::{self, Kernel};
 use crate::game::{Geometry, Position};
 
 /// Playouts per evaluation when none is given.
@@ -74,6 +75,9 @@ pub struct MonteCarlo {
     seed: u64,
     /// `column_masks[c]`: the playable cells of column `c`; indexed by a random column.
     column_masks: Vec<u64>,
+    /// The tuned uniform loop of the standard board (`playout_kernel`), when that is the
+    /// board; other shapes use the generic loop below.
+    kernel: Option<Kernel>,
 }
 
 impl MonteCarlo {
@@ -85,6 +89,7 @@ impl MonteCarlo {
             policy,
             seed,
             column_masks: (0..geom.width()).map(|c| geom.column_mask(c)).collect(),
+            kernel: (geom == Geometry::STANDARD).then(playout_kernel::best),
         }
     }
 
@@ -130,6 +135,15 @@ impl MonteCarlo {
     /// A uniform playout; `end` receives the final occupancy.
     #[inline]
     fn uniform_core(&self, pos: &Position, rng: &mut PlayoutRng, end: &mut u64) -> i32 {
+        match self.kernel {
+            Some(kernel) => kernel(pos.current_stones(), pos.mask(), rng, end),
+            None => self.uniform_generic(pos, rng, end),
+        }
+    }
+
+    /// The uniform loop for any board shape.
+    #[inline]
+    fn uniform_generic(&self, pos: &Position, rng: &mut PlayoutRng, end: &mut u64) -> i32 {
         let g = &self.geom;
         let bottom = g.bottom_mask();
         let board = g.board_mask();
@@ -204,6 +218,15 @@ impl MonteCarlo {
             }
         }
         stats
+    }
+
+    /// [`MonteCarlo::run`] with the generic uniform loop, whatever the board: lets tests
+    /// compare the tuned kernel's statistics with it.
+    #[cfg(test)]
+    pub(super) fn run_generic(&self, pos: &Position, n: u64, seed: u64) -> PlayoutStats {
+        let mut plain = self.clone();
+        plain.kernel = None;
+        plain.run(pos, n, seed)
     }
 
     fn playout_with_length(&self, pos: &Position, rng: &mut PlayoutRng) -> (i32, u32) {
