@@ -165,6 +165,10 @@ pub struct GbtArgs {
     /// Also train on the mirror image of every training row.
     #[arg(long)]
     mirror_augment: bool,
+    /// Also report the test scores of the mean of the model's probabilities for each test
+    /// position and its mirror image (test-time augmentation).
+    #[arg(long)]
+    mirror_average: bool,
     /// K-fold stratified cross-validation (reported in addition to the holdout).
     #[arg(long)]
     cv: Option<usize>,
@@ -240,6 +244,7 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         features: a.features,
         params: params.clone(),
         mirror_augment: a.mirror_augment,
+        mirror_average: a.mirror_average,
         test_fraction: a.test_fraction,
         split_seed: a.seed,
         cv: a.cv,
@@ -272,6 +277,12 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         "GBT: {} iterations, fit {:.2} s, accuracy {:.4}, log loss {:.4}, predict {:.3} ms per 1000 rows",
         h.iterations, h.fit_seconds, h.test.accuracy, h.test.log_loss, h.predict_ms_per_1000
     );
+    if let Some(m) = &h.test_mirror_averaged {
+        println!(
+            "mirror-averaged: accuracy {:.4}, log loss {:.4}",
+            m.accuracy, m.log_loss
+        );
+    }
     println!(
         "recall: loss {:.4}  draw {:.4}  win {:.4}",
         h.test.recall[0], h.test.recall[1], h.test.recall[2]

@@ -2,8 +2,10 @@
 //! evaluators weigh and learners train on.
 
 mod linear8;
+mod lines;
 mod oddeven;
 mod sets;
 
 pub use linear8::{LINEAR8_NAMES, Linear8};
+pub use lines::DEAD_LINE;
 pub use sets::{Extractor, FEATURE_SETS, FeatureSet, UnknownFeatureSet};

@@ -3,6 +3,7 @@
 //! the side to move's point of view, so one model serves both colours and every ply.
 
 use super::Linear8;
+use super::lines::{line_names, line_values, lines_len};
 use super::oddeven::{ODD_EVEN_LEN, odd_even, odd_even_names};
 use crate::game::{Geometry, Position};
 use std::fmt;
@@ -46,10 +47,16 @@ pub enum FeatureSet {
     OddEven,
     /// `cells` followed by `oddeven`.
     CellsOddEven,
+    /// One value per line of four: the mover's stones in it if only they have any there,
+    /// minus the opponent's if only the opponent has, 0 if empty, -9 if both colours hold
+    /// it (see `features::lines`).
+    Lines,
+    /// `cells` followed by `lines`: the best set on the UCI holdout.
+    CellsLines,
 }
 
 /// Every feature set, in the order `c4 train gbt --help` lists them.
-pub const FEATURE_SETS: [FeatureSet; 7] = [
+pub const FEATURE_SETS: [FeatureSet; 9] = [
     FeatureSet::Cells,
     FeatureSet::OneHot,
     FeatureSet::Linear8,
@@ -57,12 +64,14 @@ pub const FEATURE_SETS: [FeatureSet; 7] = [
     FeatureSet::CellsThreats,
     FeatureSet::OddEven,
     FeatureSet::CellsOddEven,
+    FeatureSet::Lines,
+    FeatureSet::CellsLines,
 ];
 
 /// A name that is not a feature set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown feature set {0:?}; known: cells, onehot, linear8, threats, cells+threats, oddeven, cells+oddeven"
+    "unknown feature set {0:?}; known: cells, onehot, linear8, threats, cells+threats, oddeven, cells+oddeven, lines, cells+lines"
 )]
 pub struct UnknownFeatureSet(pub String);
 
@@ -77,6 +86,8 @@ impl FeatureSet {
             FeatureSet::CellsThreats => "cells+threats",
             FeatureSet::OddEven => "oddeven",
             FeatureSet::CellsOddEven => "cells+oddeven",
+            FeatureSet::Lines => "lines",
+            FeatureSet::CellsLines => "cells+lines",
         }
     }
 
@@ -90,6 +101,8 @@ impl FeatureSet {
             FeatureSet::CellsThreats => geom.cells() + threats_len(geom),
             FeatureSet::OddEven => ODD_EVEN_LEN,
             FeatureSet::CellsOddEven => geom.cells() + ODD_EVEN_LEN,
+            FeatureSet::Lines => lines_len(geom),
+            FeatureSet::CellsLines => geom.cells() + lines_len(geom),
         }
     }
 
@@ -118,6 +131,12 @@ impl FeatureSet {
             FeatureSet::CellsOddEven => {
                 let mut v = FeatureSet::Cells.names(geom);
                 v.extend(odd_even_names());
+                v
+            }
+            FeatureSet::Lines => line_names(geom),
+            FeatureSet::CellsLines => {
+                let mut v = FeatureSet::Cells.names(geom);
+                v.extend(line_names(geom));
                 v
             }
         }
@@ -246,6 +265,12 @@ impl Extractor {
                 self.cells(pos, &mut out[..n]);
                 odd_even(self.geom, pos, &mut out[n..]);
             }
+            FeatureSet::Lines => line_values(&self.lines, pos, out),
+            FeatureSet::CellsLines => {
+                let n = self.geom.cells();
+                self.cells(pos, &mut out[..n]);
+                line_values(&self.lines, pos, &mut out[n..]);
+            }
         }
     }
 
@@ -320,6 +345,7 @@ impl Extractor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::DEAD_LINE;
 
     fn feats(set: FeatureSet, moves: &str) -> Vec<f64> {
         let g = Geometry::default();
@@ -331,7 +357,7 @@ mod tests {
     fn names_match_lengths_and_parse_back() {
         let g = Geometry::default();
         let lens: Vec<usize> = FEATURE_SETS.iter().map(|f| f.len(g)).collect();
-        assert_eq!(lens, vec![42, 126, 8, 34, 76, 15, 57]);
+        assert_eq!(lens, vec![42, 126, 8, 34, 76, 15, 57, 69, 111]);
         for f in FEATURE_SETS {
             assert_eq!(f.names(g).len(), f.len(g));
             assert_eq!(f.name().parse::<FeatureSet>().unwrap(), f);
@@ -351,6 +377,42 @@ mod tests {
         let oh = feats(FeatureSet::OneHot, "44");
         assert_eq!(&oh[54..60], &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
         assert_eq!(oh.iter().sum::<f64>(), 42.0);
+    }
+
+    #[test]
+    fn lines_by_hand() {
+        // "1121": x a1 b1, o a2 a3; x is to move, so x is the mover.
+        let g = Geometry::default();
+        let names = FeatureSet::Lines.names(g);
+        let at = |f: &[f64], name: &str| f[names.iter().position(|n| n == name).unwrap()];
+        let f = feats(FeatureSet::Lines, "1121");
+        assert_eq!(at(&f, "line_h_a1"), 2.0, "a1 and b1: the mover's two");
+        assert_eq!(at(&f, "line_h_a2"), -1.0, "a2: the opponent's");
+        assert_eq!(at(&f, "line_h_a3"), -1.0, "a3: the opponent's");
+        assert_eq!(at(&f, "line_h_b2"), 0.0, "b2-e2 is empty");
+        assert_eq!(at(&f, "line_v_a1"), DEAD_LINE, "a1 (x) and a2 (o)");
+        assert_eq!(at(&f, "line_v_a2"), -2.0, "a2 a3 (o), a4 a5 empty");
+        assert_eq!(at(&f, "line_v_b1"), 1.0);
+        assert_eq!(at(&f, "line_up_a1"), 1.0, "a1 b2 c3 d4: a1 (x)");
+        assert_eq!(at(&f, "line_up_a2"), -1.0, "a2 b3 c4 d5: a2 (o)");
+        assert_eq!(at(&f, "line_down_a4"), 0.0, "a4 b3 c2 d1: empty");
+        assert!(
+            !names.contains(&"line_down_a3".to_string()),
+            "a3 b2 c1 has three cells"
+        );
+        // x adds b2, so o is the mover and the live signs flip: a1-d4 holds two of x's,
+        // b1-b4 two of x's, a2-d2 both colours.
+        let f = feats(FeatureSet::Lines, "11212");
+        assert_eq!(at(&f, "line_up_a1"), -2.0);
+        assert_eq!(at(&f, "line_v_b1"), -2.0);
+        assert_eq!(at(&f, "line_h_a2"), DEAD_LINE);
+        assert_eq!(at(&f, "line_h_b2"), -1.0);
+        assert_eq!(at(&f, "line_h_a1"), -2.0);
+        // Dead: a1-a4 and a2-d2 only (no other line holds both colours).
+        assert_eq!(f.iter().filter(|&&v| v == DEAD_LINE).count(), 2, "{f:?}");
+        let cl = feats(FeatureSet::CellsLines, "1121");
+        assert_eq!(&cl[42..], &feats(FeatureSet::Lines, "1121")[..]);
+        assert_eq!(&cl[..42], &feats(FeatureSet::Cells, "1121")[..]);
     }
 
     #[test]

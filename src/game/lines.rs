@@ -22,7 +22,8 @@ pub struct Line {
     pub mask: u64,
     /// Which way the line runs.
     pub direction: Direction,
-    /// The lowest cell's column and row (0-based).
+    /// The first cell's column and row (0-based): the leftmost cell, or the lowest of a
+    /// vertical line.
     pub start: (usize, usize),
 }
 

@@ -50,6 +50,10 @@ pub struct ExperimentConfig {
     pub params: GbtValidParams,
     /// Also train on the mirror image of every training row.
     pub mirror_augment: bool,
+    /// Also score the test rows by the mean of the model's probabilities for each position
+    /// and its mirror image (test-time augmentation): the game is symmetric, so both views
+    /// are evidence, and averaging them removes the model's left-right inconsistencies.
+    pub mirror_average: bool,
     /// Share of the main rows held out for testing.
     pub test_fraction: f64,
     /// Seed of the holdout split and the folds.
@@ -92,6 +96,8 @@ pub struct FoldReport {
     pub predict_ms_per_1000: f64,
     /// Test metrics.
     pub test: Metrics,
+    /// Test metrics of the mirror-averaged probabilities (with `mirror_average`).
+    pub test_mirror_averaged: Option<Metrics>,
 }
 
 impl FoldReport {
@@ -172,17 +178,29 @@ struct Split {
     y: Vec<usize>,
     tx: Array2<f64>,
     ty: Vec<usize>,
+    /// The test rows' mirror images, when they are to be averaged in.
+    tx_mirror: Option<Array2<f64>>,
 }
 
 impl Split {
-    fn new(features: FeatureSet, train: &[Example], test: &[Example]) -> Split {
+    fn new(cfg: &ExperimentConfig, train: &[Example], test: &[Example]) -> Split {
         let matrix = |rows: &[Example]| {
             let pos: Vec<Position> = rows.iter().map(|e| e.position).collect();
             let y = rows.iter().map(|e| e.label.index()).collect();
-            (feature_matrix(features, &pos), y)
+            (feature_matrix(cfg.features, &pos), y)
         };
         let ((x, y), (tx, ty)) = (matrix(train), matrix(test));
-        Split { x, y, tx, ty }
+        let tx_mirror = cfg.mirror_average.then(|| {
+            let pos: Vec<Position> = test.iter().map(|e| e.position.mirror()).collect();
+            feature_matrix(cfg.features, &pos)
+        });
+        Split {
+            x,
+            y,
+            tx,
+            ty,
+            tx_mirror,
+        }
     }
 }
 
@@ -191,7 +209,13 @@ fn run_fold(
     split: &Split,
     progress: &dyn crate::progress::Progress,
 ) -> Result<Fold, super::gbt::GbtError> {
-    let Split { x, y, tx, ty } = split;
+    let Split {
+        x,
+        y,
+        tx,
+        ty,
+        tx_mirror,
+    } = split;
     let start = Instant::now();
     let model = fit_gbt(&cfg.params, x.view(), y, Some((tx.view(), ty)), progress)?;
     let fit_seconds = start.elapsed().as_secs_f64();
@@ -204,6 +228,15 @@ fn run_fold(
         best = best.min(t.elapsed().as_secs_f64());
     }
     let test_metrics = Metrics::from_probs(&probs, model.n_classes(), ty);
+    let test_mirror_averaged = tx_mirror.as_ref().map(|txm| {
+        let mirrored = model.predict_proba_flat(txm.view());
+        let mean: Vec<f64> = probs
+            .iter()
+            .zip(&mirrored)
+            .map(|(a, b)| 0.5 * (a + b))
+            .collect();
+        Metrics::from_probs(&mean, model.n_classes(), ty)
+    });
     Ok(Fold {
         report: FoldReport {
             train_rows: y.len(),
@@ -212,13 +245,14 @@ fn run_fold(
             fit_seconds,
             predict_ms_per_1000: best * 1e3 * 1000.0 / ty.len().max(1) as f64,
             test: test_metrics,
+            test_mirror_averaged,
         },
         model,
     })
 }
 
 fn baseline_reports(cfg: &ExperimentConfig, split: Split) -> Vec<BaselineReport> {
-    let Split { x, y, tx, ty } = split;
+    let Split { x, y, tx, ty, .. } = split;
     let data = Dataset::new(x, Array1::from(y));
     let score = |name: &str, secs: f64, pred: Array1<usize>| {
         let mut probs = vec![0.0; pred.len() * 3];
@@ -299,7 +333,7 @@ pub fn run_experiment(
             let train_idx: Vec<usize> = (0..main.len()).filter(|i| !test_set.contains(i)).collect();
             let train = train_rows(main, &train_idx, &keep_extra(test_idx), cfg.mirror_augment);
             let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
-            let split = Split::new(cfg.features, &train, &test);
+            let split = Split::new(cfg, &train, &test);
             folds.push(run_fold(cfg, &split, &crate::progress::Quiet)?.report);
             progress.advance(1);
         }
@@ -309,7 +343,7 @@ pub fn run_experiment(
     let extra_kept = keep_extra(&test_idx);
     let train = train_rows(main, &train_idx, &extra_kept, cfg.mirror_augment);
     let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
-    let split = Split::new(cfg.features, &train, &test);
+    let split = Split::new(cfg, &train, &test);
     progress.start("boosting iterations", cfg.params.max_iter());
     let fold = run_fold(cfg, &split, progress)?;
     progress.finish();

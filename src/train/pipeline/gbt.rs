@@ -111,6 +111,7 @@ pub fn run(
         features: FEATURES,
         params: params.clone(),
         mirror_augment: false,
+        mirror_average: false,
         test_fraction: 0.2,
         split_seed: config.seed,
         cv: None,
