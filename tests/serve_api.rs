@@ -482,3 +482,38 @@ fn a_client_that_leaves_cancels_its_work_and_heavy_work_is_bounded() {
     let status = wait_status(addr, "the limited analysis", |s| s["stopped_at_limit"] == 1);
     assert_eq!(status["in_flight"], 0);
 }
+
+/// A mistyped `--models` or `--runs` folder is named on stderr; the server still starts.
+#[test]
+fn missing_folders_are_reported_and_the_server_still_starts() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args([
+            "--models",
+            "no-such-models-folder",
+            "--runs",
+            "no-such-runs-folder",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start c4 serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let (mut first, mut second) = (String::new(), String::new());
+    err.read_line(&mut first).unwrap();
+    err.read_line(&mut second).unwrap();
+    child.kill().ok();
+    child.wait().ok();
+    assert!(line.starts_with("listening on "), "{line:?}");
+    assert_eq!(
+        first.trim(),
+        "warning: --models no-such-models-folder: no such folder; serving without it"
+    );
+    assert!(second.contains("--runs no-such-runs-folder"), "{second:?}");
+}

@@ -53,6 +53,18 @@ pub fn run(a: ServeArgs) -> Result<()> {
         config.tt_mib
     );
     config.analyze_max = config.analyze_max.max(config.analyze_limit);
+    // Not an error (the page works with the hand-tuned weights alone), but a mistyped
+    // folder should not pass silently. The default runs/ appears with the first pipeline
+    // run, so a fresh clone is not warned about it.
+    let default_runs = config.runs == std::path::Path::new("runs");
+    for (flag, dir) in [("--models", &config.models), ("--runs", &config.runs)] {
+        if !dir.is_dir() && !(flag == "--runs" && default_runs) {
+            eprintln!(
+                "warning: {flag} {}: no such folder; serving without it",
+                dir.display()
+            );
+        }
+    }
     let addr = config.addr;
     serve(config).with_context(|| format!("cannot serve on {addr}"))
 }
