@@ -58,12 +58,14 @@ pub fn run(a: ServeArgs) -> Result<()> {
     // run, so a fresh clone is not warned about it.
     let default_runs = config.runs == std::path::Path::new("runs");
     for (flag, dir) in [("--models", &config.models), ("--runs", &config.runs)] {
-        if !dir.is_dir() && !(flag == "--runs" && default_runs) {
-            eprintln!(
-                "warning: {flag} {}: no such folder; serving without it",
-                dir.display()
-            );
+        let unwarned_default = flag == "--runs" && default_runs;
+        if unwarned_default || dir.is_dir() {
+            continue;
         }
+        eprintln!(
+            "warning: {flag} {}: no such folder; serving without it",
+            dir.display()
+        );
     }
     let addr = config.addr;
     serve(config).with_context(|| format!("cannot serve on {addr}"))
