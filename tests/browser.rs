@@ -7,22 +7,15 @@
 //! Set `C4_CHROMIUM` / `C4_CHROMEDRIVER` to use other binaries. Without them the test fails
 //! and says what to install: it never passes without a browser.
 
+mod common;
+
+use common::{Killed, spawn_serve};
 use fantoccini::{Client, ClientBuilder, Locator};
-use std::io::{BufRead, BufReader};
+use std::ffi::OsStr;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Kills the child process when dropped, so a failing test leaves nothing running.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn binary(var: &str, default: &str) -> PathBuf {
     let path = PathBuf::from(std::env::var(var).unwrap_or_else(|_| default.to_string()));
@@ -47,28 +40,17 @@ fn free_port() -> u16 {
 /// the start of the process to the first page being served.
 fn start_server(runs: &Path) -> (Killed, String, Duration) {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--models"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("models"))
-        .arg("--runs")
-        .arg(runs)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start c4 serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let args = [
+        OsStr::new("--models"),
+        models.as_os_str(),
+        OsStr::new("--runs"),
+        runs.as_os_str(),
+    ];
+    let (server, url) = spawn_serve(&args, Stdio::null());
     let page = ureq::get(&format!("{url}/")).call().expect("first page");
     assert_eq!(page.status(), 200);
-    (Killed(child), url, start.elapsed())
+    (server, url, start.elapsed())
 }
 
 fn start_driver() -> (Killed, String) {

@@ -1,6 +1,8 @@
 //! `c4 serve`'s JSON API end to end on a loopback port: every endpoint with legal and
 //! illegal input, the limits on heavy work, and cancellation when a client goes away.
 
+mod common;
+
 use connect4_ml::serve::{ServeConfig, serve};
 use serde_json::Value;
 use std::io::Write;
@@ -487,30 +489,18 @@ fn a_client_that_leaves_cancels_its_work_and_heavy_work_is_bounded() {
 #[test]
 fn missing_folders_are_reported_and_the_server_still_starts() {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .args([
-            "--models",
-            "no-such-models-folder",
-            "--runs",
-            "no-such-runs-folder",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start c4 serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let args = [
+        "--models",
+        "no-such-models-folder",
+        "--runs",
+        "no-such-runs-folder",
+    ];
+    let (mut server, _url) = common::spawn_serve(&args, std::process::Stdio::piped());
+    let mut err = BufReader::new(server.0.stderr.take().unwrap());
     let (mut first, mut second) = (String::new(), String::new());
     err.read_line(&mut first).unwrap();
     err.read_line(&mut second).unwrap();
-    child.kill().ok();
-    child.wait().ok();
-    assert!(line.starts_with("listening on "), "{line:?}");
+    drop(server);
     assert_eq!(
         first.trim(),
         "warning: --models no-such-models-folder: no such folder; serving without it"

@@ -139,3 +139,41 @@ impl Lcg {
         ((self.0 >> 33) % n as u64) as usize
     }
 }
+
+/// A child process that is killed when dropped, so a failing test leaves nothing running.
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `c4 serve --addr 127.0.0.1:0 ARGS...` with stderr going to `stderr`, and waits for
+/// its first line, "listening on URL". Returns the process and the URL without a trailing
+/// slash.
+pub fn spawn_serve<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    stderr: std::process::Stdio,
+) -> (Killed, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start c4 serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped stdout"))
+        .read_line(&mut line)
+        .expect("read the first line of c4 serve");
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (Killed(child), url)
+}
