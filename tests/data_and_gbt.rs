@@ -536,6 +536,54 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
     assert!(text(&o).contains("needs path"), "{}", text(&o));
 }
 
+/// `--order-model` only changes how fast the solver finds a score, never the score: with the
+/// shipped GBT ordering every node (`--order-plies 42`), Pons' middle-game scores come out
+/// exactly; a model file that is not there is named.
+#[test]
+fn label_with_an_order_model_gives_the_exact_scores() {
+    let d = tmp("order");
+    let pons = std::fs::read_to_string(shared_data("pons/Test_L2_R1")).unwrap();
+    let lines: Vec<(&str, &str)> = pons
+        .lines()
+        .take(40)
+        .map(|l| l.split_once(' ').unwrap())
+        .collect();
+    let src = d.join("src.txt");
+    let source: Vec<&str> = lines.iter().map(|(m, _)| *m).collect();
+    std::fs::write(&src, source.join("\n") + "\n").unwrap();
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/gbt.bin");
+    let out = d.join("out.txt");
+    let args = |model: &str| {
+        [
+            "data",
+            "label",
+            src.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--order-model",
+            model,
+            "--order-plies",
+            "42",
+        ]
+        .map(String::from)
+    };
+    let a = args(model.to_str().unwrap());
+    let o = c4(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o));
+    let want: Vec<String> = lines.iter().map(|(m, sc)| format!("{m} {sc}")).collect();
+    let got = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(got.lines().collect::<Vec<_>>(), want);
+    let missing = d.join("no-such-model.bin");
+    let a = args(missing.to_str().unwrap());
+    let o = c4(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("--order-model") && text(&o).contains("no-such-model.bin"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     let d = tmp("label");

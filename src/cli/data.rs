@@ -9,7 +9,7 @@ use connect4_ml::ml::enumerate::enumerate_uci;
 use connect4_ml::ml::label::{Shard, SolverPool, generate_uci};
 use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label, UCI_PLY};
 use connect4_ml::progress::Progress;
-use connect4_ml::solver::ShallowTable;
+use connect4_ml::solver::{OrderHint, ShallowTable};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -83,6 +83,14 @@ pub struct TableArgs {
     /// below --shallow-plies stones, at least 16).
     #[arg(long, default_value_t = ShallowTable::DEFAULT_MIB)]
     shallow_mib: usize,
+    /// A model file (GBT or linear weights) whose value of each child breaks the ties of the
+    /// solver's threat ordering in positions with fewer than --order-plies stones. Labels are
+    /// the same; UCI positions label about 6% faster with models/gbt.bin.
+    #[arg(long, value_name = "FILE")]
+    order_model: Option<PathBuf>,
+    /// Positions with fewer stones than this use --order-model.
+    #[arg(long, default_value_t = OrderHint::DEFAULT_PLIES)]
+    order_plies: usize,
 }
 
 impl TableArgs {
@@ -90,7 +98,15 @@ impl TableArgs {
     /// of them when `shallow` of the job's positions have fewer stones than --shallow-plies
     /// (sized to them: see [`ShallowTable::for_positions`]).
     fn pool(&self, geom: Geometry, shallow: usize) -> Result<SolverPool> {
-        let pool = SolverPool::new(geom, self.tt_mib)?;
+        let mut pool = SolverPool::new(geom, self.tt_mib)?;
+        if let Some(path) = &self.order_model {
+            let model = connect4_ml::eval::load_model(path, geom)
+                .with_context(|| format!("--order-model {}", path.display()))?;
+            pool = pool.with_order_hint(OrderHint {
+                plies: self.order_plies,
+                value: std::sync::Arc::new(move |p| model.evaluate(p)),
+            });
+        }
         Ok(
             match ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
             {

@@ -32,6 +32,17 @@ impl SolverPool {
         self
     }
 
+    /// The same pool with every solver ordering its moves near the root by `hint` (see
+    /// [`Solver::set_order_hint`]).
+    pub fn with_order_hint(self, hint: crate::solver::OrderHint) -> Self {
+        for s in &self.solvers {
+            s.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .set_order_hint(Some(hint.clone()));
+        }
+        self
+    }
+
     /// The score of every position in `mode` (same order), solved in parallel; `progress`
     /// advances once per finished position.
     pub fn scores(
