@@ -5,7 +5,8 @@
 //! - the window is first narrowed to the scores still reachable given the moves left;
 //! - losing moves are never searched: a forced block is played alone, two opponent threats
 //!   lose at once, and no stone goes under an opponent's winning cell;
-//! - moves are tried in order of the threats they create, ties centre first;
+//! - moves are tried in order of the threats they create, ties centre first (or, near the
+//!   root, by an [`OrderHint`] when one is given);
 //! - a transposition table (default 64 MiB) stores upper and lower bounds under exact keys;
 //! - the exact score is found by a sequence of null-window probes that narrow the interval
 //!   of possible scores, the cheap probes (far from zero) first;
@@ -146,7 +147,7 @@ impl ShallowTable {
 /// save). Ordering by the model first and the threats second was no faster (72.4 s).
 #[derive(Clone)]
 pub struct OrderHint {
-    /// Positions with fewer stones than this order their moves by the hint.
+    /// Positions with fewer stones than this break their ordering ties by the hint.
     pub plies: usize,
     /// The value of a position for its side to move.
     pub value: Arc<dyn Fn(&Position) -> f64 + Send + Sync>,
