@@ -536,20 +536,27 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
     assert!(text(&o).contains("needs path"), "{}", text(&o));
 }
 
+/// The first `n` (moves, score) pairs of one of Pons' benchmark sets in the shared data.
+fn pons_head(set: &str, n: usize) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(shared_data(&format!("pons/{set}"))).unwrap();
+    text.lines()
+        .take(n)
+        .map(|l| {
+            let (m, s) = l.split_once(' ').unwrap();
+            (m.to_string(), s.to_string())
+        })
+        .collect()
+}
+
 /// `--order-model` only changes how fast the solver finds a score, never the score: with the
 /// shipped GBT ordering every node (`--order-plies 42`), Pons' middle-game scores come out
 /// exactly; a model file that is not there is named.
 #[test]
 fn label_with_an_order_model_gives_the_exact_scores() {
     let d = tmp("order");
-    let pons = std::fs::read_to_string(shared_data("pons/Test_L2_R1")).unwrap();
-    let lines: Vec<(&str, &str)> = pons
-        .lines()
-        .take(40)
-        .map(|l| l.split_once(' ').unwrap())
-        .collect();
+    let lines = pons_head("Test_L2_R1", 40);
     let src = d.join("src.txt");
-    let source: Vec<&str> = lines.iter().map(|(m, _)| *m).collect();
+    let source: Vec<&str> = lines.iter().map(|(m, _)| m.as_str()).collect();
     std::fs::write(&src, source.join("\n") + "\n").unwrap();
     let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/gbt.bin");
     let out = d.join("out.txt");
@@ -588,12 +595,7 @@ fn label_with_an_order_model_gives_the_exact_scores() {
 fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     let d = tmp("label");
     // 30 Pons end-game positions (their scores are independent of our solver), one bad line.
-    let pons = std::fs::read_to_string(shared_data("pons/Test_L3_R1")).unwrap();
-    let lines: Vec<(&str, &str)> = pons
-        .lines()
-        .take(30)
-        .map(|l| l.split_once(' ').unwrap())
-        .collect();
+    let lines = pons_head("Test_L3_R1", 30);
     let mut source: Vec<String> = lines.iter().map(|(m, _)| m.to_string()).collect();
     source.insert(7, "448".into());
     let src = d.join("src.txt");
