@@ -85,7 +85,8 @@ pub struct TableArgs {
     shallow_mib: usize,
     /// A model file (GBT or linear weights) whose value of each child breaks the ties of the
     /// solver's threat ordering in positions with fewer than --order-plies stones. Labels are
-    /// the same; UCI positions label about 6% faster with models/gbt.bin.
+    /// the same; with models/gbt.bin UCI positions labelled 6% faster before the solver's
+    /// end-game changes, and no faster since.
     #[arg(long, value_name = "FILE")]
     order_model: Option<PathBuf>,
     /// Positions with fewer stones than this use --order-model.
