@@ -23,7 +23,7 @@
 //! Scores follow the benchmark convention (see [`Geometry::win_score`]): from the side to move,
 //! 0 a draw, a win with the mover's k-th stone `ceil(cells/2) + 1 - k`, a loss its negative.
 //! Weak solving answers only -1 / 0 / +1 with a single window around zero; it is usually
-//! faster (the empty board: 57 s against 96 s), but not on positions that are fast wins,
+//! faster (the empty board: 18 s against 36 s), but not on positions that are fast wins,
 //! where the strong probes near the score prune harder (see BENCHMARKS.md).
 
 pub mod analysis;

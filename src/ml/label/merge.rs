@@ -237,3 +237,47 @@ pub fn merge_shards(
         shards: n,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes `lines` as shard `shard` of a 2-shard strong job over a 2-line source.
+    fn part(dir: &std::path::Path, shard: usize, lines: &[&str], sha: &str) -> std::path::PathBuf {
+        let p = dir.join(format!("part{shard}.txt"));
+        std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+        let m = ShardManifest {
+            source_sha256: sha.into(),
+            source_lines: 2,
+            shard,
+            shards: 2,
+            mode: "strong".into(),
+            positions: lines.len(),
+            skipped: vec![],
+        };
+        std::fs::write(manifest_path(&p), serde_json::to_string(&m).unwrap()).unwrap();
+        p
+    }
+
+    #[test]
+    fn mirror_images_with_different_scores_and_parts_of_other_jobs_are_refused() {
+        let dir = std::env::temp_dir().join(format!("c4-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let geom = Geometry::default();
+        // "4453" and "4435" are mirror images: one position, so one score.
+        let a = part(&dir, 0, &["4453 -2"], "s");
+        let b = part(&dir, 1, &["4435 -2"], "s");
+        let merged = merge_shards(&[b.clone(), a.clone()], None, geom).unwrap();
+        assert_eq!(merged.text, "4453 -2\n4435 -2\n");
+        assert_eq!(merged.positions, 2);
+        let b = part(&dir, 1, &["4435 3"], "s");
+        let err = merge_shards(&[a.clone(), b], None, geom).unwrap_err();
+        assert!(matches!(err, MergeError::Disagree { .. }), "{err}");
+        assert!(err.to_string().contains("4453 -2 and 4435 3"), "{err}");
+        // A part labelled from another source is not a shard of this job.
+        let c = part(&dir, 1, &["4435 -2"], "other");
+        let err = merge_shards(&[a, c], None, geom).unwrap_err();
+        assert!(matches!(err, MergeError::OtherJob { .. }), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
