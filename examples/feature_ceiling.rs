@@ -8,7 +8,7 @@
 //! Run on the UCI file (all 8 stones) and on the shipped labelled positions (10-36 stones).
 use connect4_ml::features::{FEATURE_SETS, FeatureSet};
 use connect4_ml::game::Geometry;
-use connect4_ml::ml::experiment::Example;
+use connect4_ml::datasets::Example;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -45,19 +45,19 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let uci = args
         .next()
-        .unwrap_or_else(|| connect4_ml::ml::uci::DEFAULT_UCI_PATH.into());
+        .unwrap_or_else(|| connect4_ml::datasets::uci::DEFAULT_UCI_PATH.into());
     let positions = args
         .next()
         .unwrap_or_else(|| "data/positions/train.txt.gz".into());
     let geom = Geometry::default();
-    let uci_rows: Vec<Example> = connect4_ml::ml::uci::load_uci(Path::new(&uci))
+    let uci_rows: Vec<Example> = connect4_ml::datasets::uci::load_uci(Path::new(&uci))
         .expect("UCI file")
         .rows
         .iter()
         .map(Example::from)
         .collect();
     let (shipped, _) =
-        connect4_ml::ml::sources::read_labelled_examples(Path::new(&positions), geom)
+        connect4_ml::datasets::sources::read_labelled_examples(Path::new(&positions), geom)
             .expect("positions file");
     for (name, rows) in [(uci.as_str(), &uci_rows), (positions.as_str(), &shipped)] {
         println!(

@@ -6,7 +6,7 @@
 //! position, best of five passes.
 use connect4_ml::eval::{Evaluator, GbtEvaluator};
 use connect4_ml::game::Geometry;
-use connect4_ml::ml::labelled::{Expect, read_moves_file};
+use connect4_ml::datasets::labelled::{Expect, read_moves_file};
 use connect4_ml::ml::model_file::load_gbt;
 use std::path::Path;
 use std::time::Instant;

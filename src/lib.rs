@@ -12,6 +12,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod datasets;
 pub mod eval;
 pub mod features;
 pub mod game;

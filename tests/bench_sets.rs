@@ -89,7 +89,7 @@ fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
 #[test]
 fn a_shallow_table_shared_by_two_workers_keeps_every_score_exact() {
     use connect4_ml::Mode;
-    use connect4_ml::ml::label::SolverPool;
+    use connect4_ml::datasets::label::SolverPool;
     use connect4_ml::progress::Quiet;
     use connect4_ml::solver::ShallowTable;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");

@@ -489,10 +489,10 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     let out = sample_with("4", &["--exclude", out_file.to_str().unwrap()], &held);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(&held).unwrap()[..2], [0x1f, 0x8b]);
-    let held_lines = connect4_ml::ml::labelled::read_moves_file(
+    let held_lines = connect4_ml::datasets::labelled::read_moves_file(
         &held,
         connect4_ml::Geometry::STANDARD,
-        connect4_ml::ml::labelled::Expect::Any,
+        connect4_ml::datasets::labelled::Expect::Any,
     )
     .unwrap();
     assert_eq!(held_lines.len(), 30);

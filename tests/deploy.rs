@@ -187,7 +187,7 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
         .to_vec();
     ok(&c4(&args, &dir), "merge to gzip");
     assert_eq!(
-        connect4_ml::ml::labelled::read_text(&dir.join("whole.txt.gz")).unwrap(),
+        connect4_ml::datasets::labelled::read_text(&dir.join("whole.txt.gz")).unwrap(),
         whole
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -3,7 +3,7 @@
 //! the recorded sha256), and their labels are the solver's.
 
 use connect4_ml::Geometry;
-use connect4_ml::ml::labelled::{Expect, MovesLine, read_moves_file};
+use connect4_ml::datasets::labelled::{Expect, MovesLine, read_moves_file};
 use connect4_ml::solver::Solver;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

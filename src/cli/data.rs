@@ -5,9 +5,10 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use connect4_ml::Geometry;
 use connect4_ml::Mode;
-use connect4_ml::ml::enumerate::enumerate_uci;
-use connect4_ml::ml::label::{Shard, SolverPool, generate_uci};
-use connect4_ml::ml::uci::{self, DEFAULT_UCI_PATH, Label, UCI_PLY};
+use connect4_ml::datasets::enumerate::enumerate_uci;
+use connect4_ml::datasets::label::{Shard, SolverPool, generate_uci};
+use connect4_ml::datasets::Label;
+use connect4_ml::datasets::uci::{self, DEFAULT_UCI_PATH, UCI_PLY};
 use connect4_ml::progress::Progress;
 use connect4_ml::solver::{OrderHint, ShallowTable};
 use std::collections::HashSet;
@@ -217,7 +218,7 @@ pub struct UciArgs {
 #[derive(Args, Debug)]
 pub struct FetchArgs {
     /// Where to download from (the archive, a bare .Z file or the plain file).
-    #[arg(long, default_value = connect4_ml::ml::fetch::UCI_ARCHIVE_URL)]
+    #[arg(long, default_value = connect4_ml::datasets::fetch::UCI_ARCHIVE_URL)]
     url: String,
     /// Where to write the data file (uncompressed; read it with --uci PATH).
     #[arg(long, default_value = "data/uci/connect-4.data")]
@@ -341,7 +342,7 @@ fn run_selfplay(a: SelfplayArgs) -> Result<()> {
     let geom = Geometry::default();
     let start = Instant::now();
     let out = generate(&cfg, geom, &super::Bars::new())?;
-    connect4_ml::ml::positions::write_positions(&a.out, geom, &out.positions)
+    connect4_ml::datasets::selfplay_csv::write_positions(&a.out, geom, &out.positions)
         .with_context(|| format!("writing {}", a.out.display()))?;
     let mut classes = [0usize; 3];
     for p in &out.positions {
@@ -384,11 +385,11 @@ pub fn run(cmd: DataCommand) -> Result<()> {
     match cmd {
         DataCommand::Uci(a) => run_uci(a),
         DataCommand::FetchUci(a) => {
-            let n = connect4_ml::ml::fetch::fetch_uci(&a.url, &a.out)?;
+            let n = connect4_ml::datasets::fetch::fetch_uci(&a.url, &a.out)?;
             println!(
                 "wrote {} ({n} bytes, sha256 {})",
                 a.out.display(),
-                connect4_ml::ml::uci::UCI_SHA256
+                connect4_ml::datasets::uci::UCI_SHA256
             );
             Ok(())
         }
@@ -404,11 +405,11 @@ pub fn run(cmd: DataCommand) -> Result<()> {
 }
 
 fn run_label(a: LabelArgs) -> Result<()> {
-    use connect4_ml::ml::label::{LabelJob, label_lines};
+    use connect4_ml::datasets::label::{LabelJob, label_lines};
     if a.jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
-    let source = connect4_ml::ml::labelled::read_text(&a.file)?;
+    let source = connect4_ml::datasets::labelled::read_text(&a.file)?;
     let job = LabelJob {
         geometry: Geometry::default(),
         shard: a.shard,
@@ -460,14 +461,14 @@ fn run_label(a: LabelArgs) -> Result<()> {
 
 fn run_merge(a: MergeArgs) -> Result<()> {
     let source = match &a.source {
-        Some(p) => Some(connect4_ml::ml::labelled::read_text(p)?),
+        Some(p) => Some(connect4_ml::datasets::labelled::read_text(p)?),
         None => None,
     };
     let merged =
-        connect4_ml::ml::label::merge_shards(&a.parts, source.as_deref(), Geometry::default())?;
+        connect4_ml::datasets::label::merge_shards(&a.parts, source.as_deref(), Geometry::default())?;
     let gzip = a.out.extension().is_some_and(|e| e == "gz");
     if gzip {
-        connect4_ml::ml::labelled::write_gzip_atomic(&a.out, &merged.text)
+        connect4_ml::datasets::labelled::write_gzip_atomic(&a.out, &merged.text)
     } else {
         connect4_ml::io::write_bytes_atomic(&a.out, merged.text.as_bytes())
     }
@@ -494,7 +495,7 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
     if a.count == 0 {
         bail!("--count must be at least 1");
     }
-    use connect4_ml::ml::labelled::{Expect, read_moves_file, write_gzip_atomic};
+    use connect4_ml::datasets::labelled::{Expect, read_moves_file, write_gzip_atomic};
     let mix = a.mix.specs()?;
     let geometry = Geometry::default();
     let mut exclude = HashSet::new();
@@ -719,7 +720,7 @@ fn run_verify(a: VerifyArgs) -> Result<()> {
     };
     let bars = super::Bars::new();
     bars.start("weak-solving", n);
-    let report = connect4_ml::ml::label::verify_labels(&rows, a.sample, a.seed, &pool, &bars);
+    let report = connect4_ml::datasets::label::verify_labels(&rows, a.sample, a.seed, &pool, &bars);
     bars.finish();
     let seconds = report.seconds;
     if a.json {

@@ -208,7 +208,7 @@ pub fn describe_error(e: &anyhow::Error) -> String {
 /// The flag that fixes an error, for errors whose fix is a flag.
 fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
     use connect4_ml::arena::TournamentError;
-    use connect4_ml::ml::label::GenerateError;
+    use connect4_ml::datasets::label::GenerateError;
     use connect4_ml::solver::SolverError;
     e.chain().find_map(|c| {
         if let Some(SolverError::NoMemory { .. }) = c.downcast_ref() {

@@ -18,7 +18,7 @@ pub struct PipelineArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// The UCI data file, plain or .Z (default: the copy the repository ships).
-    #[arg(long, default_value = connect4_ml::ml::uci::DEFAULT_UCI_PATH)]
+    #[arg(long, default_value = connect4_ml::datasets::uci::DEFAULT_UCI_PATH)]
     uci: PathBuf,
     /// Leave the UCI file out: the GBT learns from self-play positions only.
     #[arg(long, conflicts_with = "uci")]

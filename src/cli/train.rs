@@ -8,7 +8,8 @@ use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::ml::experiment::{ExperimentConfig, run_experiment};
 use connect4_ml::ml::gbt::GbtParams;
 use connect4_ml::ml::model_file::save_gbt_experiment;
-use connect4_ml::ml::uci::{DEFAULT_UCI_PATH, Label};
+use connect4_ml::datasets::Label;
+use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_ml::train::lms::{LmsConfig, SupervisedConfig};
 use linfa::ParamGuard;
 use std::path::PathBuf;
@@ -210,10 +211,10 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         bail!("--no-uci needs --positions or --selfplay files to train on");
     }
     let uci = (!a.no_uci).then_some(a.uci.as_path());
-    let sources = connect4_ml::ml::sources::gather(uci, &a.selfplay, &a.positions, geom)?;
+    let sources = connect4_ml::datasets::sources::gather(uci, &a.selfplay, &a.positions, geom)?;
     let mut held_out = Vec::new();
     for f in &a.test_positions {
-        held_out.extend(connect4_ml::ml::sources::read_labelled_examples(f, geom)?.0);
+        held_out.extend(connect4_ml::datasets::sources::read_labelled_examples(f, geom)?.0);
     }
     if let Some(e) = &sources.uci_missing {
         eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
@@ -364,7 +365,7 @@ fn run_supervised(
         bail!("--restarts repeats self-play runs: add --self-play, or drop --restarts");
     }
     let sources =
-        connect4_ml::ml::sources::gather(a.uci.as_deref(), &[], &a.supervised, config.geometry)?;
+        connect4_ml::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, config.geometry)?;
     if let Some(e) = sources.uci_missing {
         bail!("{e}");
     }

@@ -2,7 +2,7 @@
 //! phase (the UCI file's 8 stones) can look good there and be poor where the search asks it
 //! most, so held-out accuracy is reported per phase.
 
-use super::experiment::Example;
+use crate::datasets::Example;
 use super::gbt::GbtModel;
 use super::metrics::Metrics;
 use crate::features::FeatureSet;

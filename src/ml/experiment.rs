@@ -6,40 +6,13 @@ use super::dataset::feature_matrix;
 use super::gbt::{GbtModel, GbtValidParams, IterationRecord, fit_gbt};
 use super::metrics::Metrics;
 use super::split::{stratified_folds, stratified_split};
-use super::uci::Label;
+use crate::datasets::Example;
 use crate::features::FeatureSet;
 use crate::game::Position;
 use linfa::prelude::*;
 use ndarray::{Array1, Array2};
 use std::collections::HashSet;
 use std::time::Instant;
-
-/// One training example.
-#[derive(Clone, Copy, Debug)]
-pub struct Example {
-    /// The position.
-    pub position: Position,
-    /// Its solver label for the side to move.
-    pub label: Label,
-}
-
-impl From<&crate::ml::uci::UciRow> for Example {
-    fn from(r: &crate::ml::uci::UciRow) -> Self {
-        Example {
-            position: r.position,
-            label: r.label,
-        }
-    }
-}
-
-impl From<&crate::ml::positions::LabelledPosition> for Example {
-    fn from(p: &crate::ml::positions::LabelledPosition) -> Self {
-        Example {
-            position: p.position,
-            label: p.label,
-        }
-    }
-}
 
 /// What to run.
 #[derive(Clone, Debug)]

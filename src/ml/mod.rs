@@ -1,23 +1,14 @@
-//! Learners and data sets that play no games: the UCI data set (reading, exact reconstruction,
-//! label checks), feature matrices, splits, metrics, our histogram gradient-boosted trees and
-//! the LMS rule for linear weights.
+//! The learners and their model files: our histogram gradient-boosted trees (`gbt`, linfa
+//! traits), the LMS rule and linear weights, feature matrices, splits and metrics.
+//!
+//! Not here: data files (`datasets`), or anything that drives training (`train`): ml never
+//! imports train or pipeline.
 
 pub mod by_stones;
 pub mod dataset;
-pub mod enumerate;
 pub mod experiment;
-pub mod fetch;
 pub mod gbt;
-pub mod label;
-pub mod labelled;
 pub mod lms;
-mod lzw;
-pub use lzw::LzwError;
 pub mod metrics;
 pub mod model_file;
-pub mod positions;
-pub mod sources;
 pub mod split;
-pub mod uci;
-
-pub use uci::{Label, UciRow};

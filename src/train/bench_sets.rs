@@ -11,7 +11,7 @@ use super::positions::{MixError, mix_factories, play_mix_game};
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
 use crate::game::Position;
-use crate::ml::label::SolverPool;
+use crate::datasets::label::SolverPool;
 use crate::progress::{Progress, Quiet};
 use crate::solver::{Mode, SolverError};
 use rand::{Rng, SeedableRng};

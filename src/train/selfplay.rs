@@ -5,9 +5,9 @@
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::{GameResult, play_game, random_opening};
 use crate::game::{Geometry, Player, Position};
-use crate::ml::label::SolverPool;
-use crate::ml::positions::LabelledPosition;
-use crate::ml::uci::Label;
+use crate::datasets::label::SolverPool;
+use crate::datasets::selfplay_csv::LabelledPosition;
+use crate::datasets::Label;
 use crate::solver::{Mode, SolverError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -14,8 +14,8 @@
 use super::config::LmsTrainError;
 use crate::features::Linear8;
 use crate::game::{Geometry, Player};
-use crate::ml::Label;
-use crate::ml::experiment::Example;
+use crate::datasets::Label;
+use crate::datasets::Example;
 use crate::ml::lms::{LmsSample, N_WEIGHTS};
 use crate::progress::Progress;
 use rand::SeedableRng;

@@ -6,7 +6,7 @@ use crate::agents::AgentSpec;
 use crate::arena::bench_sets::BenchSet;
 use crate::arena::read_graded_file;
 use crate::game::{Geometry, Position};
-use crate::ml::uci;
+use crate::datasets::uci;
 
 /// A benchmark position to grade, with the file's score if it gives one.
 pub type GradedInput = (Position, Option<i32>);
@@ -18,7 +18,7 @@ pub struct LabelledSet {
     /// sha256 of the file.
     pub sha256: String,
     /// Its rows (class from the score's sign).
-    pub rows: Vec<crate::ml::experiment::Example>,
+    pub rows: Vec<crate::datasets::Example>,
 }
 
 /// Reads the labelled positions of `path`, keeping the first `limit` rows when given.
@@ -26,7 +26,7 @@ fn labelled_set(
     path: &std::path::Path,
     limit: Option<usize>,
 ) -> Result<LabelledSet, PipelineError> {
-    let (mut rows, sha256) = crate::ml::sources::read_labelled_examples(path, Geometry::STANDARD)
+    let (mut rows, sha256) = crate::datasets::sources::read_labelled_examples(path, Geometry::STANDARD)
         .map_err(fail("inputs"))?;
     if let Some(n) = limit {
         rows.truncate(n);

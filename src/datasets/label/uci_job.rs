@@ -25,7 +25,7 @@ pub fn generate_uci(
     let resumed_item = |line: &str| -> Result<usize, PartialRowError> {
         let fields: Vec<&str> = line.split(',').collect();
         let row =
-            crate::ml::uci::parse_record(geom, &fields, None).map_err(PartialRowError::Row)?;
+            crate::datasets::uci::parse_record(geom, &fields, None).map_err(PartialRowError::Row)?;
         let i = *index
             .get(&row.position.key())
             .ok_or(PartialRowError::NotInJob)?;
@@ -38,9 +38,9 @@ pub fn generate_uci(
             .iter()
             .zip(scores)
             .map(|(p, s)| {
-                let label = crate::ml::Label::from_score(s);
+                let label = crate::datasets::Label::from_score(s);
                 classes.borrow_mut()[label.index()] += 1;
-                crate::ml::uci::format_row(p, label)
+                crate::datasets::uci::format_row(p, label)
             })
             .collect()
     };

@@ -3,7 +3,7 @@
 
 use super::{GenerateError, PartialRowError, Shard, SolverPool, write_resumable};
 use crate::game::{Geometry, Position};
-use crate::ml::labelled::Expect;
+use crate::datasets::labelled::Expect;
 use crate::solver::Mode;
 
 /// One labelling job: the board, this process's shard and the kind of score.
@@ -90,7 +90,7 @@ pub fn label_lines(
         if k % shard.count != shard.index {
             continue;
         }
-        let parsed = crate::ml::labelled::parse_line(line, k + 1, geom, Expect::Any)
+        let parsed = crate::datasets::labelled::parse_line(line, k + 1, geom, Expect::Any)
             .map(|m| m.map(|m| (m.moves, m.position)));
         match parsed {
             Ok(Some(item)) => items.push(item),

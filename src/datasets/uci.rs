@@ -7,7 +7,7 @@
 use crate::game::uci::{Cell, cell_name};
 use crate::game::{GameError, Geometry, Position};
 use std::collections::HashMap;
-use std::fmt;
+use super::Label;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -23,78 +23,6 @@ pub const UCI_SHA256: &str = "063152e6eadbb424c7ef4645df76e493a43812edd9c9924009
 
 /// Stones on the board in every row of the file.
 pub const UCI_PLY: usize = 8;
-
-/// The result of a position for the side to move: the three classes every learner here
-/// predicts, in this order (class index 0, 1, 2).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub enum Label {
-    /// The side to move loses with perfect play.
-    Loss,
-    /// Perfect play draws.
-    Draw,
-    /// The side to move wins with perfect play.
-    Win,
-}
-
-impl Label {
-    /// All labels in class-index order.
-    pub const ALL: [Label; 3] = [Label::Loss, Label::Draw, Label::Win];
-
-    /// Class index (loss 0, draw 1, win 2).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The label of a class index, if it is one.
-    pub fn from_index(i: usize) -> Option<Label> {
-        Label::ALL.get(i).copied()
-    }
-
-    /// The label of a solver score (any sign convention where > 0 is a win for the mover).
-    pub fn from_score(score: i32) -> Label {
-        match score.signum() {
-            1 => Label::Win,
-            -1 => Label::Loss,
-            _ => Label::Draw,
-        }
-    }
-
-    /// The word the UCI file uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Label::Loss => "loss",
-            Label::Draw => "draw",
-            Label::Win => "win",
-        }
-    }
-
-    /// Parses the file's word (`win`, `loss`, `draw`).
-    pub fn parse(s: &str) -> Option<Label> {
-        match s.trim() {
-            "win" => Some(Label::Win),
-            "loss" => Some(Label::Loss),
-            "draw" => Some(Label::Draw),
-            _ => None,
-        }
-    }
-
-    /// The label seen from the other player.
-    pub fn flip(self) -> Label {
-        match self {
-            Label::Loss => Label::Win,
-            Label::Draw => Label::Draw,
-            Label::Win => Label::Loss,
-        }
-    }
-}
-
-impl fmt::Display for Label {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One validated row: the position and its class (from `x`'s view, who is to move).
 #[derive(Clone, Copy, Debug)]
@@ -131,7 +59,7 @@ pub enum UciError {
         /// The file.
         path: PathBuf,
         /// What the decoder found.
-        source: crate::ml::lzw::LzwError,
+        source: crate::datasets::lzw::LzwError,
     },
     /// The shipped file is not the published one.
     #[error(
@@ -329,7 +257,7 @@ fn read_text(path: &Path) -> Result<UciText, UciError> {
         }
     };
     let bytes = if raw.starts_with(&[0x1f, 0x9d]) {
-        crate::ml::lzw::decompress(&raw).map_err(|e| UciError::Compressed {
+        crate::datasets::lzw::decompress(&raw).map_err(|e| UciError::Compressed {
             path: path.to_path_buf(),
             source: e,
         })?

@@ -3,7 +3,8 @@
 //! ply, the solver's label and score from the side to move, and the result the game it was
 //! sampled from actually had, also from the side to move.
 
-use super::uci::{Label, RowError, parse_record};
+use super::Label;
+use super::uci::{RowError, parse_record};
 use crate::game::uci::cell_name;
 use crate::game::{Geometry, Player, Position};
 use std::path::{Path, PathBuf};

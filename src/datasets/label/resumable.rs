@@ -21,7 +21,7 @@ pub struct GenerateReport {
 pub enum PartialRowError {
     /// Not a UCI-format row.
     #[error(transparent)]
-    Row(crate::ml::uci::RowError),
+    Row(crate::datasets::uci::RowError),
     /// A valid row of another job.
     #[error("position is not part of this job (other shard or ply?)")]
     NotInJob,

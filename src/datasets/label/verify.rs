@@ -19,7 +19,7 @@ pub struct VerifyReport {
 /// Weak-solves `sample` rows of `rows` (all when 0 or more than there are), drawn with
 /// `seed`, in file order, and compares each with its label; `progress` advances per row.
 pub fn verify_labels(
-    rows: &[crate::ml::uci::UciRow],
+    rows: &[crate::datasets::uci::UciRow],
     sample: usize,
     seed: u64,
     pool: &SolverPool,
@@ -44,7 +44,7 @@ pub fn verify_labels(
         seconds: start.elapsed().as_secs_f64(),
     };
     for (&i, s) in idx.iter().zip(scores) {
-        let solved = crate::ml::uci::Label::from_score(s);
+        let solved = crate::datasets::Label::from_score(s);
         if solved == rows[i].label {
             report.agree += 1;
         } else {
