@@ -1,6 +1,7 @@
 //! Grading an agent's moves against the perfect solver, position by position.
 
 use crate::agents::{AgentError, AgentFactory, Turn};
+use crate::datasets::labelled::{Expect, MovesFileError, read_moves_head};
 use crate::game::Position;
 use crate::solver::{Solver, SolverError};
 use rayon::prelude::*;
@@ -67,54 +68,16 @@ impl GradeSummary {
     }
 }
 
-/// Reads a benchmark file of "MOVES \[SCORE\]" lines (the first `limit` positions, or all)
-/// into positions to grade; a bad line, or a position whose game is over, is an error
-/// naming the file and line.
+/// The positions of a benchmark file of "MOVES \[SCORE\]" lines (plain or gzip; the first
+/// `limit`, or all) with their scores where the file gives them, as grading takes them. The
+/// reading is [`crate::datasets::labelled`]'s; its errors name the file and line.
 pub fn read_graded_file(
     path: &std::path::Path,
     geom: crate::game::Geometry,
     limit: Option<usize>,
 ) -> Result<Vec<(Position, Option<i32>)>, GradeError> {
-    let bad = |line: usize, problem: BenchLineError| GradeError::File {
-        path: path.to_path_buf(),
-        line,
-        problem,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(0, BenchLineError::Io(e)))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if out.len() >= limit.unwrap_or(usize::MAX) {
-            break;
-        }
-        let Some(t) =
-            crate::game::record::parse_test_line(line).map_err(|e| bad(i + 1, e.into()))?
-        else {
-            continue;
-        };
-        let pos = Position::from_moves(geom, &t.moves).map_err(|e| bad(i + 1, e.into()))?;
-        if pos.last_move_won() || pos.is_full() {
-            return Err(bad(i + 1, BenchLineError::GameOver));
-        }
-        out.push((pos, t.expected));
-    }
-    Ok(out)
-}
-
-/// What is wrong with a benchmark file or one of its lines.
-#[derive(Debug, thiserror::Error)]
-pub enum BenchLineError {
-    /// The file could not be read.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-    /// Not "MOVES" or "MOVES SCORE".
-    #[error(transparent)]
-    Line(#[from] crate::game::record::LineError),
-    /// The moves are not a legal game.
-    #[error(transparent)]
-    Moves(#[from] crate::game::GameError),
-    /// The game is over: there is no move to grade.
-    #[error("the game is already over, there is no move to grade")]
-    GameOver,
+    let lines = read_moves_head(path, geom, Expect::Any, limit)?;
+    Ok(lines.into_iter().map(|m| (m.position, m.score)).collect())
 }
 
 /// Why grading failed.
@@ -126,16 +89,9 @@ pub enum GradeError {
     /// The solver could not be set up.
     #[error(transparent)]
     Solver(#[from] SolverError),
-    /// A benchmark file could not be read (line 0: the file as a whole).
-    #[error("{}{}: {problem}", path.display(), if *line > 0 { format!(": line {line}") } else { String::new() })]
-    File {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The 1-based line, or 0.
-        line: usize,
-        /// What is wrong.
-        problem: BenchLineError,
-    },
+    /// A benchmark file could not be read.
+    #[error(transparent)]
+    File(#[from] MovesFileError),
     /// The worker threads could not start.
     #[error("cannot start {jobs} worker threads: {source}")]
     Threads {

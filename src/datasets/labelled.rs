@@ -140,9 +140,23 @@ pub fn read_moves_file(
     geom: Geometry,
     expect: Expect,
 ) -> Result<Vec<MovesLine>, MovesFileError> {
+    read_moves_head(path, geom, expect, None)
+}
+
+/// The first `limit` positions of the file at `path` (all of them for `None`): lines past
+/// the limit are not read, so a benchmark run over a file's head ignores its tail.
+pub fn read_moves_head(
+    path: &Path,
+    geom: Geometry,
+    expect: Expect,
+    limit: Option<usize>,
+) -> Result<Vec<MovesLine>, MovesFileError> {
     let text = read_text(path)?;
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
+        if out.len() >= limit.unwrap_or(usize::MAX) {
+            break;
+        }
         match parse_line(line, k + 1, geom, expect) {
             Ok(Some(m)) => out.push(m),
             Ok(None) => {}
