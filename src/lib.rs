@@ -19,6 +19,7 @@ pub mod game;
 pub mod interrupt;
 pub mod io;
 pub mod ml;
+pub mod pipeline;
 pub mod plot;
 pub mod progress;
 pub mod search;

@@ -491,7 +491,7 @@ fn run_merge(a: MergeArgs) -> Result<()> {
 }
 
 fn run_positions(a: PositionsArgs) -> Result<()> {
-    use connect4_ml::train::positions::{PositionsConfig, sample_positions};
+    use connect4_ml::train::sample_positions::{PositionsConfig, sample_positions};
     if a.count == 0 {
         bail!("--count must be at least 1");
     }
@@ -547,7 +547,7 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
 }
 
 fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
-    use connect4_ml::train::bench_sets::{BenchSetsConfig, format_set, make_bench_sets};
+    use connect4_ml::train::make_bench_sets::{BenchSetsConfig, format_set, make_bench_sets};
     let mix = a.mix.specs()?;
     let cfg = BenchSetsConfig {
         count: a.count,

@@ -239,3 +239,19 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Pipeline(a) => pipeline::run(a),
     }
 }
+
+/// Value parser of a whole-number flag that must be at least `min` (clap names the flag and
+/// the range in its message).
+pub(crate) fn at_least(min: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(min..)
+}
+
+/// Value parser of a share strictly between 0 and 1.
+pub(crate) fn open_unit_interval(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v > 0.0 && v < 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not in (0, 1)"))
+    }
+}

@@ -1,9 +1,9 @@
-//! `c4 pipeline`: the main job, end to end (see `connect4_ml::train::pipeline`).
+//! `c4 pipeline`: the main job, end to end (see `connect4_ml::pipeline`).
 
 use anyhow::Result;
 use clap::Args;
 use connect4_ml::progress::Progress;
-use connect4_ml::train::pipeline::{PipelineConfig, run_pipeline};
+use connect4_ml::pipeline::{PipelineConfig, run_pipeline};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

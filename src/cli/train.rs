@@ -5,9 +5,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use connect4_ml::Geometry;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::ml::experiment::{ExperimentConfig, run_experiment};
-use connect4_ml::ml::gbt::GbtParams;
-use connect4_ml::ml::model_file::save_gbt_experiment;
+use connect4_ml::train::gbt::experiment::ExperimentConfig;
+use connect4_ml::train::gbt::{GbtData, GbtPreset, train_gbt};
 use connect4_ml::datasets::Label;
 use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_ml::train::lms::{LmsConfig, SupervisedConfig};
@@ -122,6 +121,16 @@ pub enum GbtConfig {
     Best,
 }
 
+impl GbtConfig {
+    fn preset(self) -> GbtPreset {
+        match self {
+            GbtConfig::Reference => GbtPreset::Reference,
+            GbtConfig::Default => GbtPreset::Default,
+            GbtConfig::Best => GbtPreset::Best,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct GbtArgs {
     /// The UCI data file (the main data set when present).
@@ -171,7 +180,7 @@ pub struct GbtArgs {
     #[arg(long)]
     mirror_average: bool,
     /// K-fold stratified cross-validation (reported in addition to the holdout).
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least(2))]
     cv: Option<usize>,
     /// Also fit linfa-trees DecisionTree and linfa-ensemble RandomForest on the same split.
     #[arg(long)]
@@ -182,8 +191,8 @@ pub struct GbtArgs {
     /// Seed of the stratified holdout split and the folds.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Share of the main rows held out for testing.
-    #[arg(long, default_value_t = 0.2)]
+    /// Share of the main rows held out for testing, in (0, 1).
+    #[arg(long, default_value_t = 0.2, value_parser = super::open_unit_interval)]
     test_fraction: f64,
     /// Where the model goes; the curve (.curve.csv), report (.report.json) and importance
     /// (.importance.csv) are written beside it.
@@ -200,31 +209,16 @@ pub fn run(cmd: TrainCommand) -> Result<()> {
 }
 
 fn run_gbt(a: GbtArgs) -> Result<()> {
-    if !(0.0..1.0).contains(&a.test_fraction) || a.test_fraction == 0.0 {
-        bail!("--test-fraction must be in (0, 1), got {}", a.test_fraction);
-    }
-    if a.cv.is_some_and(|k| k < 2) {
-        bail!("--cv needs at least 2 folds");
-    }
     let geom = Geometry::default();
     if a.no_uci && a.positions.is_empty() && a.selfplay.is_empty() {
         bail!("--no-uci needs --positions or --selfplay files to train on");
     }
     let uci = (!a.no_uci).then_some(a.uci.as_path());
-    let sources = connect4_ml::datasets::sources::gather(uci, &a.selfplay, &a.positions, geom)?;
-    let mut held_out = Vec::new();
-    for f in &a.test_positions {
-        held_out.extend(connect4_ml::datasets::sources::read_labelled_examples(f, geom)?.0);
-    }
-    if let Some(e) = &sources.uci_missing {
+    let data = GbtData::from_files(uci, &a.selfplay, &a.positions, &a.test_positions, geom)?;
+    if let Some(e) = &data.uci_missing {
         eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
     }
-    let (main, extra, data_notes) = (sources.main, sources.extra, sources.notes);
-    let mut params = match a.config {
-        GbtConfig::Reference => GbtParams::reference(),
-        GbtConfig::Default => GbtParams::new(),
-        GbtConfig::Best => GbtParams::best(),
-    };
+    let mut params = a.config.preset().params();
     if let Some(n) = a.max_iter {
         params = params.max_iter(n);
     }
@@ -240,10 +234,9 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
     if a.no_early_stopping {
         params = params.early_stopping(false);
     }
-    let params = params.check()?;
     let cfg = ExperimentConfig {
         features: a.features,
-        params: params.clone(),
+        params: params.check()?,
         mirror_augment: a.mirror_augment,
         mirror_average: a.mirror_average,
         test_fraction: a.test_fraction,
@@ -252,11 +245,9 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         baselines: a.baselines,
         forest_size: a.forest_size,
     };
-    let mut out = run_experiment(&cfg, &main, &extra, &super::Bars::new())?;
-    if !held_out.is_empty() {
-        use connect4_ml::ml::by_stones::{DEFAULT_BANDS, metrics_by_stones};
-        out.report.by_stones = metrics_by_stones(&out.model, a.features, &held_out, &DEFAULT_BANDS);
-    }
+    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed);
+    let trained = train_gbt(&cfg, &data, &a.out, geom, meta, &super::Bars::new())?;
+    let (out, main) = (&trained.output, &data.main);
     let r = &out.report;
     let h = &r.holdout;
     println!(
@@ -344,12 +335,7 @@ fn run_gbt(a: GbtArgs) -> Result<()> {
         }
     }
 
-    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
-        .rows(h.train_rows)
-        .data(data_notes)
-        .metrics(h.headline_metrics());
-    let written = save_gbt_experiment(&a.out, &out, a.features, geom, meta)?;
-    super::print_written(&written);
+    super::print_written(&trained.written);
     Ok(())
 }
 

@@ -6,7 +6,6 @@
 
 pub mod by_stones;
 pub mod dataset;
-pub mod experiment;
 pub mod gbt;
 pub mod lms;
 pub mod metrics;

@@ -1,7 +1,17 @@
-//! Drivers that play games to make training data: solver-labelled self-play positions.
+//! One trainer per learner, and the jobs that play games to make training data: the functions
+//! the CLI and the pipeline both call.
+//!
+//! - [`gbt`]: the gradient-boosted trees (sources, presets, holdout/CV, saving).
+//! - [`lms`]: the linear evaluator's weights by the LMS rule (self-play and supervised).
+//! - [`selfplay`]: solver-labelled positions from self-play games.
+//! - [`sample_positions`]: distinct open positions for the labelling engine.
+//! - [`make_bench_sets`]: benchmark sets by phase and difficulty.
+//!
+//! Not here: the learners themselves and their model files (`ml`), the pipeline that
+//! orders these jobs (`pipeline`).
 
-pub mod bench_sets;
+pub mod gbt;
 pub mod lms;
-pub mod pipeline;
-pub mod positions;
+pub mod make_bench_sets;
+pub mod sample_positions;
 pub mod selfplay;

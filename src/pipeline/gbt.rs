@@ -10,9 +10,9 @@ use crate::game::Geometry;
 use crate::io::model_format::TrainingMeta;
 use crate::io::{beside, write_csv_atomic};
 use crate::datasets::Example;
-use crate::ml::experiment::{ExperimentConfig, run_experiment};
+use crate::train::gbt::experiment::ExperimentConfig;
+use crate::train::gbt::{GbtData, GbtTrained, train_gbt};
 use crate::ml::gbt::GbtParams;
-use crate::ml::model_file::save_gbt_experiment;
 use crate::progress::Progress;
 use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
@@ -102,12 +102,13 @@ pub fn run(
     } else {
         (uci, extra)
     };
-    if main.len() < 10 {
-        return Err(fail("gbt")(format!(
-            "only {} labelled positions: too few to train on",
-            main.len()
-        )));
-    }
+    let data = GbtData {
+        main,
+        extra,
+        held_out: inputs.heldout.as_ref().map_or_else(Vec::new, |h| h.rows.clone()),
+        notes: data_notes.to_vec(),
+        uci_missing: None,
+    };
     let cfg = ExperimentConfig {
         features: FEATURES,
         params: params.clone(),
@@ -119,17 +120,14 @@ pub fn run(
         baselines: false,
         forest_size: 0,
     };
-    let out = run_experiment(&cfg, &main, &extra, observer).map_err(fail("gbt"))?;
+    let model_path = config.out.join("models/gbt.bin");
+    let meta = TrainingMeta::new("c4 pipeline (stage gbt)", config.seed);
+    let GbtTrained {
+        output: out,
+        mut written,
+    } = train_gbt(&cfg, &data, &model_path, geom, meta, observer).map_err(fail("gbt"))?;
     let r = &out.report;
     let h = &r.holdout;
-    let model_path = config.out.join("models/gbt.bin");
-    let meta = TrainingMeta::new("c4 pipeline (stage gbt)", config.seed)
-        .rows(h.train_rows)
-        .data(data_notes.to_vec())
-        .metrics(h.headline_metrics());
-    let mut written = save_gbt_experiment(&model_path, &out, FEATURES, geom, meta)
-        .map_err(fail("gbt"))?
-        .to_vec();
     // The held-out self-play positions: how the model does away from 8-ply positions.
     let ext = FEATURES.extractor(geom);
     let mut rows = Vec::with_capacity(split.held_out.len());
@@ -153,16 +151,8 @@ pub fn run(
     let phases = beside(&model_path, ".phases.csv");
     write_csv_atomic(&phases, &rows).map_err(fail("gbt"))?;
     written.push(phases);
-    let heldout_by_stones = inputs.heldout.as_ref().map_or_else(Vec::new, |h| {
-        crate::ml::by_stones::metrics_by_stones(
-            &out.model,
-            FEATURES,
-            &h.rows,
-            &crate::ml::by_stones::DEFAULT_BANDS,
-        )
-    });
     let result = GbtResult {
-        heldout_by_stones,
+        heldout_by_stones: r.by_stones.clone(),
         features: FEATURES.name().to_string(),
         train_rows: h.train_rows,
         main_train_rows: r.main_rows - h.test_rows,

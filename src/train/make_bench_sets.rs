@@ -7,7 +7,7 @@
 //! batches, and candidates join their sets in game order, so the thread count never changes
 //! the files.
 
-use super::positions::{MixError, mix_factories, play_mix_game};
+use super::sample_positions::{MixError, mix_factories, play_mix_game};
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
 use crate::game::Position;

@@ -2,10 +2,10 @@
 //! mirror images), hold out a stratified test split (or run K-fold CV), fit, score, and fit
 //! the linfa baselines on the same split.
 
-use super::dataset::feature_matrix;
-use super::gbt::{GbtModel, GbtValidParams, IterationRecord, fit_gbt};
-use super::metrics::Metrics;
-use super::split::{stratified_folds, stratified_split};
+use crate::ml::dataset::feature_matrix;
+use crate::ml::gbt::{GbtModel, GbtValidParams, IterationRecord, fit_gbt};
+use crate::ml::metrics::Metrics;
+use crate::ml::split::{stratified_folds, stratified_split};
 use crate::datasets::Example;
 use crate::features::FeatureSet;
 use crate::game::Position;
@@ -108,7 +108,7 @@ pub struct ExperimentReport {
     pub importance: Vec<(String, f64)>,
     /// Metrics on separate held-out files by band of stones (empty unless asked, see
     /// [`super::by_stones`]), the last entry over all their rows.
-    pub by_stones: Vec<super::by_stones::BandReport>,
+    pub by_stones: Vec<crate::ml::by_stones::BandReport>,
 }
 
 /// Result of [`run_experiment`]: the holdout model and the report.
@@ -181,7 +181,7 @@ fn run_fold(
     cfg: &ExperimentConfig,
     split: &Split,
     progress: &dyn crate::progress::Progress,
-) -> Result<Fold, super::gbt::GbtError> {
+) -> Result<Fold, crate::ml::gbt::GbtError> {
     let Split {
         x,
         y,
@@ -284,7 +284,7 @@ pub fn run_experiment(
     main: &[Example],
     extra: &[Example],
     progress: &dyn crate::progress::Progress,
-) -> Result<ExperimentOutput, super::gbt::GbtError> {
+) -> Result<ExperimentOutput, crate::ml::gbt::GbtError> {
     let labels: Vec<usize> = main.iter().map(|e| e.label.index()).collect();
     let keep_extra = |test_idx: &[usize]| -> Vec<Example> {
         let test_keys: HashSet<u64> = test_idx
