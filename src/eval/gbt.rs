@@ -5,7 +5,7 @@ use super::{EvalError, Evaluator};
 use crate::features::Extractor;
 use crate::game::{Geometry, Position};
 use crate::ml::gbt::GbtModel;
-use crate::ml::model_file::load_gbt;
+use crate::ml::model_file::{GbtFile, load_gbt};
 use std::path::Path;
 
 /// Features are computed into a stack buffer of this many values (larger sets allocate).
@@ -22,19 +22,16 @@ pub struct GbtEvaluator {
 impl GbtEvaluator {
     /// Loads `path` for boards of `geom` (the file must be a GBT model for that board).
     pub fn load(path: &Path, geom: Geometry) -> Result<GbtEvaluator, EvalError> {
-        let file = load_gbt(path, Some(geom))?;
-        let name = format!(
-            "gbt({})",
-            path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into()
-            )
-        );
-        Ok(GbtEvaluator {
+        Ok(Self::from_file(load_gbt(path, Some(geom))?, path))
+    }
+
+    /// The evaluator of a loaded model file, named `gbt(FILE)` after `path`.
+    pub fn from_file(file: GbtFile, path: &Path) -> GbtEvaluator {
+        GbtEvaluator {
+            extractor: file.features.extractor(file.geometry),
             model: file.model,
-            extractor: file.features.extractor(geom),
-            name,
-        })
+            name: format!("gbt({})", super::file_name(path)),
+        }
     }
 
     /// Wraps a model already in memory.

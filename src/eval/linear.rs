@@ -38,14 +38,14 @@ impl LinearEvaluator {
     /// `lms(FILE)`.
     pub fn load(path: &std::path::Path, geom: Geometry) -> Result<Self, super::EvalError> {
         let file = crate::ml::model_file::load_linear(path, Some(geom))?;
-        let name = format!(
-            "lms({})",
-            path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into()
-            )
-        );
-        Ok(Self::new(geom, file.weights, name))
+        Ok(Self::from_file(&file, path))
+    }
+
+    /// The evaluator of a loaded linear model file, named `lms(FILE)` after `path`.
+    pub fn from_file(file: &crate::ml::model_file::LinearFile, path: &std::path::Path) -> Self {
+        let geom = Geometry::new(file.header.width as usize, file.header.height as usize)
+            .unwrap_or(Geometry::STANDARD);
+        Self::new(geom, file.weights, format!("lms({})", super::file_name(path)))
     }
 
     /// The feature extractor.

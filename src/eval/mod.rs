@@ -9,6 +9,7 @@ mod explain;
 mod gbt;
 mod hybrid;
 mod linear;
+mod model;
 mod montecarlo;
 mod open_lines;
 mod playout_kernel;
@@ -19,6 +20,7 @@ pub use explain::{Contribution, Explanation};
 pub use gbt::GbtEvaluator;
 pub use hybrid::{Hybrid, Phase, Phases};
 pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};
+pub use model::ModelEvaluator;
 pub use montecarlo::{DEFAULT_PLAYOUTS, MonteCarlo, PlayoutPolicy, PlayoutRng, PlayoutStats};
 pub use open_lines::OpenLines;
 pub use threats::Threats;
@@ -107,11 +109,18 @@ pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalErr
 /// Loads any model file for boards of `geom`, by the kind its header names: a GBT model
 /// (`c4 train gbt`) or linear weights (`c4 train lms`).
 pub fn load_model(path: &std::path::Path, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
-    let header = crate::io::model_format::read_header(path)?;
-    Ok(match header.kind {
-        crate::io::model_format::ModelKind::Gbt => Arc::new(GbtEvaluator::load(path, geom)?),
-        crate::io::model_format::ModelKind::Linear => Arc::new(LinearEvaluator::load(path, geom)?),
+    Ok(match ModelEvaluator::load(path, geom)? {
+        ModelEvaluator::Gbt(e) => Arc::new(*e),
+        ModelEvaluator::Linear(e) => Arc::new(e),
     })
+}
+
+/// The file name of `path` for evaluator names (the whole path when it has none).
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
 }
 
 /// `value` as seen by the player to move, given a value from the first player's side.

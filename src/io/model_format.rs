@@ -365,30 +365,70 @@ fn check(path: &Path, header: &ModelHeader, expect: &Expect) -> Result<(), Model
     Ok(())
 }
 
+/// A model file whose bytes passed the integrity checks (lengths, checksum) and whose header
+/// decoded: what is left is to check the header against what the caller wants and to decode
+/// the body, whose type the header's kind decides. Each file is read and checksummed once.
+pub struct ModelParts<'a> {
+    path: &'a Path,
+    /// The decoded header.
+    pub header: ModelHeader,
+    body: &'a [u8],
+}
+
+impl<'a> ModelParts<'a> {
+    /// Splits and checks the bytes of a model file (`path` only names it in errors).
+    pub fn open(path: &'a Path, bytes: &'a [u8]) -> Result<ModelParts<'a>, ModelFileError> {
+        let (h, body) = split(path, bytes)?;
+        let header = decode_header(path, h)?;
+        Ok(ModelParts { path, header, body })
+    }
+
+    /// The file the bytes came from.
+    pub fn path(&self) -> &Path {
+        self.path
+    }
+
+    /// Checks the header against `expect`.
+    pub fn check(&self, expect: &Expect) -> Result<(), ModelFileError> {
+        check(self.path, &self.header, expect)
+    }
+
+    /// Decodes the body as a `T`; every byte must belong to it.
+    pub fn body<T: DeserializeOwned>(&self) -> Result<T, ModelFileError> {
+        let (body, used) = bincode::serde::decode_from_slice::<T, _>(self.body, config())
+            .map_err(|source| ModelFileError::Decode {
+                path: self.path.to_path_buf(),
+                part: "body",
+                source,
+            })?;
+        if used != self.body.len() {
+            return Err(ModelFileError::TrailingBytes {
+                path: self.path.to_path_buf(),
+                extra: self.body.len() - used,
+            });
+        }
+        Ok(body)
+    }
+}
+
+/// Reads a whole file for [`ModelParts::open`], naming it in the error.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ModelFileError> {
+    std::fs::read(path).map_err(|source| ModelFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Decodes and checks a model file held in memory (`path` only names it in errors).
 pub fn decode_model<T: DeserializeOwned>(
     path: &Path,
     bytes: &[u8],
     expect: &Expect,
 ) -> Result<(ModelHeader, T), ModelFileError> {
-    let (h, b) = split(path, bytes)?;
-    let header = decode_header(path, h)?;
-    check(path, &header, expect)?;
-    let (body, used) =
-        bincode::serde::decode_from_slice::<T, _>(b, config()).map_err(|source| {
-            ModelFileError::Decode {
-                path: path.to_path_buf(),
-                part: "body",
-                source,
-            }
-        })?;
-    if used != b.len() {
-        return Err(ModelFileError::TrailingBytes {
-            path: path.to_path_buf(),
-            extra: b.len() - used,
-        });
-    }
-    Ok((header, body))
+    let parts = ModelParts::open(path, bytes)?;
+    parts.check(expect)?;
+    let body = parts.body()?;
+    Ok((parts.header, body))
 }
 
 /// Reads, checks and decodes a model file.
@@ -396,21 +436,12 @@ pub fn load_model<T: DeserializeOwned>(
     path: &Path,
     expect: &Expect,
 ) -> Result<(ModelHeader, T), ModelFileError> {
-    let bytes = std::fs::read(path).map_err(|source| ModelFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    decode_model(path, &bytes, expect)
+    decode_model(path, &read_bytes(path)?, expect)
 }
 
 /// Reads only the header (after the full integrity check).
 pub fn read_header(path: &Path) -> Result<ModelHeader, ModelFileError> {
-    let bytes = std::fs::read(path).map_err(|source| ModelFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let (h, _) = split(path, &bytes)?;
-    decode_header(path, h)
+    Ok(ModelParts::open(path, &read_bytes(path)?)?.header)
 }
 
 #[cfg(test)]

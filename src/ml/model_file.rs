@@ -5,7 +5,7 @@ use super::gbt::{GbtModel, GbtModelData, GbtModelError};
 use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model_format::{
-    Expect, ModelFileError, ModelHeader, ModelKind, TrainingMeta, decode_model, load_model,
+    Expect, ModelFileError, ModelHeader, ModelKind, ModelParts, TrainingMeta, read_bytes,
     save_model,
 };
 use std::path::Path;
@@ -81,11 +81,7 @@ pub fn save_gbt(
 
 /// Reads a GBT model file; with `board`, also requires that board size.
 pub fn load_gbt(path: &Path, board: Option<Geometry>) -> Result<GbtFile, ModelFileError> {
-    let bytes = std::fs::read(path).map_err(|source| ModelFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    decode_gbt(path, &bytes, board)
+    decode_gbt(path, &read_bytes(path)?, board)
 }
 
 /// [`load_gbt`] of a file's bytes held in memory (`path` only names it in errors).
@@ -94,16 +90,29 @@ pub fn decode_gbt(
     bytes: &[u8],
     board: Option<Geometry>,
 ) -> Result<GbtFile, ModelFileError> {
-    let expect = Expect {
-        kind: Some(ModelKind::Gbt),
-        feature_set: None,
+    gbt_from_parts(&ModelParts::open(path, bytes)?, board)
+}
+
+fn expect(kind: ModelKind, feature_set: Option<&str>, board: Option<Geometry>) -> Expect {
+    Expect {
+        kind: Some(kind),
+        feature_set: feature_set.map(str::to_string),
         board: board.map(|g| (g.width() as u32, g.height() as u32)),
-    };
-    let (header, data): (ModelHeader, GbtModelData) = decode_model(path, bytes, &expect)?;
-    let invalid = |e: ModelBodyError| ModelFileError::Invalid {
+    }
+}
+
+fn invalid(path: &Path, e: ModelBodyError) -> ModelFileError {
+    ModelFileError::Invalid {
         path: path.to_path_buf(),
         source: Box::new(e),
-    };
+    }
+}
+
+fn gbt_from_parts(parts: &ModelParts, board: Option<Geometry>) -> Result<GbtFile, ModelFileError> {
+    parts.check(&expect(ModelKind::Gbt, None, board))?;
+    let data: GbtModelData = parts.body()?;
+    let header = parts.header.clone();
+    let invalid = |e| invalid(parts.path(), e);
     let features: FeatureSet = header
         .feature_set
         .parse()
@@ -178,16 +187,17 @@ pub fn save_linear(
 /// The file must name the eight linear features in the order this build uses, with finite
 /// weights.
 pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, ModelFileError> {
-    let expect = Expect {
-        kind: Some(ModelKind::Linear),
-        feature_set: Some(LINEAR_FEATURE_SET.to_string()),
-        board: board.map(|g| (g.width() as u32, g.height() as u32)),
-    };
-    let (header, data): (ModelHeader, LinearModelData) = load_model(path, &expect)?;
-    let invalid = |e: ModelBodyError| ModelFileError::Invalid {
-        path: path.to_path_buf(),
-        source: Box::new(e),
-    };
+    linear_from_parts(&ModelParts::open(path, &read_bytes(path)?)?, board)
+}
+
+fn linear_from_parts(
+    parts: &ModelParts,
+    board: Option<Geometry>,
+) -> Result<LinearFile, ModelFileError> {
+    parts.check(&expect(ModelKind::Linear, Some(LINEAR_FEATURE_SET), board))?;
+    let data: LinearModelData = parts.body()?;
+    let header = parts.header.clone();
+    let invalid = |e| invalid(parts.path(), e);
     if data.features != crate::features::LINEAR8_NAMES {
         return Err(invalid(ModelBodyError::LinearFeatures {
             found: data.features.clone(),
@@ -206,4 +216,34 @@ pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, M
         return Err(invalid(ModelBodyError::NotFinite(w)));
     }
     Ok(LinearFile { header, weights })
+}
+
+/// Any model file this build reads, as the kind its header names.
+#[derive(Clone, Debug)]
+pub enum ModelFile {
+    /// Gradient-boosted trees (`c4 train gbt`).
+    Gbt(GbtFile),
+    /// Linear weights (`c4 train lms`).
+    Linear(LinearFile),
+}
+
+impl ModelFile {
+    /// The file's header.
+    pub fn header(&self) -> &ModelHeader {
+        match self {
+            ModelFile::Gbt(f) => &f.header,
+            ModelFile::Linear(f) => &f.header,
+        }
+    }
+}
+
+/// Reads any model file once: the checksum is checked once, and the header's kind picks how
+/// the body is decoded. With `board`, the file must be for that board size.
+pub fn load_any(path: &Path, board: Option<Geometry>) -> Result<ModelFile, ModelFileError> {
+    let bytes = read_bytes(path)?;
+    let parts = ModelParts::open(path, &bytes)?;
+    Ok(match parts.header.kind {
+        ModelKind::Gbt => ModelFile::Gbt(gbt_from_parts(&parts, board)?),
+        ModelKind::Linear => ModelFile::Linear(linear_from_parts(&parts, board)?),
+    })
 }

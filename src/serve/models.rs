@@ -3,52 +3,16 @@
 
 use super::Shared;
 use super::error::{ApiError, ApiResult};
-use crate::eval::{Contribution, Evaluator, Explanation, GbtEvaluator, LinearEvaluator};
-use crate::game::{Geometry, Position};
+use crate::eval::{Contribution, Evaluator, Explanation, LinearEvaluator, ModelEvaluator};
+use crate::game::Geometry;
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// A loaded model.
-enum Model {
-    Gbt(Box<GbtEvaluator>),
-    Linear(LinearEvaluator),
-}
-
-impl Model {
-    fn kind(&self) -> &'static str {
-        match self {
-            Model::Gbt(_) => "gbt",
-            Model::Linear(_) => "linear",
-        }
-    }
-
-    fn features(&self) -> String {
-        match self {
-            Model::Gbt(e) => e.extractor().set().name().to_string(),
-            Model::Linear(_) => "linear8".into(),
-        }
-    }
-
-    fn explain(&self, pos: &Position) -> Explanation {
-        match self {
-            Model::Gbt(e) => e.explain(pos),
-            Model::Linear(e) => e.explain(pos),
-        }
-    }
-
-    fn evaluate(&self, pos: &Position) -> f64 {
-        match self {
-            Model::Gbt(e) => e.evaluate(pos),
-            Model::Linear(e) => e.evaluate(pos),
-        }
-    }
-}
-
 /// The 7x6 models of the models folder (every `*.bin` that loads as a GBT or linear model),
 /// plus the hand-tuned linear weights as `handtuned`.
-pub(super) struct Models(Vec<(String, Model)>);
+pub(super) struct Models(Vec<(String, ModelEvaluator)>);
 
 impl Models {
     /// Loads the folder; files that are not models are skipped with a line on stderr.
@@ -56,7 +20,7 @@ impl Models {
         let g = Geometry::STANDARD;
         let mut models = vec![(
             "handtuned".to_string(),
-            Model::Linear(LinearEvaluator::hand_tuned(g)),
+            ModelEvaluator::Linear(LinearEvaluator::hand_tuned(g)),
         )];
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .map(|d| d.flatten().map(|e| e.path()).collect())
@@ -69,12 +33,9 @@ impl Models {
             let name = path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into());
-            match GbtEvaluator::load(path, g) {
-                Ok(e) => models.push((name, Model::Gbt(Box::new(e)))),
-                Err(gbt_err) => match LinearEvaluator::load(path, g) {
-                    Ok(e) => models.push((name, Model::Linear(e))),
-                    Err(_) => eprintln!("c4 serve: skipping {}: {gbt_err}", path.display()),
-                },
+            match ModelEvaluator::load(path, g) {
+                Ok(e) => models.push((name, e)),
+                Err(e) => eprintln!("c4 serve: skipping {}: {e}", path.display()),
             }
         }
         Models(models)
@@ -86,7 +47,7 @@ impl Models {
     }
 
     /// The model called `name` (a file name, with or without `.bin`).
-    fn get(&self, name: &str) -> Option<&Model> {
+    fn get(&self, name: &str) -> Option<&ModelEvaluator> {
         let bin = format!("{name}.bin");
         self.0
             .iter()

@@ -1,0 +1,73 @@
+//! The evaluator of any model file, by the kind its header names: what `model:FILE` agents
+//! and the web UI's model list load, read and checksummed once.
+
+use super::{EvalError, Evaluator, Explanation, GbtEvaluator, LinearEvaluator};
+use crate::game::{Geometry, Player, Position};
+use crate::ml::model_file::{ModelFile, load_any};
+use std::path::Path;
+
+/// A loaded model of any kind, with what reports and explanations need to know of it.
+#[derive(Clone, Debug)]
+pub enum ModelEvaluator {
+    /// Gradient-boosted trees.
+    Gbt(Box<GbtEvaluator>),
+    /// Linear weights.
+    Linear(LinearEvaluator),
+}
+
+impl ModelEvaluator {
+    /// Loads `path` for boards of `geom`.
+    pub fn load(path: &Path, geom: Geometry) -> Result<ModelEvaluator, EvalError> {
+        Ok(match load_any(path, Some(geom))? {
+            ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(f, path))),
+            ModelFile::Linear(f) => ModelEvaluator::Linear(LinearEvaluator::from_file(&f, path)),
+        })
+    }
+
+    /// The model kind as the web UI names it: `gbt` or `linear`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ModelEvaluator::Gbt(_) => "gbt",
+            ModelEvaluator::Linear(_) => "linear",
+        }
+    }
+
+    /// The feature set the model reads.
+    pub fn features(&self) -> String {
+        match self {
+            ModelEvaluator::Gbt(e) => e.extractor().set().name().to_string(),
+            ModelEvaluator::Linear(_) => crate::ml::model_file::LINEAR_FEATURE_SET.into(),
+        }
+    }
+
+    /// The value of `pos` with the contributions that make it up.
+    pub fn explain(&self, pos: &Position) -> Explanation {
+        match self {
+            ModelEvaluator::Gbt(e) => e.explain(pos),
+            ModelEvaluator::Linear(e) => e.explain(pos),
+        }
+    }
+}
+
+impl Evaluator for ModelEvaluator {
+    fn name(&self) -> String {
+        match self {
+            ModelEvaluator::Gbt(e) => e.name(),
+            ModelEvaluator::Linear(e) => e.name(),
+        }
+    }
+
+    fn evaluate(&self, pos: &Position) -> f64 {
+        match self {
+            ModelEvaluator::Gbt(e) => e.evaluate(pos),
+            ModelEvaluator::Linear(e) => e.evaluate(pos),
+        }
+    }
+
+    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+        match self {
+            ModelEvaluator::Gbt(e) => e.evaluate_for(pos, player),
+            ModelEvaluator::Linear(e) => e.evaluate_for(pos, player),
+        }
+    }
+}
