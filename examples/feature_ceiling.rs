@@ -6,9 +6,9 @@
 //! the share of rows carrying their group's most common label bounds the accuracy any model
 //! of that set can reach on the same rows (it is a ceiling, measured on the rows themselves).
 //! Run on the UCI file (all 8 stones) and on the shipped labelled positions (10-36 stones).
+use connect4_ml::datasets::Example;
 use connect4_ml::features::{FEATURE_SETS, FeatureSet};
 use connect4_ml::game::Geometry;
-use connect4_ml::datasets::Example;
 use std::collections::HashMap;
 use std::path::Path;
 

@@ -23,7 +23,7 @@ pub mod pipeline;
 pub mod plot;
 pub mod progress;
 pub mod search;
-pub(crate) mod seed;
+pub mod seed;
 pub mod serve;
 pub mod solver;
 pub mod train;

@@ -14,12 +14,78 @@ pub fn splitmix64(z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A seed for one purpose derived from `seed` and a path of `parts` (e.g. pairing, game):
-/// each part steps the SplitMix64 state, so `[1, 2]` and `[2, 1]` give different seeds.
-pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
-    parts.iter().fold(seed, |x, &p| {
-        splitmix64(x.wrapping_add(p.wrapping_add(1).wrapping_mul(GOLDEN_GAMMA)))
-    })
+/// The uses a seed is split into. Each use draws from its own stream, so that two uses of
+/// one user seed never see the same random numbers, and adding a use changes no other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// A tournament game's random opening (parts: pairing, game pair).
+    TournamentOpening,
+    /// A tournament agent's own randomness (parts: pairing, game, seat).
+    TournamentAgent,
+    /// The bootstrap of a tournament's Elo intervals.
+    TournamentElo,
+    /// A self-play game's random opening (parts: game).
+    SelfplayOpening,
+    /// A self-play agent's own randomness (parts: game, seat).
+    SelfplayAgent,
+    /// The pipeline's shuffle of the self-play positions before its train/held-out cut.
+    PipelineShuffle,
+    /// LMS self-play: starting weights, openings and sampling.
+    LmsSelfPlay,
+    /// LMS evaluation matches during self-play (parts: match).
+    LmsEvaluation,
+    /// The common match that compares LMS restarts and grades a supervised fit.
+    LmsCommonMatch,
+    /// The supervised LMS fit's shuffle and held-out cut.
+    LmsSupervised,
+    /// Monte Carlo playouts of one evaluation (parts: position key).
+    Playouts,
+    /// `c4 bench playouts` (parts: thread).
+    BenchPlayouts,
+    /// Games that sample positions for the data engine (parts: game). Untagged: the shipped
+    /// data/positions files were made before streams had names, and their documented
+    /// commands must still make them byte for byte.
+    SamplePositions,
+    /// Games that make benchmark sets (parts: phase, game). Untagged, as the shipped
+    /// data/bench sets depend on it.
+    BenchSets,
+}
+
+impl Stream {
+    /// The stream's first part, or `None` for the streams that predate names (see
+    /// [`Stream::SamplePositions`]). The tournament's tags 1, 2, 3 are those it always used,
+    /// so its results are unchanged.
+    fn tag(self) -> Option<u64> {
+        Some(match self {
+            Stream::TournamentOpening => 1,
+            Stream::TournamentAgent => 2,
+            Stream::TournamentElo => 3,
+            Stream::SelfplayOpening => 0x5e1f_0001,
+            Stream::SelfplayAgent => 0x5e1f_0002,
+            Stream::PipelineShuffle => 0xda7a,
+            Stream::LmsSelfPlay => 0x1a5_0001,
+            Stream::LmsEvaluation => 0x1a5_0002,
+            Stream::LmsCommonMatch => 0x7e57,
+            Stream::LmsSupervised => 0x1a5_0003,
+            Stream::Playouts => 0x91a7_0001,
+            Stream::BenchPlayouts => 0x91a7_0002,
+            Stream::SamplePositions | Stream::BenchSets => return None,
+        })
+    }
+}
+
+/// A seed for one use (`stream`) derived from `seed` and a path of `parts` (e.g. pairing,
+/// game): each part steps the SplitMix64 state, so `[1, 2]` and `[2, 1]` give different seeds.
+pub fn derive_seed(seed: u64, stream: Stream, parts: &[u64]) -> u64 {
+    stream
+        .tag()
+        .iter()
+        .chain(parts)
+        .fold(seed, |x, &p| step(x, p))
+}
+
+fn step(x: u64, p: u64) -> u64 {
+    splitmix64(x.wrapping_add(p.wrapping_add(1).wrapping_mul(GOLDEN_GAMMA)))
 }
 
 #[cfg(test)]
@@ -38,12 +104,22 @@ mod tests {
 
     #[test]
     fn derived_seeds_depend_on_every_part_and_its_place() {
-        assert_eq!(derive_seed(7, &[]), 7);
-        assert_ne!(derive_seed(7, &[1, 2]), derive_seed(7, &[2, 1]));
-        assert_ne!(derive_seed(7, &[1]), derive_seed(8, &[1]));
+        let s = Stream::BenchSets;
+        assert_eq!(derive_seed(7, s, &[]), 7);
+        assert_ne!(derive_seed(7, s, &[1, 2]), derive_seed(7, s, &[2, 1]));
+        assert_ne!(derive_seed(7, s, &[1]), derive_seed(8, s, &[1]));
         assert_eq!(
-            derive_seed(7, &[1, 2]),
-            derive_seed(derive_seed(7, &[1]), &[2])
+            derive_seed(7, s, &[1, 2]),
+            derive_seed(derive_seed(7, s, &[1]), s, &[2])
+        );
+        // A named stream is its tag as the first part; streams differ from each other.
+        assert_eq!(
+            derive_seed(7, Stream::TournamentElo, &[]),
+            derive_seed(7, s, &[3])
+        );
+        assert_ne!(
+            derive_seed(7, Stream::SelfplayOpening, &[0]),
+            derive_seed(7, Stream::SelfplayAgent, &[0])
         );
     }
 }

@@ -4,13 +4,13 @@
 //! error, never panic.
 
 use connect4_ml::agents::AgentSpec;
+use connect4_ml::datasets::uci::parse_uci_bytes;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::game::Position;
 use connect4_ml::game::record::parse_test_line;
 use connect4_ml::io::model_format::{ModelHeader, ModelKind, TrainingMeta, encode_model};
 use connect4_ml::ml::gbt::{GbtParams, fit_gbt};
 use connect4_ml::ml::model_file::decode_gbt;
-use connect4_ml::datasets::uci::parse_uci_bytes;
 use connect4_ml::{Geometry, datasets::selfplay_csv::read_positions};
 use linfa::ParamGuard;
 use proptest::prelude::*;

@@ -6,7 +6,7 @@ use crate::agents::{AgentError, AgentFactory, AgentSpec};
 use crate::arena::{EloRating, fit_elo};
 use crate::game::{Geometry, Position};
 use crate::progress::Progress;
-use crate::seed::derive_seed as derive;
+use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -255,8 +255,11 @@ impl Tournament {
                 for g in 0..c.games {
                     // Games 2k and 2k+1 share opening k, with colours swapped.
                     if g % 2 == 0 {
-                        let mut rng =
-                            ChaCha8Rng::seed_from_u64(derive(c.seed, &[1, pairing, g as u64 / 2]));
+                        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+                            c.seed,
+                            Stream::TournamentOpening,
+                            &[pairing, g as u64 / 2],
+                        ));
                         opening = random_opening(c.geometry, c.openings, &mut rng);
                     }
                     let (first, second) = if g % 2 == 0 { (i, j) } else { (j, i) };
@@ -267,8 +270,8 @@ impl Tournament {
                         second,
                         opening: opening.clone(),
                         seeds: [
-                            derive(c.seed, &[2, pairing, g as u64, 0]),
-                            derive(c.seed, &[2, pairing, g as u64, 1]),
+                            derive_seed(c.seed, Stream::TournamentAgent, &[pairing, g as u64, 0]),
+                            derive_seed(c.seed, Stream::TournamentAgent, &[pairing, g as u64, 1]),
                         ],
                     });
                 }
@@ -382,7 +385,12 @@ impl Tournament {
                 pairings.push(p);
             }
         }
-        let mut elo = fit_elo(&names, &scores, 500, derive(c.seed, &[3]));
+        let mut elo = fit_elo(
+            &names,
+            &scores,
+            500,
+            derive_seed(c.seed, Stream::TournamentElo, &[]),
+        );
         elo.sort_by(|a, b| b.elo.total_cmp(&a.elo));
         TournamentSummary {
             agents: names.clone(),

@@ -435,7 +435,11 @@ fn playouts(a: PlayoutBenchArgs) -> Result<()> {
                 mc.run(
                     &pos,
                     a.playouts,
-                    a.seed ^ (t as u64).wrapping_mul(0x9e37_79b9),
+                    connect4_ml::seed::derive_seed(
+                        a.seed,
+                        connect4_ml::seed::Stream::BenchPlayouts,
+                        &[t as u64],
+                    ),
                 )
             })
             .collect()

@@ -5,9 +5,9 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use connect4_ml::Geometry;
 use connect4_ml::Mode;
+use connect4_ml::datasets::Label;
 use connect4_ml::datasets::enumerate::enumerate_uci;
 use connect4_ml::datasets::label::{Shard, SolverPool, generate_uci};
-use connect4_ml::datasets::Label;
 use connect4_ml::datasets::uci::{self, DEFAULT_UCI_PATH, UCI_PLY};
 use connect4_ml::progress::Progress;
 use connect4_ml::solver::{OrderHint, ShallowTable};
@@ -464,8 +464,11 @@ fn run_merge(a: MergeArgs) -> Result<()> {
         Some(p) => Some(connect4_ml::datasets::labelled::read_text(p)?),
         None => None,
     };
-    let merged =
-        connect4_ml::datasets::label::merge_shards(&a.parts, source.as_deref(), Geometry::default())?;
+    let merged = connect4_ml::datasets::label::merge_shards(
+        &a.parts,
+        source.as_deref(),
+        Geometry::default(),
+    )?;
     let gzip = a.out.extension().is_some_and(|e| e == "gz");
     if gzip {
         connect4_ml::datasets::labelled::write_gzip_atomic(&a.out, &merged.text)

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use clap::Args;
-use connect4_ml::progress::Progress;
 use connect4_ml::pipeline::{PipelineConfig, run_pipeline};
+use connect4_ml::progress::Progress;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

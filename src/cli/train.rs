@@ -3,12 +3,12 @@
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use connect4_ml::Geometry;
+use connect4_ml::datasets::Label;
+use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::train::gbt::experiment::ExperimentConfig;
 use connect4_ml::train::gbt::{GbtData, GbtPreset, train_gbt};
-use connect4_ml::datasets::Label;
-use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_ml::train::lms::{LmsConfig, SupervisedConfig};
 use linfa::ParamGuard;
 use std::path::PathBuf;
@@ -350,8 +350,12 @@ fn run_supervised(
     if a.restarts > 1 && !a.self_play {
         bail!("--restarts repeats self-play runs: add --self-play, or drop --restarts");
     }
-    let sources =
-        connect4_ml::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, config.geometry)?;
+    let sources = connect4_ml::datasets::sources::gather(
+        a.uci.as_deref(),
+        &[],
+        &a.supervised,
+        config.geometry,
+    )?;
     if let Some(e) = sources.uci_missing {
         bail!("{e}");
     }

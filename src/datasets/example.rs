@@ -102,4 +102,3 @@ impl From<&super::selfplay_csv::LabelledPosition> for Example {
         }
     }
 }
-

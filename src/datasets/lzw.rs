@@ -224,6 +224,9 @@ mod shared_file {
             )
         });
         let out = super::decompress(&bytes).unwrap();
-        assert_eq!(crate::io::sha256_hex(&out), crate::datasets::uci::UCI_SHA256);
+        assert_eq!(
+            crate::io::sha256_hex(&out),
+            crate::datasets::uci::UCI_SHA256
+        );
     }
 }

@@ -2,9 +2,9 @@
 //! files, gathered into training examples with a note per source (path and sha256) for the
 //! model file's metadata.
 
-use crate::datasets::Example;
 use super::selfplay_csv::{PositionsError, read_positions};
 use super::uci::{UciError, load_uci};
+use crate::datasets::Example;
 use crate::game::Geometry;
 use std::path::{Path, PathBuf};
 

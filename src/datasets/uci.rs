@@ -4,10 +4,10 @@
 //! class (`win`, `loss`, `draw`) from the first player's (`x`'s) point of view. Every row is an
 //! 8-ply position, so `x` is always the side to move and the class is also the mover's result.
 
+use super::Label;
 use crate::game::uci::{Cell, cell_name};
 use crate::game::{GameError, Geometry, Position};
 use std::collections::HashMap;
-use super::Label;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 

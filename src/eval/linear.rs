@@ -45,7 +45,11 @@ impl LinearEvaluator {
     pub fn from_file(file: &crate::ml::model_file::LinearFile, path: &std::path::Path) -> Self {
         let geom = Geometry::new(file.header.width as usize, file.header.height as usize)
             .unwrap_or(Geometry::STANDARD);
-        Self::new(geom, file.weights, format!("lms({})", super::file_name(path)))
+        Self::new(
+            geom,
+            file.weights,
+            format!("lms({})", super::file_name(path)),
+        )
     }
 
     /// The feature extractor.

@@ -47,10 +47,10 @@ impl PlayoutRng {
     }
 }
 
-/// Mixes two words into one well-spread seed.
+/// The playout seed of one evaluation: the evaluator's seed and the position's key.
 #[inline]
 fn mix(a: u64, b: u64) -> u64 {
-    crate::seed::splitmix64(a ^ b.wrapping_mul(crate::seed::GOLDEN_GAMMA))
+    crate::seed::derive_seed(a, crate::seed::Stream::Playouts, &[b])
 }
 
 /// Counts from [`MonteCarlo::run`]: results from the side to move's view, and plies played.

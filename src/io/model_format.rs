@@ -395,11 +395,13 @@ impl<'a> ModelParts<'a> {
 
     /// Decodes the body as a `T`; every byte must belong to it.
     pub fn body<T: DeserializeOwned>(&self) -> Result<T, ModelFileError> {
-        let (body, used) = bincode::serde::decode_from_slice::<T, _>(self.body, config())
-            .map_err(|source| ModelFileError::Decode {
-                path: self.path.to_path_buf(),
-                part: "body",
-                source,
+        let (body, used) =
+            bincode::serde::decode_from_slice::<T, _>(self.body, config()).map_err(|source| {
+                ModelFileError::Decode {
+                    path: self.path.to_path_buf(),
+                    part: "body",
+                    source,
+                }
             })?;
         if used != self.body.len() {
             return Err(ModelFileError::TrailingBytes {

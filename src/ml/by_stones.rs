@@ -2,9 +2,9 @@
 //! phase (the UCI file's 8 stones) can look good there and be poor where the search asks it
 //! most, so held-out accuracy is reported per phase.
 
-use crate::datasets::Example;
 use super::gbt::GbtModel;
 use super::metrics::Metrics;
+use crate::datasets::Example;
 use crate::features::FeatureSet;
 
 /// Accuracy and log loss on the held-out rows whose stone count lies in `lo..=hi`.

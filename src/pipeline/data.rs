@@ -3,9 +3,9 @@
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::agents::AgentSpec;
-use crate::game::Geometry;
 use crate::datasets::Example;
 use crate::datasets::selfplay_csv::{LabelledPosition, read_positions, write_positions};
+use crate::game::Geometry;
 use crate::progress::Progress;
 use crate::solver::Mode;
 use crate::train::selfplay::{SelfplayConfig, generate};
@@ -144,7 +144,11 @@ pub fn run(
 pub fn split(config: &PipelineConfig, _result: &DataResult) -> Result<DataSplit, PipelineError> {
     let path = config.out.join(SELFPLAY_FILE);
     let mut positions = read_positions(&path, Geometry::STANDARD).map_err(fail("data"))?;
-    positions.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed ^ 0xda7a));
+    positions.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+        config.seed,
+        crate::seed::Stream::PipelineShuffle,
+        &[],
+    )));
     let half = positions.len() / 2;
     let held_out = positions.split_off(half);
     Ok(DataSplit {

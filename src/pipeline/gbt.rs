@@ -5,15 +5,15 @@
 use super::data::DataSplit;
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
+use crate::datasets::Example;
 use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model_format::TrainingMeta;
 use crate::io::{beside, write_csv_atomic};
-use crate::datasets::Example;
-use crate::train::gbt::experiment::ExperimentConfig;
-use crate::train::gbt::{GbtData, GbtTrained, train_gbt};
 use crate::ml::gbt::GbtParams;
 use crate::progress::Progress;
+use crate::train::gbt::experiment::ExperimentConfig;
+use crate::train::gbt::{GbtData, GbtTrained, train_gbt};
 use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -105,7 +105,10 @@ pub fn run(
     let data = GbtData {
         main,
         extra,
-        held_out: inputs.heldout.as_ref().map_or_else(Vec::new, |h| h.rows.clone()),
+        held_out: inputs
+            .heldout
+            .as_ref()
+            .map_or_else(Vec::new, |h| h.rows.clone()),
         notes: data_notes.to_vec(),
         uci_missing: None,
     };

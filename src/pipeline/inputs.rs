@@ -5,8 +5,8 @@ use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
 use crate::agents::AgentSpec;
 use crate::arena::bench_sets::BenchSet;
 use crate::arena::read_graded_file;
-use crate::game::{Geometry, Position};
 use crate::datasets::uci;
+use crate::game::{Geometry, Position};
 
 /// A benchmark position to grade, with the file's score if it gives one.
 pub type GradedInput = (Position, Option<i32>);
@@ -26,8 +26,9 @@ fn labelled_set(
     path: &std::path::Path,
     limit: Option<usize>,
 ) -> Result<LabelledSet, PipelineError> {
-    let (mut rows, sha256) = crate::datasets::sources::read_labelled_examples(path, Geometry::STANDARD)
-        .map_err(fail("inputs"))?;
+    let (mut rows, sha256) =
+        crate::datasets::sources::read_labelled_examples(path, Geometry::STANDARD)
+            .map_err(fail("inputs"))?;
     if let Some(n) = limit {
         rows.truncate(n);
     }

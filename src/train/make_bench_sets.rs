@@ -10,8 +10,8 @@
 use super::sample_positions::{MixError, mix_factories, play_mix_game};
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
-use crate::game::Position;
 use crate::datasets::label::SolverPool;
+use crate::game::Position;
 use crate::progress::{Progress, Quiet};
 use crate::solver::{Mode, SolverError};
 use rand::{Rng, SeedableRng};
@@ -134,7 +134,11 @@ fn candidate(
     game: u64,
     stones: &RangeInclusive<usize>,
 ) -> Result<Option<(Position, String)>, AgentError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(cfg.seed, &[phase, game]));
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+        cfg.seed,
+        crate::seed::Stream::BenchSets,
+        &[phase, game],
+    ));
     let target = rng.gen_range(stones.clone());
     play_mix_game(factories, &mut rng, target, cfg.epsilon)
 }

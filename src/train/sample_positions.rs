@@ -198,8 +198,11 @@ pub fn sample_positions(
             .enumerate()
             .map(|(j, &i)| {
                 let game = (games + j) as u64;
-                let mut rng =
-                    ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(cfg.seed, &[game]));
+                let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+                    cfg.seed,
+                    crate::seed::Stream::SamplePositions,
+                    &[game],
+                ));
                 play_mix_game(&factories, &mut rng, lo + i, cfg.epsilon)
             })
             .collect::<Result<_, _>>()?;

@@ -4,10 +4,11 @@
 
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::{GameResult, play_game, random_opening};
-use crate::game::{Geometry, Player, Position};
+use crate::datasets::Label;
 use crate::datasets::label::SolverPool;
 use crate::datasets::selfplay_csv::LabelledPosition;
-use crate::datasets::Label;
+use crate::game::{Geometry, Player, Position};
+use crate::seed::{Stream, derive_seed};
 use crate::solver::{Mode, SolverError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -55,14 +56,6 @@ pub struct SelfplayOutput {
     pub results: [usize; 3],
 }
 
-/// The seed of one game's opening (`part` 0) or agents (1, 2).
-fn seed_for(seed: u64, game: usize, part: u64) -> u64 {
-    crate::seed::splitmix64(
-        seed ^ (game as u64).wrapping_mul(crate::seed::GOLDEN_GAMMA)
-            ^ part.wrapping_mul(0xD1B5_4A32_D192_ED03),
-    )
-}
-
 /// Plays the games (in parallel), samples, deduplicates and labels; `progress` hears of two
 /// parts, the games and the labelling.
 pub fn generate(
@@ -75,11 +68,17 @@ pub fn generate(
     let games: Vec<(Vec<Position>, GameResult)> = (0..cfg.games)
         .into_par_iter()
         .map(|g| -> Result<_, SelfplayError> {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed_for(cfg.seed, g, 0));
+            let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+                cfg.seed,
+                Stream::SelfplayOpening,
+                &[g as u64],
+            ));
             let opening = random_opening(geom, cfg.opening_plies, &mut rng);
             let (a, b) = if g % 2 == 0 { (0, 1) } else { (1, 0) };
-            let mut first = factories[a].build(seed_for(cfg.seed, g, 1))?;
-            let mut second = factories[b].build(seed_for(cfg.seed, g, 2))?;
+            let mut first =
+                factories[a].build(derive_seed(cfg.seed, Stream::SelfplayAgent, &[g as u64, 0]))?;
+            let mut second =
+                factories[b].build(derive_seed(cfg.seed, Stream::SelfplayAgent, &[g as u64, 1]))?;
             let played = play_game(
                 first.as_mut(),
                 second.as_mut(),

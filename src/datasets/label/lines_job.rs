@@ -2,8 +2,8 @@
 //! that lets `c4 data merge` put the shards back together.
 
 use super::{GenerateError, PartialRowError, Shard, SolverPool, write_resumable};
-use crate::game::{Geometry, Position};
 use crate::datasets::labelled::Expect;
+use crate::game::{Geometry, Position};
 use crate::solver::Mode;
 
 /// One labelling job: the board, this process's shard and the kind of score.

@@ -24,8 +24,8 @@ pub fn generate_uci(
     let classes = std::cell::RefCell::new([0usize; 3]);
     let resumed_item = |line: &str| -> Result<usize, PartialRowError> {
         let fields: Vec<&str> = line.split(',').collect();
-        let row =
-            crate::datasets::uci::parse_record(geom, &fields, None).map_err(PartialRowError::Row)?;
+        let row = crate::datasets::uci::parse_record(geom, &fields, None)
+            .map_err(PartialRowError::Row)?;
         let i = *index
             .get(&row.position.key())
             .ok_or(PartialRowError::NotInJob)?;

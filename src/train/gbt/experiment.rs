@@ -2,13 +2,13 @@
 //! mirror images), hold out a stratified test split (or run K-fold CV), fit, score, and fit
 //! the linfa baselines on the same split.
 
+use crate::datasets::Example;
+use crate::features::FeatureSet;
+use crate::game::Position;
 use crate::ml::dataset::feature_matrix;
 use crate::ml::gbt::{GbtModel, GbtValidParams, IterationRecord, fit_gbt};
 use crate::ml::metrics::Metrics;
 use crate::ml::split::{stratified_folds, stratified_split};
-use crate::datasets::Example;
-use crate::features::FeatureSet;
-use crate::game::Position;
 use linfa::prelude::*;
 use ndarray::{Array1, Array2};
 use std::collections::HashSet;

@@ -92,7 +92,11 @@ pub fn train_with(
         });
     }
     let geom = config.geometry;
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+        config.seed,
+        crate::seed::Stream::LmsSelfPlay,
+        &[],
+    ));
     let mut initial = [0.0; N_WEIGHTS];
     for w in &mut initial {
         *w = rng.gen_range(-config.init_scale..=config.init_scale);
@@ -116,7 +120,7 @@ pub fn train_with(
     }
     let features = Linear8::new(geom);
     let handtuned = Arc::new(LinearEvaluator::new(geom, HAND_TUNED_WEIGHTS, "handtuned"));
-    let eval_seed = config.seed ^ 0x5eed_e7a1;
+    let eval_seed = crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsEvaluation, &[]);
     let mut lms = Lms::new(initial, config.rate)?;
     let mut records: Vec<GameRecord> = Vec::new();
     let mut evaluations = Vec::new();

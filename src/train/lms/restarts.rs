@@ -32,7 +32,7 @@ pub fn common_match(
         config.depth,
         games,
         config.opening,
-        crate::seed::derive_seed(config.seed, &[0x7e57]),
+        crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsCommonMatch, &[]),
     )
 }
 

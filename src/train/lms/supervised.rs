@@ -12,10 +12,10 @@
 //! compares values, so the scale does not change play).
 
 use super::config::LmsTrainError;
+use crate::datasets::Example;
+use crate::datasets::Label;
 use crate::features::Linear8;
 use crate::game::{Geometry, Player};
-use crate::datasets::Label;
-use crate::datasets::Example;
 use crate::ml::lms::{LmsSample, N_WEIGHTS};
 use crate::progress::Progress;
 use rand::SeedableRng;
@@ -146,7 +146,11 @@ pub fn fit_supervised(
         .iter()
         .map(|e| supervised_sample(&features, e, config.win_value))
         .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+        config.seed,
+        crate::seed::Stream::LmsSupervised,
+        &[],
+    ));
     samples.shuffle(&mut rng);
     let n_test = ((samples.len() as f64) * config.test_fraction).round() as usize;
     let n_test = n_test.min(samples.len() - 1);
