@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::shared_data;
+use common::{both, c4, shared_data, temp_dir};
 use connect4_ml::Geometry;
 use connect4_ml::datasets::Label;
 use connect4_ml::datasets::enumerate::enumerate_uci;
@@ -20,29 +20,7 @@ use linfa::ParamGuard;
 use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn c4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_c4"))
-        .args(args)
-        .output()
-        .expect("c4 runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("c4-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::process::Command;
 
 fn uci_path() -> PathBuf {
     shared_data("uci/connect-4.data")
@@ -77,7 +55,7 @@ fn a_fixed_sample_agrees_with_the_solver() {
         "3",
         "--json",
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["checked"], 6);
     assert_eq!(v["agree"], 6);
@@ -87,7 +65,7 @@ fn a_fixed_sample_agrees_with_the_solver() {
 fn the_shipped_uci_file_is_read_by_default_and_checked() {
     // From the repository root: the tracked data/uci/connect-4.data.Z.
     let o = c4(&["data", "uci"]);
-    let out = text(&o);
+    let out = both(&o);
     assert!(o.status.success(), "{out}");
     assert!(
         out.contains("data/uci/connect-4.data.Z: 67557 rows")
@@ -99,7 +77,7 @@ fn the_shipped_uci_file_is_read_by_default_and_checked() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["classes"], serde_json::json!([16635, 6449, 44473]));
     // Anywhere else, the copy compiled into the program.
-    let d = tmp("shipped");
+    let d = temp_dir("shipped");
     let run = |dir: &Path, args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_c4"))
             .args(args)
@@ -108,8 +86,8 @@ fn the_shipped_uci_file_is_read_by_default_and_checked() {
             .unwrap()
     };
     let o = run(&d, &["data", "uci"]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("(embedded): 67557 rows"), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(both(&o).contains("(embedded): 67557 rows"), "{}", both(&o));
     // A damaged shipped file is refused, not silently used.
     let z = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/uci/connect-4.data.Z"))
         .unwrap();
@@ -118,15 +96,15 @@ fn the_shipped_uci_file_is_read_by_default_and_checked() {
     let o = run(&d, &["data", "uci"]);
     assert!(!o.status.success());
     assert!(
-        text(&o).contains("the shipped file is damaged"),
+        both(&o).contains("the shipped file is damaged"),
         "{}",
-        text(&o)
+        both(&o)
     );
 }
 
 #[test]
 fn bad_rows_are_reported_with_line_and_column_and_a_missing_file_says_how_to_get_it() {
-    let d = tmp("badrow");
+    let d = temp_dir("badrow");
     let good = std::fs::read_to_string(uci_path()).unwrap();
     let lines: Vec<&str> = good.lines().take(3).collect();
     let bad = format!(
@@ -140,9 +118,9 @@ fn bad_rows_are_reported_with_line_and_column_and_a_missing_file_says_how_to_get
     let o = c4(&["data", "uci", "--uci", f.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(
-        text(&o).contains("bad.data:2: column 1 (a1)"),
+        both(&o).contains("bad.data:2: column 1 (a1)"),
         "{}",
-        text(&o)
+        both(&o)
     );
     let o = c4(&[
         "data",
@@ -151,7 +129,7 @@ fn bad_rows_are_reported_with_line_and_column_and_a_missing_file_says_how_to_get
         d.join("none.data").to_str().unwrap(),
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("c4 data fetch-uci"), "{}", text(&o));
+    assert!(both(&o).contains("c4 data fetch-uci"), "{}", both(&o));
     let o = c4(&[
         "data",
         "uci",
@@ -166,7 +144,7 @@ fn bad_rows_are_reported_with_line_and_column_and_a_missing_file_says_how_to_get
 
 #[test]
 fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
-    let d = tmp("resume");
+    let d = temp_dir("resume");
     let all = enumerate_uci(Geometry::default(), 8);
     // Positions 0, 5000, 10000, ... : a small job with the real set's spread.
     let job: Vec<_> = all.iter().step_by(5000).copied().take(8).collect();
@@ -269,7 +247,7 @@ fn serve(body: Vec<u8>, requests: usize) -> (String, std::thread::JoinHandle<()>
 
 #[test]
 fn fetch_downloads_unpacks_checks_and_writes_the_file() {
-    let d = tmp("fetch");
+    let d = temp_dir("fetch");
     let z = std::fs::read(shared_data("uci/connect-4.data.Z")).unwrap();
     // The .Z file as served by a loopback server.
     let (url, h) = serve(z.clone(), 1);
@@ -282,7 +260,7 @@ fn fetch_downloads_unpacks_checks_and_writes_the_file() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     h.join().unwrap();
     assert_eq!(
         std::fs::read(&out).unwrap(),
@@ -310,7 +288,7 @@ fn fetch_downloads_unpacks_checks_and_writes_the_file() {
         "--out",
         out2.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     h.join().unwrap();
     assert_eq!(
         std::fs::read(&out2).unwrap(),
@@ -330,7 +308,7 @@ fn fetch_downloads_unpacks_checks_and_writes_the_file() {
         out3.to_str().unwrap(),
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("sha256"), "{}", text(&o));
+    assert!(both(&o).contains("sha256"), "{}", both(&o));
     assert!(!out3.exists());
     let o = c4(&[
         "data",
@@ -341,13 +319,13 @@ fn fetch_downloads_unpacks_checks_and_writes_the_file() {
         out3.to_str().unwrap(),
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("404"), "{}", text(&o));
+    assert!(both(&o).contains("404"), "{}", both(&o));
     h.join().unwrap();
 }
 
 #[test]
 fn selfplay_writes_solver_labelled_positions() {
-    let d = tmp("selfplay");
+    let d = temp_dir("selfplay");
     let out = d.join("sp.csv");
     let o = c4(&[
         "data",
@@ -363,7 +341,7 @@ fn selfplay_writes_solver_labelled_positions() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let rows = read_positions(&out, Geometry::default()).unwrap();
     assert!(!rows.is_empty());
     let keys: HashSet<u64> = rows.iter().map(|r| r.position.canonical_key()).collect();
@@ -384,7 +362,7 @@ fn selfplay_writes_solver_labelled_positions() {
         out.to_str().unwrap(),
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("exactly two"), "{}", text(&o));
+    assert!(both(&o).contains("exactly two"), "{}", both(&o));
 }
 
 fn uci_split(
@@ -455,7 +433,7 @@ fn the_same_seed_gives_the_same_model() {
 
 #[test]
 fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused() {
-    let d = tmp("model");
+    let d = temp_dir("model");
     let model = d.join("gbt.bin");
     let o = c4(&[
         "train",
@@ -469,8 +447,8 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
         "--out",
         model.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let t = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let t = both(&o);
     assert!(t.contains("accuracy") && t.contains("2-fold CV"), "{t}");
     for f in ["gbt.curve.csv", "gbt.report.json", "gbt.importance.csv"] {
         assert!(d.join(f).exists(), "{f}");
@@ -491,7 +469,7 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
         "--out",
         d.join("t").to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let l3 = shared_data("pons/Test_L3_R1");
     let o = c4(&[
         "bench",
@@ -503,7 +481,7 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
         "5",
         "--json",
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     // A corrupted copy and a missing file: clear errors, no panic.
     let mut bytes = std::fs::read(&model).unwrap();
     let n = bytes.len();
@@ -518,8 +496,8 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
         "2",
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("corrupted"), "{}", text(&o));
-    assert!(!text(&o).contains("panicked"));
+    assert!(both(&o).contains("corrupted"), "{}", both(&o));
+    assert!(!both(&o).contains("panicked"));
     std::fs::write(&bad, &bytes[..n / 3]).unwrap();
     let o = c4(&[
         "bench",
@@ -531,10 +509,10 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
         "1",
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("truncated"), "{}", text(&o));
+    assert!(both(&o).contains("truncated"), "{}", both(&o));
     let o = c4(&["bench", "agent", "--agent", "model:", l3.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("needs path"), "{}", text(&o));
+    assert!(both(&o).contains("needs path"), "{}", both(&o));
 }
 
 /// The first `n` (moves, score) pairs of one of Pons' benchmark sets in the shared data.
@@ -554,7 +532,7 @@ fn pons_head(set: &str, n: usize) -> Vec<(String, String)> {
 /// exactly; a model file that is not there is named.
 #[test]
 fn label_with_an_order_model_gives_the_exact_scores() {
-    let d = tmp("order");
+    let d = temp_dir("order");
     let lines = pons_head("Test_L2_R1", 40);
     let src = d.join("src.txt");
     let source: Vec<&str> = lines.iter().map(|(m, _)| m.as_str()).collect();
@@ -577,7 +555,7 @@ fn label_with_an_order_model_gives_the_exact_scores() {
     };
     let a = args(model.to_str().unwrap());
     let o = c4(&a.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let want: Vec<String> = lines.iter().map(|(m, sc)| format!("{m} {sc}")).collect();
     let got = std::fs::read_to_string(&out).unwrap();
     assert_eq!(got.lines().collect::<Vec<_>>(), want);
@@ -586,15 +564,15 @@ fn label_with_an_order_model_gives_the_exact_scores() {
     let o = c4(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(!o.status.success());
     assert!(
-        text(&o).contains("--order-model") && text(&o).contains("no-such-model.bin"),
+        both(&o).contains("--order-model") && both(&o).contains("no-such-model.bin"),
         "{}",
-        text(&o)
+        both(&o)
     );
 }
 
 #[test]
 fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
-    let d = tmp("label");
+    let d = temp_dir("label");
     // 30 Pons end-game positions (their scores are independent of our solver), one bad line.
     let lines = pons_head("Test_L3_R1", 30);
     let mut source: Vec<String> = lines.iter().map(|(m, _)| m.to_string()).collect();
@@ -607,9 +585,9 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     let o = c4(&["data", "label", &s(&src), "--out", &s(&all)]);
     assert!(!o.status.success());
     assert!(
-        text(&o).contains("line 8: move 3: column 8 is out of range"),
+        both(&o).contains("line 8: move 3: column 8 is out of range"),
         "{}",
-        text(&o)
+        both(&o)
     );
     let labelled = std::fs::read_to_string(&all).unwrap();
     let want: Vec<String> = lines.iter().map(|(m, sc)| format!("{m} {sc}")).collect();
@@ -661,15 +639,15 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     let merged_s = s(&merged);
     merge.push(&merged_s);
     let o = c4(&merge);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     assert_eq!(
         std::fs::read(&merged).unwrap(),
         std::fs::read(&all).unwrap()
     );
     assert!(
-        text(&o).contains(&connect4_ml::io::sha256_file(&all).unwrap()),
+        both(&o).contains(&connect4_ml::io::sha256_file(&all).unwrap()),
         "{}",
-        text(&o)
+        both(&o)
     );
     let src_s = s(&src);
     let mut with_source = merge.clone();
@@ -684,7 +662,7 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
         "--out",
         &merged_s,
     ]);
-    assert!(text(&o).contains("shard 2/3 is missing"), "{}", text(&o));
+    assert!(both(&o).contains("shard 2/3 is missing"), "{}", both(&o));
     let o = c4(&[
         "data",
         "merge",
@@ -695,9 +673,9 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
         &merged_s,
     ]);
     assert!(
-        text(&o).contains("shard 1/3 is given twice"),
+        both(&o).contains("shard 1/3 is given twice"),
         "{}",
-        text(&o)
+        both(&o)
     );
     let damaged = std::fs::read_to_string(&part_paths[0])
         .unwrap()
@@ -715,9 +693,9 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     .unwrap();
     let o = c4(&with_source);
     assert!(
-        text(&o).contains("the source does not match"),
+        both(&o).contains("the source does not match"),
         "{}",
-        text(&o)
+        both(&o)
     );
     // Interrupted: five lines and a torn sixth in the partial file. Without --resume it is
     // refused; with it the run finishes to the same file.
@@ -736,12 +714,12 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     ];
     let o = c4(&args);
     assert!(!o.status.success());
-    assert!(text(&o).contains("pass --resume"), "{}", text(&o));
+    assert!(both(&o).contains("pass --resume"), "{}", both(&o));
     let mut with_resume = args.to_vec();
     with_resume.push("--resume");
     let o = c4(&with_resume);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("5 from the partial file"), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(both(&o).contains("5 from the partial file"), "{}", both(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), shards[2]);
 }
 
@@ -750,7 +728,7 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
 /// test-time-augmented score beside the plain one.
 #[test]
 fn line_features_beat_cells_on_the_uci_holdout() {
-    let d = tmp("lines");
+    let d = temp_dir("lines");
     let accuracy = |features: &str| -> (f64, f64) {
         let out = d.join(format!("{}.bin", features.replace('+', "_")));
         let o = c4(&[
@@ -766,8 +744,8 @@ fn line_features_beat_cells_on_the_uci_holdout() {
             "--out",
             out.to_str().unwrap(),
         ]);
-        assert!(o.status.success(), "{}", text(&o));
-        let t = text(&o);
+        assert!(o.status.success(), "{}", both(&o));
+        let t = both(&o);
         let after = |key: &str| -> f64 {
             let rest = &t[t.find(key).unwrap_or_else(|| panic!("{key} in {t}")) + key.len()..];
             rest.split(|c: char| c == ',' || c.is_whitespace())

@@ -3,36 +3,15 @@
 //! every shard, then merging, gives the file an unsharded run gives. (No Kubernetes, Slurm or
 //! Docker engine runs here; the Dockerfile is checked for what it copies and builds.)
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{c4_in, ok, temp_dir};
+use std::path::Path;
 use std::process::Command;
 use yaml_rust2::{Yaml, YamlLoader};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn c4(args: &[String], dir: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_c4"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &std::process::Output, what: &str) {
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("c4-deploy-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// A small positions file and its unsharded labelling, in `dir`.
@@ -53,13 +32,13 @@ fn job_inputs(dir: &Path) -> String {
     .map(|s| s.to_string())
     .chain([pos.display().to_string()])
     .collect();
-    ok(&c4(&args, dir), "data positions");
+    ok(&c4_in(&dir, &args), "data positions");
     let whole = dir.join("whole.txt");
     let args: Vec<String> = ["data", "label", "positions.txt", "--out", "whole.txt"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-    ok(&c4(&args, dir), "unsharded label");
+    ok(&c4_in(&dir, &args), "unsharded label");
     std::fs::read_to_string(whole).unwrap()
 }
 
@@ -110,7 +89,7 @@ fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
     );
 
     // The exact command lines, with the shared volume /jobs mapped to a folder here.
-    let dir = temp("k8s");
+    let dir = temp_dir("k8s");
     let whole = job_inputs(&dir);
     let work = dir.display().to_string();
     std::fs::create_dir_all(dir.join("parts")).unwrap();
@@ -122,10 +101,10 @@ fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
                     .replace("/jobs", &work)
             })
             .collect();
-        ok(&c4(&run, &dir), &format!("pod {i}"));
+        ok(&c4_in(&dir, &run), &format!("pod {i}"));
     }
     let run: Vec<String> = margs.iter().map(|a| a.replace("/jobs", &work)).collect();
-    ok(&c4(&run, &dir), "merge job");
+    ok(&c4_in(&dir, &run), "merge job");
     assert_eq!(
         std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
         whole
@@ -150,7 +129,7 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
     let merge = std::fs::read_to_string(root().join("deploy/slurm/merge.sbatch")).unwrap();
     assert!(merge.contains(&format!("SHARDS={shards}")));
     // The scripts themselves, with c4 on the PATH, as Slurm would start them.
-    let dir = temp("slurm");
+    let dir = temp_dir("slurm");
     let whole = job_inputs(&dir);
     let bin = Path::new(env!("CARGO_BIN_EXE_c4")).parent().unwrap();
     let path = format!(
@@ -185,7 +164,7 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
     let args: Vec<String> = ["data", "merge", "whole.txt", "--out", "whole.txt.gz"]
         .map(String::from)
         .to_vec();
-    ok(&c4(&args, &dir), "merge to gzip");
+    ok(&c4_in(&dir, &args), "merge to gzip");
     assert_eq!(
         connect4_ml::datasets::labelled::read_text(&dir.join("whole.txt.gz")).unwrap(),
         whole

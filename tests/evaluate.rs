@@ -1,19 +1,9 @@
 //! `c4 evaluate` as a user runs it: the table, evaluate.json and the charts, and clear errors.
 
+mod common;
+
+use common::{c4, text};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn c4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_c4"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("c4 runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 #[test]
 fn evaluate_writes_the_table_json_and_charts() {

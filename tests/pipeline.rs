@@ -4,43 +4,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn c4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_c4"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("c4 runs")
-}
-
-fn ok(out: &Output, what: &str) -> String {
-    assert!(
-        out.status.success(),
-        "{what} failed:\nstdout: {}\nstderr: {}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("c4-pipeline-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{c4, ok, s, temp_dir};
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
     let uci = common::shared_data("uci/connect-4.data");
     let pons = common::shared_data("pons");
-    let dir = temp("quick");
+    let dir = temp_dir("quick");
     let run = dir.join("run");
     let out = c4(&[
         "pipeline",
@@ -283,7 +255,7 @@ fn a_fresh_copy_of_the_repository_runs_the_quick_pipeline_on_its_own_data() {
         "this test needs a git checkout: `git ls-files` failed: {}",
         String::from_utf8_lossy(&listed.stderr)
     );
-    let dir = temp("fresh");
+    let dir = temp_dir("fresh");
     let copy = dir.join("clone");
     for name in listed.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
         let rel = Path::new(std::str::from_utf8(name).unwrap());
@@ -316,7 +288,7 @@ fn a_fresh_copy_of_the_repository_runs_the_quick_pipeline_on_its_own_data() {
 
 #[test]
 fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
-    let dir = temp("resume");
+    let dir = temp_dir("resume");
     let run = dir.join("run");
     ok(
         &c4(&["pipeline", "--quick", "--out", s(&run), "--seed", "5"]),
@@ -390,7 +362,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
 
 #[test]
 fn with_no_uci_the_gbt_learns_from_selfplay_only() {
-    let dir = temp("nouci");
+    let dir = temp_dir("nouci");
     let run = dir.join("run");
     let out = c4(&["pipeline", "--quick", "--out", s(&run), "--no-uci"]);
     ok(&out, "pipeline --no-uci");
@@ -402,7 +374,7 @@ fn with_no_uci_the_gbt_learns_from_selfplay_only() {
 
 #[test]
 fn the_pipeline_checks_its_inputs_before_the_first_stage() {
-    let dir = temp("inputs");
+    let dir = temp_dir("inputs");
     let file = dir.join("a-file");
     std::fs::write(&file, "not a folder").unwrap();
     let binary = dir.join("binary.data");
@@ -452,7 +424,7 @@ fn the_pipeline_checks_its_inputs_before_the_first_stage() {
 
 #[test]
 fn a_failing_stage_stops_the_run_and_keeps_what_finished() {
-    let dir = temp("fail");
+    let dir = temp_dir("fail");
     let run = dir.join("run");
     // The plots stage cannot make its folder: a file stands where it goes.
     std::fs::create_dir_all(&run).unwrap();
@@ -505,7 +477,7 @@ fn train_lms_fails(model: &Path, cases: Vec<(Vec<&str>, &str)>) {
 
 #[test]
 fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
-    let dir = temp("lms");
+    let dir = temp_dir("lms");
     let model = dir.join("w.bin");
     let out = c4(&[
         "train",
@@ -603,7 +575,7 @@ fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
 /// with a bad line is named with its line.
 #[test]
 fn train_lms_supervised_fits_labelled_positions() {
-    let dir = temp("lms-supervised");
+    let dir = temp_dir("lms-supervised");
     let model = dir.join("sup.bin");
     let train = "data/positions/train.txt.gz";
     let out = c4(&[
@@ -697,7 +669,7 @@ fn train_lms_supervised_fits_labelled_positions() {
 
 #[test]
 fn model_specs_fail_clearly() {
-    let dir = temp("specs");
+    let dir = temp_dir("specs");
     let bogus = dir.join("bogus.bin");
     std::fs::write(&bogus, b"not a model").unwrap();
     for (spec, want) in [
@@ -764,7 +736,7 @@ fn playout_benchmark_reports_a_rate() {
 
 #[test]
 fn ctrl_c_stops_a_long_job_and_leaves_no_half_written_file() {
-    let dir = temp("ctrlc");
+    let dir = temp_dir("ctrlc");
     let run = dir.join("run");
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
         .args(["pipeline", "--out", s(&run)])

@@ -46,7 +46,8 @@ pub fn run(
     observer: &dyn Progress,
 ) -> Result<(BenchResult, Vec<PathBuf>), PipelineError> {
     let geom = Geometry::STANDARD;
-    let graded_agents: Vec<(String, String)> = agents(&config.out, sizes.depth)
+    let graded_agents: Vec<(String, AgentSpec)> = agents(&config.out, sizes.depth)
+        .map_err(fail("bench"))?
         .into_iter()
         .filter(|(n, _)| n != "perfect")
         .collect();
@@ -56,10 +57,7 @@ pub fn run(
     let mut summaries = Vec::new();
     let mut moves = Vec::new();
     for (name, spec) in &graded_agents {
-        let factory = spec
-            .parse::<AgentSpec>()
-            .and_then(|s| s.factory(geom))
-            .map_err(fail("bench"))?;
+        let factory = spec.factory(geom).map_err(fail("bench"))?;
         for (set, positions) in files {
             let graded = grade_positions(&factory, positions, config.jobs, 64, observer)
                 .map_err(fail("bench"))?;

@@ -107,12 +107,11 @@ pub fn run(
 ) -> Result<(DataResult, Vec<PathBuf>), PipelineError> {
     let geom = Geometry::STANDARD;
     let agents = [
-        "hard".to_string(),
-        format!("handtuned:depth={}", sizes.depth),
+        "hard".parse::<AgentSpec>().map_err(fail("data"))?,
+        AgentSpec::builtin("handtuned", sizes.depth).map_err(fail("data"))?,
     ];
-    let spec = |s: &str| s.parse::<AgentSpec>().map_err(fail("data"));
     let sp = SelfplayConfig {
-        agents: [spec(&agents[0])?, spec(&agents[1])?],
+        agents: agents.clone(),
         games: sizes.selfplay_games,
         plies: sizes.selfplay_plies.0..=sizes.selfplay_plies.1,
         label: Mode::Weak,
@@ -132,7 +131,7 @@ pub fn run(
         }),
         positions: inputs.positions.as_ref().map(LabelledUsed::of),
         heldout: inputs.heldout.as_ref().map(LabelledUsed::of),
-        agents,
+        agents: agents.map(|a| a.to_string()),
         selfplay_positions: out.positions.len(),
         selfplay_sha256: crate::io::sha256_file(&path).map_err(fail("data"))?,
     };

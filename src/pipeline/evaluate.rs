@@ -19,13 +19,13 @@ pub fn run(
     sizes: &Sizes,
     observer: &dyn Progress,
 ) -> Result<(EvaluateReport, Vec<PathBuf>), PipelineError> {
-    let roster = agents(&config.out, sizes.depth);
+    let roster = agents(&config.out, sizes.depth).map_err(fail("evaluate"))?;
     let spec = |name: &str| -> Result<AgentSpec, PipelineError> {
         let (_, s) = roster
             .iter()
             .find(|(n, _)| n == name)
             .ok_or_else(|| fail("evaluate")(format!("no agent {name} in the roster")))?;
-        s.parse::<AgentSpec>().map_err(fail("evaluate"))
+        Ok(s.clone())
     };
     let cfg = EvaluateConfig {
         agents: EVALUATED

@@ -2,7 +2,6 @@
 //! fails in a second, not after minutes of work.
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
-use crate::agents::AgentSpec;
 use crate::arena::bench_sets::BenchSet;
 use crate::arena::read_graded_file;
 use crate::datasets::uci;
@@ -123,9 +122,7 @@ pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
         bench_sha256.push((file_name.clone(), sha));
         bench.push((file_name, positions));
     }
-    for (_, s) in agents(out, sizes.depth) {
-        s.parse::<AgentSpec>().map_err(fail("inputs"))?;
-    }
+    agents(out, sizes.depth).map_err(fail("inputs"))?;
     Ok(Inputs {
         uci,
         positions,

@@ -66,12 +66,12 @@ pub fn run(
     sizes: &Sizes,
     observer: &dyn Progress,
 ) -> Result<(LadderResult, Vec<PathBuf>), PipelineError> {
-    let roster = agents(&config.out, sizes.depth);
+    let roster = agents(&config.out, sizes.depth).map_err(fail("ladder"))?;
     let specs = |names: Option<&[&str]>| -> Result<Vec<AgentSpec>, PipelineError> {
         roster
             .iter()
             .filter(|(n, _)| names.is_none_or(|names| names.contains(&n.as_str())))
-            .map(|(_, s)| s.parse::<AgentSpec>().map_err(fail("ladder")))
+            .map(|(_, s)| Ok(s.clone()))
             .collect()
     };
     let ladder = play(
@@ -100,7 +100,10 @@ pub fn run(
     };
     Ok((
         LadderResult {
-            roster,
+            roster: roster
+                .iter()
+                .map(|(n, s)| (n.clone(), s.to_string()))
+                .collect(),
             ladder: table(ladder),
             detail: table(detail),
         },

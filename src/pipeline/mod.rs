@@ -198,26 +198,25 @@ fn fail<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
     }
 }
 
-/// The roster: short name and spec of every agent; model paths point into the run.
-fn agents(run: &Path, depth: u32) -> Vec<(String, String)> {
+/// The roster: short name and typed spec of every agent; model paths point into the run
+/// (any path works, whatever characters it holds).
+fn agents(
+    run: &Path,
+    depth: u32,
+) -> Result<Vec<(String, crate::agents::AgentSpec)>, crate::agents::AgentError> {
+    use crate::agents::AgentSpec;
     let lms = run.join("models/lms.bin");
     let gbt = run.join("models/gbt.bin");
-    vec![
-        ("random".into(), "random".into()),
-        ("easy".into(), "easy".into()),
-        ("hard".into(), "hard".into()),
-        ("handtuned".into(), format!("handtuned:depth={depth}")),
-        ("lms".into(), format!("lms:{},depth={depth}", lms.display())),
-        (
-            "gbt".into(),
-            format!("model:{},depth={depth}", gbt.display()),
-        ),
-        (
-            "hybrid".into(),
-            format!("hybrid:model={},depth={depth}", gbt.display()),
-        ),
-        ("perfect".into(), "perfect".into()),
-    ]
+    Ok(vec![
+        ("random".into(), "random".parse()?),
+        ("easy".into(), "easy".parse()?),
+        ("hard".into(), "hard".parse()?),
+        ("handtuned".into(), AgentSpec::builtin("handtuned", depth)?),
+        ("lms".into(), AgentSpec::lms(&lms, depth)?),
+        ("gbt".into(), AgentSpec::model(&gbt, depth)?),
+        ("hybrid".into(), AgentSpec::hybrid(&gbt, depth)?),
+        ("perfect".into(), "perfect".parse()?),
+    ])
 }
 
 /// A tournament of the run's settings.

@@ -1,10 +1,82 @@
-//! Helpers shared by the integration tests: a naive array model of the game, an exhaustive
-//! minimax over it, and the location of the shared benchmark data.
+//! Helpers shared by the integration tests: running `c4` and reading what it printed,
+//! temporary folders, the location of the shared benchmark data, a naive array model of the
+//! game and an exhaustive minimax over it.
 
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Runs the `c4` binary from the repository root.
+pub fn c4(args: &[&str]) -> Output {
+    c4_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Runs the `c4` binary in `dir`.
+pub fn c4_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("c4 runs")
+}
+
+/// Runs the `c4` binary from the repository root with `stdin` as its standard input.
+pub fn c4_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("c4 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Bytes a command printed, as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Everything a command printed: standard output, then standard error.
+pub fn both(o: &Output) -> String {
+    format!("{}{}", text(&o.stdout), text(&o.stderr))
+}
+
+/// Asserts that a command succeeded (showing what it printed if not) and returns its
+/// standard output.
+pub fn ok(out: &Output, what: &str) -> String {
+    assert!(
+        out.status.success(),
+        "{what} failed:\nstdout: {}\nstderr: {}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// A new, empty temporary folder for one test (named after the process and `name`).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("c4-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A path as `&str`, for argument lists (test paths are UTF-8).
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
 
 /// The shared data folder (`../shared/data` from the repository root). Tests that need it
 /// fail loudly when it is missing instead of passing without checking anything.

@@ -6,6 +6,56 @@ use crate::search::SearchParams;
 use std::str::FromStr;
 use std::time::Duration;
 
+/// Splits `rest` at the commas that are not inside double quotes, trimming each part (none
+/// for an empty `rest`). A quote left open is an error.
+pub(super) fn split_outside_quotes<'a>(
+    spec: &str,
+    rest: &'a str,
+) -> Result<Vec<&'a str>, AgentError> {
+    let mut parts = Vec::new();
+    if rest.trim().is_empty() {
+        return Ok(parts);
+    }
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in rest.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                parts.push(rest[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if quoted {
+        return Err(AgentError::OpenQuote { spec: spec.into() });
+    }
+    parts.push(rest[start..].trim());
+    Ok(parts)
+}
+
+/// A value without its surrounding double quotes, if it has them.
+pub(super) fn unquote(v: &str) -> &str {
+    v.strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or(v)
+}
+
+/// A value as a spec writes it: in double quotes when it holds a character the spec syntax
+/// uses (`,`, `=`), a quote or white space at its ends, so that the text parses back to the
+/// same value. A value with a double quote inside cannot be written.
+pub(super) fn quote(v: &str) -> Option<String> {
+    if v.contains('"') {
+        return None;
+    }
+    let plain = !v.contains([',', '=']) && v.trim() == v && !v.is_empty();
+    Some(if plain {
+        v.to_string()
+    } else {
+        format!("\"{v}\"")
+    })
+}
+
 /// The `key=value` arguments of one spec, consumed as they are read so that leftovers can
 /// be reported.
 pub(super) struct Args<'a> {
@@ -21,13 +71,12 @@ impl<'a> Args<'a> {
         rest: Option<&'a str>,
     ) -> Result<Self, AgentError> {
         let mut pairs = Vec::new();
-        for arg in rest.into_iter().flat_map(|r| r.split(',')) {
-            let arg = arg.trim();
+        for arg in split_outside_quotes(spec, rest.unwrap_or(""))? {
             let (k, v) = arg.split_once('=').ok_or_else(|| AgentError::NotKeyValue {
                 spec: spec.into(),
                 arg: arg.into(),
             })?;
-            pairs.push((k.trim(), v.trim()));
+            pairs.push((k.trim(), unquote(v.trim())));
         }
         Ok(Args { spec, kind, pairs })
     }

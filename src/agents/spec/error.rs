@@ -10,6 +10,18 @@ pub enum AgentError {
     /// Nothing was given.
     #[error("empty agent spec")]
     Empty,
+    /// A double quote is opened and never closed.
+    #[error("agent spec '{spec}': a double quote is not closed")]
+    OpenQuote {
+        /// The spec.
+        spec: String,
+    },
+    /// A path that no spec text can hold.
+    #[error("path {path:?} cannot be written in an agent spec (it holds a double quote)")]
+    Unquotable {
+        /// The path.
+        path: String,
+    },
     /// The kind before `:` is not known.
     #[error("agent spec '{spec}': unknown agent '{kind}' (known: {})", super::kinds::names().join(", "))]
     UnknownKind {

@@ -157,12 +157,19 @@ impl FromStr for AgentSpec {
         })?;
         // Kinds that read a file take its path as a bare first argument (`model:PATH`), or
         // as `path=PATH` anywhere.
+        // A path holding `,` or `=` is written in double quotes (`model:"a,b=c.bin"`).
         let (path, rest) = match rest {
-            Some(r) if info.keys.contains(&"path") => match r.split_once(',') {
-                Some((first, more)) if !first.contains('=') => (Some(first.trim()), Some(more)),
-                None if !r.contains('=') => (Some(r.trim()), None),
-                _ => (None, Some(r)),
-            },
+            Some(r) if info.keys.contains(&"path") => {
+                let first = args::split_outside_quotes(text, r)?;
+                match first.first() {
+                    Some(f) if !args::unquote(f).contains('=') || f.starts_with('"') => {
+                        let end = f.as_ptr() as usize - r.as_ptr() as usize + f.len();
+                        let more = r[end..].trim_start().strip_prefix(',');
+                        (Some(args::unquote(f)), more)
+                    }
+                    _ => (None, Some(r)),
+                }
+            }
             _ => (None, rest),
         };
         let args = Args::parse(text, name, rest)?;
@@ -175,6 +182,39 @@ impl FromStr for AgentSpec {
 }
 
 impl AgentSpec {
+    /// A search over any model file (`model:PATH,depth=N`), whatever characters the path
+    /// holds (it is quoted in the text when needed, so the text parses back to this spec).
+    pub fn model(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("model", "", path, depth)
+    }
+
+    /// A search over linear weights (`lms:PATH,depth=N`).
+    pub fn lms(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("lms", "", path, depth)
+    }
+
+    /// The hybrid agent over a model file (`hybrid:model=PATH,depth=N`), other settings at
+    /// their defaults.
+    pub fn hybrid(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("hybrid", "model=", path, depth)
+    }
+
+    /// A search over a built-in evaluator kind (`handtuned`, `window`, `threat`) at `depth`.
+    pub fn builtin(kind: &str, depth: u32) -> Result<AgentSpec, AgentError> {
+        format!("{kind}:depth={depth}").parse()
+    }
+
+    fn with_path(kind: &str, key: &str, path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        let shown = path.to_string_lossy();
+        let quoted = args::quote(&shown).ok_or_else(|| AgentError::Unquotable {
+            path: shown.to_string(),
+        })?;
+        let mut spec: AgentSpec = format!("{kind}:{key}{quoted},depth={depth}").parse()?;
+        // The path as given, not as text: a path that is not UTF-8 still loads.
+        spec = spec.map_model_paths(|_| path.to_path_buf());
+        Ok(spec)
+    }
+
     /// The same searching agent playing on a time budget of `ms` per move instead of a fixed
     /// depth (it deepens until the budget is spent, up to 42 plies), labelled `SPEC@MSms`;
     /// `None` for agents that do not search (random, perfect, adaptive).
