@@ -25,20 +25,30 @@
 //! Weak solving answers only -1 / 0 / +1 with a single window around zero; it is usually
 //! faster (the empty board: 18 s against 36 s), but not on positions that are fast wins,
 //! where the strong probes near the score prune harder (see BENCHMARKS.md).
+//!
+//! Where things live: this file is the facade ([`Solver`], [`Mode`], errors, the probe
+//! sequence); `search` the search core; `table` the transposition tables; `shallow` the
+//! [`ShallowTable`] a job's solvers share; `order_hint` the [`OrderHint`]; `sorter` the move
+//! order; `follow_up` the claimeven bounds; [`analysis`] the per-column analysis; [`bench`]
+//! the benchmark loop; `book` the opening book.
 
 pub mod analysis;
 pub mod bench;
 pub(crate) mod book;
 mod follow_up;
+mod order_hint;
+mod search;
+mod shallow;
 mod sorter;
 mod table;
 
+pub use order_hint::OrderHint;
+pub use shallow::ShallowTable;
+
 use crate::Interrupt;
 use crate::game::{Geometry, Position};
-use follow_up::{FollowUp, FollowUpRule};
-use sorter::MoveSorter;
-use std::sync::Arc;
-use table::{SharedTable, Slot, Table, TableError};
+use search::Search;
+use table::{Table, TableError};
 use thiserror::Error;
 
 /// Default transposition table size.
@@ -49,11 +59,6 @@ pub const DEFAULT_TT_MIB: usize = 64;
 /// Measured on the empty board (weak): 123.6 s without, 72.7 s below 12 stones, 70.5 s
 /// below 20; neutral on the benchmark sets.
 pub const DEFAULT_SYMMETRY_PLIES: usize = 20;
-
-/// Enhanced transposition cutoffs are tried in positions with at least this many empty
-/// cells: below that the extra probes cost more time than the nodes they save (measured on
-/// Test_L1_R2: -10% time at 18, slower at 10).
-const ETC_MIN_EMPTY: usize = 18;
 
 /// Positions with at most this many empty cells keep their bounds in a small table of their
 /// own ([`DEEP_TABLE_MIB`]), which stays in the processor's cache, instead of the main table.
@@ -95,92 +100,8 @@ pub enum SolverError {
     },
 }
 
-/// A table for the positions with few stones, shared by solvers (cheap to clone: the clones
-/// are the same table).
-///
-/// Why: labelling many positions of one phase meets the same shallow positions again and
-/// again (a 10-stone position lies below dozens of 8-stone ones), but in a solver's main
-/// table, which always replaces, the many deep positions of each search overwrite them. In a
-/// table of their own, far fewer and rarely replaced, the bounds found for one position serve
-/// the next ones, on every thread. Measured on the first 1000 UCI positions, weak, one
-/// thread: 4.3 positions/s without, 7.1 with 16 plies and 2 GiB (5.8 with 14 plies and
-/// 1 GiB; 6.7 with 18 plies and 4 GiB, fewer nodes but slower memory).
-#[derive(Clone)]
-pub struct ShallowTable {
-    plies: usize,
-    table: Arc<SharedTable>,
-}
-
-impl ShallowTable {
-    /// Plies below which labelling jobs use a shallow table by default.
-    pub const DEFAULT_PLIES: usize = 16;
-    /// Default size of a labelling job's shallow table, MiB.
-    pub const DEFAULT_MIB: usize = 2048;
-
-    /// A table of about `mib` MiB for positions of `geom` with fewer than `plies` stones.
-    pub fn new(geom: Geometry, plies: usize, mib: usize) -> Result<Self, SolverError> {
-        if mib == 0 || mib > 65536 {
-            return Err(SolverError::TableSize { mib });
-        }
-        let bytes = (mib as u64) << 20;
-        let key_bits = geom.key_bits();
-        let value_bits = stored_value_bits(geom);
-        let log = (63 - (bytes / 8).leading_zeros()).min(key_bits);
-        let table = SharedTable::new(log, key_bits, value_bits)
-            .map_err(|_| SolverError::NoMemory { mib })?;
-        Ok(ShallowTable {
-            plies,
-            table: Arc::new(table),
-        })
-    }
-
-    /// A table for a job that will solve `positions` positions with fewer than `plies`
-    /// stones: `None` when there are none (the table would never be read), else about 1 MiB
-    /// per position, at least 16 and at most `max_mib` MiB. Why: a table costs its size in
-    /// start-up (every page is zeroed), 1 s for 2 GiB, more than a small job's whole work.
-    pub fn for_positions(
-        geom: Geometry,
-        plies: usize,
-        max_mib: usize,
-        positions: usize,
-    ) -> Result<Option<Self>, SolverError> {
-        if plies == 0 || positions == 0 {
-            return Ok(None);
-        }
-        let mib = positions.max(16).min(max_mib);
-        Self::new(geom, plies, mib).map(Some)
-    }
-
-    /// Entries in the table.
-    pub fn entries(&self) -> u64 {
-        self.table.len()
-    }
-}
-
-/// A move-ordering hint for the positions near the root: the value of a position for its
-/// side to move (higher is better for them), e.g. a learned evaluator's, which breaks the
-/// ties of the threat ordering. Why only there: the subtrees are large, so a better first
-/// move saves far more than the evaluation costs. Measured on two samples of 264 UCI
-/// positions (weak, one thread, models/gbt.bin): 72.4 s -> 68.2 s and 70.2 s -> 65.9 s below
-/// 14 stones; 69.7 s below 12; 80.3 s below 20 (the evaluations then cost more than they
-/// save). Ordering by the model first and the threats second was no faster (72.4 s). Since
-/// the end-game table ([`DEEP_MAX_EMPTY`]) the hint measures no faster (32.9-36.8 s without,
-/// 33.5-41.0 s with, on the second sample).
-#[derive(Clone)]
-pub struct OrderHint {
-    /// Positions with fewer stones than this break their ordering ties by the hint.
-    pub plies: usize,
-    /// The value of a position for its side to move.
-    pub value: Arc<dyn Fn(&Position) -> f64 + Send + Sync>,
-}
-
-impl OrderHint {
-    /// The stone count below which labelling jobs use a hint they are given.
-    pub const DEFAULT_PLIES: usize = 14;
-}
-
 /// Bits a table entry needs for a stored bound on `geom` (see `Search::upper`/`lower`).
-fn stored_value_bits(geom: Geometry) -> u32 {
+pub(super) fn stored_value_bits(geom: Geometry) -> u32 {
     32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros()
 }
 
@@ -535,292 +456,6 @@ pub fn describe_score(score: i32, geom: Geometry, mode: Mode) -> String {
         (_, Mode::Weak) => "loss".into(),
         (1, Mode::Strong) => format!("win with stone {}", half + 1 - score),
         (_, Mode::Strong) => format!("loss: opponent wins with stone {}", half + 1 + score),
-    }
-}
-
-/// Whether the player to move in the position with occupancy `mask`, facing the opponent's
-/// winning cells `threats`, has no move that avoids losing at once (what
-/// [`Position::possible_non_losing_moves`] computes, from the other side).
-#[inline]
-fn no_defence(g: Geometry, mask: u64, threats: u64) -> bool {
-    let possible = (mask + g.bottom_mask()) & g.board_mask();
-    let forced = possible & threats;
-    if forced & forced.wrapping_sub(1) != 0 {
-        return true;
-    }
-    let candidates = if forced != 0 { forced } else { possible };
-    candidates & !(threats >> 1) == 0
-}
-
-/// The state of one probe, monomorphised over the table's word so the hot loop has no
-/// dispatch.
-struct Search<'a, S: Slot> {
-    geom: Geometry,
-    columns: &'a [u64],
-    nodes: u64,
-    /// ceil(cells / 2): the offset that makes stored bounds positive.
-    half: i32,
-    symmetry_plies: usize,
-    table: &'a mut Table<S>,
-    /// Positions with at least `deep.0` stones use this table instead (see
-    /// [`DEEP_MAX_EMPTY`]).
-    deep: (usize, &'a mut Table<u64>),
-    /// Positions with fewer stones than `shallow.0` use this table instead (see
-    /// [`Solver::set_shallow_table`]).
-    shallow: Option<(usize, &'a SharedTable)>,
-    interrupt: Option<&'a Interrupt>,
-    hint: Option<&'a OrderHint>,
-    /// Bounds read off the board (see [`follow_up`]).
-    follow_up: FollowUpRule,
-    /// Set once the interrupt fired: every frame then returns at once without storing.
-    stopped: bool,
-}
-
-impl<'a, S: Slot> Search<'a, S> {
-    fn new(
-        geom: Geometry,
-        columns: &'a [u64],
-        symmetry_plies: usize,
-        (table, deep): (&'a mut Table<S>, &'a mut Table<u64>),
-        shallow: Option<(usize, &'a SharedTable)>,
-        interrupt: Option<&'a Interrupt>,
-        hint: Option<&'a OrderHint>,
-    ) -> Self {
-        Search {
-            geom,
-            columns,
-            nodes: 0,
-            half: geom.cells().div_ceil(2) as i32,
-            symmetry_plies,
-            table,
-            deep: (geom.cells().saturating_sub(DEEP_MAX_EMPTY), deep),
-            shallow,
-            interrupt,
-            hint,
-            follow_up: FollowUpRule::new(geom),
-            stopped: false,
-        }
-    }
-
-    /// The stored bound of a position with `moves` stones (0 = unknown).
-    #[inline]
-    fn get(&self, key: u64, moves: usize) -> u8 {
-        match &self.shallow {
-            Some((plies, t)) if moves < *plies => t.get(key),
-            _ if moves >= self.deep.0 => self.deep.1.get(key),
-            _ => self.table.get(key),
-        }
-    }
-
-    #[inline]
-    fn put(&mut self, key: u64, moves: usize, value: u8) {
-        match &mut self.shallow {
-            Some((plies, t)) if moves < *plies => t.put(key, value),
-            _ if moves >= self.deep.0 => self.deep.1.put(key, value),
-            _ => self.table.put(key, value),
-        }
-    }
-
-    #[inline]
-    fn prefetch(&self, key: u64, moves: usize) {
-        match &self.shallow {
-            Some((plies, t)) if moves < *plies => t.prefetch(key),
-            _ if moves >= self.deep.0 => self.deep.1.prefetch(key),
-            _ => self.table.prefetch(key),
-        }
-    }
-
-    fn run(mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64, bool) {
-        let r = self.negamax(pos, alpha, beta);
-        (r, self.nodes, self.stopped)
-    }
-
-    /// The table key: shared with the mirror image near the root, where mirror pairs are
-    /// common and worth the extra work.
-    #[inline]
-    fn key_of(&self, pos: &Position) -> u64 {
-        if pos.moves_played() < self.symmetry_plies {
-            pos.canonical_key()
-        } else {
-            pos.key()
-        }
-    }
-
-    /// Stored as `v + half + 1` (1..=2h+1) for an upper bound and `v + 3h + 2` above that
-    /// for a lower bound; 0 means unknown.
-    #[inline]
-    fn upper(&self, v: i32) -> u8 {
-        (v + self.half + 1) as u8
-    }
-
-    #[inline]
-    fn lower(&self, v: i32) -> u8 {
-        (v + 3 * self.half + 2) as u8
-    }
-
-    /// Negamax on a position where the side to move cannot win at once; returns a score
-    /// within `[alpha, beta]` semantics of fail-soft alpha-beta.
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if let Some(i) = self.interrupt
-            && self.nodes & 4095 == 0
-            && i.should_stop()
-        {
-            self.stopped = true;
-        }
-        if self.stopped {
-            return 0;
-        }
-        let g = self.geom;
-        let moves = pos.moves_played();
-        let possible = pos.possible_non_losing_moves();
-        if possible == 0 {
-            // Whatever we play, the opponent wins with their next stone.
-            return -g.win_score(moves + 1);
-        }
-        if moves + 2 >= g.cells() {
-            // Two cells left, we cannot win now and our move leaves no win to the opponent.
-            return 0;
-        }
-        // The opponent cannot win with their next stone (we have a non-losing move)...
-        let min = -g.win_score(moves + 3);
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        // ...and we cannot win with this one.
-        let mut max = g.win_score(moves + 2);
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        match self.follow_up.bound(pos) {
-            FollowUp::Upper(b) if beta > b => {
-                beta = b;
-                if alpha >= beta {
-                    return beta;
-                }
-            }
-            FollowUp::Lower(b) if alpha < b => {
-                alpha = b;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
-            _ => {}
-        }
-        let key = self.key_of(pos);
-        let stored = self.get(key, moves) as i32;
-        if stored != 0 {
-            if stored > 2 * self.half + 1 {
-                let min = stored - 3 * self.half - 2;
-                if alpha < min {
-                    alpha = min;
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
-            } else {
-                max = stored - self.half - 1;
-                if beta > max {
-                    beta = max;
-                    if alpha >= beta {
-                        return beta;
-                    }
-                }
-            }
-        }
-        // Look one move ahead with bit operations only. For each move, the cells where we
-        // would then threaten to win decide whether the opponent has a non-losing reply
-        // (the same test the child would make first). No reply: the move wins as fast as we
-        // possibly can, so it is the best move. Otherwise the opponent cannot lose before our
-        // stone after next, so the move is worth at most win_score(moves + 4): when alpha is
-        // already there, no move that leaves a defence can raise it, and nothing needs a
-        // search. Both cases would otherwise cost one call each, 45% of all nodes.
-        let best_possible = g.win_score(moves + 2);
-        let only_killers = alpha >= g.win_score(moves + 4);
-        let hint = self.hint.filter(|h| moves < h.plies);
-        let mut sorter = MoveSorter::new();
-        for &col in self.columns.iter().rev() {
-            let bit = possible & col;
-            if bit == 0 {
-                continue;
-            }
-            let (stones, mask) = (pos.current_stones() | bit, pos.mask() | bit);
-            let threats = g.winning_cells(stones, mask);
-            if no_defence(g, mask, threats) {
-                let v = self.lower(best_possible);
-                self.put(key, moves, v);
-                return best_possible;
-            }
-            if !only_killers {
-                let mut child = *pos;
-                child.play_bit(bit);
-                // The child probes its entry first thing: start that memory load now, so it
-                // overlaps with ordering the moves.
-                self.prefetch(self.key_of(&child), moves + 1);
-                let order = match hint {
-                    // The child's value is the opponent's: lower is better for us. Quantised
-                    // to 1/1024 (values lie in [-1, 1]) below the threat count.
-                    Some(h) => {
-                        let v = (h.value)(&child).clamp(-1.0, 1.0);
-                        threats.count_ones() << 12 | ((1.0 - v) * 1024.0) as u32
-                    }
-                    None => threats.count_ones(),
-                };
-                sorter.add(bit, order);
-            }
-        }
-        if only_killers {
-            let v = self.upper(alpha);
-            self.put(key, moves, v);
-            return alpha;
-        }
-        // Enhanced transposition cutoff, where subtrees are large enough to pay for the extra
-        // probes: a child whose stored upper bound u (their view) gives us -u >= beta cuts
-        // here without searching anything. Its entry was prefetched above.
-        if g.cells() - moves >= ETC_MIN_EMPTY {
-            let mut rest = possible;
-            while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                let mut child = *pos;
-                child.play_bit(bit);
-                let stored = self.get(self.key_of(&child), moves + 1) as i32;
-                if stored != 0 && stored <= 2 * self.half + 1 {
-                    let ours = -(stored - self.half - 1);
-                    if ours >= beta {
-                        let v = self.lower(ours);
-                        self.put(key, moves, v);
-                        return ours;
-                    }
-                }
-            }
-        }
-        for bit in sorter {
-            let mut child = *pos;
-            child.play_bit(bit);
-            let score = -self.negamax(&child, -beta, -alpha);
-            if self.stopped {
-                // The child's value is not a result: store nothing on the way out.
-                return 0;
-            }
-            if score >= beta {
-                let v = self.lower(score);
-                self.put(key, moves, v);
-                return score;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-        }
-        let v = self.upper(alpha);
-        self.put(key, moves, v);
-        alpha
     }
 }
 
