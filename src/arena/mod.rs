@@ -3,6 +3,7 @@
 pub mod bench_sets;
 mod elo;
 pub mod evaluate;
+mod evaluate_charts;
 mod grade;
 mod session;
 mod tournament;

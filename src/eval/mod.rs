@@ -13,6 +13,7 @@ mod model;
 mod montecarlo;
 mod open_lines;
 mod playout_kernel;
+mod playout_rng;
 mod threats;
 mod window;
 
@@ -21,8 +22,9 @@ pub use gbt::GbtEvaluator;
 pub use hybrid::{Hybrid, Phase, Phases};
 pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 pub use model::ModelEvaluator;
-pub use montecarlo::{DEFAULT_PLAYOUTS, MonteCarlo, PlayoutPolicy, PlayoutRng, PlayoutStats};
+pub use montecarlo::{DEFAULT_PLAYOUTS, MonteCarlo, PlayoutPolicy, PlayoutStats};
 pub use open_lines::OpenLines;
+pub use playout_rng::PlayoutRng;
 pub use threats::Threats;
 pub use window::WindowScore;
 

@@ -10,6 +10,7 @@
 
 use super::Evaluator;
 use super::playout_kernel::{self, Kernel};
+use super::playout_rng::PlayoutRng;
 use crate::game::{Geometry, Position};
 
 /// Playouts per evaluation when none is given.
@@ -24,27 +25,6 @@ pub enum PlayoutPolicy {
     /// else a uniformly random move. Slower per playout, but the results look more like
     /// real play (random play misses one-move wins about half the time).
     Smart,
-}
-
-/// A random generator small enough to live in a register: wyrand (a 64-bit counter passed
-/// through a multiply-xor mix). Statistically fine for playouts and far cheaper than the
-/// cryptographic generators, which would cost more than the playout itself.
-#[derive(Clone, Debug)]
-pub struct PlayoutRng(u64);
-
-impl PlayoutRng {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        PlayoutRng(seed)
-    }
-
-    /// The next 64 random bits.
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
-        let t = u128::from(self.0) * u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db);
-        (t >> 64) as u64 ^ t as u64
-    }
 }
 
 /// The playout seed of one evaluation: the evaluator's seed and the position's key.

@@ -15,7 +15,7 @@
 //! A 16-bit draw maps to a column by multiply-shift: columns get 9,362 or 9,363 of the
 //! 65,536 values, a bias of 0.01% that no playout statistic can see.
 
-use super::montecarlo::PlayoutRng;
+use super::playout_rng::PlayoutRng;
 
 const HEIGHT: u32 = 6;
 const STRIDE: u32 = HEIGHT + 1;

@@ -10,10 +10,9 @@
 //! Text is drawn with DejaVu Sans compiled into the binary, so pictures look the same on a
 //! machine without any system fonts.
 
-mod evaluate;
 pub mod files;
 
-pub use evaluate::evaluate_charts;
+pub use files::short_label;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -221,10 +220,18 @@ impl Chart {
             self.draw(&root).map_err(draw_err(&svg))?;
             root.present().map_err(|e| draw_err(&svg)(Box::new(e)))?;
         }
-        crate::io::write_bytes_atomic(&svg, text.as_bytes()).map_err(|source| PlotError::Io {
-            path: svg.clone(),
-            source,
-        })?;
+        // Written the way the PNG is (temporary file, then rename) so that plot depends on
+        // no other module of the crate.
+        let tmp = svg.with_extension("tmp.svg");
+        std::fs::write(&tmp, text.as_bytes())
+            .and_then(|()| std::fs::rename(&tmp, &svg))
+            .map_err(|source| {
+                let _ = std::fs::remove_file(&tmp);
+                PlotError::Io {
+                    path: svg.clone(),
+                    source,
+                }
+            })?;
         Ok([png, svg])
     }
 

@@ -1,7 +1,7 @@
 //! The shallow table: bounds of the positions with few stones, shared by a job's solvers.
 
-use super::{SolverError, stored_value_bits};
 use super::table::SharedTable;
+use super::{SolverError, stored_value_bits};
 use crate::game::Geometry;
 use std::sync::Arc;
 

@@ -2,8 +2,9 @@
 //! grow in parallel), seeded stratified early stopping, per-iteration history.
 
 use super::binning::BinMapper;
+use super::error::{DataError, GbtError};
 use super::model::{GbtModel, GbtModelData, IterationRecord, softmax};
-use super::params::{DataError, GbtError, GbtValidParams};
+use super::params::GbtValidParams;
 use super::tree::{Grower, TreeNode};
 use crate::ml::metrics::argmax;
 use crate::ml::split::stratified_split;

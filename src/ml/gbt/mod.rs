@@ -23,6 +23,7 @@
 
 mod binning;
 mod boost;
+mod error;
 mod explain;
 mod flat;
 mod model;
@@ -31,7 +32,8 @@ mod tree;
 
 pub use binning::BinMapper;
 pub use boost::fit_gbt;
+pub use error::{DataError, GbtError, GbtModelError};
 pub use explain::Attribution;
-pub use model::{GbtModel, GbtModelData, GbtModelError, IterationRecord, softmax};
-pub use params::{DataError, GbtError, GbtParams, GbtValidParams};
+pub use model::{GbtModel, GbtModelData, IterationRecord, softmax};
+pub use params::{GbtParams, GbtValidParams};
 pub use tree::TreeNode;

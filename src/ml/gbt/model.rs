@@ -1,6 +1,7 @@
 //! The fitted model: trees per class, training history, feature importance, and prediction
 //! (single rows for search, rayon batches for evaluation).
 
+use super::error::GbtModelError;
 use super::flat::FlatForest;
 use super::params::GbtValidParams;
 use super::tree::TreeNode;
@@ -67,47 +68,6 @@ pub fn softmax(raw: &mut [f64]) {
     for v in raw.iter_mut() {
         *v /= s;
     }
-}
-
-/// Why stored parts do not make a usable model (a damaged or hand-made model file).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GbtModelError {
-    /// Classes, baseline values and trees disagree.
-    #[error("inconsistent model: {classes} classes, {baseline} baseline values, {trees} trees")]
-    Shape {
-        /// Classes.
-        classes: usize,
-        /// Baseline values.
-        baseline: usize,
-        /// Trees.
-        trees: usize,
-    },
-    /// The binning does not match the feature count (or has too many bins).
-    #[error("bin edges do not match the feature count")]
-    Bins,
-    /// A tree without nodes.
-    #[error("tree {tree} is empty")]
-    EmptyTree {
-        /// The tree's index.
-        tree: usize,
-    },
-    /// A node whose children or feature lie outside the tree or the row.
-    #[error("tree {tree} node {node} points outside the tree")]
-    BadNode {
-        /// The tree's index.
-        tree: usize,
-        /// The node's index.
-        node: usize,
-    },
-    /// A split on a bin past the feature's last one.
-    #[error("tree {tree} splits after the last bin")]
-    BadSplit {
-        /// The tree's index.
-        tree: usize,
-    },
-    /// More features than the flat layout can index.
-    #[error("{0} features: at most 65535")]
-    TooManyFeatures(usize),
 }
 
 impl GbtModel {

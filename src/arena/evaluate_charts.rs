@@ -1,13 +1,18 @@
-//! The charts of an evaluation ([`crate::arena::evaluate`]): scores against the baseline with
-//! their intervals, and error rates per benchmark set.
+//! The charts of an evaluation ([`super::evaluate`]): scores against the baseline with their
+//! intervals, and error rates per benchmark set, as plain series for `plot`.
 
-use super::files::short_label;
-use super::{BarChart, Chart};
-use crate::arena::evaluate::{EvaluateReport, MatchReport};
+use super::evaluate::{EvaluateReport, MatchReport};
+use crate::plot::{BarChart, Chart, short_label};
 
-/// The score chart (with intervals) and, when moves were graded, the error-rate chart, each
-/// with the file stem it is saved under (`score`, `errors`).
-pub fn evaluate_charts(r: &EvaluateReport) -> Vec<(&'static str, Chart)> {
+impl EvaluateReport {
+    /// The score chart (with intervals) and, when moves were graded, the error-rate chart,
+    /// each with the file stem it is saved under (`score`, `errors`).
+    pub fn charts(&self) -> Vec<(&'static str, Chart)> {
+        charts(self)
+    }
+}
+
+fn charts(r: &EvaluateReport) -> Vec<(&'static str, Chart)> {
     let mut matches: Vec<&MatchReport> = Vec::new();
     for a in &r.agents {
         matches.push(&a.vs_baseline);
