@@ -112,7 +112,7 @@ fn evaluate_rejects_bad_input_with_a_message() {
                 "--out",
                 o,
             ],
-            "--games and --seeds must be at least 1",
+            "'--games <GAMES>': must be at least 1",
         ),
     ];
     for (args, want) in cases {

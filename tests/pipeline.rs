@@ -549,7 +549,10 @@ fn train_lms_writes_weights_curves_and_rejects_bad_flags() {
             (vec!["--sample-rate", "1.5"], "sample_rate = 1.5"),
             (vec!["--depth", "0"], "depth = 0"),
             (vec!["--rate", "abc"], "invalid value 'abc'"),
-            (vec!["--restarts", "0"], "--restarts must be at least 1"),
+            (
+                vec!["--restarts", "0"],
+                "'--restarts <RESTARTS>': must be at least 1",
+            ),
             (
                 vec!["--restarts", "2", "--resume"],
                 "cannot be used with --restarts",

@@ -59,7 +59,7 @@ pub enum EvaluateError {
     #[error("no agents to evaluate")]
     NoAgents,
     /// No games or seeds.
-    #[error("--games and --seeds must be at least 1")]
+    #[error("no games to play: the games per pairing and the seeds must each be at least 1")]
     NoGames,
 }
 

@@ -27,7 +27,7 @@ pub enum BenchCommand {
 #[derive(Args, Debug)]
 pub struct PlayoutBenchArgs {
     /// Playouts per thread.
-    #[arg(long, default_value_t = 5_000_000)]
+    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     playouts: u64,
     /// Start from this position (1-based move string; default the empty board).
     #[arg(long, default_value = "")]
@@ -36,7 +36,7 @@ pub struct PlayoutBenchArgs {
     #[arg(long)]
     smart: bool,
     /// Threads, each running --playouts playouts (1 measures one core).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::at_least_one)]
     jobs: usize,
     /// Seed of the playouts.
     #[arg(long, default_value_t = 0)]
@@ -414,9 +414,6 @@ fn playouts(a: PlayoutBenchArgs) -> Result<()> {
         .with_context(|| format!("--from '{}'", a.from))?;
     if pos.outcome() != connect4_ml::game::Outcome::Ongoing {
         bail!("--from '{}': the game is already over", a.from);
-    }
-    if a.jobs == 0 || a.playouts == 0 {
-        bail!("--jobs and --playouts must be at least 1");
     }
     let policy = if a.smart {
         PlayoutPolicy::Smart

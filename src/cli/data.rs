@@ -6,8 +6,9 @@ use clap::{Args, Subcommand};
 use connect4_ml::Geometry;
 use connect4_ml::Mode;
 use connect4_ml::datasets::Label;
-use connect4_ml::datasets::enumerate::enumerate_uci;
-use connect4_ml::datasets::label::{Shard, SolverPool, generate_uci};
+use connect4_ml::datasets::enumerate::{compare_with_uci, enumerate_uci};
+use connect4_ml::datasets::label::{LabelJob, Shard, TableConfig, generate_uci, label_file};
+use connect4_ml::datasets::labelled::write_text;
 use connect4_ml::datasets::uci::{self, DEFAULT_UCI_PATH, UCI_PLY};
 use connect4_ml::progress::Progress;
 use connect4_ml::solver::{OrderHint, ShallowTable};
@@ -64,7 +65,7 @@ pub struct LabelArgs {
     #[arg(long)]
     resume: bool,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     jobs: Option<usize>,
     #[command(flatten)]
     tables: TableArgs,
@@ -96,31 +97,25 @@ pub struct TableArgs {
 }
 
 impl TableArgs {
-    /// One solver per worker of the current thread pool, with a shallow table shared by all
-    /// of them when `shallow` of the job's positions have fewer stones than --shallow-plies
-    /// (sized to them: see [`ShallowTable::for_positions`]).
-    fn pool(&self, geom: Geometry, shallow: usize) -> Result<SolverPool> {
-        let mut pool = SolverPool::new(geom, self.tt_mib)?;
-        if let Some(path) = &self.order_model {
-            let model = connect4_ml::eval::load_model(path, geom)
-                .with_context(|| format!("--order-model {}", path.display()))?;
-            pool = pool.with_order_hint(OrderHint {
-                plies: self.order_plies,
-                value: std::sync::Arc::new(move |p| model.evaluate(p)),
-            });
-        }
-        Ok(
-            match ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
-            {
-                Some(t) => pool.with_shallow_table(t),
-                None => pool,
-            },
-        )
-    }
-
-    /// How many of `stones` are below the shallow table's limit.
-    fn shallow_count(&self, stones: impl Iterator<Item = usize>) -> usize {
-        stones.filter(|&s| s < self.shallow_plies).count()
+    /// The job's solver set-up; an --order-model is loaded here.
+    fn config(&self, geom: Geometry) -> Result<TableConfig> {
+        let order_hint = match &self.order_model {
+            Some(path) => {
+                let model = connect4_ml::eval::load_model(path, geom)
+                    .with_context(|| format!("--order-model {}", path.display()))?;
+                Some(OrderHint {
+                    plies: self.order_plies,
+                    value: std::sync::Arc::new(move |p| model.evaluate(p)),
+                })
+            }
+            None => None,
+        };
+        Ok(TableConfig {
+            tt_mib: self.tt_mib,
+            shallow_plies: self.shallow_plies,
+            shallow_mib: self.shallow_mib,
+            order_hint,
+        })
     }
 }
 
@@ -143,7 +138,7 @@ pub struct PositionsArgs {
     #[arg(long)]
     plies: String,
     /// Positions wanted.
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     count: usize,
     /// Seed of every game: the same seed gives the same file.
     #[arg(long, default_value_t = 0)]
@@ -190,7 +185,7 @@ pub struct BenchSetsArgs {
     #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
     out: PathBuf,
     /// Positions per set.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::at_least_one)]
     count: usize,
     /// Positions in begin-hard (each costs about a second of solving; default: --count).
     #[arg(long)]
@@ -267,7 +262,7 @@ pub struct SelfplayArgs {
     #[arg(long, value_delimiter = ',', num_args = 1..)]
     agents: Vec<String>,
     /// Games to play.
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     games: usize,
     /// Plies of the positions kept, LO..HI inclusive (positions with few stones are slow to
     /// solve: about 0.1 s at 8 plies, seconds below 6).
@@ -317,9 +312,6 @@ fn run_selfplay(a: SelfplayArgs) -> Result<()> {
             "--agents takes exactly two agent specs, e.g. --agents easy,hard (got {})",
             a.agents.len()
         );
-    }
-    if a.games == 0 {
-        bail!("--games must be at least 1");
     }
     let plies = parse_plies(&a.plies)?;
     let specs: Vec<AgentSpec> = a
@@ -405,36 +397,21 @@ pub fn run(cmd: DataCommand) -> Result<()> {
 }
 
 fn run_label(a: LabelArgs) -> Result<()> {
-    use connect4_ml::datasets::label::{LabelJob, label_lines};
-    if a.jobs == Some(0) {
-        bail!("--jobs must be at least 1");
-    }
-    let source = connect4_ml::datasets::labelled::read_text(&a.file)?;
     let job = LabelJob {
         geometry: Geometry::default(),
         shard: a.shard,
         mode: if a.weak { Mode::Weak } else { Mode::Strong },
     };
-    let threads = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.jobs.unwrap_or(0))
-        .build()?;
-    let report = threads.install(|| -> Result<_> {
-        let stones = source.lines().enumerate().filter_map(|(k, l)| {
-            let t = connect4_ml::game::record::parse_test_line(l).ok()??;
-            (k % a.shard.count == a.shard.index).then_some(t.moves.len())
-        });
-        let pool = a
-            .tables
-            .pool(job.geometry, a.tables.shallow_count(stones))?;
-        Ok(label_lines(
-            &source,
-            &job,
-            &a.out,
-            a.resume,
-            &pool,
-            &super::Bars::new(),
-        )?)
-    })?;
+    let tables = a.tables.config(job.geometry)?;
+    let report = label_file(
+        &a.file,
+        &job,
+        &a.out,
+        a.resume,
+        a.jobs,
+        &tables,
+        &super::Bars::new(),
+    )?;
     for (line, why) in &report.bad_lines {
         eprintln!("{}: line {line}: {why}", a.file.display());
     }
@@ -469,13 +446,8 @@ fn run_merge(a: MergeArgs) -> Result<()> {
         source.as_deref(),
         Geometry::default(),
     )?;
-    let gzip = a.out.extension().is_some_and(|e| e == "gz");
-    if gzip {
-        connect4_ml::datasets::labelled::write_gzip_atomic(&a.out, &merged.text)
-    } else {
-        connect4_ml::io::write_bytes_atomic(&a.out, merged.text.as_bytes())
-    }
-    .with_context(|| format!("writing {}", a.out.display()))?;
+    let gzip =
+        write_text(&a.out, &merged.text).with_context(|| format!("writing {}", a.out.display()))?;
     println!(
         "{}: {} positions from {} shards; sha256 {}",
         a.out.display(),
@@ -494,11 +466,8 @@ fn run_merge(a: MergeArgs) -> Result<()> {
 }
 
 fn run_positions(a: PositionsArgs) -> Result<()> {
+    use connect4_ml::datasets::labelled::{Expect, read_moves_file};
     use connect4_ml::train::sample_positions::{PositionsConfig, sample_positions};
-    if a.count == 0 {
-        bail!("--count must be at least 1");
-    }
-    use connect4_ml::datasets::labelled::{Expect, read_moves_file, write_gzip_atomic};
     let mix = a.mix.specs()?;
     let geometry = Geometry::default();
     let mut exclude = HashSet::new();
@@ -523,12 +492,7 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
         text.push_str(moves);
         text.push('\n');
     }
-    let written = if a.out.extension().is_some_and(|e| e == "gz") {
-        write_gzip_atomic(&a.out, &text)
-    } else {
-        connect4_ml::io::write_bytes_atomic(&a.out, text.as_bytes())
-    };
-    written.with_context(|| format!("writing {}", a.out.display()))?;
+    write_text(&a.out, &text).with_context(|| format!("writing {}", a.out.display()))?;
     println!(
         "{} positions in {:.1} s from {} games: {} reached their stone count open and with no win in one, {} of them repeats (distinct per sampled: {:.3}), {} excluded; wrote {}",
         out.positions.len(),
@@ -550,7 +514,7 @@ fn run_positions(a: PositionsArgs) -> Result<()> {
 }
 
 fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
-    use connect4_ml::train::make_bench_sets::{BenchSetsConfig, format_set, make_bench_sets};
+    use connect4_ml::train::make_bench_sets::{BenchSetsConfig, make_bench_sets, write_bench_sets};
     let mix = a.mix.specs()?;
     let cfg = BenchSetsConfig {
         count: a.count,
@@ -561,43 +525,25 @@ fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
         seed: a.seed,
         tt_mib: a.tt_mib,
     };
-    if cfg.count == 0 {
-        bail!("--count must be at least 1");
-    }
     let start = Instant::now();
     let out = make_bench_sets(&cfg, &super::Bars::new())?;
-    let mut manifest = Vec::new();
-    for made in &out.sets {
-        let path = a.out.join(made.set.name);
-        let text = format_set(&made.lines);
-        connect4_ml::io::write_bytes_atomic(&path, text.as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-        let sha = connect4_ml::io::sha256_hex(text.as_bytes());
+    let command = format!(
+        "c4 data bench-sets --seed {} --count {} --begin-hard {} --begin-min-stones {} --mix {} --epsilon {}",
+        a.seed,
+        cfg.count,
+        cfg.begin_hard,
+        cfg.begin_min_stones,
+        a.mix.mix.join(","),
+        a.mix.epsilon
+    );
+    let written = write_bench_sets(&a.out, &out, &command)
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    for w in &written {
         println!(
-            "{:<14} {:>5} positions  sha256 {sha}",
-            made.set.name,
-            made.lines.len()
+            "{:<14} {:>5} positions  sha256 {}",
+            w.set, w.positions, w.sha256
         );
-        manifest.push(serde_json::json!({
-            "set": made.set.name,
-            "pons_name": made.set.pons_name,
-            "positions": made.lines.len(),
-            "stones": [made.set.stones.start(), made.set.stones.end()],
-            "plies_to_end": [made.set.plies_to_end.start(), made.set.plies_to_end.end()],
-            "sha256": sha,
-        }));
     }
-    let summary = serde_json::json!({
-        "command": format!(
-            "c4 data bench-sets --seed {} --count {} --begin-hard {} --begin-min-stones {} --mix {} --epsilon {}",
-            a.seed, cfg.count, cfg.begin_hard, cfg.begin_min_stones, a.mix.mix.join(","), a.mix.epsilon
-        ),
-        "games": out.games,
-        "solved": out.solved,
-        "duplicates": out.duplicates,
-        "sets": manifest,
-    });
-    connect4_ml::io::write_json_atomic(&a.out.join("sets.json"), &summary)?;
     println!(
         "{} games, {} candidates solved, {} duplicates dropped, {:.1} s; wrote {}",
         out.games,
@@ -680,20 +626,16 @@ fn run_enumerate(a: EnumerateArgs) -> Result<()> {
         .with_context(|| format!("writing {}", out.display()))?;
         println!("wrote {}", out.display());
     }
-    match uci::read_uci(&a.uci) {
-        Ok(rows) => {
-            let file: HashSet<u64> = rows.iter().map(|r| r.position.key()).collect();
-            let ours: HashSet<u64> = positions.iter().map(|p| p.key()).collect();
-            let missing = file.difference(&ours).count();
-            let extra = ours.difference(&file).count();
+    match compare_with_uci(&positions, &a.uci) {
+        Ok(c) => {
             println!(
                 "compared with {}: {} rows; {} missing from the enumeration, {} not in the file",
                 a.uci.display(),
-                rows.len(),
-                missing,
-                extra
+                c.rows,
+                c.missing,
+                c.extra
             );
-            if missing + extra > 0 {
+            if c.missing + c.extra > 0 {
                 bail!("the enumeration differs from the file");
             }
             println!("identical sets");
@@ -706,21 +648,15 @@ fn run_enumerate(a: EnumerateArgs) -> Result<()> {
 
 fn run_verify(a: VerifyArgs) -> Result<()> {
     let rows = uci::read_uci(&a.uci)?;
-    let checked = if a.sample == 0 {
-        rows.len()
-    } else {
-        a.sample.min(rows.len())
-    };
-    let pool = a.tables.pool(
-        Geometry::default(),
-        a.tables
-            .shallow_count(std::iter::repeat_n(UCI_PLY, checked)),
-    )?;
     let n = if a.sample == 0 {
         rows.len()
     } else {
         a.sample.min(rows.len())
     };
+    let pool = a
+        .tables
+        .config(Geometry::default())?
+        .pool(Geometry::default(), std::iter::repeat_n(UCI_PLY, n))?;
     let bars = super::Bars::new();
     bars.start("weak-solving", n);
     let report = connect4_ml::datasets::label::verify_labels(&rows, a.sample, a.seed, &pool, &bars);
@@ -753,10 +689,10 @@ fn run_verify(a: VerifyArgs) -> Result<()> {
 fn run_generate(a: GenerateArgs) -> Result<()> {
     let positions = enumerate_uci(Geometry::default(), UCI_PLY);
     let total = a.shard.select(&positions).len();
-    let pool = a.tables.pool(
-        Geometry::default(),
-        a.tables.shallow_count(std::iter::repeat_n(UCI_PLY, total)),
-    )?;
+    let pool = a
+        .tables
+        .config(Geometry::default())?
+        .pool(Geometry::default(), std::iter::repeat_n(UCI_PLY, total))?;
     let bars = super::Bars::new();
     bars.start(
         &format!("labelling shard {}/{}", a.shard.index, a.shard.count),

@@ -1,6 +1,6 @@
 //! `c4 evaluate`: each agent against a baseline, with intervals, and graded by the solver.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::arena::bench_sets::BenchSet;
@@ -18,10 +18,10 @@ pub struct EvaluateArgs {
     #[arg(long, default_value = "handtuned:depth=3")]
     baseline: String,
     /// Games per agent and seed (colours alternate; pairs of games share an opening).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = super::at_least_one)]
     games: usize,
     /// Seeds: the match is played once per seed from --seed on, all games pooled.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::at_least_one)]
     seeds: usize,
     /// Random opening plies of every game.
     #[arg(long, default_value_t = 2)]
@@ -46,7 +46,7 @@ pub struct EvaluateArgs {
     #[arg(long)]
     equal_time: bool,
     /// Worker threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     jobs: Option<usize>,
     /// Solver table per grading worker, MiB.
     #[arg(long, default_value_t = 64)]
@@ -82,9 +82,6 @@ pub fn run(a: EvaluateArgs) -> Result<()> {
                 connect4_ml::arena::read_graded_file(&path, geometry, Some(a.positions))?;
             bench.push((set.name.to_string(), positions));
         }
-    }
-    if a.jobs == Some(0) {
-        bail!("--jobs must be at least 1");
     }
     let cfg = EvaluateConfig {
         agents,

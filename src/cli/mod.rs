@@ -240,10 +240,23 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// Value parser of a whole-number flag that must be at least `min` (clap names the flag and
-/// the range in its message).
-pub(crate) fn at_least(min: u64) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(min..)
+/// A whole number of at least `min`, with a message clap prints after the flag's name.
+fn at_least(s: &str, min: usize) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(v) if v >= min => Ok(v),
+        Ok(_) => Err(format!("must be at least {min}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Value parser of a count flag: at least 1.
+pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
+    at_least(s, 1)
+}
+
+/// Value parser of a flag that needs at least 2 (e.g. folds).
+pub(crate) fn at_least_two(s: &str) -> Result<usize, String> {
+    at_least(s, 2)
 }
 
 /// Value parser of a share strictly between 0 and 1.

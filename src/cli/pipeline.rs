@@ -44,14 +44,11 @@ pub struct PipelineArgs {
     #[arg(long)]
     resume: bool,
     /// Worker threads for games and grading.
-    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()), value_parser = super::at_least_one)]
     jobs: usize,
 }
 
 pub fn run(a: PipelineArgs) -> Result<()> {
-    if a.jobs == 0 {
-        anyhow::bail!("--jobs must be at least 1");
-    }
     let config = PipelineConfig {
         out: a.out,
         quick: a.quick,

@@ -20,7 +20,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "models")]
     models: PathBuf,
     /// Heavy requests (analyses, moves) worked on at once (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     heavy: Option<usize>,
     /// Default time limit of one analysis, in milliseconds.
     #[arg(long, default_value_t = 3000)]
@@ -44,7 +44,6 @@ pub fn run(a: ServeArgs) -> Result<()> {
         ..ServeConfig::default()
     };
     if let Some(h) = a.heavy {
-        anyhow::ensure!(h >= 1, "--heavy must be at least 1");
         config.heavy = h;
     }
     anyhow::ensure!(

@@ -75,7 +75,7 @@ pub struct LmsArgs {
     #[arg(long, default_value = "models/lms.bin")]
     out: PathBuf,
     /// Save the training state to OUT's `.checkpoint` file every K games (atomically).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::at_least_one)]
     checkpoint_every: usize,
     /// Continue from OUT's checkpoint (same settings): the final weights are those of an
     /// uninterrupted run with the same seed.
@@ -83,7 +83,7 @@ pub struct LmsArgs {
     resume: bool,
     /// Train K times (seeds S, S+1, ...) and keep the run whose weights score best in one
     /// common match against the hand-tuned agent (no checkpoints then).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::at_least_one)]
     restarts: usize,
     /// Games of that common match (and of the match that grades a --supervised fit).
     #[arg(long, default_value_t = 200)]
@@ -180,7 +180,7 @@ pub struct GbtArgs {
     #[arg(long)]
     mirror_average: bool,
     /// K-fold stratified cross-validation (reported in addition to the holdout).
-    #[arg(long, value_parser = super::at_least(2))]
+    #[arg(long, value_parser = super::at_least_two)]
     cv: Option<usize>,
     /// Also fit linfa-trees DecisionTree and linfa-ensemble RandomForest on the same split.
     #[arg(long)]
@@ -490,12 +490,6 @@ fn run_lms(a: LmsArgs) -> Result<()> {
         every: a.checkpoint_every,
         resume: a.resume,
     };
-    if a.checkpoint_every == 0 {
-        bail!("--checkpoint-every must be at least 1");
-    }
-    if a.restarts == 0 {
-        bail!("--restarts must be at least 1");
-    }
     if a.restarts > 1 && a.resume {
         bail!("--resume continues one run: it cannot be used with --restarts");
     }

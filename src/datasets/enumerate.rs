@@ -83,6 +83,32 @@ fn visit(pos: &Position, depth: usize, order: &[usize], leaf: &mut dyn FnMut(&Po
     }
 }
 
+/// How an enumerated position set compares with the UCI file's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetComparison {
+    /// Rows in the file.
+    pub rows: usize,
+    /// Positions of the file that the enumeration lacks.
+    pub missing: usize,
+    /// Enumerated positions that the file lacks.
+    pub extra: usize,
+}
+
+/// Compares `positions` with the rows of the UCI file at `path` (exact keys).
+pub fn compare_with_uci(
+    positions: &[Position],
+    path: &std::path::Path,
+) -> Result<SetComparison, crate::datasets::uci::UciError> {
+    let rows = crate::datasets::uci::read_uci(path)?;
+    let file: HashSet<u64> = rows.iter().map(|r| r.position.key()).collect();
+    let ours: HashSet<u64> = positions.iter().map(|p| p.key()).collect();
+    Ok(SetComparison {
+        rows: rows.len(),
+        missing: file.difference(&ours).count(),
+        extra: ours.difference(&file).count(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

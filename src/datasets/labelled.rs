@@ -172,6 +172,18 @@ pub fn read_moves_head(
     Ok(out)
 }
 
+/// Writes `text` to `path` atomically: gzip-compressed when the name ends in `.gz`, plain
+/// otherwise. Returns whether it was compressed.
+pub fn write_text(path: &Path, text: &str) -> std::io::Result<bool> {
+    let gzip = path.extension().is_some_and(|e| e == "gz");
+    if gzip {
+        write_gzip_atomic(path, text)?;
+    } else {
+        crate::io::write_bytes_atomic(path, text.as_bytes())?;
+    }
+    Ok(gzip)
+}
+
 /// Writes `text` gzip-compressed (best compression) to `path`, atomically.
 pub fn write_gzip_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     crate::io::write_atomic(path, |w| {

@@ -265,6 +265,56 @@ pub fn format_set(lines: &[BenchLine]) -> String {
     s
 }
 
+/// One written set: its name, size and the sha256 of its text.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct WrittenSet {
+    /// The set's file name.
+    pub set: &'static str,
+    /// Positions in it.
+    pub positions: usize,
+    /// sha256 of the file.
+    pub sha256: String,
+}
+
+/// Writes every set of `out` into `dir` (atomically, one file per set) and `sets.json`
+/// beside them: the `command` that made them, the counts and each set's stones, distance to
+/// the end and sha256.
+pub fn write_bench_sets(
+    dir: &std::path::Path,
+    out: &BenchSetsOutput,
+    command: &str,
+) -> std::io::Result<Vec<WrittenSet>> {
+    let mut written = Vec::new();
+    let mut manifest = Vec::new();
+    for made in &out.sets {
+        let text = format_set(&made.lines);
+        crate::io::write_bytes_atomic(&dir.join(made.set.name), text.as_bytes())?;
+        let sha = crate::io::sha256_hex(text.as_bytes());
+        manifest.push(serde_json::json!({
+            "set": made.set.name,
+            "pons_name": made.set.pons_name,
+            "positions": made.lines.len(),
+            "stones": [made.set.stones.start(), made.set.stones.end()],
+            "plies_to_end": [made.set.plies_to_end.start(), made.set.plies_to_end.end()],
+            "sha256": sha,
+        }));
+        written.push(WrittenSet {
+            set: made.set.name,
+            positions: made.lines.len(),
+            sha256: sha,
+        });
+    }
+    let summary = serde_json::json!({
+        "command": command,
+        "games": out.games,
+        "solved": out.solved,
+        "duplicates": out.duplicates,
+        "sets": manifest,
+    });
+    crate::io::write_json_atomic(&dir.join("sets.json"), &summary)?;
+    Ok(written)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -172,3 +172,47 @@ pub fn label_lines(
         bad_lines,
     })
 }
+
+/// Why [`label_file`] could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LabelFileError {
+    /// The source file.
+    #[error(transparent)]
+    Source(#[from] crate::datasets::labelled::MovesFileError),
+    /// The worker threads could not start.
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The solver tables could not be made.
+    #[error(transparent)]
+    Tables(#[from] crate::solver::SolverError),
+    /// The labelling itself.
+    #[error(transparent)]
+    Label(#[from] GenerateError),
+}
+
+/// `c4 data label`: labels the file at `path` (plain or gzip) as [`label_lines`] does, on
+/// `jobs` worker threads (every core for `None`), with solvers set up by `tables` (the
+/// shared shallow table sized to this shard's early positions).
+pub fn label_file(
+    path: &std::path::Path,
+    job: &LabelJob,
+    out: &std::path::Path,
+    resume: bool,
+    jobs: Option<usize>,
+    tables: &super::TableConfig,
+    progress: &dyn crate::progress::Progress,
+) -> Result<LabelReport, LabelFileError> {
+    let source = crate::datasets::labelled::read_text(path)?;
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()?;
+    threads.install(|| {
+        let shard = job.shard;
+        let stones = source.lines().enumerate().filter_map(|(k, l)| {
+            let t = crate::game::record::parse_test_line(l).ok()??;
+            (k % shard.count == shard.index).then_some(t.moves.len())
+        });
+        let pool = tables.pool(job.geometry, stones)?;
+        Ok(label_lines(&source, job, out, resume, &pool, progress)?)
+    })
+}

@@ -7,14 +7,18 @@ mod merge;
 mod pool;
 mod resumable;
 mod shard;
+mod tables;
 mod uci_job;
 mod verify;
 
-pub use lines_job::{LabelJob, LabelReport, ShardManifest, label_lines, manifest_path};
+pub use lines_job::{
+    LabelFileError, LabelJob, LabelReport, ShardManifest, label_file, label_lines, manifest_path,
+};
 pub use merge::{MergeError, Merged, merge_shards};
 pub use pool::SolverPool;
 pub(crate) use resumable::write_resumable;
 pub use resumable::{GenerateError, GenerateReport, PartialRowError, partial_path};
 pub use shard::{Shard, ShardError};
+pub use tables::TableConfig;
 pub use uci_job::generate_uci;
 pub use verify::{VerifyReport, verify_labels};

@@ -1,0 +1,56 @@
+//! The solver tables of a labelling job: one table per worker, a shallow table shared by all
+//! of them when the job has early positions, and an optional move-ordering hint.
+
+use super::SolverPool;
+use crate::game::Geometry;
+use crate::solver::{DEFAULT_TT_MIB, OrderHint, ShallowTable, SolverError};
+
+/// How a labelling job's solvers are set up.
+#[derive(Clone)]
+pub struct TableConfig {
+    /// Table per worker, MiB.
+    pub tt_mib: usize,
+    /// Positions with fewer stones than this share one table across workers and positions
+    /// (0: none).
+    pub shallow_plies: usize,
+    /// Largest size of that shared table, MiB (smaller for small jobs, see
+    /// [`ShallowTable::for_positions`]).
+    pub shallow_mib: usize,
+    /// A value that breaks the ties of the solver's move order near the root.
+    pub order_hint: Option<OrderHint>,
+}
+
+impl Default for TableConfig {
+    fn default() -> Self {
+        TableConfig {
+            tt_mib: DEFAULT_TT_MIB,
+            shallow_plies: ShallowTable::DEFAULT_PLIES,
+            shallow_mib: ShallowTable::DEFAULT_MIB,
+            order_hint: None,
+        }
+    }
+}
+
+impl TableConfig {
+    /// One solver per worker of the current thread pool for a job whose positions have
+    /// `stones` stones each: the shared shallow table is sized to those below
+    /// `shallow_plies` (none when there are none).
+    pub fn pool(
+        &self,
+        geom: Geometry,
+        stones: impl Iterator<Item = usize>,
+    ) -> Result<SolverPool, SolverError> {
+        let shallow = stones.filter(|&s| s < self.shallow_plies).count();
+        let mut pool = SolverPool::new(geom, self.tt_mib)?;
+        if let Some(hint) = &self.order_hint {
+            pool = pool.with_order_hint(hint.clone());
+        }
+        Ok(
+            match ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
+            {
+                Some(t) => pool.with_shallow_table(t),
+                None => pool,
+            },
+        )
+    }
+}
