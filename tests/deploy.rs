@@ -32,13 +32,13 @@ fn job_inputs(dir: &Path) -> String {
     .map(|s| s.to_string())
     .chain([pos.display().to_string()])
     .collect();
-    ok(&c4_in(&dir, &args), "data positions");
+    ok(&c4_in(dir, &args), "data positions");
     let whole = dir.join("whole.txt");
     let args: Vec<String> = ["data", "label", "positions.txt", "--out", "whole.txt"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-    ok(&c4_in(&dir, &args), "unsharded label");
+    ok(&c4_in(dir, &args), "unsharded label");
     std::fs::read_to_string(whole).unwrap()
 }
 

@@ -19,7 +19,7 @@ impl ModelEvaluator {
     /// Loads `path` for boards of `geom`.
     pub fn load(path: &Path, geom: Geometry) -> Result<ModelEvaluator, EvalError> {
         Ok(match load_any(path, Some(geom))? {
-            ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(f, path))),
+            ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(*f, path))),
             ModelFile::Linear(f) => ModelEvaluator::Linear(LinearEvaluator::from_file(&f, path)),
         })
     }

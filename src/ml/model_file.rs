@@ -222,9 +222,9 @@ fn linear_from_parts(
 #[derive(Clone, Debug)]
 pub enum ModelFile {
     /// Gradient-boosted trees (`c4 train gbt`).
-    Gbt(GbtFile),
+    Gbt(Box<GbtFile>),
     /// Linear weights (`c4 train lms`).
-    Linear(LinearFile),
+    Linear(Box<LinearFile>),
 }
 
 impl ModelFile {
@@ -243,7 +243,7 @@ pub fn load_any(path: &Path, board: Option<Geometry>) -> Result<ModelFile, Model
     let bytes = read_bytes(path)?;
     let parts = ModelParts::open(path, &bytes)?;
     Ok(match parts.header.kind {
-        ModelKind::Gbt => ModelFile::Gbt(gbt_from_parts(&parts, board)?),
-        ModelKind::Linear => ModelFile::Linear(linear_from_parts(&parts, board)?),
+        ModelKind::Gbt => ModelFile::Gbt(Box::new(gbt_from_parts(&parts, board)?)),
+        ModelKind::Linear => ModelFile::Linear(Box::new(linear_from_parts(&parts, board)?)),
     })
 }

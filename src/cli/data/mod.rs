@@ -1,0 +1,60 @@
+//! `c4 data`: the UCI data set (summary, download, exact reconstruction, label checks,
+//! solver labelling) and solver-labelled self-play positions.
+
+mod games;
+mod label;
+mod uci;
+
+use anyhow::Result;
+use clap::Subcommand;
+use games::{BenchSetsArgs, PositionsArgs, SelfplayArgs};
+use label::{LabelArgs, MergeArgs};
+use uci::{EnumerateArgs, FetchArgs, GenerateArgs, UciArgs, VerifyArgs};
+
+#[derive(Subcommand, Debug)]
+pub enum DataCommand {
+    /// Read and validate the UCI data file; print summary statistics.
+    Uci(UciArgs),
+    /// Download the official UCI archive, unpack connect-4.data (LZW .Z inside a zip), check
+    /// its sha256 and write it (default data/uci/connect-4.data; the repository already ships
+    /// the compressed file, data/uci/connect-4.data.Z).
+    FetchUci(FetchArgs),
+    /// Rebuild the UCI position set from the rules alone and compare it with the file.
+    EnumerateUci(EnumerateArgs),
+    /// Weak-solve a seeded sample of the file's rows and report agreement with its labels.
+    VerifyUci(VerifyArgs),
+    /// Solver-labelled positions sampled from games between two agents (CSV: 42 cells, side
+    /// to move, ply, label, score, game result).
+    Selfplay(SelfplayArgs),
+    /// Label the whole reconstructed set with the solver (multi-threaded, resumable), writing
+    /// UCI format.
+    GenerateUci(GenerateArgs),
+    /// Sample N distinct unlabelled positions ("MOVES" lines) spread evenly over a range of
+    /// stone counts, from games of a seeded agent mix with random moves mixed in.
+    Positions(PositionsArgs),
+    /// Label "MOVES" lines with the solver: "MOVES SCORE" lines in the source's order
+    /// (strong scores unless --weak), sharded, resumable.
+    Label(LabelArgs),
+    /// Merge the shards of a `c4 data label` job into one file in the source's order, after
+    /// checking they are every shard once, complete, and agree; prints the sha256.
+    Merge(MergeArgs),
+    /// Make the six benchmark sets (end/middle/begin x easy/medium/hard, "MOVES SCORE" lines,
+    /// exact scores) from games of a seeded agent mix: what data/bench/ ships.
+    BenchSets(BenchSetsArgs),
+}
+
+/// Runs a `c4 data` subcommand.
+pub fn run(cmd: DataCommand) -> Result<()> {
+    match cmd {
+        DataCommand::Uci(a) => uci::run_uci(a),
+        DataCommand::FetchUci(a) => uci::run_fetch(a),
+        DataCommand::EnumerateUci(a) => uci::run_enumerate(a),
+        DataCommand::VerifyUci(a) => uci::run_verify(a),
+        DataCommand::GenerateUci(a) => uci::run_generate(a),
+        DataCommand::Selfplay(a) => games::run_selfplay(a),
+        DataCommand::BenchSets(a) => games::run_bench_sets(a),
+        DataCommand::Positions(a) => games::run_positions(a),
+        DataCommand::Label(a) => label::run_label(a),
+        DataCommand::Merge(a) => label::run_merge(a),
+    }
+}
