@@ -2,6 +2,7 @@
 
 pub mod bench_sets;
 mod elo;
+mod estimate;
 pub mod evaluate;
 mod evaluate_charts;
 mod grade;
@@ -9,6 +10,7 @@ mod session;
 mod tournament;
 
 pub use elo::{EloRating, GameScore, fit_elo};
+pub use estimate::{Estimate, elo_difference, score_estimate, wilson};
 pub use grade::{
     GradeError, GradeSummary, GradedMove, grade_move, grade_positions, read_graded_file,
 };

@@ -15,7 +15,9 @@ mod lzw;
 pub mod selfplay_csv;
 pub mod sources;
 pub mod uci;
+mod uci_summary;
 
 pub use example::{Example, Label};
 pub use lzw::LzwError;
 pub use uci::UciRow;
+pub use uci_summary::{UciSummary, summarize};

@@ -274,7 +274,7 @@ pub fn render(
                         .iter()
                         .find(|s| &s.agent == name && &s.set == set)
                         .map_or("-".into(), |s| {
-                            let w = crate::arena::evaluate::wilson(s.errors, s.positions);
+                            let w = crate::arena::wilson(s.errors, s.positions);
                             format!(
                                 "{:.1}% [{:.1}, {:.1}]",
                                 100.0 * s.error_rate,

@@ -77,7 +77,7 @@ pub struct GenerateArgs {
 
 pub(super) fn run_uci(a: UciArgs) -> Result<()> {
     let data = uci::load_uci(&a.uci)?;
-    let s = uci::summarize(&data.rows);
+    let s = connect4_ml::datasets::summarize(&data.rows);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(());

@@ -9,6 +9,8 @@
 //! | `DIR/summary.json` with an `elo` list (`c4 tournament`) | `DIR_elo` |
 //! | `NAME.json` list of `agent`/`set`/`error_rate` records (`c4 bench agent --out`) | `NAME` |
 
+mod json;
+
 use super::{BarChart, Chart, InputProblem, LineChart, Mark, PlotError, Series};
 use std::path::{Path, PathBuf};
 
@@ -282,112 +284,6 @@ fn importance(t: &Table, stem: &str) -> Result<Vec<(String, Chart)>, PlotError> 
     )])
 }
 
-fn json_charts(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
-    let input = |problem: InputProblem| PlotError::Input {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| input(InputProblem::Unreadable(e)))?;
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| input(InputProblem::Json(e)))?;
-    let num = |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_f64());
-    let text_of =
-        |x: &serde_json::Value, k: &str| x.get(k).and_then(|v| v.as_str()).map(short_label);
-    if let Some(elo) = v.get("elo").and_then(|e| e.as_array()) {
-        let mut cats = Vec::new();
-        let mut vals = Vec::new();
-        let mut iv = Vec::new();
-        for (i, r) in elo.iter().enumerate() {
-            let (Some(a), Some(e), Some(lo), Some(hi)) = (
-                text_of(r, "agent"),
-                num(r, "elo"),
-                num(r, "low"),
-                num(r, "high"),
-            ) else {
-                return Err(input(InputProblem::Entry {
-                    what: "elo entry",
-                    index: i,
-                    needs: "agent, elo, low, high",
-                }));
-            };
-            cats.push(a);
-            vals.push(e);
-            iv.push((lo, hi));
-        }
-        // Tournaments all write `summary.json`: name the chart after the folder.
-        let name = match path.parent().and_then(|d| d.file_name()) {
-            Some(d) if path.file_name().is_some_and(|n| n == "summary.json") => {
-                format!("{}_elo", d.to_string_lossy())
-            }
-            _ => format!("{}_elo", stem_of(path)),
-        };
-        return Ok(vec![(
-            name,
-            Chart::Bar(BarChart {
-                title: "Elo per agent (bars: 95% bootstrap interval)".into(),
-                value_label: "Elo (mean of the field = 1500)".into(),
-                categories: cats,
-                groups: vec![("Elo".into(), vals)],
-                intervals: Some(iv),
-                dots: true,
-            }),
-        )]);
-    }
-    if let Some(rows) = v
-        .as_array()
-        .filter(|a| a.iter().any(|r| r.get("error_rate").is_some()))
-    {
-        let mut agents: Vec<String> = Vec::new();
-        let mut sets: Vec<String> = Vec::new();
-        let mut cells = Vec::new();
-        for (i, r) in rows.iter().enumerate() {
-            let (Some(a), Some(s), Some(e)) =
-                (text_of(r, "agent"), text_of(r, "set"), num(r, "error_rate"))
-            else {
-                return Err(input(InputProblem::Entry {
-                    what: "record",
-                    index: i,
-                    needs: "agent, set, error_rate",
-                }));
-            };
-            if !agents.contains(&a) {
-                agents.push(a.clone());
-            }
-            if !sets.contains(&s) {
-                sets.push(s.clone());
-            }
-            cells.push((a, s, e));
-        }
-        let groups = sets
-            .iter()
-            .map(|s| {
-                let vals = agents
-                    .iter()
-                    .map(|a| {
-                        cells
-                            .iter()
-                            .find(|(ca, cs, _)| ca == a && cs == s)
-                            .map_or(f64::NAN, |c| 100.0 * c.2)
-                    })
-                    .collect();
-                (s.clone(), vals)
-            })
-            .collect();
-        return Ok(vec![(
-            stem_of(path),
-            Chart::Bar(BarChart {
-                title: "Error rate per agent and benchmark file (moves that lose value)".into(),
-                value_label: "error rate (%)".into(),
-                categories: agents,
-                groups,
-                intervals: None,
-                dots: false,
-            }),
-        )]);
-    }
-    Ok(Vec::new())
-}
-
 /// The charts one file gives (empty for a file this module does not know).
 pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
     let name = path
@@ -414,7 +310,7 @@ pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
         return importance(&Table::read(path)?, &stem);
     }
     if name.ends_with(".json") {
-        return json_charts(path);
+        return json::charts(path);
     }
     Ok(Vec::new())
 }
