@@ -1,0 +1,235 @@
+//! `c4 train gbt`: gradient-boosted trees, through the library's one GBT trainer.
+
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use connect4_ml::Geometry;
+use connect4_ml::datasets::Label;
+use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
+use connect4_ml::features::FeatureSet;
+use connect4_ml::io::model_format::TrainingMeta;
+use connect4_ml::train::gbt::experiment::ExperimentConfig;
+use connect4_ml::train::gbt::{GbtData, GbtPreset, train_gbt};
+use linfa::ParamGuard;
+use std::path::PathBuf;
+
+/// Named hyperparameter sets.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum GbtConfig {
+    /// The report's configuration: lr 0.34, 490 iterations, 58 leaves, depth 7, 42 rows per
+    /// leaf, L2 3.11, early stopping on 20%, seed 229.
+    Reference,
+    /// scikit-learn's HistGradientBoostingClassifier defaults.
+    Default,
+    /// Our best configuration: smaller steps, more iterations, more leaves.
+    Best,
+}
+
+impl GbtConfig {
+    fn preset(self) -> GbtPreset {
+        match self {
+            GbtConfig::Reference => GbtPreset::Reference,
+            GbtConfig::Default => GbtPreset::Default,
+            GbtConfig::Best => GbtPreset::Best,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct GbtArgs {
+    /// The UCI data file (the main data set when present).
+    #[arg(long, default_value = DEFAULT_UCI_PATH)]
+    uci: PathBuf,
+    /// Solver-labelled position files (`c4 data selfplay`); used for training only.
+    #[arg(long, num_args = 1..)]
+    selfplay: Vec<PathBuf>,
+    /// Labelled "MOVES SCORE" files (`c4 data label`, the shipped data/positions/*.txt.gz):
+    /// the class is the score's sign. With the UCI file they train only; with --no-uci they
+    /// are split into training and test parts.
+    #[arg(long, num_args = 1..)]
+    positions: Vec<PathBuf>,
+    /// Leave the UCI file out: train on --positions / --selfplay only.
+    #[arg(long)]
+    no_uci: bool,
+    /// Labelled "MOVES SCORE" files held out from training (e.g. data/positions/heldout.txt.gz):
+    /// the model's accuracy on them is reported by band of stones.
+    #[arg(long, num_args = 1..)]
+    test_positions: Vec<PathBuf>,
+    /// Feature set: cells, onehot, linear8, threats, cells+threats, oddeven, cells+oddeven.
+    #[arg(long, default_value = "cells")]
+    features: FeatureSet,
+    /// Hyperparameters.
+    #[arg(long, value_enum, default_value = "reference")]
+    config: GbtConfig,
+    /// Override the number of boosting iterations.
+    #[arg(long)]
+    max_iter: Option<usize>,
+    /// Override the deepest a tree may grow (one step of every tree walk per level).
+    #[arg(long)]
+    max_depth: Option<usize>,
+    /// Override the most leaves a tree may have.
+    #[arg(long)]
+    max_leaf_nodes: Option<usize>,
+    /// Override the learning rate (shrinkage).
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Turn early stopping off (it is on in every named config).
+    #[arg(long)]
+    no_early_stopping: bool,
+    /// Also train on the mirror image of every training row.
+    #[arg(long)]
+    mirror_augment: bool,
+    /// Also report the test scores of the mean of the model's probabilities for each test
+    /// position and its mirror image (test-time augmentation).
+    #[arg(long)]
+    mirror_average: bool,
+    /// K-fold stratified cross-validation (reported in addition to the holdout).
+    #[arg(long, value_parser = crate::cli::at_least_two)]
+    cv: Option<usize>,
+    /// Also fit linfa-trees DecisionTree and linfa-ensemble RandomForest on the same split.
+    #[arg(long)]
+    baselines: bool,
+    /// Trees in the random forest baseline.
+    #[arg(long, default_value_t = 50)]
+    forest_size: usize,
+    /// Seed of the stratified holdout split and the folds.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Share of the main rows held out for testing, in (0, 1).
+    #[arg(long, default_value_t = 0.2, value_parser = crate::cli::open_unit_interval)]
+    test_fraction: f64,
+    /// Where the model goes; the curve (.curve.csv), report (.report.json) and importance
+    /// (.importance.csv) are written beside it.
+    #[arg(long, default_value = "models/gbt.bin")]
+    out: PathBuf,
+}
+
+pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
+    let geom = Geometry::default();
+    if a.no_uci && a.positions.is_empty() && a.selfplay.is_empty() {
+        bail!("--no-uci needs --positions or --selfplay files to train on");
+    }
+    let uci = (!a.no_uci).then_some(a.uci.as_path());
+    let data = GbtData::from_files(uci, &a.selfplay, &a.positions, &a.test_positions, geom)?;
+    if let Some(e) = &data.uci_missing {
+        eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
+    }
+    let mut params = a.config.preset().params();
+    if let Some(n) = a.max_iter {
+        params = params.max_iter(n);
+    }
+    if let Some(n) = a.max_depth {
+        params = params.max_depth(n);
+    }
+    if let Some(n) = a.max_leaf_nodes {
+        params = params.max_leaf_nodes(n);
+    }
+    if let Some(v) = a.learning_rate {
+        params = params.learning_rate(v);
+    }
+    if a.no_early_stopping {
+        params = params.early_stopping(false);
+    }
+    let cfg = ExperimentConfig {
+        features: a.features,
+        params: params.check()?,
+        mirror_augment: a.mirror_augment,
+        mirror_average: a.mirror_average,
+        test_fraction: a.test_fraction,
+        split_seed: a.seed,
+        cv: a.cv,
+        baselines: a.baselines,
+        forest_size: a.forest_size,
+    };
+    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed);
+    let trained = train_gbt(&cfg, &data, &a.out, geom, meta, &crate::cli::Bars::new())?;
+    let (out, main) = (&trained.output, &data.main);
+    let r = &out.report;
+    let h = &r.holdout;
+    println!(
+        "features {} | config {:?} | train rows {} ({} main, {} of {} extra kept{}) | test rows {}",
+        r.features,
+        a.config,
+        h.train_rows,
+        main.len() - h.test_rows,
+        r.extra_kept,
+        r.extra_rows,
+        if a.mirror_augment {
+            ", mirror-augmented"
+        } else {
+            ""
+        },
+        h.test_rows
+    );
+    println!(
+        "GBT: {} iterations, fit {:.2} s, accuracy {:.4}, log loss {:.4}, predict {:.3} ms per 1000 rows",
+        h.iterations, h.fit_seconds, h.test.accuracy, h.test.log_loss, h.predict_ms_per_1000
+    );
+    if let Some(m) = &h.test_mirror_averaged {
+        println!(
+            "mirror-averaged: accuracy {:.4}, log loss {:.4}",
+            m.accuracy, m.log_loss
+        );
+    }
+    println!(
+        "recall: loss {:.4}  draw {:.4}  win {:.4}",
+        h.test.recall[0], h.test.recall[1], h.test.recall[2]
+    );
+    println!("confusion (rows true, columns predicted: loss draw win)");
+    for l in Label::ALL {
+        let row = &h.test.confusion[l.index()];
+        println!(
+            "  {:<5} {:>6} {:>6} {:>6}",
+            l.as_str(),
+            row[0],
+            row[1],
+            row[2]
+        );
+    }
+    if let Some([ma, sa, ml, sl]) = r.cv_summary {
+        println!(
+            "{}-fold CV: accuracy {:.4} +- {:.4}, log loss {:.4} +- {:.4}",
+            r.folds.len(),
+            ma,
+            sa,
+            ml,
+            sl
+        );
+    }
+    for b in &r.baselines {
+        println!(
+            "baseline {}: accuracy {:.4}, recall {:.3}/{:.3}/{:.3}, fit {:.2} s",
+            b.name, b.accuracy, b.recall[0], b.recall[1], b.recall[2], b.fit_seconds
+        );
+    }
+    let top: Vec<String> = r
+        .importance
+        .iter()
+        .take(8)
+        .map(|(n, v)| format!("{n} {v:.3}"))
+        .collect();
+    println!("top features by gain: {}", top.join(", "));
+    if !r.by_stones.is_empty() {
+        println!("held-out positions by stones (--test-positions):");
+        println!(
+            "  {:<8} {:>7} {:>9} {:>9}",
+            "stones", "rows", "accuracy", "log loss"
+        );
+        for (i, b) in r.by_stones.iter().enumerate() {
+            let all = if i + 1 == r.by_stones.len() {
+                "all "
+            } else {
+                ""
+            };
+            println!(
+                "  {:<8} {:>7} {:>9.4} {:>9.4}",
+                format!("{all}{}-{}", b.lo, b.hi),
+                b.metrics.rows,
+                b.metrics.accuracy,
+                b.metrics.log_loss
+            );
+        }
+    }
+
+    crate::cli::print_written(&trained.written);
+    Ok(())
+}
