@@ -4,7 +4,7 @@ use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use connect4_ml::progress::Progress;
-use connect4_ml::solver::bench::{SetSummary, solve_line};
+use connect4_ml::solver::bench::{SetSummary, bench_file};
 use connect4_ml::{Mode, Solver};
 use std::path::PathBuf;
 
@@ -46,21 +46,6 @@ pub struct PlayoutBenchArgs {
     json: bool,
     #[command(flatten)]
     board: BoardArgs,
-}
-
-#[derive(serde::Serialize)]
-struct PlayoutSummary {
-    from: String,
-    policy: String,
-    threads: usize,
-    playouts: u64,
-    seconds: f64,
-    playouts_per_second: f64,
-    playouts_per_second_per_core: f64,
-    mean_plies: f64,
-    first_mover_wins: u64,
-    draws: u64,
-    first_mover_losses: u64,
 }
 
 #[derive(Args, Debug)]
@@ -221,43 +206,20 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
     for path in &a.files.resolve()? {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-        let lines: Vec<&str> = text.lines().take(a.limit.unwrap_or(usize::MAX)).collect();
         // One solver per file: every set starts from an empty table.
         let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
         solver.set_symmetry_plies(a.symmetry_plies);
-        let bar = super::progress_bar(lines.len(), short_name(path))?;
-        let mut solved = Vec::with_capacity(lines.len());
-        let mut bad = 0;
-        for (i, line) in lines.iter().enumerate() {
-            if !a.keep_table {
-                solver.clear();
-            }
-            match solve_line(&mut solver, line, mode) {
-                Ok(Some(s)) => {
-                    if s.mismatch(mode) {
-                        bar.suspend(|| {
-                            eprintln!(
-                                "{name}: line {}: {} expected {:?}, solver says {}",
-                                i + 1,
-                                s.moves,
-                                s.expected,
-                                s.score
-                            )
-                        });
-                    }
-                    solved.push(s);
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    bar.suspend(|| eprintln!("{name}: line {}: {e}", i + 1));
-                    bad += 1;
-                }
-            }
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
-        bad_total += bad;
-        summaries.push(SetSummary::from_lines(&name, mode, &solved, bad));
+        let summary = bench_file(
+            &mut solver,
+            &name,
+            &text,
+            a.limit,
+            mode,
+            a.keep_table,
+            &super::Bars::new(),
+        );
+        bad_total += summary.bad_lines;
+        summaries.push(summary);
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summaries)?);
@@ -407,8 +369,7 @@ fn search(a: SearchBenchArgs) -> Result<()> {
 }
 
 fn playouts(a: PlayoutBenchArgs) -> Result<()> {
-    use connect4_ml::eval::{MonteCarlo, PlayoutPolicy};
-    use rayon::prelude::*;
+    use connect4_ml::eval::{PlayoutPolicy, bench_playouts};
     let geom = a.board.geometry()?;
     let pos = connect4_ml::Position::from_moves(geom, &a.from)
         .with_context(|| format!("--from '{}'", a.from))?;
@@ -420,48 +381,7 @@ fn playouts(a: PlayoutBenchArgs) -> Result<()> {
     } else {
         PlayoutPolicy::Uniform
     };
-    let mc = MonteCarlo::new(geom, 1, policy, a.seed);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.jobs)
-        .build()?;
-    let start = std::time::Instant::now();
-    let stats: Vec<_> = pool.install(|| {
-        (0..a.jobs)
-            .into_par_iter()
-            .map(|t| {
-                mc.run(
-                    &pos,
-                    a.playouts,
-                    connect4_ml::seed::derive_seed(
-                        a.seed,
-                        connect4_ml::seed::Stream::BenchPlayouts,
-                        &[t as u64],
-                    ),
-                )
-            })
-            .collect()
-    });
-    let seconds = start.elapsed().as_secs_f64();
-    let total = a.playouts * a.jobs as u64;
-    let sum = |f: fn(&connect4_ml::eval::PlayoutStats) -> u64| stats.iter().map(f).sum::<u64>();
-    let rate = total as f64 / seconds;
-    let s = PlayoutSummary {
-        from: if a.from.is_empty() {
-            "empty".into()
-        } else {
-            a.from.clone()
-        },
-        policy: if a.smart { "smart" } else { "uniform" }.into(),
-        threads: a.jobs,
-        playouts: total,
-        seconds,
-        playouts_per_second: rate,
-        playouts_per_second_per_core: rate / a.jobs as f64,
-        mean_plies: sum(|s| s.plies) as f64 / total as f64,
-        first_mover_wins: sum(|s| s.wins),
-        draws: sum(|s| s.draws),
-        first_mover_losses: sum(|s| s.losses),
-    };
+    let s = bench_playouts(&pos, &a.from, policy, a.playouts, a.jobs, a.seed)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {

@@ -22,7 +22,9 @@ pub use gbt::GbtEvaluator;
 pub use hybrid::{Hybrid, Phase, Phases};
 pub use linear::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 pub use model::ModelEvaluator;
-pub use montecarlo::{DEFAULT_PLAYOUTS, MonteCarlo, PlayoutPolicy, PlayoutStats};
+pub use montecarlo::{
+    DEFAULT_PLAYOUTS, MonteCarlo, PlayoutBench, PlayoutPolicy, PlayoutStats, bench_playouts,
+};
 pub use open_lines::OpenLines;
 pub use playout_rng::PlayoutRng;
 pub use threats::Threats;

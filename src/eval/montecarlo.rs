@@ -202,6 +202,7 @@ impl MonteCarlo {
 
     /// [`MonteCarlo::run`] with the generic uniform loop, whatever the board: lets tests
     /// compare the tuned kernel's statistics with it.
+
     #[cfg(test)]
     pub(super) fn run_generic(&self, pos: &Position, n: u64, seed: u64) -> PlayoutStats {
         let mut plain = self.clone();
@@ -245,6 +246,86 @@ impl Evaluator for MonteCarlo {
     fn evaluate(&self, pos: &Position) -> f64 {
         f64::from(self.total(pos)) / f64::from(self.playouts)
     }
+}
+
+/// What `c4 bench playouts` measures: playouts from one position on several threads.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlayoutBench {
+    /// The start position's move string (`empty` for the empty board).
+    pub from: String,
+    /// `uniform` or `smart`.
+    pub policy: String,
+    /// Threads, each running its own playouts.
+    pub threads: usize,
+    /// Playouts in all.
+    pub playouts: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Playouts per second, all threads.
+    pub playouts_per_second: f64,
+    /// Playouts per second per thread.
+    pub playouts_per_second_per_core: f64,
+    /// Mean plies per playout.
+    pub mean_plies: f64,
+    /// Playouts won by the side to move.
+    pub first_mover_wins: u64,
+    /// Drawn playouts.
+    pub draws: u64,
+    /// Playouts lost by the side to move.
+    pub first_mover_losses: u64,
+}
+
+/// Runs `playouts` playouts from `pos` (reached by `moves`) on each of `threads` threads,
+/// each with its own seed derived from `seed`, and times them.
+pub fn bench_playouts(
+    pos: &Position,
+    moves: &str,
+    policy: PlayoutPolicy,
+    playouts: u64,
+    threads: usize,
+    seed: u64,
+) -> Result<PlayoutBench, rayon::ThreadPoolBuildError> {
+    use rayon::prelude::*;
+    let mc = MonteCarlo::new(pos.geometry(), 1, policy, seed);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let start = std::time::Instant::now();
+    let stats: Vec<PlayoutStats> = pool.install(|| {
+        (0..threads)
+            .into_par_iter()
+            .map(|t| {
+                let s =
+                    crate::seed::derive_seed(seed, crate::seed::Stream::BenchPlayouts, &[t as u64]);
+                mc.run(pos, playouts, s)
+            })
+            .collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let total = playouts * threads as u64;
+    let sum = |f: fn(&PlayoutStats) -> u64| stats.iter().map(f).sum::<u64>();
+    let rate = total as f64 / seconds;
+    Ok(PlayoutBench {
+        from: if moves.is_empty() {
+            "empty".into()
+        } else {
+            moves.into()
+        },
+        policy: match policy {
+            PlayoutPolicy::Smart => "smart",
+            PlayoutPolicy::Uniform => "uniform",
+        }
+        .into(),
+        threads,
+        playouts: total,
+        seconds,
+        playouts_per_second: rate,
+        playouts_per_second_per_core: rate / threads as f64,
+        mean_plies: sum(|s| s.plies) as f64 / total as f64,
+        first_mover_wins: sum(|s| s.wins),
+        draws: sum(|s| s.draws),
+        first_mover_losses: sum(|s| s.losses),
+    })
 }
 
 #[cfg(test)]

@@ -144,6 +144,52 @@ impl SetSummary {
     }
 }
 
+/// `c4 bench solver` on one file: solves its first `limit` lines (all for `None`), each from
+/// an empty table unless `keep_table`, and sums them up. A line that is not a position, or
+/// whose score differs from the file's, is reported through `progress.note` with `name` and
+/// its line number; the others are still solved.
+pub fn bench_file(
+    solver: &mut Solver,
+    name: &str,
+    text: &str,
+    limit: Option<usize>,
+    mode: Mode,
+    keep_table: bool,
+    progress: &dyn crate::progress::Progress,
+) -> SetSummary {
+    let lines: Vec<&str> = text.lines().take(limit.unwrap_or(usize::MAX)).collect();
+    progress.start(name, lines.len());
+    let mut solved = Vec::with_capacity(lines.len());
+    let mut bad = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if !keep_table {
+            solver.clear();
+        }
+        match solve_line(solver, line, mode) {
+            Ok(Some(s)) => {
+                if s.mismatch(mode) {
+                    progress.note(&format!(
+                        "{name}: line {}: {} expected {:?}, solver says {}",
+                        i + 1,
+                        s.moves,
+                        s.expected,
+                        s.score
+                    ));
+                }
+                solved.push(s);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                progress.note(&format!("{name}: line {}: {e}", i + 1));
+                bad += 1;
+            }
+        }
+        progress.advance(1);
+    }
+    progress.finish();
+    SetSummary::from_lines(name, mode, &solved, bad)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
