@@ -202,7 +202,6 @@ impl MonteCarlo {
 
     /// [`MonteCarlo::run`] with the generic uniform loop, whatever the board: lets tests
     /// compare the tuned kernel's statistics with it.
-
     #[cfg(test)]
     pub(super) fn run_generic(&self, pos: &Position, n: u64, seed: u64) -> PlayoutStats {
         let mut plain = self.clone();
