@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{both, c4, shared_data, temp_dir};
+use common::{both, c4, s, shared_data, temp_dir};
 use connect4_ml::Geometry;
 use connect4_ml::datasets::Label;
 use connect4_ml::datasets::enumerate::enumerate_uci;
@@ -570,88 +570,144 @@ fn label_with_an_order_model_gives_the_exact_scores() {
     );
 }
 
+/// One labelling job shared by the tests below: 30 Pons end-game positions (their scores are
+/// independent of our solver) with one bad line, labelled unsharded and in three shards.
+struct LabelRun {
+    dir: std::path::PathBuf,
+    src: std::path::PathBuf,
+    source: Vec<String>,
+    /// "MOVES SCORE" as Pons gives them, the bad line left out.
+    want: Vec<String>,
+    /// Pons' scores, in order.
+    scores: Vec<i32>,
+    all: std::path::PathBuf,
+    /// What `c4 data label` printed for the unsharded run.
+    unsharded: std::process::Output,
+    /// The three shard files' text.
+    shards: Vec<String>,
+}
+
+fn label_run() -> &'static LabelRun {
+    static RUN: std::sync::OnceLock<LabelRun> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = temp_dir("label");
+        let lines = pons_head("Test_L3_R1", 30);
+        let mut source: Vec<String> = lines.iter().map(|(m, _)| m.to_string()).collect();
+        source.insert(7, "448".into());
+        let src = dir.join("src.txt");
+        std::fs::write(&src, source.join("\n") + "\n").unwrap();
+        let all = dir.join("all.txt");
+        let unsharded = c4(&["data", "label", s(&src), "--out", s(&all)]);
+        let mut shards = Vec::new();
+        for i in 0..3 {
+            let out = dir.join(format!("part{i}.txt"));
+            let shard = format!("{i}/3");
+            c4(&[
+                "data",
+                "label",
+                s(&src),
+                "--out",
+                s(&out),
+                "--shard",
+                &shard,
+            ]);
+            shards.push(std::fs::read_to_string(&out).unwrap());
+        }
+        LabelRun {
+            want: lines.iter().map(|(m, sc)| format!("{m} {sc}")).collect(),
+            scores: lines.iter().map(|(_, sc)| sc.parse().unwrap()).collect(),
+            dir,
+            src,
+            source,
+            all,
+            unsharded,
+            shards,
+        }
+    })
+}
+
 #[test]
-fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
-    let d = temp_dir("label");
-    // 30 Pons end-game positions (their scores are independent of our solver), one bad line.
-    let lines = pons_head("Test_L3_R1", 30);
-    let mut source: Vec<String> = lines.iter().map(|(m, _)| m.to_string()).collect();
-    source.insert(7, "448".into());
-    let src = d.join("src.txt");
-    std::fs::write(&src, source.join("\n") + "\n").unwrap();
-    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+fn data_label_scores_match_pons_and_name_the_bad_line() {
+    let r = label_run();
     // Unsharded: every good line labelled in order, the bad one named, exit non-zero.
-    let all = d.join("all.txt");
-    let o = c4(&["data", "label", &s(&src), "--out", &s(&all)]);
+    let o = &r.unsharded;
     assert!(!o.status.success());
     assert!(
-        both(&o).contains("line 8: move 3: column 8 is out of range"),
+        both(o).contains("line 8: move 3: column 8 is out of range"),
         "{}",
-        both(&o)
+        both(o)
     );
-    let labelled = std::fs::read_to_string(&all).unwrap();
-    let want: Vec<String> = lines.iter().map(|(m, sc)| format!("{m} {sc}")).collect();
-    assert_eq!(labelled.lines().collect::<Vec<_>>(), want);
+    let labelled = std::fs::read_to_string(&r.all).unwrap();
+    assert_eq!(labelled.lines().collect::<Vec<_>>(), r.want);
     // Weak labels are the signs.
-    let weak = d.join("weak.txt");
-    c4(&["data", "label", &s(&src), "--out", &s(&weak), "--weak"]);
-    for (w, (_, sc)) in std::fs::read_to_string(&weak).unwrap().lines().zip(&lines) {
+    let weak = temp_dir("label-weak").join("weak.txt");
+    c4(&["data", "label", s(&r.src), "--out", s(&weak), "--weak"]);
+    for (w, sc) in std::fs::read_to_string(&weak)
+        .unwrap()
+        .lines()
+        .zip(&r.scores)
+    {
         let got: i32 = w.split_once(' ').unwrap().1.parse().unwrap();
-        assert_eq!(got, sc.parse::<i32>().unwrap().signum());
+        assert_eq!(got, sc.signum());
     }
+}
+
+#[test]
+fn data_label_shards_cover_the_source_in_order() {
+    let r = label_run();
     // Three shards: line k of the source is in shard k % 3, in order.
-    let mut shards = Vec::new();
-    for i in 0..3 {
-        let out = d.join(format!("part{i}.txt"));
-        c4(&[
-            "data",
-            "label",
-            &s(&src),
-            "--out",
-            &s(&out),
-            "--shard",
-            &format!("{i}/3"),
-        ]);
-        shards.push(std::fs::read_to_string(&out).unwrap());
-    }
     let mut rebuilt = Vec::new();
     let mut next = [0usize; 3];
-    let parts: Vec<Vec<&str>> = shards.iter().map(|t| t.lines().collect()).collect();
-    for (k, line) in source.iter().enumerate() {
+    let parts: Vec<Vec<&str>> = r.shards.iter().map(|t| t.lines().collect()).collect();
+    for (k, line) in r.source.iter().enumerate() {
         if line == "448" {
             continue;
         }
         rebuilt.push(parts[k % 3][next[k % 3]].to_string());
         next[k % 3] += 1;
     }
-    assert_eq!(rebuilt, want);
+    assert_eq!(rebuilt, r.want);
+}
+
+#[test]
+fn data_merge_rebuilds_the_unsharded_file_and_refuses_bad_parts() {
+    let r = label_run();
+    // Copies of the parts (with their manifests), since this test damages them.
+    let d = temp_dir("label-merge");
+    for i in 0..3 {
+        for suffix in ["", ".shard.json"] {
+            let name = format!("part{i}.txt{suffix}");
+            std::fs::copy(r.dir.join(&name), d.join(&name)).unwrap();
+        }
+    }
     // Merging the three parts gives the unsharded file, with or without the source.
-    let part_paths: Vec<String> = (0..3).map(|i| s(&d.join(format!("part{i}.txt")))).collect();
+    let part_paths: Vec<String> = (0..3)
+        .map(|i| s(&d.join(format!("part{i}.txt"))).to_string())
+        .collect();
     let merged = d.join("merged.txt");
-    let mut merge = vec![
+    let merged_s = s(&merged);
+    let merge = vec![
         "data",
         "merge",
         &part_paths[2],
         &part_paths[0],
         &part_paths[1],
         "--out",
+        merged_s,
     ];
-    let merged_s = s(&merged);
-    merge.push(&merged_s);
     let o = c4(&merge);
     assert!(o.status.success(), "{}", both(&o));
     assert_eq!(
         std::fs::read(&merged).unwrap(),
-        std::fs::read(&all).unwrap()
+        std::fs::read(&r.all).unwrap()
     );
     assert!(
-        both(&o).contains(&connect4_ml::io::sha256_file(&all).unwrap()),
+        both(&o).contains(&connect4_ml::io::sha256_file(&r.all).unwrap()),
         "{}",
         both(&o)
     );
-    let src_s = s(&src);
     let mut with_source = merge.clone();
-    with_source.extend(["--source", &src_s]);
+    with_source.extend(["--source", s(&r.src)]);
     assert!(c4(&with_source).status.success());
     // A missing shard, a doubled one and a damaged part are refused.
     let o = c4(&[
@@ -660,7 +716,7 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
         &part_paths[0],
         &part_paths[1],
         "--out",
-        &merged_s,
+        merged_s,
     ]);
     assert!(both(&o).contains("shard 2/3 is missing"), "{}", both(&o));
     let o = c4(&[
@@ -670,7 +726,7 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
         &part_paths[1],
         &part_paths[1],
         "--out",
-        &merged_s,
+        merged_s,
     ]);
     assert!(
         both(&o).contains("shard 1/3 is given twice"),
@@ -697,18 +753,24 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
         "{}",
         both(&o)
     );
+}
+
+#[test]
+fn data_label_resumes_an_interrupted_shard() {
+    let r = label_run();
     // Interrupted: five lines and a torn sixth in the partial file. Without --resume it is
     // refused; with it the run finishes to the same file.
+    let d = temp_dir("label-resume");
     let out = d.join("resumed.txt");
-    let part2: Vec<&str> = parts[2].clone();
+    let part2: Vec<&str> = r.shards[2].lines().collect();
     let torn = format!("{}\n{}", part2[..5].join("\n"), &part2[5][..3]);
     std::fs::write(d.join("resumed.txt.partial"), torn).unwrap();
     let args = [
         "data",
         "label",
-        &s(&src),
+        s(&r.src),
         "--out",
-        &s(&out),
+        s(&out),
         "--shard",
         "2/3",
     ];
@@ -720,7 +782,7 @@ fn data_label_scores_match_pons_shards_cover_the_source_and_resume() {
     let o = c4(&with_resume);
     assert!(o.status.success(), "{}", both(&o));
     assert!(both(&o).contains("5 from the partial file"), "{}", both(&o));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), shards[2]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), r.shards[2]);
 }
 
 /// The `lines` features lift the UCI holdout well above plain cells at the same small number

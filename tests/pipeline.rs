@@ -8,26 +8,43 @@ use common::{c4, ok, s, temp_dir};
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
+/// The pipeline arguments of the one quick run the tests below share (`--out` aside).
+fn quick_args() -> Vec<String> {
     let uci = common::shared_data("uci/connect-4.data");
     let pons = common::shared_data("pons");
-    let dir = temp_dir("quick");
-    let run = dir.join("run");
-    let out = c4(&[
-        "pipeline",
+    [
         "--quick",
-        "--out",
-        s(&run),
         "--seed",
         "3",
         "--uci",
         s(&uci),
         "--pons",
         s(&pons),
-    ]);
-    let stdout = ok(&out, "c4 pipeline --quick");
-    assert!(stdout.contains("report:"), "{stdout}");
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect()
+}
+
+/// One `c4 pipeline --quick` run shared by the tests that read it, made on first use. Its
+/// folder's name holds `,` and `=`, the characters of agent specs: the run's model agents
+/// must still load their models.
+fn quick_run() -> &'static Path {
+    static RUN: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        let run = temp_dir("quick").join("run,seed=3");
+        let mut args = vec!["pipeline".to_string(), "--out".into(), s(&run).into()];
+        args.extend(quick_args());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let stdout = ok(&c4(&args), "c4 pipeline --quick");
+        assert!(stdout.contains("report:"), "{stdout}");
+        run
+    })
+}
+
+#[test]
+fn quick_pipeline_writes_every_stage_and_its_report() {
+    let run = quick_run();
     for f in [
         "data/selfplay.csv",
         "models/lms.bin",
@@ -76,6 +93,11 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
         assert!(report.contains(want), "report lacks {want}:\n{report}");
     }
     assert!(!report.contains("Run stopped"), "{report}");
+}
+
+#[test]
+fn quick_pipeline_results_rank_the_agents_sensibly() {
+    let run = quick_run();
     // The ladder has all eight agents; every graded agent has three files of five moves.
     let read_json = |f: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(run.join(f)).unwrap()).unwrap()
@@ -143,15 +165,19 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
         random > easy && random > hard,
         "random {random}, easy {easy}, hard {hard}"
     );
+}
 
+#[test]
+fn the_quick_runs_models_play_as_agents_from_a_folder_with_commas() {
+    let run = quick_run();
     // The trained models play as agents.
-    let lms = format!("lms:{},depth=2", run.join("models/lms.bin").display());
-    let gbt = format!("model:{},depth=2", run.join("models/gbt.bin").display());
+    let lms = format!("lms:\"{}\",depth=2", run.join("models/lms.bin").display());
+    let gbt = format!("model:\"{}\",depth=2", run.join("models/gbt.bin").display());
     let hyb = format!(
-        "hybrid:model={},depth=2,rollouts=20",
+        "hybrid:model=\"{}\",depth=2,rollouts=20",
         run.join("models/gbt.bin").display()
     );
-    let t = dir.join("t");
+    let t = temp_dir("quick-models").join("t");
     ok(
         &c4(&[
             "tournament",
@@ -166,9 +192,17 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
         ]),
         "tournament of the run's models",
     );
+}
 
+#[test]
+fn the_same_seed_gives_the_same_run() {
+    let run = quick_run();
+    let (uci, pons) = (
+        common::shared_data("uci/connect-4.data"),
+        common::shared_data("pons"),
+    );
     // The same seed gives the same data, models and games.
-    let again = dir.join("again");
+    let again = temp_dir("quick-again").join("again");
     ok(
         &c4(&[
             "pipeline",
@@ -201,10 +235,14 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
             .collect()
     };
     assert!(
-        games(&run) == games(&again),
+        games(run) == games(&again),
         "ladder games differ between runs"
     );
+}
 
+#[test]
+fn the_notebooks_run_on_the_quick_run() {
+    let run = quick_run();
     // The notebooks execute on the run (CI installs notebooks/requirements.txt; C4_PYTHON
     // names the interpreter that has them).
     let python = std::env::var("C4_PYTHON").unwrap_or_else(|_| "python3".into());
@@ -227,7 +265,7 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
     );
     let nb = Command::new(&python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("notebooks/run_notebooks.py"))
-        .arg(&run)
+        .arg(run)
         .output()
         .unwrap();
     let text = ok(&nb, "notebooks");
@@ -238,7 +276,6 @@ fn quick_pipeline_writes_every_stage_and_the_notebooks_run_on_it() {
     ] {
         assert!(text.contains(&format!("{name}.ipynb: executed")), "{text}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

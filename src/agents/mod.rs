@@ -1,5 +1,7 @@
 //! Agents: anything that picks a move. Every agent is named by a spec string (see
 //! [`AgentSpec`]) so tournaments, benchmarks and the game can be pointed at any of them.
+//!
+//! Not here: games between agents and their grading (`arena`), search itself (`search`).
 
 mod adaptive;
 mod perfect;

@@ -1,4 +1,8 @@
 //! The arena: games between agents, round-robin tournaments, and Elo ratings.
+//!
+//! Also here: evaluation against a baseline with 95% intervals ([`evaluate`], [`wilson`]), grading
+//! moves against the solver, the benchmark sets' names. Not here: making benchmark sets
+//! (`train::make_bench_sets`), training.
 
 pub mod bench_sets;
 mod elo;

@@ -1,4 +1,7 @@
 //! Argument structs (clap derive) and one `run` per subcommand.
+//!
+//! Each file parses its subcommand's flags (value ranges checked by clap), calls the library
+//! and prints. Not here: any work the library could do for another caller.
 
 mod analyze;
 mod bench;

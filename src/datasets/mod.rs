@@ -1,5 +1,5 @@
 //! Data files that play no games: the UCI data set (reader, exact reconstruction, download,
-//! the `.Z` decoder, label checks), the one reader and writer of "MOVES [SCORE]" files (plain
+//! the `.Z` decoder, label checks), the one reader and writer of "MOVES \[SCORE\]" files (plain
 //! or gzip), the self-play CSV, training sources, the labelling jobs, and what all of them
 //! produce: [`Example`] and [`Label`].
 //!

@@ -33,7 +33,7 @@ pub enum SourcesError {
     TooFew(usize),
 }
 
-/// Examples ready for [`super::experiment::run_experiment`].
+/// Examples ready for [`crate::train::gbt::train_gbt`].
 pub struct TrainingSources {
     /// The rows split into training and test parts (the UCI rows; the extra rows when there
     /// is no UCI file).

@@ -1,5 +1,8 @@
 //! Static evaluators: the value of a position from the side to move, without search.
 //!
+//! Not here: search (`search`), training (`train`), model files as bytes (`ml::model_file`,
+//! `io::model_format`); [`ModelEvaluator`] is the one way a model file becomes an evaluator.
+//!
 //! Search calls an evaluator at every leaf, so evaluators are cheap, shareable across threads
 //! (`Send + Sync`, used behind `Arc`) and deterministic: the same position always gets the
 //! same value. Values are only compared with each other within one evaluator; their scale is

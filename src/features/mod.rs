@@ -1,5 +1,7 @@
 //! Feature extractors: numbers computed from the board alone (no search, no solver) that
 //! evaluators weigh and learners train on.
+//!
+//! Not here: weights or models over the features (`ml`, `eval`).
 
 mod linear8;
 mod lines;

@@ -1,5 +1,7 @@
 //! The rules of Connect Four on bitboards: [`Geometry`] (board size and masks), [`Position`]
 //! (play, legality, wins, keys, mirror), move strings, and the UCI cell encoding.
+//!
+//! Not here: solving (`solver`), evaluation (`eval`), reading data files (`datasets`).
 
 mod error;
 mod geometry;

@@ -1,5 +1,8 @@
 //! Files: atomic writes, so that an interrupted run never leaves a half-written model, data
 //! set or report where a good one was.
+//!
+//! Also here: the model-file container ([`model_format`]). Not here: what a model body means
+//! (`ml::model_file`).
 
 pub mod model_format;
 

@@ -1,5 +1,7 @@
 //! `c4 pipeline`: the main job, end to end, into one run directory.
 //!
+//! Not here: the trainers and games it orders (`train`, `arena`): each stage calls them.
+//!
 //! Before anything runs, [`inputs`] checks what the run reads (run folder, UCI file,
 //! benchmark sets, agent specs), so a bad path fails in a second. Then the stages, in order;
 //! each is one function returning a typed result, writes its files atomically, and records

@@ -1,5 +1,7 @@
 //! Charts drawn with plotters from plain data series, each saved as PNG and SVG.
 //!
+//! Not here: any other module of the crate: plot imports none.
+//!
 //! Two chart shapes cover every picture the project draws: [`LineChart`] (learning curves:
 //! error, weights, scores or losses against games or iterations) and [`BarChart`]
 //! (horizontal bars per category, optionally grouped, optionally with interval bars: feature

@@ -1,5 +1,8 @@
 //! Depth-limited negamax with alpha-beta over any [`Evaluator`].
 //!
+//! Not here: evaluators (`eval`), agents built on the search (`agents`), the perfect solver
+//! (`solver`).
+//!
 //! What every searcher here does: immediate wins are taken first; moves that let the
 //! opponent win at once are never searched (a forced reply is played at the root without
 //! searching); columns are tried best-known first, then centre first; a transposition table

@@ -1,6 +1,8 @@
 //! `c4 serve`: one page and a JSON API to play against any agent, see the solver's verdict on
 //! every column beside what each learned model thinks and why, and browse pipeline runs.
 //!
+//! Not here: game rules, agents or models: the server calls the library for each.
+//!
 //! Built on axum over tokio: the maintained, widely used Rust HTTP stack, whose extractors
 //! turn malformed input into typed rejections (mapped to 400s here) and whose handlers are
 //! futures that hyper drops when a client disconnects, which is how abandoned work is

@@ -29,7 +29,7 @@
 //! Where things live: this file is the facade ([`Solver`], [`Mode`], errors, the probe
 //! sequence); `search` the search core; `table` the transposition tables; `shallow` the
 //! [`ShallowTable`] a job's solvers share; `order_hint` the [`OrderHint`]; `sorter` the move
-//! order; `follow_up` the claimeven bounds; [`analysis`] the per-column analysis; [`bench`]
+//! order; `follow_up` the claimeven bounds; [`analysis`] the per-column analysis; [`mod@bench`]
 //! the benchmark loop; `book` the opening book.
 
 pub mod analysis;

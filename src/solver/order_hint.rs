@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// positions (weak, one thread, models/gbt.bin): 72.4 s -> 68.2 s and 70.2 s -> 65.9 s below
 /// 14 stones; 69.7 s below 12; 80.3 s below 20 (the evaluations then cost more than they
 /// save). Ordering by the model first and the threats second was no faster (72.4 s). Since
-/// the end-game table ([`DEEP_MAX_EMPTY`]) the hint measures no faster (32.9-36.8 s without,
+/// the end-game table ([`super::DEEP_MAX_EMPTY`]) the hint measures no faster (32.9-36.8 s without,
 /// 33.5-41.0 s with, on the second sample).
 #[derive(Clone)]
 pub struct OrderHint {

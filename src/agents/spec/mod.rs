@@ -396,4 +396,58 @@ mod tests {
         let got = split_agent_list(&["negamax:eval=threat,depth=7,adaptive:depth=3".to_string()]);
         assert_eq!(got, vec!["negamax:eval=threat,depth=7", "adaptive:depth=3"]);
     }
+
+    #[test]
+    fn typed_specs_round_trip_through_their_text_whatever_the_path() {
+        let dir = std::env::temp_dir().join(format!("c4-spec a,b=c {}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = dir.join("gbt,depth=9.bin");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_GBT_MODEL),
+            &model,
+        )
+        .unwrap();
+        let lms = dir.join("lms=1.bin");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_LMS_MODEL),
+            &lms,
+        )
+        .unwrap();
+        let specs = [
+            AgentSpec::model(&model, 2).unwrap(),
+            AgentSpec::lms(&lms, 3).unwrap(),
+            AgentSpec::hybrid(&model, 2).unwrap(),
+            AgentSpec::builtin("handtuned", 4).unwrap(),
+        ];
+        for spec in specs {
+            let text = spec.to_string();
+            let back: AgentSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(back, spec, "{text}");
+            // The quoted path is the path: the agent loads its model and plays.
+            let mut agent = back.factory(Geometry::STANDARD).unwrap().build(0).unwrap();
+            let empty = crate::Position::new(Geometry::STANDARD);
+            assert!(agent.choose(&crate::agents::Turn::new(empty)) < 7);
+        }
+        match AgentSpec::model(&model, 2).unwrap().kind() {
+            AgentKind::Search {
+                eval: EvalSpec::Model(p),
+                params,
+            } => {
+                assert_eq!(p, &model);
+                assert_eq!(params.depth, 2);
+            }
+            k => panic!("{k:?}"),
+        }
+        // Plain paths stay unquoted; a quote is refused, an open quote named.
+        assert_eq!(
+            AgentSpec::model(Path::new("models/gbt.bin"), 3)
+                .unwrap()
+                .to_string(),
+            "model:models/gbt.bin,depth=3"
+        );
+        assert!(AgentSpec::model(Path::new("a\"b.bin"), 3).is_err());
+        let err = parse("model:\"a,b.bin,depth=3").unwrap_err().to_string();
+        assert!(err.contains("not closed"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -107,7 +107,7 @@ pub struct ExperimentReport {
     /// Feature names and normalised gain importance, most important first.
     pub importance: Vec<(String, f64)>,
     /// Metrics on separate held-out files by band of stones (empty unless asked, see
-    /// [`super::by_stones`]), the last entry over all their rows.
+    /// [`crate::ml::by_stones`]), the last entry over all their rows.
     pub by_stones: Vec<crate::ml::by_stones::BandReport>,
 }
 
