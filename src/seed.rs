@@ -49,6 +49,16 @@ pub enum Stream {
     /// Games that make benchmark sets (parts: phase, game). Untagged, as the shipped
     /// data/bench sets depend on it.
     BenchSets,
+    /// The random walks that choose an n-tuple network's cells.
+    NTupleWalks,
+    /// An n-tuple self-play game (parts: game).
+    NTupleSelfPlay,
+    /// The shuffles of the n-tuple trainer's supervised passes.
+    NTupleSupervised,
+    /// The n-tuple learning curve's matches.
+    NTupleCurve,
+    /// The MCTS agent's rollouts and tie breaks.
+    Mcts,
 }
 
 impl Stream {
@@ -69,6 +79,11 @@ impl Stream {
             Stream::LmsSupervised => 0x1a5_0003,
             Stream::Playouts => 0x91a7_0001,
             Stream::BenchPlayouts => 0x91a7_0002,
+            Stream::NTupleWalks => 0x7e_0001,
+            Stream::NTupleSelfPlay => 0x7e_0002,
+            Stream::NTupleSupervised => 0x7e_0003,
+            Stream::NTupleCurve => 0x7e_0004,
+            Stream::Mcts => 0x3c75_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

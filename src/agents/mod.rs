@@ -4,12 +4,14 @@
 //! Not here: games between agents and their grading (`arena`), search itself (`search`).
 
 mod adaptive;
+pub(crate) mod mcts;
 mod perfect;
 mod random;
 mod searching;
 mod spec;
 
 pub use adaptive::{Adaptive, rank_moves};
+pub use mcts::MctsAgent;
 pub use perfect::Perfect;
 pub use random::RandomAgent;
 pub use searching::SearchAgent;

@@ -76,7 +76,18 @@ pub fn read_graded_file(
     geom: crate::game::Geometry,
     limit: Option<usize>,
 ) -> Result<Vec<(Position, Option<i32>)>, GradeError> {
-    let lines = read_moves_head(path, geom, Expect::Any, limit)?;
+    let lines = read_moves_head(path, geom, Expect::Any, limit).map_err(|e| match e {
+        MovesFileError::Line {
+            path,
+            line,
+            problem,
+        } => GradeError::Line {
+            path,
+            line,
+            problem,
+        },
+        e => GradeError::File(e),
+    })?;
     Ok(lines.into_iter().map(|m| (m.position, m.score)).collect())
 }
 
@@ -92,6 +103,16 @@ pub enum GradeError {
     /// A benchmark file could not be read.
     #[error(transparent)]
     File(#[from] MovesFileError),
+    /// A line of a benchmark file is not a position to grade.
+    #[error("{}: line {line}: {problem}", path.display())]
+    Line {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong.
+        problem: crate::datasets::labelled::MovesLineError,
+    },
     /// The worker threads could not start.
     #[error("cannot start {jobs} worker threads: {source}")]
     Threads {

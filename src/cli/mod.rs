@@ -211,7 +211,7 @@ pub fn describe_error(e: &anyhow::Error) -> String {
 /// The flag that fixes an error, for errors whose fix is a flag.
 fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
     use connect4_ml::arena::TournamentError;
-    use connect4_ml::datasets::label::GenerateError;
+    use connect4_ml::datasets::label::{GenerateError, LabelFileError};
     use connect4_ml::solver::SolverError;
     e.chain().find_map(|c| {
         if let Some(SolverError::NoMemory { .. }) = c.downcast_ref() {
@@ -219,6 +219,10 @@ fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
         } else if let Some(TournamentError::NoGames) = c.downcast_ref() {
             Some("--games must be at least 1")
         } else if let Some(GenerateError::PartialExists { .. }) = c.downcast_ref() {
+            Some("pass --resume to continue it")
+        } else if let Some(LabelFileError::Label(GenerateError::PartialExists { .. })) =
+            c.downcast_ref()
+        {
             Some("pass --resume to continue it")
         } else {
             None

@@ -83,6 +83,9 @@ pub struct Example {
     pub position: Position,
     /// Its solver label for the side to move.
     pub label: Label,
+    /// The exact solver score for the side to move, when the source has it (labelled
+    /// "MOVES SCORE" files and self-play CSV do; the UCI file has classes only).
+    pub score: Option<i32>,
 }
 
 impl From<&super::uci::UciRow> for Example {
@@ -90,6 +93,7 @@ impl From<&super::uci::UciRow> for Example {
         Example {
             position: r.position,
             label: r.label,
+            score: None,
         }
     }
 }
@@ -99,6 +103,7 @@ impl From<&super::selfplay_csv::LabelledPosition> for Example {
         Example {
             position: p.position,
             label: p.label,
+            score: Some(p.score),
         }
     }
 }

@@ -121,6 +121,7 @@ pub fn read_labelled_examples(
         .map(|m| Example {
             position: m.position,
             label: super::Label::from_score(m.score.unwrap_or(0)),
+            score: m.score,
         })
         .collect();
     let sha = crate::io::sha256_file(path).map_err(|source| SourcesError::Io {

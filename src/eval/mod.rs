@@ -14,6 +14,7 @@ mod hybrid;
 mod linear;
 mod model;
 mod montecarlo;
+mod ntuple;
 mod open_lines;
 mod playout_kernel;
 mod playout_rng;
@@ -28,6 +29,7 @@ pub use model::ModelEvaluator;
 pub use montecarlo::{
     DEFAULT_PLAYOUTS, MonteCarlo, PlayoutBench, PlayoutPolicy, PlayoutStats, bench_playouts,
 };
+pub use ntuple::NTupleEvaluator;
 pub use open_lines::OpenLines;
 pub use playout_rng::PlayoutRng;
 pub use threats::Threats;
@@ -119,6 +121,7 @@ pub fn load_model(path: &std::path::Path, geom: Geometry) -> Result<Arc<dyn Eval
     Ok(match ModelEvaluator::load(path, geom)? {
         ModelEvaluator::Gbt(e) => Arc::new(*e),
         ModelEvaluator::Linear(e) => Arc::new(e),
+        ModelEvaluator::NTuple(e) => Arc::new(*e),
     })
 }
 

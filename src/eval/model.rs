@@ -1,7 +1,7 @@
 //! The evaluator of any model file, by the kind its header names: what `model:FILE` agents
 //! and the web UI's model list load, read and checksummed once.
 
-use super::{EvalError, Evaluator, Explanation, GbtEvaluator, LinearEvaluator};
+use super::{EvalError, Evaluator, Explanation, GbtEvaluator, LinearEvaluator, NTupleEvaluator};
 use crate::game::{Geometry, Player, Position};
 use crate::ml::model_file::{ModelFile, load_any};
 use std::path::Path;
@@ -13,6 +13,8 @@ pub enum ModelEvaluator {
     Gbt(Box<GbtEvaluator>),
     /// Linear weights.
     Linear(LinearEvaluator),
+    /// An n-tuple network.
+    NTuple(Box<NTupleEvaluator>),
 }
 
 impl ModelEvaluator {
@@ -21,6 +23,10 @@ impl ModelEvaluator {
         Ok(match load_any(path, Some(geom))? {
             ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(*f, path))),
             ModelFile::Linear(f) => ModelEvaluator::Linear(LinearEvaluator::from_file(&f, path)),
+            ModelFile::NTuple(f) => ModelEvaluator::NTuple(Box::new(NTupleEvaluator::new(
+                f.network,
+                super::file_name(path),
+            ))),
         })
     }
 
@@ -29,6 +35,7 @@ impl ModelEvaluator {
         match self {
             ModelEvaluator::Gbt(_) => "gbt",
             ModelEvaluator::Linear(_) => "linear",
+            ModelEvaluator::NTuple(_) => "ntuple",
         }
     }
 
@@ -37,6 +44,10 @@ impl ModelEvaluator {
         match self {
             ModelEvaluator::Gbt(e) => e.extractor().set().name().to_string(),
             ModelEvaluator::Linear(_) => crate::ml::model_file::LINEAR_FEATURE_SET.into(),
+            ModelEvaluator::NTuple(e) => {
+                let l = e.network().layout();
+                format!("ntuple({}x{})", l.tuples, l.cells)
+            }
         }
     }
 
@@ -45,6 +56,7 @@ impl ModelEvaluator {
         match self {
             ModelEvaluator::Gbt(e) => e.explain(pos),
             ModelEvaluator::Linear(e) => e.explain(pos),
+            ModelEvaluator::NTuple(e) => e.explain(pos),
         }
     }
 }
@@ -54,6 +66,7 @@ impl Evaluator for ModelEvaluator {
         match self {
             ModelEvaluator::Gbt(e) => e.name(),
             ModelEvaluator::Linear(e) => e.name(),
+            ModelEvaluator::NTuple(e) => e.name(),
         }
     }
 
@@ -61,6 +74,7 @@ impl Evaluator for ModelEvaluator {
         match self {
             ModelEvaluator::Gbt(e) => e.evaluate(pos),
             ModelEvaluator::Linear(e) => e.evaluate(pos),
+            ModelEvaluator::NTuple(e) => e.evaluate(pos),
         }
     }
 
@@ -68,6 +82,7 @@ impl Evaluator for ModelEvaluator {
         match self {
             ModelEvaluator::Gbt(e) => e.evaluate_for(pos, player),
             ModelEvaluator::Linear(e) => e.evaluate_for(pos, player),
+            ModelEvaluator::NTuple(e) => e.evaluate_for(pos, player),
         }
     }
 }

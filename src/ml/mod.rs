@@ -10,4 +10,5 @@ pub mod gbt;
 pub mod lms;
 pub mod metrics;
 pub mod model_file;
+pub mod ntuple;
 pub mod split;

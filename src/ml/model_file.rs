@@ -2,6 +2,7 @@
 //! checks that only make sense for a GBT (the feature set exists and has the model's width).
 
 use super::gbt::{GbtModel, GbtModelData, GbtModelError};
+use super::ntuple::{NTupleData, NTupleNetwork};
 use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model_format::{
@@ -46,6 +47,9 @@ pub enum ModelBodyError {
     /// A NaN or infinite weight.
     #[error("weight {0} is not finite")]
     NotFinite(f64),
+    /// An n-tuple network whose parts do not fit.
+    #[error(transparent)]
+    NTuple(crate::ml::ntuple::NTupleError),
 }
 
 /// A loaded GBT model file.
@@ -218,6 +222,56 @@ fn linear_from_parts(
     Ok(LinearFile { header, weights })
 }
 
+/// The feature-set name written in n-tuple model headers.
+pub const NTUPLE_FEATURE_SET: &str = "ntuple";
+
+/// A loaded n-tuple network file.
+#[derive(Clone, Debug)]
+pub struct NTupleFile {
+    /// The file's header.
+    pub header: ModelHeader,
+    /// The network.
+    pub network: NTupleNetwork,
+}
+
+/// Writes `net` to `path`, atomically.
+pub fn save_ntuple(
+    path: &Path,
+    net: &NTupleNetwork,
+    meta: TrainingMeta,
+) -> Result<(), ModelFileError> {
+    let geom = net.geometry();
+    let header = ModelHeader {
+        kind: ModelKind::NTuple,
+        feature_set: NTUPLE_FEATURE_SET.to_string(),
+        width: geom.width() as u32,
+        height: geom.height() as u32,
+        meta,
+    };
+    save_model(path, &header, &net.data())
+}
+
+/// Reads an n-tuple network file (`c4 train ntuple`); with `board`, also requires that
+/// board size.
+pub fn load_ntuple(path: &Path, board: Option<Geometry>) -> Result<NTupleFile, ModelFileError> {
+    ntuple_from_parts(&ModelParts::open(path, &read_bytes(path)?)?, board)
+}
+
+fn ntuple_from_parts(
+    parts: &ModelParts,
+    board: Option<Geometry>,
+) -> Result<NTupleFile, ModelFileError> {
+    parts.check(&expect(ModelKind::NTuple, Some(NTUPLE_FEATURE_SET), board))?;
+    let data: NTupleData = parts.body()?;
+    let header = parts.header.clone();
+    let invalid = |e| invalid(parts.path(), e);
+    let geometry = Geometry::new(header.width as usize, header.height as usize)
+        .map_err(|e| invalid(ModelBodyError::Board(e)))?;
+    let network =
+        NTupleNetwork::from_data(geometry, data).map_err(|e| invalid(ModelBodyError::NTuple(e)))?;
+    Ok(NTupleFile { header, network })
+}
+
 /// Any model file this build reads, as the kind its header names.
 #[derive(Clone, Debug)]
 pub enum ModelFile {
@@ -225,6 +279,8 @@ pub enum ModelFile {
     Gbt(Box<GbtFile>),
     /// Linear weights (`c4 train lms`).
     Linear(Box<LinearFile>),
+    /// An n-tuple network (`c4 train ntuple`).
+    NTuple(Box<NTupleFile>),
 }
 
 impl ModelFile {
@@ -233,6 +289,7 @@ impl ModelFile {
         match self {
             ModelFile::Gbt(f) => &f.header,
             ModelFile::Linear(f) => &f.header,
+            ModelFile::NTuple(f) => &f.header,
         }
     }
 }
@@ -245,5 +302,6 @@ pub fn load_any(path: &Path, board: Option<Geometry>) -> Result<ModelFile, Model
     Ok(match parts.header.kind {
         ModelKind::Gbt => ModelFile::Gbt(Box::new(gbt_from_parts(&parts, board)?)),
         ModelKind::Linear => ModelFile::Linear(Box::new(linear_from_parts(&parts, board)?)),
+        ModelKind::NTuple => ModelFile::NTuple(Box::new(ntuple_from_parts(&parts, board)?)),
     })
 }

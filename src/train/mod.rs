@@ -3,6 +3,7 @@
 //!
 //! - [`gbt`]: the gradient-boosted trees (sources, presets, holdout/CV, saving).
 //! - [`lms`]: the linear evaluator's weights by the LMS rule (self-play and supervised).
+//! - [`ntuple`]: n-tuple networks by TD self-play and supervised LMS.
 //! - [`selfplay`]: solver-labelled positions from self-play games.
 //! - [`sample_positions`]: distinct open positions for the labelling engine.
 //! - [`make_bench_sets`]: benchmark sets by phase and difficulty.
@@ -13,5 +14,6 @@
 pub mod gbt;
 pub mod lms;
 pub mod make_bench_sets;
+pub mod ntuple;
 pub mod sample_positions;
 pub mod selfplay;

@@ -27,6 +27,7 @@ impl EvalSpec {
             EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
             EvalSpec::Model(path) => eval::load_model(path, geom),
             EvalSpec::Linear(path) => Ok(Arc::new(eval::LinearEvaluator::load(path, geom)?)),
+            EvalSpec::NTuple(path) => Ok(Arc::new(eval::NTupleEvaluator::load(path, geom)?)),
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
             EvalSpec::Hybrid {
                 model,
@@ -61,7 +62,7 @@ impl AgentSpec {
         match &self.kind {
             AgentKind::Random => false,
             AgentKind::Search { params, .. } => params.time_budget.is_none(),
-            AgentKind::Perfect { .. } | AgentKind::Adaptive { .. } => true,
+            AgentKind::Perfect { .. } | AgentKind::Adaptive { .. } | AgentKind::Mcts { .. } => true,
         }
     }
 
@@ -147,6 +148,12 @@ impl AgentFactory {
                     }
                 })?)
             }
+            AgentKind::Mcts { sims, c, seed: s } => Box::new(crate::agents::MctsAgent::new(
+                name,
+                *sims,
+                *c,
+                crate::seed::derive_seed(*s, crate::seed::Stream::Mcts, &[seed]),
+            )),
             AgentKind::Adaptive { depth, start } => {
                 let eval = self
                     .eval

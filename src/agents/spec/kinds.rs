@@ -3,7 +3,10 @@
 //! the CLI's help all read this table, so they cannot drift apart.
 
 use super::args::Args;
-use super::{AgentError, AgentKind, DEFAULT_DEPTH, DEFAULT_GBT_MODEL, DEFAULT_LMS_MODEL, EvalSpec};
+use super::{
+    AgentError, AgentKind, DEFAULT_DEPTH, DEFAULT_GBT_MODEL, DEFAULT_LMS_MODEL,
+    DEFAULT_NTUPLE_MODEL, EvalSpec,
+};
 use crate::eval;
 use crate::search::SearchParams;
 
@@ -165,6 +168,41 @@ pub const AGENT_KINDS: &[KindInfo] = &[
                 .filter(|p| !p.is_empty())
                 .unwrap_or(DEFAULT_LMS_MODEL);
             search(a, EvalSpec::Linear(path.into()), DEFAULT_DEPTH)
+        },
+    },
+    KindInfo {
+        name: "ntuple",
+        usage: "ntuple[:PATH][,depth=N]",
+        summary: "an n-tuple network from c4 train ntuple (default models/ntuple.bin)",
+        keys: &["path", "depth", "ms", "schedule", "tt"],
+        parse: |a, path| {
+            let path = path
+                .or_else(|| a.take("path"))
+                .filter(|p| !p.is_empty())
+                .unwrap_or(DEFAULT_NTUPLE_MODEL);
+            search(a, EvalSpec::NTuple(path.into()), DEFAULT_DEPTH)
+        },
+    },
+    KindInfo {
+        name: "mcts",
+        usage: "mcts[:sims=N][,c=C][,seed=S]",
+        summary: "Monte Carlo tree search (UCT), uniformly random rollouts, proven wins and losses",
+        keys: &["sims", "c", "seed"],
+        parse: |a, _| {
+            let sims = a.number(
+                "sims",
+                crate::agents::mcts::DEFAULT_SIMS,
+                1..=100_000_000,
+                "a number of simulations from 1",
+            )?;
+            let c = a.number(
+                "c",
+                crate::agents::mcts::DEFAULT_C,
+                0.0..=100.0,
+                "an exploration constant from 0 to 100",
+            )?;
+            let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
+            Ok(AgentKind::Mcts { sims, c, seed })
         },
     },
     KindInfo {

@@ -15,6 +15,8 @@
 //! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
 //! | `gbt[:depth=N]` | `model:models/gbt.bin`, the shipped GBT model |
 //! | `lms[:PATH][,depth=N]` | linear weights from `c4 train lms` (default `models/lms.bin`) |
+//! | `ntuple[:PATH][,depth=N]` | an n-tuple network from `c4 train ntuple` (default `models/ntuple.bin`) |
+//! | `mcts[:sims=N][,c=C][,seed=S]` | UCT with uniformly random rollouts (1000 simulations, c = sqrt 2) |
 //! | `rollouts[:playouts=R][,smart=B][,seed=S][,depth=N]` | Monte Carlo playouts at the leaves (depth 1) |
 //! | `hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B (true)][,model_until=P][,blend_until=P][,weight=W][,seed=S]` | model early, blend, rollouts late |
 //!
@@ -46,6 +48,8 @@ use std::str::FromStr;
 pub const DEFAULT_GBT_MODEL: &str = "models/gbt.bin";
 /// The shipped LMS weights, relative to the repository root.
 pub const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
+/// The shipped n-tuple network, relative to the repository root.
+pub const DEFAULT_NTUPLE_MODEL: &str = "models/ntuple.bin";
 
 /// Default search depth of the evaluator kinds.
 pub const DEFAULT_DEPTH: u32 = 5;
@@ -70,6 +74,8 @@ pub enum EvalSpec {
     Model(std::path::PathBuf),
     /// A linear model file (`lms:PATH`); other kinds are refused.
     Linear(std::path::PathBuf),
+    /// An n-tuple network file (`ntuple:PATH`); other kinds are refused.
+    NTuple(std::path::PathBuf),
     /// Random playouts.
     Rollouts(RolloutSpec),
     /// An evaluator built in memory by the caller (e.g. weights being trained), named; it
@@ -103,6 +109,15 @@ pub enum AgentKind {
     Perfect {
         /// Solver table size in MiB.
         tt_mib: usize,
+    },
+    /// Monte Carlo tree search (UCT) with random rollouts.
+    Mcts {
+        /// Simulations per move.
+        sims: u32,
+        /// Exploration constant.
+        c: f64,
+        /// Seed of the rollouts.
+        seed: u64,
     },
     /// The adaptive-difficulty agent.
     Adaptive {
@@ -188,6 +203,11 @@ impl AgentSpec {
         Self::with_path("model", "", path, depth)
     }
 
+    /// A search over an n-tuple network (`ntuple:PATH,depth=N`).
+    pub fn ntuple(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("ntuple", "", path, depth)
+    }
+
     /// A search over linear weights (`lms:PATH,depth=N`).
     pub fn lms(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
         Self::with_path("lms", "", path, depth)
@@ -240,7 +260,7 @@ impl AgentSpec {
     pub fn map_model_paths(mut self, resolve: impl Fn(&Path) -> PathBuf) -> AgentSpec {
         if let AgentKind::Search { eval, .. } = &mut self.kind {
             match eval {
-                EvalSpec::Model(p) | EvalSpec::Linear(p) => *p = resolve(p),
+                EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => *p = resolve(p),
                 EvalSpec::Hybrid { model, .. } => *model = resolve(model),
                 EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => {}
             }

@@ -2,11 +2,13 @@
 
 mod gbt;
 mod lms;
+mod ntuple;
 
 use anyhow::Result;
 use clap::Subcommand;
 use gbt::GbtArgs;
 use lms::LmsArgs;
+use ntuple::NTupleArgs;
 
 #[derive(Subcommand, Debug)]
 pub enum TrainCommand {
@@ -16,6 +18,10 @@ pub enum TrainCommand {
     /// LMS: learn the linear evaluator's eight weights by self-play against the hand-tuned
     /// agent; saves the weights, a per-game learning curve and the evaluation matches.
     Lms(LmsArgs),
+    /// An n-tuple network (many small cell patterns, one weight table each): TD self-play
+    /// and/or supervised LMS on solver-labelled positions; saves the network, its learning
+    /// curve (score against handtuned:depth=5, mistakes on each benchmark set) and a report.
+    Ntuple(NTupleArgs),
 }
 
 /// Runs a `c4 train` subcommand.
@@ -23,5 +29,6 @@ pub fn run(cmd: TrainCommand) -> Result<()> {
     match cmd {
         TrainCommand::Gbt(a) => gbt::run_gbt(a),
         TrainCommand::Lms(a) => lms::run_lms(a),
+        TrainCommand::Ntuple(a) => ntuple::run_ntuple(a),
     }
 }

@@ -32,6 +32,8 @@ pub enum ModelKind {
     Gbt,
     /// Weights of a linear evaluator (`c4 train lms`).
     Linear,
+    /// An n-tuple network (`c4 train ntuple`).
+    NTuple,
 }
 
 impl std::fmt::Display for ModelKind {
@@ -39,6 +41,7 @@ impl std::fmt::Display for ModelKind {
         f.write_str(match self {
             ModelKind::Gbt => "gbt",
             ModelKind::Linear => "linear",
+            ModelKind::NTuple => "ntuple",
         })
     }
 }

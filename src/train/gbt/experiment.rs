@@ -136,7 +136,7 @@ fn train_rows(main: &[Example], idx: &[usize], extra: &[Example], mirror: bool) 
             if m.key() != rows[i].position.key() {
                 rows.push(Example {
                     position: m,
-                    label: rows[i].label,
+                    ..rows[i]
                 });
             }
         }

@@ -235,6 +235,7 @@ mod tests {
         Example {
             position: Position::from_moves(Geometry::STANDARD, moves).unwrap(),
             label,
+            score: None,
         }
     }
 

@@ -1,0 +1,83 @@
+//! An evaluator backed by an n-tuple network file: the network's value for the side to move,
+//! in (-1, 1).
+
+use super::{Contribution, EvalError, Evaluator, Explanation, from_first};
+use crate::game::{Geometry, Position};
+use crate::ml::ntuple::NTupleNetwork;
+use std::path::Path;
+
+/// An n-tuple network as an evaluator.
+#[derive(Clone, Debug)]
+pub struct NTupleEvaluator {
+    net: NTupleNetwork,
+    name: String,
+}
+
+impl NTupleEvaluator {
+    /// Loads `path` for boards of `geom` (the file must be an n-tuple network for that
+    /// board).
+    pub fn load(path: &Path, geom: Geometry) -> Result<Self, EvalError> {
+        let file = crate::ml::model_file::load_ntuple(path, Some(geom))?;
+        Ok(Self::new(file.network, super::file_name(path)))
+    }
+
+    /// Wraps a network in memory, named `ntuple(NAME)`.
+    pub fn new(net: NTupleNetwork, name: impl AsRef<str>) -> Self {
+        NTupleEvaluator {
+            net,
+            name: format!("ntuple({})", name.as_ref()),
+        }
+    }
+
+    /// The network.
+    pub fn network(&self) -> &NTupleNetwork {
+        &self.net
+    }
+
+    /// The value of `pos` with each tuple's share of the sum before the squash, signed for
+    /// the side to move: the contributions and the bias (0) add up to `atanh(value)`. Each
+    /// contribution is named by its cells (`t12 a1 a2 b3 ...`) and its value is the number
+    /// of those cells that hold a stone.
+    pub fn explain(&self, pos: &Position) -> Explanation {
+        let shares = self.net.contributions(pos);
+        let contributions = self
+            .net
+            .tuples()
+            .iter()
+            .zip(shares)
+            .enumerate()
+            .map(|(i, (cells, share))| {
+                let names: Vec<String> = cells
+                    .iter()
+                    .map(|&(c, r)| format!("{}{}", (b'a' + c) as char, r + 1))
+                    .collect();
+                let stones = cells
+                    .iter()
+                    .filter(|&&(c, r)| pos.cell(c as usize, r as usize).is_some())
+                    .count();
+                Contribution {
+                    feature: format!("t{i} {}", names.join(" ")),
+                    value: stones as f64,
+                    contribution: from_first(pos, share as f64),
+                }
+            })
+            .collect();
+        Explanation {
+            value: self.evaluate(pos),
+            probabilities: None,
+            scale: "sum before tanh",
+            bias: 0.0,
+            contributions,
+        }
+    }
+}
+
+impl Evaluator for NTupleEvaluator {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn evaluate(&self, pos: &Position) -> f64 {
+        from_first(pos, self.net.value(pos) as f64)
+    }
+}

@@ -1,0 +1,433 @@
+//! The n-tuple network: a linear model over many small patterns of cells (Lucas, 2008; for
+//! Connect Four Thill, Koch and Konen, PPSN 2012, and Bagheri et al., IEEE TCIAIG 2016).
+//!
+//! Each tuple is a list of cells. A cell is in one of four states: empty and not playable
+//! yet, empty and playable now (the next stone of its column lands there), the first
+//! player's stone, the second player's. The states of a tuple's cells, read as a base-4
+//! number, index that tuple's table of weights; the value of a position is the sum of the
+//! weights its tuples index, squashed by `tanh` into (-1, 1), from the first player's view.
+//! The game is symmetric, so each tuple also reads the mirror image of the position and the
+//! two weights add up (one table serves both: a tuple and its mirror share what they learn).
+//! Tables can be split by the side to move, since the same pattern means different things
+//! to the player who moves next and to the one who waits.
+//!
+//! Learning is the LMS rule on the sum before the squash: each weight a position indexes
+//! moves by `rate x error x (1 - value^2)`, the gradient of `tanh`. The trainer
+//! (`train::ntuple`) supplies the targets: game results and TD targets in self-play,
+//! solver labels in supervised runs.
+
+use crate::game::{Geometry, Player, Position};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// States a cell can be in (see the module docs).
+const STATES: usize = 4;
+
+/// The shape of a network: how many tuples of how many cells, tables split by the side to
+/// move or not, and the seed of the random walks that choose the cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NTupleLayout {
+    /// Number of tuples.
+    pub tuples: usize,
+    /// Cells per tuple (each table has 4^cells weights).
+    pub cells: usize,
+    /// One set of tables per side to move (2) or one shared set (1).
+    pub sets: usize,
+    /// Seed of the random walks.
+    pub seed: u64,
+}
+
+impl Default for NTupleLayout {
+    /// 70 tuples of 8 cells in Thill et al.'s networks; here 70 tuples of 7 cells by default:
+    /// a table of 16,384 weights each, so that a whole network (2 x 70 tables of 64 KiB)
+    /// stays close to the cache and one evaluation costs well under a microsecond.
+    fn default() -> Self {
+        NTupleLayout {
+            tuples: 70,
+            cells: 7,
+            sets: 2,
+            seed: 1,
+        }
+    }
+}
+
+/// Why a layout or a stored network cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NTupleError {
+    /// Tuples of 1 to 10 cells (a 10-cell table already has a million weights).
+    #[error("{0} cells per tuple: from 2 to 10")]
+    Cells(usize),
+    /// At least one tuple.
+    #[error("{0} tuples: from 1 to 1000")]
+    Tuples(usize),
+    /// One or two sets of tables.
+    #[error("{0} sets of tables: 1 (shared) or 2 (by side to move)")]
+    Sets(usize),
+    /// More cells per tuple than the board has.
+    #[error("{cells} cells per tuple on a board of {board} cells")]
+    TooLong {
+        /// Cells per tuple.
+        cells: usize,
+        /// Cells on the board.
+        board: usize,
+    },
+    /// Stored parts that do not fit together (a damaged or hand-made file).
+    #[error("inconsistent network: {0}")]
+    Inconsistent(&'static str),
+    /// A NaN or infinite weight.
+    #[error("weight {0} is not finite")]
+    NotFinite(usize),
+}
+
+/// What a model file stores of a network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NTupleData {
+    /// The layout it was made with.
+    pub layout: NTupleLayout,
+    /// Each tuple's cells, as (column, row) with row 0 at the bottom.
+    pub tuples: Vec<Vec<(u8, u8)>>,
+    /// All tables, set by set, tuple by tuple.
+    pub weights: Vec<f32>,
+}
+
+/// An n-tuple network for one board size.
+#[derive(Clone, Debug)]
+pub struct NTupleNetwork {
+    geom: Geometry,
+    layout: NTupleLayout,
+    /// Each tuple's cells as bit indices of the position's bitboards.
+    bits: Vec<Vec<u8>>,
+    /// The same cells in the mirror image.
+    mirror_bits: Vec<Vec<u8>>,
+    /// Cells as (column, row), for files and explanations.
+    cells: Vec<Vec<(u8, u8)>>,
+    weights: Vec<f32>,
+    table_len: usize,
+}
+
+/// The weights one position indexes: `2 x tuples` slots (the position, then its mirror
+/// image) into the network's weight vector.
+pub type Active = Vec<u32>;
+
+impl NTupleNetwork {
+    /// A network of `layout` for `geom` with every weight zero; the tuples are random walks
+    /// over neighbouring cells (the eight directions), each of distinct cells, drawn from the
+    /// layout's seed.
+    pub fn new(geom: Geometry, layout: NTupleLayout) -> Result<Self, NTupleError> {
+        check_layout(geom, &layout)?;
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
+            crate::seed::derive_seed(layout.seed, crate::seed::Stream::NTupleWalks, &[]),
+        );
+        let (w, h) = (geom.width() as i32, geom.height() as i32);
+        let mut tuples = Vec::with_capacity(layout.tuples);
+        while tuples.len() < layout.tuples {
+            let mut cells: Vec<(u8, u8)> =
+                vec![(rng.gen_range(0..w) as u8, rng.gen_range(0..h) as u8)];
+            let mut tries = 0;
+            while cells.len() < layout.cells && tries < 1000 {
+                tries += 1;
+                let &(c, r) = cells.last().expect("a first cell");
+                let (dc, dr) = [
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                    (0, -1),
+                    (0, 1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                ][rng.gen_range(0..8)];
+                let (nc, nr) = (c as i32 + dc, r as i32 + dr);
+                if (0..w).contains(&nc) && (0..h).contains(&nr) {
+                    let next = (nc as u8, nr as u8);
+                    if !cells.contains(&next) {
+                        cells.push(next);
+                    }
+                }
+            }
+            if cells.len() == layout.cells {
+                cells.sort_unstable();
+                if !tuples.contains(&cells) {
+                    tuples.push(cells);
+                }
+            }
+        }
+        let table_len = STATES.pow(layout.cells as u32);
+        let weights = vec![0.0; layout.sets * layout.tuples * table_len];
+        Self::from_parts(geom, layout, tuples, weights)
+    }
+
+    /// A network from stored parts, checked.
+    pub fn from_data(geom: Geometry, data: NTupleData) -> Result<Self, NTupleError> {
+        check_layout(geom, &data.layout)?;
+        Self::from_parts(geom, data.layout, data.tuples, data.weights)
+    }
+
+    fn from_parts(
+        geom: Geometry,
+        layout: NTupleLayout,
+        cells: Vec<Vec<(u8, u8)>>,
+        weights: Vec<f32>,
+    ) -> Result<Self, NTupleError> {
+        let table_len = STATES.pow(layout.cells as u32);
+        if cells.len() != layout.tuples {
+            return Err(NTupleError::Inconsistent("tuple count"));
+        }
+        if weights.len() != layout.sets * layout.tuples * table_len {
+            return Err(NTupleError::Inconsistent("weight count"));
+        }
+        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+            return Err(NTupleError::NotFinite(i));
+        }
+        let (w, h) = (geom.width(), geom.height());
+        let mut bits = Vec::with_capacity(cells.len());
+        let mut mirror_bits = Vec::with_capacity(cells.len());
+        for t in &cells {
+            if t.len() != layout.cells {
+                return Err(NTupleError::Inconsistent("tuple length"));
+            }
+            if t.iter().any(|&(c, r)| c as usize >= w || r as usize >= h) {
+                return Err(NTupleError::Inconsistent("a cell off the board"));
+            }
+            bits.push(
+                t.iter()
+                    .map(|&(c, r)| bit(geom, c as usize, r as usize))
+                    .collect(),
+            );
+            mirror_bits.push(
+                t.iter()
+                    .map(|&(c, r)| bit(geom, w - 1 - c as usize, r as usize))
+                    .collect(),
+            );
+        }
+        Ok(NTupleNetwork {
+            geom,
+            layout,
+            bits,
+            mirror_bits,
+            cells,
+            weights,
+            table_len,
+        })
+    }
+
+    /// What a model file stores.
+    pub fn data(&self) -> NTupleData {
+        NTupleData {
+            layout: self.layout,
+            tuples: self.cells.clone(),
+            weights: self.weights.clone(),
+        }
+    }
+
+    /// The board the network reads.
+    pub fn geometry(&self) -> Geometry {
+        self.geom
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> NTupleLayout {
+        self.layout
+    }
+
+    /// Each tuple's cells as (column, row), row 0 at the bottom.
+    pub fn tuples(&self) -> &[Vec<(u8, u8)>] {
+        &self.cells
+    }
+
+    /// Number of weights.
+    pub fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Whether the network has no weights (never: a layout has at least one tuple).
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
+    /// The slots of the weights `pos` indexes, into `out` (cleared first): for each tuple,
+    /// the position's pattern, then the mirror image's.
+    pub fn active_into(&self, pos: &Position, out: &mut Active) {
+        out.clear();
+        let mask = pos.mask();
+        let second = pos.stones_of(Player::Second);
+        let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
+        let lo = second | reach;
+        let set = if self.layout.sets == 2 && pos.side_to_move() == Player::Second {
+            1
+        } else {
+            0
+        };
+        let base = set * self.layout.tuples * self.table_len;
+        for (t, (cells, mirror)) in self.bits.iter().zip(&self.mirror_bits).enumerate() {
+            let table = (base + t * self.table_len) as u32;
+            out.push(table + pattern(cells, mask, lo));
+            out.push(table + pattern(mirror, mask, lo));
+        }
+    }
+
+    /// The weights `pos` indexes.
+    pub fn active(&self, pos: &Position) -> Active {
+        let mut out = Vec::with_capacity(2 * self.layout.tuples);
+        self.active_into(pos, &mut out);
+        out
+    }
+
+    /// The sum of the weights at `active` (the value before the squash).
+    #[inline]
+    pub fn raw(&self, active: &[u32]) -> f32 {
+        active.iter().map(|&i| self.weights[i as usize]).sum()
+    }
+
+    /// The value of `pos` for the first player, in (-1, 1).
+    pub fn value(&self, pos: &Position) -> f32 {
+        let mask = pos.mask();
+        let second = pos.stones_of(Player::Second);
+        let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
+        let lo = second | reach;
+        let set = if self.layout.sets == 2 && pos.side_to_move() == Player::Second {
+            1
+        } else {
+            0
+        };
+        let base = set * self.layout.tuples * self.table_len;
+        let mut sum = 0.0f32;
+        for (t, (cells, mirror)) in self.bits.iter().zip(&self.mirror_bits).enumerate() {
+            let table = base + t * self.table_len;
+            sum += self.weights[table + pattern(cells, mask, lo) as usize];
+            sum += self.weights[table + pattern(mirror, mask, lo) as usize];
+        }
+        sum.tanh()
+    }
+
+    /// Moves the weights at `active` toward `target` (first player's view, in [-1, 1]) by
+    /// the LMS rule through the squash; returns the error before the step.
+    pub fn learn(&mut self, active: &[u32], target: f32, rate: f32) -> f32 {
+        let v = self.raw(active).tanh();
+        let error = target - v;
+        self.step(active, rate * error * (1.0 - v * v));
+        error
+    }
+
+    /// Adds `delta` to every weight at `active`.
+    #[inline]
+    pub fn step(&mut self, active: &[u32], delta: f32) {
+        for &i in active {
+            self.weights[i as usize] += delta;
+        }
+    }
+
+    /// Each tuple's share of the sum for `pos` (position and mirror image together), in
+    /// tuple order: what the web UI lists as reasons.
+    pub fn contributions(&self, pos: &Position) -> Vec<f32> {
+        let a = self.active(pos);
+        a.chunks(2)
+            .map(|p| self.weights[p[0] as usize] + self.weights[p[1] as usize])
+            .collect()
+    }
+}
+
+/// The bit of cell (col, row) in the position's bitboards.
+fn bit(geom: Geometry, col: usize, row: usize) -> u8 {
+    geom.cell_bit(col, row).trailing_zeros() as u8
+}
+
+/// The base-4 number the states of `cells` make (first cell the lowest digit).
+#[inline]
+fn pattern(cells: &[u8], mask: u64, lo: u64) -> u32 {
+    let mut idx = 0u32;
+    for &b in cells.iter().rev() {
+        let state = (((mask >> b) & 1) << 1 | ((lo >> b) & 1)) as u32;
+        idx = idx << 2 | state;
+    }
+    idx
+}
+
+fn check_layout(geom: Geometry, l: &NTupleLayout) -> Result<(), NTupleError> {
+    if !(2..=10).contains(&l.cells) {
+        return Err(NTupleError::Cells(l.cells));
+    }
+    if !(1..=1000).contains(&l.tuples) {
+        return Err(NTupleError::Tuples(l.tuples));
+    }
+    if !(1..=2).contains(&l.sets) {
+        return Err(NTupleError::Sets(l.sets));
+    }
+    if l.cells > geom.cells() {
+        return Err(NTupleError::TooLong {
+            cells: l.cells,
+            board: geom.cells(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_is_symmetric_and_learns_toward_its_target() {
+        let g = Geometry::STANDARD;
+        let mut net = NTupleNetwork::new(g, NTupleLayout::default()).unwrap();
+        assert_eq!(net.tuples().len(), 70);
+        assert!(net.tuples().iter().all(|t| t.len() == 7));
+        let p = Position::from_moves(g, "4453").unwrap();
+        assert_eq!(net.value(&p), 0.0);
+        let a = net.active(&p);
+        for _ in 0..200 {
+            net.learn(&a, 0.8, 0.01);
+        }
+        let v = net.value(&p);
+        assert!((v - 0.8).abs() < 0.05, "{v}");
+        // The mirror image reads the same weights: same value.
+        assert!((net.value(&p.mirror()) - v).abs() < 1e-6);
+        // Other positions moved less.
+        let q = Position::from_moves(g, "1122").unwrap();
+        assert!(net.value(&q).abs() < v.abs());
+        // value() and the active slots agree.
+        assert!((net.raw(&a).tanh() - v).abs() < 1e-6);
+        // Stored and rebuilt, the network is the same.
+        let back = NTupleNetwork::from_data(g, net.data()).unwrap();
+        assert_eq!(back.value(&p), v);
+    }
+
+    #[test]
+    fn patterns_read_the_four_cell_states() {
+        let g = Geometry::STANDARD;
+        // "41": first player at d1, second at a1; a2 and d2 are playable, b1 too.
+        let p = Position::from_moves(g, "41").unwrap();
+        let mask = p.mask();
+        let reach = mask.wrapping_add(g.bottom_mask()) & g.board_mask();
+        let lo = p.stones_of(Player::Second) | reach;
+        let cells = [bit(g, 3, 0), bit(g, 0, 0), bit(g, 0, 1), bit(g, 0, 2)];
+        // Digits, lowest first: first's stone 2, second's 3, playable 1, not yet 0.
+        assert_eq!(pattern(&cells, mask, lo), 2 + 3 * 4 + 16);
+    }
+
+    #[test]
+    fn bad_layouts_and_data_are_refused() {
+        let g = Geometry::STANDARD;
+        let l = NTupleLayout::default();
+        assert!(NTupleNetwork::new(g, NTupleLayout { cells: 1, ..l }).is_err());
+        assert!(NTupleNetwork::new(g, NTupleLayout { sets: 3, ..l }).is_err());
+        let net = NTupleNetwork::new(
+            g,
+            NTupleLayout {
+                tuples: 3,
+                cells: 4,
+                ..l
+            },
+        )
+        .unwrap();
+        let mut d = net.data();
+        d.weights.pop();
+        assert!(NTupleNetwork::from_data(g, d).is_err());
+        let mut d = net.data();
+        d.weights[5] = f32::NAN;
+        assert!(NTupleNetwork::from_data(g, d).is_err());
+        let mut d = net.data();
+        d.tuples[0][0] = (9, 0);
+        assert!(NTupleNetwork::from_data(g, d).is_err());
+    }
+}

@@ -1,0 +1,224 @@
+//! The n-tuple learning curve's yardsticks: the network as a depth-1 agent, its score in a
+//! fixed match against the hand-tuned agent (depth 5) and its mistake rate on a fixed
+//! sample of each benchmark set. The sample's columns are solved once, when the probe is
+//! made, so a measurement costs only the agent's moves.
+
+use crate::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use crate::arena::{Tournament, TournamentConfig, TournamentError, score_estimate, wilson};
+use crate::eval::NTupleEvaluator;
+use crate::game::{Geometry, Position};
+use crate::ml::ntuple::NTupleNetwork;
+use crate::progress::{Progress, Quiet};
+use crate::search::SearchParams;
+use crate::solver::{Mode, Solver, SolverError};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One point of the curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// `start`, `supervised` or `self-play`.
+    pub part: String,
+    /// Self-play games played so far.
+    pub games: usize,
+    /// Training seconds so far.
+    pub seconds: f64,
+    /// Score of the depth-1 network agent against the opponent, with its 95% interval.
+    pub score: f64,
+    /// Lower end of the interval.
+    pub score_low: f64,
+    /// Upper end of the interval.
+    pub score_high: f64,
+    /// Mistake rate per benchmark set (set name, rate), in set order.
+    pub mistakes: Vec<(String, f64)>,
+}
+
+impl CurvePoint {
+    /// One line for the terminal.
+    pub fn summary(&self) -> String {
+        let m: Vec<String> = self
+            .mistakes
+            .iter()
+            .map(|(s, r)| format!("{s} {:.1}%", 100.0 * r))
+            .collect();
+        format!(
+            "{} after {} games, {:.0} s: score {:.1}% [{:.1}, {:.1}]; mistakes {}",
+            self.part,
+            self.games,
+            self.seconds,
+            100.0 * self.score,
+            100.0 * self.score_low,
+            100.0 * self.score_high,
+            m.join(", ")
+        )
+    }
+}
+
+/// Why a probe could not be made or used.
+#[derive(Debug, thiserror::Error)]
+pub enum CurveError {
+    /// The solver's table.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    /// The opponent's spec.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The match.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
+    /// A benchmark file.
+    #[error(transparent)]
+    Bench(#[from] crate::datasets::labelled::MovesFileError),
+    /// No benchmark sets where they were looked for.
+    #[error("no benchmark sets in {}", .0.display())]
+    NoSets(std::path::PathBuf),
+}
+
+/// A sampled benchmark position with each column's weak value for the side to move.
+struct Graded {
+    position: Position,
+    columns: Vec<Option<i32>>,
+}
+
+/// What the curve measures, prepared once.
+pub struct CurveProbe {
+    geom: Geometry,
+    opponent: AgentSpec,
+    games: usize,
+    openings: usize,
+    seed: u64,
+    sets: Vec<(String, Vec<Graded>)>,
+}
+
+impl CurveProbe {
+    /// A probe with a match of `games` games (two random opening plies, colours
+    /// alternating) against `opponent`, and `sets` (name and positions) whose every column
+    /// is weak-solved now, on rayon's threads.
+    pub fn new(
+        geom: Geometry,
+        opponent: AgentSpec,
+        games: usize,
+        seed: u64,
+        sets: Vec<(String, Vec<Position>)>,
+        progress: &dyn Progress,
+    ) -> Result<Self, CurveError> {
+        let total = sets.iter().map(|(_, p)| p.len()).sum();
+        progress.start("solving the curve's positions", total);
+        let mut graded = Vec::new();
+        for (name, positions) in sets {
+            let g: Result<Vec<Graded>, SolverError> = positions
+                .into_par_iter()
+                .map_init(
+                    || Solver::with_table_mib(geom, 32),
+                    |solver, position| {
+                        let solver = solver.as_mut().map_err(|e| e.clone())?;
+                        let columns = solver.analyze(&position, Mode::Weak);
+                        progress.advance(1);
+                        Ok(Graded { position, columns })
+                    },
+                )
+                .collect();
+            graded.push((name, g?));
+        }
+        progress.finish();
+        Ok(CurveProbe {
+            geom,
+            opponent,
+            games,
+            openings: 2,
+            seed,
+            sets: graded,
+        })
+    }
+
+    /// A probe over the first `per_set` positions of each benchmark set in `dir` (ours or
+    /// Pons' files), with a match of `games` games against `handtuned:depth=5`.
+    pub fn from_bench_dir(
+        dir: &std::path::Path,
+        per_set: usize,
+        games: usize,
+        seed: u64,
+        progress: &dyn Progress,
+    ) -> Result<Self, CurveError> {
+        let geom = Geometry::STANDARD;
+        let mut sets = Vec::new();
+        for (name, path) in crate::arena::bench_sets::files_in(dir) {
+            let lines = crate::datasets::labelled::read_moves_head(
+                &path,
+                geom,
+                crate::datasets::labelled::Expect::Any,
+                Some(per_set),
+            )?;
+            sets.push((name, lines.into_iter().map(|m| m.position).collect()));
+        }
+        if sets.is_empty() {
+            return Err(CurveError::NoSets(dir.to_path_buf()));
+        }
+        let opponent: AgentSpec = "handtuned:depth=5".parse()?;
+        Self::new(geom, opponent, games, seed, sets, progress)
+    }
+
+    /// Measures `net` as a depth-1 agent.
+    pub fn measure(
+        &self,
+        net: &NTupleNetwork,
+        part: &str,
+        games: usize,
+        seconds: f64,
+    ) -> Result<CurvePoint, CurveError> {
+        let eval = Arc::new(NTupleEvaluator::new(net.clone(), "trainee"));
+        let agent = AgentFactory::search("ntuple", self.geom, eval, SearchParams::depth(1));
+        let mistakes = self
+            .sets
+            .iter()
+            .map(|(name, positions)| {
+                let errors: usize = positions
+                    .par_iter()
+                    .map(|g| {
+                        let mut a = agent.build(0).expect("in-memory agents build");
+                        let col = a.choose(&Turn::new(g.position));
+                        let best = g.columns.iter().flatten().max();
+                        usize::from(g.columns[col] < best.copied())
+                    })
+                    .sum();
+                (name.clone(), wilson(errors, positions.len()).value)
+            })
+            .collect();
+        let (score, low, high) = if self.games > 0 {
+            let t = Tournament::from_factories(
+                TournamentConfig {
+                    agents: Vec::new(),
+                    games: self.games,
+                    openings: self.openings,
+                    seed: crate::seed::derive_seed(
+                        self.seed,
+                        crate::seed::Stream::NTupleCurve,
+                        &[],
+                    ),
+                    jobs: rayon::current_num_threads().max(1),
+                    geometry: self.geom,
+                },
+                vec![agent, self.opponent.factory(self.geom)?],
+            )?;
+            let s = t.run(&Quiet)?;
+            let p = &s.pairings[0];
+            let mut points = vec![1.0; p.wins];
+            points.extend(std::iter::repeat_n(0.5, p.draws));
+            points.extend(std::iter::repeat_n(0.0, p.losses));
+            let e = score_estimate(&points);
+            (e.value, e.low, e.high)
+        } else {
+            (f64::NAN, f64::NAN, f64::NAN)
+        };
+        Ok(CurvePoint {
+            part: part.to_string(),
+            games,
+            seconds,
+            score,
+            score_low: low,
+            score_high: high,
+            mistakes,
+        })
+    }
+}

@@ -1,0 +1,685 @@
+//! The n-tuple trainer behind `c4 train ntuple`: the LMS rule of `ml::ntuple` fed by two
+//! sources, in either order or alone.
+//!
+//! - Supervised: solver-labelled positions ("MOVES SCORE" files, the UCI rows). The target
+//!   is the label (win 1, draw 0, loss -1, from the first player's view) or, with
+//!   [`Target::Score`], a win's size grows with how soon it comes (0.5 to 1).
+//! - Self-play by temporal differences (TD(lambda)) on afterstates: each player picks the
+//!   move whose resulting position the network values best for it (a random move with
+//!   probability epsilon), and the value of each afterstate moves toward the value of the
+//!   next one, the last toward the game's result. Exploratory moves cut the traces: nothing
+//!   learns from a position a random move reached.
+//!
+//! Every `curve_every` games (and after the supervised part) it measures the network as
+//! a depth-1 agent: its score against `handtuned:depth=5` and its mistake rate on a sample
+//! of each benchmark set, so the curve shows learning, not noise. The run is seeded (each
+//! game's randomness is derived from the seed and the game's number), checkpointed, and
+//! resumes to the same network as an uninterrupted run.
+
+mod curve;
+
+pub use curve::{CurvePoint, CurveProbe};
+
+use crate::datasets::Example;
+use crate::game::{Geometry, Player, Position};
+use crate::ml::ntuple::{NTupleData, NTupleError, NTupleLayout, NTupleNetwork};
+use crate::progress::Progress;
+use crate::seed::{Stream, derive_seed};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What a supervised position teaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    /// Win 1, draw 0, loss -1.
+    Wdl,
+    /// Win `0.5 + 0.5 x score / best score`: a sooner win is worth more.
+    Score,
+}
+
+/// Which source comes first when both are given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    /// The labelled positions, then self-play from the fitted network.
+    SupervisedFirst,
+    /// Self-play, then the labelled positions.
+    SelfPlayFirst,
+}
+
+/// Settings of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NTupleConfig {
+    /// The network's shape.
+    pub layout: NTupleLayout,
+    /// Self-play games (0: none).
+    pub games: usize,
+    /// Step size at the first game.
+    pub rate: f32,
+    /// Step size at the last game (the step decays geometrically in between).
+    pub rate_final: f32,
+    /// Chance of a random move at the first game.
+    pub epsilon: f32,
+    /// ... and at the last (geometric decay in between).
+    pub epsilon_final: f32,
+    /// Trace decay: 0 is TD(0), higher looks further back.
+    pub lambda: f32,
+    /// Random plies that open each self-play game (more variety in what it sees).
+    pub opening: usize,
+    /// Passes over the labelled positions.
+    pub epochs: usize,
+    /// Step size of the supervised passes.
+    pub supervised_rate: f32,
+    /// What a labelled position teaches.
+    pub target: Target,
+    /// Which source first.
+    pub order: Order,
+    /// Measure the curve every K self-play games (0: only at the end of each part).
+    pub curve_every: usize,
+    /// Seed of everything random in the run.
+    pub seed: u64,
+}
+
+impl Default for NTupleConfig {
+    fn default() -> Self {
+        NTupleConfig {
+            layout: NTupleLayout::default(),
+            games: 100_000,
+            rate: 0.004,
+            rate_final: 0.001,
+            epsilon: 0.1,
+            epsilon_final: 0.02,
+            lambda: 0.5,
+            opening: 2,
+            epochs: 4,
+            supervised_rate: 0.002,
+            target: Target::Wdl,
+            order: Order::SupervisedFirst,
+            curve_every: 10_000,
+            seed: 0,
+        }
+    }
+}
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum NTupleTrainError {
+    /// The layout or a stored network.
+    #[error(transparent)]
+    Network(#[from] NTupleError),
+    /// A setting out of range.
+    #[error("{name} = {value}: {expected}")]
+    Setting {
+        /// The setting.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// The checkpoint file.
+    #[error("{path}: {problem}", path = path.display())]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The curve's measurements.
+    #[error(transparent)]
+    Curve(#[from] curve::CurveError),
+}
+
+impl NTupleConfig {
+    /// Checks every setting.
+    pub fn check(&self) -> Result<(), NTupleTrainError> {
+        let bad = |name, value: String, expected| {
+            Err(NTupleTrainError::Setting {
+                name,
+                value,
+                expected,
+            })
+        };
+        for (name, v) in [
+            ("rate", self.rate),
+            ("rate_final", self.rate_final),
+            ("supervised_rate", self.supervised_rate),
+        ] {
+            if !(v > 0.0 && v <= 1.0) {
+                return bad(name, v.to_string(), "a step size in (0, 1]");
+            }
+        }
+        for (name, v) in [
+            ("epsilon", self.epsilon),
+            ("epsilon_final", self.epsilon_final),
+            ("lambda", self.lambda),
+        ] {
+            if !(0.0..1.0).contains(&v) {
+                return bad(name, v.to_string(), "a value in [0, 1)");
+            }
+        }
+        if self.opening > 8 {
+            return bad(
+                "opening",
+                self.opening.to_string(),
+                "at most 8 random plies",
+            );
+        }
+        Ok(())
+    }
+
+    /// The value at game `g` of a quantity decaying geometrically from `a` to `b` over the
+    /// run's games.
+    fn decay(&self, a: f32, b: f32, g: usize) -> f32 {
+        if self.games <= 1 || a <= 0.0 || b <= 0.0 {
+            return if self.games <= 1 {
+                a
+            } else {
+                a + (b - a) * g as f32 / self.games as f32
+            };
+        }
+        a * (b / a).powf(g as f32 / (self.games - 1) as f32)
+    }
+}
+
+/// The state a run saves and resumes from.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The run's settings (a resumed run must have the same).
+    pub config: NTupleConfig,
+    /// Parts done: the supervised fit, self-play games so far.
+    pub supervised_done: bool,
+    /// Self-play games played.
+    pub games_done: usize,
+    /// Training seconds so far.
+    pub seconds: f64,
+    /// The curve so far.
+    pub curve: Vec<CurvePoint>,
+    /// The network.
+    pub network: NTupleData,
+}
+
+/// Where and how often a run saves its state.
+pub struct Checkpointing {
+    /// The checkpoint file.
+    pub path: PathBuf,
+    /// Save every K self-play games.
+    pub every: usize,
+    /// Start from the file if it is there.
+    pub resume: bool,
+}
+
+/// The outcome of a run.
+pub struct NTupleRun {
+    /// The trained network.
+    pub network: NTupleNetwork,
+    /// The learning curve.
+    pub curve: Vec<CurvePoint>,
+    /// Self-play games played.
+    pub games: usize,
+    /// Labelled positions the supervised part used.
+    pub labelled: usize,
+    /// Training seconds (measurements excluded).
+    pub seconds: f64,
+}
+
+/// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
+/// self-play games, in the configured order, measuring the curve with `probe` (none:
+/// no curve).
+pub fn train_ntuple(
+    config: &NTupleConfig,
+    geom: Geometry,
+    examples: &[Example],
+    probe: Option<&CurveProbe>,
+    checkpointing: Option<&Checkpointing>,
+    progress: &dyn Progress,
+) -> Result<NTupleRun, NTupleTrainError> {
+    config.check()?;
+    let mut state = match checkpointing {
+        Some(c) if c.resume && c.path.exists() => load_checkpoint(&c.path, config, geom)?,
+        _ => Checkpoint {
+            config: config.clone(),
+            supervised_done: examples.is_empty(),
+            games_done: 0,
+            seconds: 0.0,
+            curve: Vec::new(),
+            network: NTupleNetwork::new(geom, config.layout)?.data(),
+        },
+    };
+    let mut net = NTupleNetwork::from_data(geom, state.network.clone())?;
+    let measure = |net: &NTupleNetwork,
+                   state: &Checkpoint,
+                   part: &str|
+     -> Result<Option<CurvePoint>, NTupleTrainError> {
+        Ok(match probe {
+            Some(p) => Some(p.measure(net, part, state.games_done, state.seconds)?),
+            None => None,
+        })
+    };
+    if state.curve.is_empty()
+        && let Some(pt) = measure(&net, &state, "start")?
+    {
+        progress.note(&pt.summary());
+        state.curve.push(pt);
+    }
+    let supervised_first = config.order == Order::SupervisedFirst;
+    if supervised_first && !state.supervised_done {
+        supervised(config, &mut net, examples, &mut state, progress);
+        if let Some(pt) = measure(&net, &state, "supervised")? {
+            progress.note(&pt.summary());
+            state.curve.push(pt);
+        }
+    }
+    if state.games_done < config.games {
+        progress.start("self-play games", config.games);
+        progress.advance(state.games_done);
+        let mut t0 = Instant::now();
+        let mut traces = Traces::default();
+        while state.games_done < config.games {
+            let g = state.games_done;
+            self_play_game(config, &mut net, g, &mut traces);
+            state.games_done += 1;
+            progress.advance(1);
+            let done = state.games_done;
+            let at_curve = config.curve_every > 0 && done % config.curve_every == 0;
+            let at_checkpoint = checkpointing.is_some_and(|c| c.every > 0 && done % c.every == 0);
+            if at_curve || at_checkpoint || done == config.games {
+                state.seconds += t0.elapsed().as_secs_f64();
+                if (at_curve || done == config.games)
+                    && let Some(pt) = measure(&net, &state, "self-play")?
+                {
+                    progress.note(&pt.summary());
+                    state.curve.push(pt);
+                }
+                if let Some(c) = checkpointing {
+                    state.network = net.data();
+                    save_checkpoint(&c.path, &state)?;
+                }
+                t0 = Instant::now();
+            }
+        }
+        progress.finish();
+    }
+    if !supervised_first && !state.supervised_done {
+        supervised(config, &mut net, examples, &mut state, progress);
+        if let Some(pt) = measure(&net, &state, "supervised")? {
+            progress.note(&pt.summary());
+            state.curve.push(pt);
+        }
+    }
+    Ok(NTupleRun {
+        network: net,
+        curve: state.curve,
+        games: state.games_done,
+        labelled: examples.len(),
+        seconds: state.seconds,
+    })
+}
+
+/// The supervised part: `epochs` shuffled passes of the LMS rule over `examples`.
+fn supervised(
+    config: &NTupleConfig,
+    net: &mut NTupleNetwork,
+    examples: &[Example],
+    state: &mut Checkpoint,
+    progress: &dyn Progress,
+) {
+    let t0 = Instant::now();
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(derive_seed(config.seed, Stream::NTupleSupervised, &[]));
+    let mut active = Vec::new();
+    progress.start("supervised positions", examples.len() * config.epochs);
+    for _ in 0..config.epochs {
+        order.shuffle(&mut rng);
+        for chunk in order.chunks(4096) {
+            for &i in chunk {
+                let e = &examples[i];
+                net.active_into(&e.position, &mut active);
+                net.learn(&active, target(e, config.target), config.supervised_rate);
+            }
+            progress.advance(chunk.len());
+        }
+    }
+    progress.finish();
+    state.supervised_done = true;
+    state.seconds += t0.elapsed().as_secs_f64();
+}
+
+/// The first player's target for a labelled position.
+fn target(e: &Example, kind: Target) -> f32 {
+    use crate::datasets::Label;
+    let mover = match e.label {
+        Label::Win => 1.0,
+        Label::Draw => 0.0,
+        Label::Loss => -1.0,
+    };
+    let mover = match (kind, e.score) {
+        (Target::Score, Some(s)) if s != 0 => {
+            let best = e
+                .position
+                .geometry()
+                .win_score(e.position.moves_played())
+                .max(1);
+            s.signum() as f32 * (0.5 + 0.5 * s.unsigned_abs() as f32 / best as f32).min(1.0)
+        }
+        _ => mover,
+    };
+    match e.position.side_to_move() {
+        Player::First => mover,
+        Player::Second => -mover,
+    }
+}
+
+/// The afterstates of one game still learning, most recent last, with their value when
+/// they were reached (for the squash's gradient).
+#[derive(Default)]
+struct Traces {
+    states: Vec<(Vec<u32>, f32)>,
+}
+
+/// How far back traces reach: weights below this share of the newest are dropped.
+const TRACE_CUT: f32 = 0.01;
+
+/// One self-play game, learning as it goes.
+fn self_play_game(config: &NTupleConfig, net: &mut NTupleNetwork, g: usize, traces: &mut Traces) {
+    let geom = net.geometry();
+    let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+        config.seed,
+        Stream::NTupleSelfPlay,
+        &[g as u64],
+    ));
+    let rate = config.decay(config.rate, config.rate_final, g);
+    let epsilon = config.decay(config.epsilon, config.epsilon_final, g);
+    let opening = crate::arena::random_opening(geom, config.opening, &mut rng);
+    let mut pos = Position::new(geom);
+    for c in opening {
+        pos.play_col(c);
+    }
+    if pos.last_move_won() || pos.is_full() {
+        return;
+    }
+    traces.states.clear();
+    let horizon = if config.lambda > 0.0 {
+        (TRACE_CUT.ln() / config.lambda.ln()).ceil() as usize + 1
+    } else {
+        1
+    };
+    loop {
+        let mover = pos.side_to_move();
+        let sign = if mover == Player::First { 1.0 } else { -1.0 };
+        let legal: Vec<usize> = pos.legal_columns().collect();
+        let explore = rng.r#gen::<f32>() < epsilon;
+        let (col, value) = if explore {
+            let c = legal[rng.gen_range(0..legal.len())];
+            (c, afterstate_value(net, &pos, c))
+        } else {
+            let mut best = (legal[0], f32::NEG_INFINITY);
+            for &c in &legal {
+                let v = afterstate_value(net, &pos, c);
+                if sign * v > best.1 {
+                    best = (c, sign * v);
+                }
+            }
+            (best.0, sign * best.1)
+        };
+        let after = pos.after(col).expect("a legal column");
+        let terminal = after.last_move_won() || after.is_full();
+        if explore {
+            traces.states.clear();
+        } else if let Some((_, v_prev)) = traces.states.last() {
+            // TD error of the newest afterstate; the older ones share it by lambda^k.
+            let delta = value - *v_prev;
+            let mut credit = rate * delta;
+            for (active, v) in traces.states.iter().rev() {
+                net.step(active, credit * (1.0 - v * v));
+                credit *= config.lambda;
+                if config.lambda == 0.0 {
+                    break;
+                }
+            }
+        }
+        if terminal {
+            break;
+        }
+        let active = net.active(&after);
+        let v = net.raw(&active).tanh();
+        traces.states.push((active, v));
+        if traces.states.len() > horizon {
+            traces.states.remove(0);
+        }
+        pos = after;
+    }
+}
+
+/// The value (first player's view) of the position after `col`: the result when the move
+/// ends the game, else the network's.
+fn afterstate_value(net: &NTupleNetwork, pos: &Position, col: usize) -> f32 {
+    let after = pos.after(col).expect("a legal column");
+    if after.last_move_won() {
+        match pos.side_to_move() {
+            Player::First => 1.0,
+            Player::Second => -1.0,
+        }
+    } else if after.is_full() {
+        0.0
+    } else {
+        net.value(&after)
+    }
+}
+
+fn save_checkpoint(path: &std::path::Path, state: &Checkpoint) -> Result<(), NTupleTrainError> {
+    let bytes = bincode::serde::encode_to_vec(state, bincode::config::standard()).map_err(|e| {
+        NTupleTrainError::Checkpoint {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        }
+    })?;
+    crate::io::write_bytes_atomic(path, &bytes).map_err(|e| NTupleTrainError::Checkpoint {
+        path: path.to_path_buf(),
+        problem: e.to_string(),
+    })
+}
+
+fn load_checkpoint(
+    path: &std::path::Path,
+    config: &NTupleConfig,
+    geom: Geometry,
+) -> Result<Checkpoint, NTupleTrainError> {
+    let bad = |problem: String| NTupleTrainError::Checkpoint {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let (state, _): (Checkpoint, _) = bincode::serde::decode_from_slice(
+        &bytes,
+        bincode::config::standard().with_limit::<{ 1 << 30 }>(),
+    )
+    .map_err(|e| bad(format!("not a checkpoint of c4 train ntuple ({e})")))?;
+    if state.config != *config {
+        return Err(bad("written by a run with other settings".into()));
+    }
+    NTupleNetwork::from_data(geom, state.network.clone()).map_err(|e| bad(e.to_string()))?;
+    Ok(state)
+}
+
+/// What a run's report (`NAME.report.json`) holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct NTupleReport<'a> {
+    /// The settings.
+    pub config: &'a NTupleConfig,
+    /// Self-play games.
+    pub games: usize,
+    /// Labelled positions of the supervised part.
+    pub labelled: usize,
+    /// Training seconds.
+    pub seconds: f64,
+    /// Weights in the network.
+    pub weights: usize,
+    /// The curve.
+    pub curve: &'a [CurvePoint],
+}
+
+/// One row of `NAME.curve.csv`.
+#[derive(Serialize)]
+struct CurveRow<'a> {
+    part: &'a str,
+    games: usize,
+    seconds: f64,
+    score: f64,
+    score_low: f64,
+    score_high: f64,
+    set: &'a str,
+    mistakes: f64,
+}
+
+/// Saves the network to `out` (with `meta`) and, beside it, its curve (`.curve.csv`, one
+/// row per point and set) and report (`.report.json`), each atomically; returns the paths.
+pub fn save_run(
+    out: &std::path::Path,
+    config: &NTupleConfig,
+    run: &NTupleRun,
+    meta: crate::io::model_format::TrainingMeta,
+) -> Result<Vec<PathBuf>, crate::io::model_format::ModelFileError> {
+    use crate::io::model_format::ModelFileError;
+    use crate::io::{beside, write_csv_atomic, write_json_atomic};
+    crate::ml::model_file::save_ntuple(out, &run.network, meta)?;
+    let io = |p: &std::path::Path| {
+        let p = p.to_path_buf();
+        move |source| ModelFileError::Io { path: p, source }
+    };
+    let mut rows = Vec::new();
+    for pt in &run.curve {
+        for (set, m) in &pt.mistakes {
+            rows.push(CurveRow {
+                part: &pt.part,
+                games: pt.games,
+                seconds: pt.seconds,
+                score: pt.score,
+                score_low: pt.score_low,
+                score_high: pt.score_high,
+                set,
+                mistakes: *m,
+            });
+        }
+    }
+    let curve = beside(out, ".curve.csv");
+    write_csv_atomic(&curve, &rows).map_err(io(&curve))?;
+    let report = beside(out, ".report.json");
+    let r = NTupleReport {
+        config,
+        games: run.games,
+        labelled: run.labelled,
+        seconds: run.seconds,
+        weights: run.network.len(),
+        curve: &run.curve,
+    };
+    write_json_atomic(&report, &r).map_err(io(&report))?;
+    Ok(vec![out.to_path_buf(), curve, report])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> NTupleConfig {
+        NTupleConfig {
+            layout: NTupleLayout {
+                tuples: 20,
+                cells: 6,
+                sets: 2,
+                seed: 3,
+            },
+            games: 300,
+            curve_every: 0,
+            ..NTupleConfig::default()
+        }
+    }
+
+    #[test]
+    fn self_play_is_seeded_and_resumes_to_the_same_network() {
+        let g = Geometry::STANDARD;
+        let q = crate::progress::Quiet;
+        let a = train_ntuple(&small(), g, &[], None, None, &q).unwrap();
+        let b = train_ntuple(&small(), g, &[], None, None, &q).unwrap();
+        assert_eq!(a.network.data(), b.network.data());
+        assert_eq!(a.games, 300);
+        // Stop after 100 games (a run of 100 with checkpoints), then resume to 300.
+        let dir = std::env::temp_dir().join(format!("c4-ntuple-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cp = Checkpointing {
+            path: dir.join("n.checkpoint"),
+            every: 100,
+            resume: true,
+        };
+        let _ = std::fs::remove_file(&cp.path);
+        let mut state_100 = small();
+        state_100.games = 300;
+        // Simulate the interruption: train 100 games by hand into a checkpoint.
+        let mut net = NTupleNetwork::new(g, state_100.layout).unwrap();
+        let mut traces = Traces::default();
+        for game in 0..100 {
+            self_play_game(&state_100, &mut net, game, &mut traces);
+        }
+        save_checkpoint(
+            &cp.path,
+            &Checkpoint {
+                config: small(),
+                supervised_done: true,
+                games_done: 100,
+                seconds: 0.0,
+                curve: Vec::new(),
+                network: net.data(),
+            },
+        )
+        .unwrap();
+        let resumed = train_ntuple(&small(), g, &[], None, Some(&cp), &q).unwrap();
+        assert_eq!(resumed.network.data(), a.network.data());
+        // Other settings: refused.
+        let other = NTupleConfig {
+            rate: 0.003,
+            ..small()
+        };
+        let e = train_ntuple(&other, g, &[], None, Some(&cp), &q)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("other settings"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn supervised_passes_fit_the_labels() {
+        let g = Geometry::STANDARD;
+        let examples: Vec<Example> = [("4453", 1), ("1", -1), ("44", 0), ("4455", 2)]
+            .iter()
+            .map(|(m, s)| {
+                let position = Position::from_moves(g, m).unwrap();
+                Example {
+                    position,
+                    label: crate::datasets::Label::from_score(*s),
+                    score: Some(*s),
+                }
+            })
+            .collect();
+        let cfg = NTupleConfig {
+            games: 0,
+            epochs: 200,
+            supervised_rate: 0.01,
+            ..small()
+        };
+        let run = train_ntuple(&cfg, g, &examples, None, None, &crate::progress::Quiet).unwrap();
+        for e in &examples {
+            let want = target(e, Target::Wdl);
+            let got = run.network.value(&e.position);
+            assert!(
+                (got - want).abs() < 0.2,
+                "{:?}: {got} vs {want}",
+                e.position
+            );
+        }
+        assert!(NTupleConfig { rate: 0.0, ..cfg }.check().is_err());
+    }
+}
