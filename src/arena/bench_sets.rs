@@ -131,6 +131,44 @@ pub fn files_in(dir: &Path) -> Vec<(String, PathBuf)> {
 /// The board size every set is defined on.
 pub const BENCH_GEOMETRY: Geometry = Geometry::STANDARD;
 
+/// Error rates of graded sets in AlphaZero.jl's layout (its benchmark against Pons' six
+/// sets): rows Begin, Middle, End; columns Easy, Medium, Hard; each cell the rate with its
+/// 95% Wilson interval, or `-` where there is no set (or it was not graded). `summaries`
+/// are matched to the six sets by their set name (ours or Pons').
+pub fn six_set_table(summaries: &[super::GradeSummary]) -> String {
+    let cell = |name: &str| -> String {
+        summaries
+            .iter()
+            .find(|s| BenchSet::named(&s.set).is_some_and(|b| b.name == name))
+            .map_or_else(
+                || "-".to_string(),
+                |s| {
+                    format!(
+                        "{:.1}% [{:.1}, {:.1}] n={}",
+                        100.0 * s.error_rate,
+                        100.0 * s.error_low,
+                        100.0 * s.error_high,
+                        s.positions
+                    )
+                },
+            )
+    };
+    let mut t = format!("{:<8} {:<28} {:<28} {:<28}\n", "", "Easy", "Medium", "Hard");
+    for (row, sets) in [
+        ("Begin", ["begin-easy", "begin-medium", "begin-hard"]),
+        ("Middle", ["middle-easy", "middle-medium", ""]),
+        ("End", ["end-easy", "", ""]),
+    ] {
+        t.push_str(&format!(
+            "{row:<8} {:<28} {:<28} {:<28}\n",
+            cell(sets[0]),
+            cell(sets[1]),
+            cell(sets[2])
+        ));
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,12 @@ pub struct GradeSummary {
     pub errors: usize,
     /// errors / positions.
     pub error_rate: f64,
+    /// Lower end of the error rate's 95% Wilson interval.
+    #[serde(default)]
+    pub error_low: f64,
+    /// Upper end of the error rate's 95% Wilson interval.
+    #[serde(default)]
+    pub error_high: f64,
     /// Moves that kept the exact score.
     pub optimal: usize,
     /// optimal / positions.
@@ -57,6 +63,8 @@ impl GradeSummary {
             positions: n,
             errors,
             error_rate: rate(errors),
+            error_low: super::wilson(errors, n).low,
+            error_high: super::wilson(errors, n).high,
             optimal,
             optimal_rate: rate(optimal),
             mean_ms: if n > 0 {

@@ -77,6 +77,8 @@ struct SearchSummary {
     mean_nodes: f64,
     mean_ms: f64,
     nodes_per_second: f64,
+    /// Mean ns of one static evaluation of the set's positions.
+    eval_ns: f64,
 }
 
 #[derive(Args, Debug)]
@@ -306,6 +308,16 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
                 s.mean_ms
             );
         }
+        if summaries
+            .iter()
+            .any(|s| connect4_ml::arena::bench_sets::BenchSet::named(&s.set).is_some())
+        {
+            println!("\nmistakes in AlphaZero.jl's layout (95% Wilson intervals):");
+            print!(
+                "{}",
+                connect4_ml::arena::bench_sets::six_set_table(&summaries)
+            );
+        }
     }
     if let Some(out) = &a.out {
         connect4_ml::io::write_json_atomic(out, &summaries)
@@ -315,7 +327,7 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
 }
 
 fn search(a: SearchBenchArgs) -> Result<()> {
-    use connect4_ml::search::speed::search_speed;
+    use connect4_ml::search::speed::{eval_nanos, search_speed};
     let geom = a.board.geometry()?;
     let evals: Vec<String> = if a.eval.is_empty() {
         connect4_ml::eval::BUILTIN_EVALUATORS
@@ -327,13 +339,17 @@ fn search(a: SearchBenchArgs) -> Result<()> {
     };
     let mut rows = Vec::new();
     for name in &evals {
-        let eval = connect4_ml::eval::builtin(name, geom)?;
+        let eval = match name.strip_prefix("model:") {
+            Some(path) => connect4_ml::eval::load_model(std::path::Path::new(path), geom)?,
+            None => connect4_ml::eval::builtin(name, geom)?,
+        };
         for path in &a.files.resolve()? {
             let positions: Vec<_> = read_bench_positions(path, geom, a.limit)?
                 .into_iter()
                 .map(|(p, _)| p)
                 .collect();
             let speed = search_speed(&eval, &positions, a.depth);
+            let eval_ns = eval_nanos(&eval, &positions, 200);
             rows.push(SearchSummary {
                 eval: name.clone(),
                 set: short_name(path),
@@ -342,6 +358,7 @@ fn search(a: SearchBenchArgs) -> Result<()> {
                 mean_nodes: speed.mean_nodes,
                 mean_ms: speed.mean_ms,
                 nodes_per_second: speed.nodes_per_second,
+                eval_ns,
             });
         }
     }
@@ -363,6 +380,15 @@ fn search(a: SearchBenchArgs) -> Result<()> {
                 r.mean_ms,
                 r.nodes_per_second / 1e6
             );
+        }
+        for name in &evals {
+            let ns: Vec<f64> = rows
+                .iter()
+                .filter(|r| &r.eval == name)
+                .map(|r| r.eval_ns)
+                .collect();
+            let mean = ns.iter().sum::<f64>() / ns.len().max(1) as f64;
+            println!("{name}: {mean:.0} ns per static evaluation (mean over the sets)");
         }
     }
     Ok(())

@@ -37,3 +37,17 @@ pub fn search_speed(eval: &Arc<dyn Evaluator>, positions: &[Position], depth: u3
         nodes_per_second: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
     }
 }
+/// Mean nanoseconds of one static evaluation of `eval` over `positions` (each evaluated
+/// `reps` times, on one thread): what one leaf of a search costs.
+pub fn eval_nanos(eval: &Arc<dyn Evaluator>, positions: &[Position], reps: usize) -> f64 {
+    let start = std::time::Instant::now();
+    let mut sink = 0.0;
+    for _ in 0..reps {
+        for p in positions {
+            sink += eval.evaluate(std::hint::black_box(p));
+        }
+    }
+    std::hint::black_box(sink);
+    let n = (positions.len() * reps).max(1) as f64;
+    start.elapsed().as_secs_f64() * 1e9 / n
+}

@@ -138,13 +138,17 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         seed: a.seed,
     };
     config.check()?;
-    let sources =
-        connect4_ml::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, geom)?;
-    if let Some(e) = sources.uci_missing {
-        bail!("{e}");
+    let (mut examples, mut notes) = (Vec::new(), Vec::new());
+    if a.uci.is_some() || !a.supervised.is_empty() {
+        let sources =
+            connect4_ml::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, geom)?;
+        if let Some(e) = sources.uci_missing {
+            bail!("{e}");
+        }
+        examples = sources.main;
+        examples.extend(sources.extra);
+        notes = sources.notes;
     }
-    let mut examples = sources.main;
-    examples.extend(sources.extra);
     if examples.is_empty() && a.games == 0 {
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
@@ -187,7 +191,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     );
     let mut meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
         .rows(run.labelled + run.games)
-        .data(sources.notes);
+        .data(notes);
     if let Some(last) = run.curve.last() {
         let mut metrics = vec![("curve_score".to_string(), last.score)];
         metrics.extend(
