@@ -17,16 +17,21 @@
 //! resumes to the same network as an uninterrupted run.
 
 mod curve;
+mod files;
+mod self_play;
 
 pub use curve::{CurvePoint, CurveProbe};
+pub use files::{NTupleReport, save_run};
+use files::{load_checkpoint, save_checkpoint};
+use self_play::{Traces, self_play_game};
 
 use crate::datasets::Example;
-use crate::game::{Geometry, Player, Position};
+use crate::game::{Geometry, Player};
 use crate::ml::ntuple::{NTupleData, NTupleError, NTupleLayout, NTupleNetwork};
 use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
+use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -374,213 +379,6 @@ fn target(e: &Example, kind: Target) -> f32 {
     }
 }
 
-/// The afterstates of one game still learning, most recent last, with their value when
-/// they were reached (for the squash's gradient).
-#[derive(Default)]
-struct Traces {
-    states: Vec<(Vec<u32>, f32)>,
-}
-
-/// How far back traces reach: weights below this share of the newest are dropped.
-const TRACE_CUT: f32 = 0.01;
-
-/// One self-play game, learning as it goes.
-fn self_play_game(config: &NTupleConfig, net: &mut NTupleNetwork, g: usize, traces: &mut Traces) {
-    let geom = net.geometry();
-    let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
-        config.seed,
-        Stream::NTupleSelfPlay,
-        &[g as u64],
-    ));
-    let rate = config.decay(config.rate, config.rate_final, g);
-    let epsilon = config.decay(config.epsilon, config.epsilon_final, g);
-    let opening = crate::arena::random_opening(geom, config.opening, &mut rng);
-    let mut pos = Position::new(geom);
-    for c in opening {
-        pos.play_col(c);
-    }
-    if pos.last_move_won() || pos.is_full() {
-        return;
-    }
-    traces.states.clear();
-    let horizon = if config.lambda > 0.0 {
-        (TRACE_CUT.ln() / config.lambda.ln()).ceil() as usize + 1
-    } else {
-        1
-    };
-    loop {
-        let mover = pos.side_to_move();
-        let sign = if mover == Player::First { 1.0 } else { -1.0 };
-        let legal: Vec<usize> = pos.legal_columns().collect();
-        let explore = rng.r#gen::<f32>() < epsilon;
-        let (col, value) = if explore {
-            let c = legal[rng.gen_range(0..legal.len())];
-            (c, afterstate_value(net, &pos, c))
-        } else {
-            let mut best = (legal[0], f32::NEG_INFINITY);
-            for &c in &legal {
-                let v = afterstate_value(net, &pos, c);
-                if sign * v > best.1 {
-                    best = (c, sign * v);
-                }
-            }
-            (best.0, sign * best.1)
-        };
-        let after = pos.after(col).expect("a legal column");
-        let terminal = after.last_move_won() || after.is_full();
-        if explore {
-            traces.states.clear();
-        } else if let Some((_, v_prev)) = traces.states.last() {
-            // TD error of the newest afterstate; the older ones share it by lambda^k.
-            let delta = value - *v_prev;
-            let mut credit = rate * delta;
-            for (active, v) in traces.states.iter().rev() {
-                net.step(active, credit * (1.0 - v * v));
-                credit *= config.lambda;
-                if config.lambda == 0.0 {
-                    break;
-                }
-            }
-        }
-        if terminal {
-            break;
-        }
-        let active = net.active(&after);
-        let v = net.raw(&active).tanh();
-        traces.states.push((active, v));
-        if traces.states.len() > horizon {
-            traces.states.remove(0);
-        }
-        pos = after;
-    }
-}
-
-/// The value (first player's view) of the position after `col`: the result when the move
-/// ends the game, else the network's.
-fn afterstate_value(net: &NTupleNetwork, pos: &Position, col: usize) -> f32 {
-    let after = pos.after(col).expect("a legal column");
-    if after.last_move_won() {
-        match pos.side_to_move() {
-            Player::First => 1.0,
-            Player::Second => -1.0,
-        }
-    } else if after.is_full() {
-        0.0
-    } else {
-        net.value(&after)
-    }
-}
-
-fn save_checkpoint(path: &std::path::Path, state: &Checkpoint) -> Result<(), NTupleTrainError> {
-    let bytes = bincode::serde::encode_to_vec(state, bincode::config::standard()).map_err(|e| {
-        NTupleTrainError::Checkpoint {
-            path: path.to_path_buf(),
-            problem: e.to_string(),
-        }
-    })?;
-    crate::io::write_bytes_atomic(path, &bytes).map_err(|e| NTupleTrainError::Checkpoint {
-        path: path.to_path_buf(),
-        problem: e.to_string(),
-    })
-}
-
-fn load_checkpoint(
-    path: &std::path::Path,
-    config: &NTupleConfig,
-    geom: Geometry,
-) -> Result<Checkpoint, NTupleTrainError> {
-    let bad = |problem: String| NTupleTrainError::Checkpoint {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let (state, _): (Checkpoint, _) = bincode::serde::decode_from_slice(
-        &bytes,
-        bincode::config::standard().with_limit::<{ 1 << 30 }>(),
-    )
-    .map_err(|e| bad(format!("not a checkpoint of c4 train ntuple ({e})")))?;
-    if state.config != *config {
-        return Err(bad("written by a run with other settings".into()));
-    }
-    NTupleNetwork::from_data(geom, state.network.clone()).map_err(|e| bad(e.to_string()))?;
-    Ok(state)
-}
-
-/// What a run's report (`NAME.report.json`) holds.
-#[derive(Clone, Debug, Serialize)]
-pub struct NTupleReport<'a> {
-    /// The settings.
-    pub config: &'a NTupleConfig,
-    /// Self-play games.
-    pub games: usize,
-    /// Labelled positions of the supervised part.
-    pub labelled: usize,
-    /// Training seconds.
-    pub seconds: f64,
-    /// Weights in the network.
-    pub weights: usize,
-    /// The curve.
-    pub curve: &'a [CurvePoint],
-}
-
-/// One row of `NAME.curve.csv`.
-#[derive(Serialize)]
-struct CurveRow<'a> {
-    part: &'a str,
-    games: usize,
-    seconds: f64,
-    score: f64,
-    score_low: f64,
-    score_high: f64,
-    set: &'a str,
-    mistakes: f64,
-}
-
-/// Saves the network to `out` (with `meta`) and, beside it, its curve (`.curve.csv`, one
-/// row per point and set) and report (`.report.json`), each atomically; returns the paths.
-pub fn save_run(
-    out: &std::path::Path,
-    config: &NTupleConfig,
-    run: &NTupleRun,
-    meta: crate::io::model_format::TrainingMeta,
-) -> Result<Vec<PathBuf>, crate::io::model_format::ModelFileError> {
-    use crate::io::model_format::ModelFileError;
-    use crate::io::{beside, write_csv_atomic, write_json_atomic};
-    crate::ml::model_file::save_ntuple(out, &run.network, meta)?;
-    let io = |p: &std::path::Path| {
-        let p = p.to_path_buf();
-        move |source| ModelFileError::Io { path: p, source }
-    };
-    let mut rows = Vec::new();
-    for pt in &run.curve {
-        for (set, m) in &pt.mistakes {
-            rows.push(CurveRow {
-                part: &pt.part,
-                games: pt.games,
-                seconds: pt.seconds,
-                score: pt.score,
-                score_low: pt.score_low,
-                score_high: pt.score_high,
-                set,
-                mistakes: *m,
-            });
-        }
-    }
-    let curve = beside(out, ".curve.csv");
-    write_csv_atomic(&curve, &rows).map_err(io(&curve))?;
-    let report = beside(out, ".report.json");
-    let r = NTupleReport {
-        config,
-        games: run.games,
-        labelled: run.labelled,
-        seconds: run.seconds,
-        weights: run.network.len(),
-        curve: &run.curve,
-    };
-    write_json_atomic(&report, &r).map_err(io(&report))?;
-    Ok(vec![out.to_path_buf(), curve, report])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -656,7 +454,7 @@ mod tests {
         let examples: Vec<Example> = [("4453", 1), ("1", -1), ("44", 0), ("4455", 2)]
             .iter()
             .map(|(m, s)| {
-                let position = Position::from_moves(g, m).unwrap();
+                let position = crate::Position::from_moves(g, m).unwrap();
                 Example {
                     position,
                     label: crate::datasets::Label::from_score(*s),

@@ -1,0 +1,120 @@
+//! What a run writes: the checkpoint it resumes from, the network with its curve and report.
+
+use super::{Checkpoint, CurvePoint, NTupleConfig, NTupleRun, NTupleTrainError};
+use crate::game::Geometry;
+use crate::ml::ntuple::NTupleNetwork;
+use serde::Serialize;
+use std::path::PathBuf;
+
+pub(super) fn save_checkpoint(
+    path: &std::path::Path,
+    state: &Checkpoint,
+) -> Result<(), NTupleTrainError> {
+    let bytes = bincode::serde::encode_to_vec(state, bincode::config::standard()).map_err(|e| {
+        NTupleTrainError::Checkpoint {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        }
+    })?;
+    crate::io::write_bytes_atomic(path, &bytes).map_err(|e| NTupleTrainError::Checkpoint {
+        path: path.to_path_buf(),
+        problem: e.to_string(),
+    })
+}
+
+pub(super) fn load_checkpoint(
+    path: &std::path::Path,
+    config: &NTupleConfig,
+    geom: Geometry,
+) -> Result<Checkpoint, NTupleTrainError> {
+    let bad = |problem: String| NTupleTrainError::Checkpoint {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let (state, _): (Checkpoint, _) = bincode::serde::decode_from_slice(
+        &bytes,
+        bincode::config::standard().with_limit::<{ 1 << 30 }>(),
+    )
+    .map_err(|e| bad(format!("not a checkpoint of c4 train ntuple ({e})")))?;
+    if state.config != *config {
+        return Err(bad("written by a run with other settings".into()));
+    }
+    NTupleNetwork::from_data(geom, state.network.clone()).map_err(|e| bad(e.to_string()))?;
+    Ok(state)
+}
+
+/// What a run's report (`NAME.report.json`) holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct NTupleReport<'a> {
+    /// The settings.
+    pub config: &'a NTupleConfig,
+    /// Self-play games.
+    pub games: usize,
+    /// Labelled positions of the supervised part.
+    pub labelled: usize,
+    /// Training seconds.
+    pub seconds: f64,
+    /// Weights in the network.
+    pub weights: usize,
+    /// The curve.
+    pub curve: &'a [CurvePoint],
+}
+
+/// One row of `NAME.curve.csv`.
+#[derive(Serialize)]
+struct CurveRow<'a> {
+    part: &'a str,
+    games: usize,
+    seconds: f64,
+    score: f64,
+    score_low: f64,
+    score_high: f64,
+    set: &'a str,
+    mistakes: f64,
+}
+
+/// Saves the network to `out` (with `meta`) and, beside it, its curve (`.curve.csv`, one
+/// row per point and set) and report (`.report.json`), each atomically; returns the paths.
+pub fn save_run(
+    out: &std::path::Path,
+    config: &NTupleConfig,
+    run: &NTupleRun,
+    meta: crate::io::model_format::TrainingMeta,
+) -> Result<Vec<PathBuf>, crate::io::model_format::ModelFileError> {
+    use crate::io::model_format::ModelFileError;
+    use crate::io::{beside, write_csv_atomic, write_json_atomic};
+    crate::ml::model_file::save_ntuple(out, &run.network, meta)?;
+    let io = |p: &std::path::Path| {
+        let p = p.to_path_buf();
+        move |source| ModelFileError::Io { path: p, source }
+    };
+    let mut rows = Vec::new();
+    for pt in &run.curve {
+        for (set, m) in &pt.mistakes {
+            rows.push(CurveRow {
+                part: &pt.part,
+                games: pt.games,
+                seconds: pt.seconds,
+                score: pt.score,
+                score_low: pt.score_low,
+                score_high: pt.score_high,
+                set,
+                mistakes: *m,
+            });
+        }
+    }
+    let curve = beside(out, ".curve.csv");
+    write_csv_atomic(&curve, &rows).map_err(io(&curve))?;
+    let report = beside(out, ".report.json");
+    let r = NTupleReport {
+        config,
+        games: run.games,
+        labelled: run.labelled,
+        seconds: run.seconds,
+        weights: run.network.len(),
+        curve: &run.curve,
+    };
+    write_json_atomic(&report, &r).map_err(io(&report))?;
+    Ok(vec![out.to_path_buf(), curve, report])
+}
