@@ -89,11 +89,14 @@ pub struct NTupleArgs {
     #[arg(long, default_value_t = 100)]
     curve_games: usize,
     /// Positions of each benchmark set the curve grades (0: no curve at all).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 200)]
     curve_positions: usize,
     /// Benchmark sets the curve grades (data/bench; the Pons files may be shown, never tuned on).
     #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
     curve_bench: PathBuf,
+    /// Where the solved columns of the curve's positions are kept between runs.
+    #[arg(long, default_value = "data/bench/curve-columns.json")]
+    curve_cache: PathBuf,
     /// Seed of the run.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -154,8 +157,9 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     }
     let bars = crate::cli::Bars::new();
     let probe = if a.curve_positions > 0 {
-        Some(CurveProbe::from_bench_dir(
+        Some(CurveProbe::cached(
             &a.curve_bench,
+            &a.curve_cache,
             a.curve_positions,
             a.curve_games,
             a.seed,

@@ -10,6 +10,7 @@
 //! | `NAME.json` list of `agent`/`set`/`error_rate` records (`c4 bench agent --out`) | `NAME` |
 
 mod json;
+mod ntuple;
 
 use super::{BarChart, Chart, InputProblem, LineChart, Mark, PlotError, Series};
 use std::path::{Path, PathBuf};
@@ -297,6 +298,9 @@ pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
         }
         if t.has("iteration") {
             return gbt_curve(&t, &stem);
+        }
+        if t.has("mistakes") {
+            return ntuple::charts(&t, &stem);
         }
         return Err(PlotError::Input {
             path: path.to_path_buf(),

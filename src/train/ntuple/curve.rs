@@ -70,9 +70,24 @@ pub enum CurveError {
     /// A benchmark file.
     #[error(transparent)]
     Bench(#[from] crate::datasets::labelled::MovesFileError),
+    /// The cache file could not be written.
+    #[error("{path}: {source}", path = path.display())]
+    Cache {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// No benchmark sets where they were looked for.
     #[error("no benchmark sets in {}", .0.display())]
     NoSets(std::path::PathBuf),
+}
+
+/// The solved columns of one set's sample, as the cache file stores them.
+#[derive(Serialize, Deserialize)]
+struct CachedSet {
+    set: String,
+    positions: Vec<(String, Vec<Option<i32>>)>,
 }
 
 /// A sampled benchmark position with each column's weak value for the side to move.
@@ -157,6 +172,96 @@ impl CurveProbe {
         }
         let opponent: AgentSpec = "handtuned:depth=5".parse()?;
         Self::new(geom, opponent, games, seed, sets, progress)
+    }
+
+    /// [`CurveProbe::from_bench_dir`], with the solved columns kept in `cache` (JSON): read
+    /// from it when it holds exactly these positions, written to it otherwise, so that
+    /// later runs skip the solving (minutes for the opening sets).
+    pub fn cached(
+        dir: &std::path::Path,
+        cache: &std::path::Path,
+        per_set: usize,
+        games: usize,
+        seed: u64,
+        progress: &dyn Progress,
+    ) -> Result<Self, CurveError> {
+        let geom = Geometry::STANDARD;
+        let mut wanted = Vec::new();
+        for (name, path) in crate::arena::bench_sets::files_in(dir) {
+            let lines = crate::datasets::labelled::read_moves_head(
+                &path,
+                geom,
+                crate::datasets::labelled::Expect::Any,
+                Some(per_set),
+            )?;
+            wanted.push((name, lines.into_iter().map(|m| m.moves).collect::<Vec<_>>()));
+        }
+        if wanted.is_empty() {
+            return Err(CurveError::NoSets(dir.to_path_buf()));
+        }
+        let stored: Option<Vec<CachedSet>> = std::fs::read_to_string(cache)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok());
+        let matches = stored.as_ref().is_some_and(|st| {
+            st.len() == wanted.len()
+                && st.iter().zip(&wanted).all(|(c, (name, moves))| {
+                    &c.set == name && c.positions.iter().map(|p| &p.0).eq(moves.iter())
+                })
+        });
+        let opponent: AgentSpec = "handtuned:depth=5".parse()?;
+        if let (true, Some(stored)) = (matches, stored) {
+            let sets = stored
+                .into_iter()
+                .map(|c| {
+                    let graded = c
+                        .positions
+                        .into_iter()
+                        .map(|(m, columns)| Graded {
+                            position: Position::from_moves(geom, &m).expect("checked above"),
+                            columns,
+                        })
+                        .collect();
+                    (c.set, graded)
+                })
+                .collect();
+            return Ok(CurveProbe {
+                geom,
+                opponent,
+                games,
+                openings: 2,
+                seed,
+                sets,
+            });
+        }
+        let sets = wanted
+            .iter()
+            .map(|(n, ms)| {
+                let ps = ms
+                    .iter()
+                    .map(|m| Position::from_moves(geom, m).expect("read above"))
+                    .collect();
+                (n.clone(), ps)
+            })
+            .collect();
+        let probe = Self::new(geom, opponent, games, seed, sets, progress)?;
+        let store: Vec<CachedSet> = probe
+            .sets
+            .iter()
+            .zip(&wanted)
+            .map(|((set, graded), (_, moves))| CachedSet {
+                set: set.clone(),
+                positions: moves
+                    .iter()
+                    .cloned()
+                    .zip(graded.iter().map(|g| g.columns.clone()))
+                    .collect(),
+            })
+            .collect();
+        crate::io::write_json_atomic(cache, &store).map_err(|source| CurveError::Cache {
+            path: cache.to_path_buf(),
+            source,
+        })?;
+        Ok(probe)
     }
 
     /// Measures `net` as a depth-1 agent.

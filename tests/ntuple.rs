@@ -1,0 +1,166 @@
+//! The n-tuple network as a user meets it: `c4 train ntuple` (supervised and self-play, with
+//! its curve, checkpoint and resume), the `ntuple` and `mcts` agent specs in tournaments and
+//! evaluations, `c4 bench agent`'s six-set table, and `c4 plot` of the curve.
+
+mod common;
+
+use common::{both, c4, ok, s, temp_dir};
+
+#[test]
+fn train_ntuple_writes_a_network_that_plays_and_plots() {
+    let d = temp_dir("ntuple");
+    let out = d.join("n.bin");
+    let cache = d.join("columns.json");
+    let args = [
+        "train",
+        "ntuple",
+        "--games",
+        "400",
+        "--supervised",
+        "data/bench/end-easy",
+        "--epochs",
+        "2",
+        "--tuples",
+        "20",
+        "--cells",
+        "6",
+        "--curve-every",
+        "200",
+        "--curve-games",
+        "4",
+        "--curve-positions",
+        "5",
+        "--curve-cache",
+        s(&cache),
+        "--checkpoint-every",
+        "100",
+        "--seed",
+        "4",
+        "--out",
+        s(&out),
+    ];
+    let text = ok(&c4(&args), "train ntuple");
+    assert!(text.contains("400 self-play games"), "{text}");
+    assert!(text.contains("self-play after 400 games"), "{text}");
+    for f in ["n.bin", "n.curve.csv", "n.report.json", "columns.json"] {
+        assert!(d.join(f).is_file(), "{f} missing");
+    }
+    assert!(
+        !d.join("n.checkpoint").exists(),
+        "a finished run removes its checkpoint"
+    );
+    // Curve: start, supervised, two self-play points, six sets each.
+    let curve = std::fs::read_to_string(d.join("n.curve.csv")).unwrap();
+    assert_eq!(curve.lines().count(), 1 + 4 * 6, "{curve}");
+    // The same seed gives the same network (the cache now answers the curve's columns).
+    let again = d.join("again.bin");
+    let mut args2 = args.to_vec();
+    let i = args2.iter().position(|a| *a == s(&out)).unwrap();
+    args2[i] = s(&again);
+    ok(&c4(&args2), "second run");
+    let load = |p: &std::path::Path| {
+        connect4_ml::ml::model_file::load_ntuple(p, None)
+            .unwrap()
+            .network
+            .data()
+    };
+    assert_eq!(load(&out), load(&again));
+    // It plays: as a tournament agent against the reference MCTS agent.
+    let spec = format!("ntuple:{},depth=2", s(&out));
+    let t = d.join("t");
+    let text = ok(
+        &c4(&[
+            "tournament",
+            "--agents",
+            &spec,
+            "mcts:sims=50",
+            "--games",
+            "2",
+            "--out",
+            s(&t),
+        ]),
+        "tournament",
+    );
+    assert!(text.contains("mcts:sims=50"), "{text}");
+    // Graded in AlphaZero.jl's layout.
+    let text = ok(
+        &c4(&[
+            "bench",
+            "agent",
+            "--agent",
+            &spec,
+            "--sets",
+            "end-easy,begin-easy",
+            "--limit",
+            "10",
+        ]),
+        "bench agent",
+    );
+    assert!(text.contains("AlphaZero.jl's layout"), "{text}");
+    assert!(
+        text.contains("Begin") && text.contains("Middle") && text.contains("End"),
+        "{text}"
+    );
+    // The curve plots, with the field's reference lines.
+    let plots = d.join("plots");
+    let text = ok(
+        &c4(&["plot", s(&d.join("n.curve.csv")), "--out", s(&plots)]),
+        "plot",
+    );
+    assert!(
+        text.contains("n_begin-hard.png") && text.contains("n_score.png"),
+        "{text}"
+    );
+}
+
+#[test]
+fn train_ntuple_refuses_bad_settings_and_a_foreign_checkpoint() {
+    let d = temp_dir("ntuple-bad");
+    let out = d.join("n.bin");
+    for (extra, want) in [
+        (vec!["--cells", "1"], "cells per tuple"),
+        (vec!["--sets", "3"], "sets of tables"),
+        (vec!["--lambda", "1.5"], "lambda = 1.5"),
+        (vec!["--rate", "0"], "rate = 0"),
+        (vec!["--games", "0"], "nothing to train on"),
+    ] {
+        let mut args = vec![
+            "train",
+            "ntuple",
+            "--curve-positions",
+            "0",
+            "--out",
+            s(&out),
+        ];
+        args.extend(extra);
+        let o = c4(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(both(&o).contains(want), "{args:?}: {}", both(&o));
+    }
+    // A checkpoint of other settings is refused on --resume.
+    std::fs::write(d.join("n.checkpoint"), b"not a checkpoint").unwrap();
+    let o = c4(&[
+        "train",
+        "ntuple",
+        "--games",
+        "10",
+        "--curve-positions",
+        "0",
+        "--resume",
+        "--out",
+        s(&out),
+    ]);
+    assert!(!o.status.success());
+    assert!(both(&o).contains("not a checkpoint"), "{}", both(&o));
+    // A model file of another kind is refused by the ntuple spec, with the file named.
+    let o = c4(&[
+        "tournament",
+        "--agents",
+        "ntuple:models/gbt.bin,depth=1",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(both(&o).contains("gbt.bin"), "{}", both(&o));
+}
