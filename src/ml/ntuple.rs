@@ -249,21 +249,28 @@ impl NTupleNetwork {
     /// the position's pattern, then the mirror image's.
     pub fn active_into(&self, pos: &Position, out: &mut Active) {
         out.clear();
-        let mask = pos.mask();
-        let second = pos.stones_of(Player::Second);
-        let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
-        let lo = second | reach;
-        let set = if self.layout.sets == 2 && pos.side_to_move() == Player::Second {
-            1
-        } else {
-            0
-        };
-        let base = set * self.layout.tuples * self.table_len;
+        let (mask, lo, base) = self.reads(pos);
         for (t, (cells, mirror)) in self.bits.iter().zip(&self.mirror_bits).enumerate() {
             let table = (base + t * self.table_len) as u32;
             out.push(table + pattern(cells, mask, lo));
             out.push(table + pattern(mirror, mask, lo));
         }
+    }
+
+    /// What the patterns of `pos` are read from: the occupied cells (high bit of a cell's
+    /// state), the second player's stones and the playable cells (low bit), and the first
+    /// slot of the table set for the side to move.
+    #[inline]
+    fn reads(&self, pos: &Position) -> (u64, u64, usize) {
+        let mask = pos.mask();
+        let second = pos.stones_of(Player::Second);
+        let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
+        let set = usize::from(self.layout.sets == 2 && pos.side_to_move() == Player::Second);
+        (
+            mask,
+            second | reach,
+            set * self.layout.tuples * self.table_len,
+        )
     }
 
     /// The weights `pos` indexes.
@@ -281,16 +288,7 @@ impl NTupleNetwork {
 
     /// The value of `pos` for the first player, in (-1, 1).
     pub fn value(&self, pos: &Position) -> f32 {
-        let mask = pos.mask();
-        let second = pos.stones_of(Player::Second);
-        let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
-        let lo = second | reach;
-        let set = if self.layout.sets == 2 && pos.side_to_move() == Player::Second {
-            1
-        } else {
-            0
-        };
-        let base = set * self.layout.tuples * self.table_len;
+        let (mask, lo, base) = self.reads(pos);
         let mut sum = 0.0f32;
         for (t, (cells, mirror)) in self.bits.iter().zip(&self.mirror_bits).enumerate() {
             let table = base + t * self.table_len;

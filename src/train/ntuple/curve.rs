@@ -83,6 +83,25 @@ pub enum CurveError {
     NoSets(std::path::PathBuf),
 }
 
+/// The first `per_set` lines of every benchmark set in `dir`, by set name.
+fn read_sample(
+    dir: &std::path::Path,
+    per_set: usize,
+) -> Result<Vec<(String, Vec<crate::datasets::labelled::MovesLine>)>, CurveError> {
+    use crate::datasets::labelled::{Expect, read_moves_head};
+    let mut sets = Vec::new();
+    for (name, path) in crate::arena::bench_sets::files_in(dir) {
+        sets.push((
+            name,
+            read_moves_head(&path, Geometry::STANDARD, Expect::Any, Some(per_set))?,
+        ));
+    }
+    if sets.is_empty() {
+        return Err(CurveError::NoSets(dir.to_path_buf()));
+    }
+    Ok(sets)
+}
+
 /// The solved columns of one set's sample, as the cache file stores them.
 #[derive(Serialize, Deserialize)]
 struct CachedSet {
@@ -148,35 +167,9 @@ impl CurveProbe {
     }
 
     /// A probe over the first `per_set` positions of each benchmark set in `dir` (ours or
-    /// Pons' files), with a match of `games` games against `handtuned:depth=5`.
-    pub fn from_bench_dir(
-        dir: &std::path::Path,
-        per_set: usize,
-        games: usize,
-        seed: u64,
-        progress: &dyn Progress,
-    ) -> Result<Self, CurveError> {
-        let geom = Geometry::STANDARD;
-        let mut sets = Vec::new();
-        for (name, path) in crate::arena::bench_sets::files_in(dir) {
-            let lines = crate::datasets::labelled::read_moves_head(
-                &path,
-                geom,
-                crate::datasets::labelled::Expect::Any,
-                Some(per_set),
-            )?;
-            sets.push((name, lines.into_iter().map(|m| m.position).collect()));
-        }
-        if sets.is_empty() {
-            return Err(CurveError::NoSets(dir.to_path_buf()));
-        }
-        let opponent: AgentSpec = "handtuned:depth=5".parse()?;
-        Self::new(geom, opponent, games, seed, sets, progress)
-    }
-
-    /// [`CurveProbe::from_bench_dir`], with the solved columns kept in `cache` (JSON): read
-    /// from it when it holds exactly these positions, written to it otherwise, so that
-    /// later runs skip the solving (minutes for the opening sets).
+    /// Pons' files), with a match of `games` games against `handtuned:depth=5`. The solved
+    /// columns are kept in `cache` (JSON): read from it when it holds exactly these
+    /// positions, written to it otherwise, so that later runs skip the solving.
     pub fn cached(
         dir: &std::path::Path,
         cache: &std::path::Path,
@@ -186,19 +179,10 @@ impl CurveProbe {
         progress: &dyn Progress,
     ) -> Result<Self, CurveError> {
         let geom = Geometry::STANDARD;
-        let mut wanted = Vec::new();
-        for (name, path) in crate::arena::bench_sets::files_in(dir) {
-            let lines = crate::datasets::labelled::read_moves_head(
-                &path,
-                geom,
-                crate::datasets::labelled::Expect::Any,
-                Some(per_set),
-            )?;
-            wanted.push((name, lines.into_iter().map(|m| m.moves).collect::<Vec<_>>()));
-        }
-        if wanted.is_empty() {
-            return Err(CurveError::NoSets(dir.to_path_buf()));
-        }
+        let wanted: Vec<(String, Vec<String>)> = read_sample(dir, per_set)?
+            .into_iter()
+            .map(|(name, lines)| (name, lines.into_iter().map(|m| m.moves).collect()))
+            .collect();
         let stored: Option<Vec<CachedSet>> = std::fs::read_to_string(cache)
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok());
