@@ -127,8 +127,10 @@ impl<'a> Args<'a> {
 
     /// depth, ms, schedule and tt, shared by every searching kind.
     pub(super) fn search_params(&mut self, default_depth: u32) -> Result<SearchParams, AgentError> {
-        let depth = self.number("depth", default_depth, 1..=64, "a depth from 1 to 64")?;
         let ms = self.take("ms");
+        // With a time budget and no depth, deepen until the time runs out.
+        let default_depth = if ms.is_some() { 64 } else { default_depth };
+        let depth = self.number("depth", default_depth, 1..=64, "a depth from 1 to 64")?;
         let time_budget = match ms {
             None => None,
             Some(v) => match v.parse::<u64>() {

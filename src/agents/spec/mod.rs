@@ -24,7 +24,8 @@
 //! hands a spec over, see [`AgentSpec::map_model_paths`]).
 //!
 //! Every search kind also takes `ms` (time budget per move, iterative deepening stops when
-//! it runs out), `schedule` (deeper search from a given ply on: `schedule=20:7/30:9`) and
+//! it runs out; without `depth` it then deepens as far as the time allows), `schedule` (deeper
+//! search from a given ply on: `schedule=20:7/30:9`) and
 //! `tt` (table size as a power of two). Evaluators are described by [`EvalSpec`], which is
 //! where model-backed evaluators plug in.
 

@@ -68,9 +68,10 @@ pub(super) fn self_play_game(
         let terminal = after.last_move_won() || after.is_full();
         if explore {
             traces.states.clear();
-        } else if let Some((_, v_prev)) = traces.states.last() {
-            // TD error of the newest afterstate; the older ones share it by lambda^k.
-            let delta = value - *v_prev;
+        } else if let Some((newest, _)) = traces.states.last() {
+            // TD error of the newest afterstate, at its current value (earlier steps of this
+            // game moved it); the older ones share the error by lambda^k.
+            let delta = value - net.raw(newest).tanh();
             let mut credit = rate * delta;
             for (active, v) in traces.states.iter().rev() {
                 net.step(active, credit * (1.0 - v * v));
