@@ -290,7 +290,7 @@ fn evaluate_explains_each_model_and_column() {
         .iter()
         .map(|m| m["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["handtuned", "gbt.bin", "lms.bin"]);
+    assert_eq!(names, ["handtuned", "gbt.bin", "lms.bin", "ntuple.bin"]);
 
     let (s, e) = get(addr, "/api/evaluate?model=gbt&moves=4453&top=5");
     assert_eq!(s, 200, "{e}");
@@ -334,6 +334,25 @@ fn evaluate_explains_each_model_and_column() {
         .sum();
     assert!((sum - x["value"].as_f64().unwrap()).abs() < 1e-12);
     assert!((x["value"].as_f64().unwrap() + 0.2615).abs() < 1e-12);
+    // The n-tuple network: each tuple's share, named by its cells; all of them (listed and
+    // the rest) add up to atanh of the value.
+    let (s, e) = get(addr, "/api/evaluate?model=ntuple&moves=4453&top=3");
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["kind"], "ntuple");
+    let x = &e["position"];
+    let listed = x["contributions"].as_array().unwrap();
+    assert_eq!(listed.len(), 3);
+    assert!(
+        listed[0]["feature"].as_str().unwrap().starts_with('t'),
+        "{x}"
+    );
+    let sum: f64 = listed
+        .iter()
+        .map(|c| c["contribution"].as_f64().unwrap())
+        .sum::<f64>()
+        + x["rest"].as_f64().unwrap();
+    let v = x["value"].as_f64().unwrap();
+    assert!((sum - v.atanh()).abs() < 1e-4, "{sum} {v}");
     // A column that wins at once.
     let (_, e) = get(addr, "/api/evaluate?model=lms.bin&moves=121212");
     let first = &e["columns"][0];
