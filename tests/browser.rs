@@ -235,7 +235,7 @@ async fn play_a_game_against_easy_in_chromium() {
             wait_for(
                 &c,
                 "the models panel",
-                "document.querySelectorAll('#models-body .model').length === 3",
+                "document.querySelectorAll('#models-body .model').length === 4",
                 30,
             )
             .await;
