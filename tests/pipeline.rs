@@ -54,6 +54,9 @@ fn quick_pipeline_writes_every_stage_and_its_report() {
         "models/gbt.curve.csv",
         "models/gbt.importance.csv",
         "models/gbt.phases.csv",
+        "models/ntuple.bin",
+        "models/ntuple.curve.csv",
+        "models/ntuple.report.json",
         "models/lms.supervised.json",
         "evaluate/evaluate.json",
         "evaluate/score.png",
@@ -79,6 +82,8 @@ fn quick_pipeline_writes_every_stage_and_its_report() {
         "063152e6eadbb424c7ef4645df76e493a43812edd9c992400983da4fa54f8cba",
         "## LMS weights",
         "## GBT",
+        "## n-tuple network",
+        "| ntuple |",
         "## Tournament ladder",
         "| perfect |",
         "| hybrid |",
@@ -98,7 +103,7 @@ fn quick_pipeline_writes_every_stage_and_its_report() {
 #[test]
 fn quick_pipeline_results_rank_the_agents_sensibly() {
     let run = quick_run();
-    // The ladder has all eight agents; every graded agent has three files of five moves.
+    // The ladder has all nine agents; every graded agent has three files of five moves.
     let read_json = |f: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(run.join(f)).unwrap()).unwrap()
     };
@@ -107,13 +112,13 @@ fn quick_pipeline_results_rank_the_agents_sensibly() {
             .as_array()
             .unwrap()
             .len(),
-        8
+        9
     );
     // The learned agents against the hand-tuned one, at equal depth and on its time.
     let evaluation = read_json("evaluate/evaluate.json");
     assert_eq!(evaluation["baseline"], "handtuned:depth=3");
     let evaluated = evaluation["agents"].as_array().unwrap();
-    assert_eq!(evaluated.len(), 3);
+    assert_eq!(evaluated.len(), 4);
     for a in evaluated {
         assert_eq!(a["vs_baseline"]["games"], 10);
         assert!(a["equal_time"]["agent"].as_str().unwrap().ends_with("ms"));
@@ -123,7 +128,7 @@ fn quick_pipeline_results_rank_the_agents_sensibly() {
             .as_array()
             .unwrap()
             .len(),
-        7 * 3
+        8 * 3
     );
     // Results, not only files: the oracle tops the ladder and random play ends it.
     let ladder = read_json("ladder/summary.json");
@@ -362,7 +367,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
     };
     resume("5", "resume of a finished run");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
-    for stage in ["data", "lms", "gbt", "ladder", "bench", "plots"] {
+    for stage in ["data", "lms", "gbt", "ntuple", "ladder", "bench", "plots"] {
         assert!(
             report.contains(&format!("| {stage} (resumed: not run again) |")),
             "{stage} ran again:\n{report}"

@@ -1,4 +1,4 @@
-//! Stage 5, bench: every agent but the oracle graded against the solver, one move per
+//! Stage 7, bench: every agent but the oracle graded against the solver, one move per
 //! benchmark position.
 
 use super::inputs::Inputs;

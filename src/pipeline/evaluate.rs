@@ -1,4 +1,4 @@
-//! Stage 5, evaluate: each learned agent (lms, gbt, hybrid) against the hand-tuned agent at
+//! Stage 6, evaluate: each learned agent (lms, gbt, ntuple, hybrid) against the hand-tuned agent at
 //! the same depth, as `c4 evaluate --equal-time` measures it: score and Elo difference with
 //! 95% intervals, time per move, and the same match on the hand-tuned agent's time per move.
 //! Error rates are left to the bench stage, which grades every agent.
@@ -11,7 +11,7 @@ use crate::progress::Progress;
 use std::path::PathBuf;
 
 /// The agents evaluated, by roster name.
-pub const EVALUATED: [&str; 3] = ["lms", "gbt", "hybrid"];
+pub const EVALUATED: [&str; 4] = ["lms", "gbt", "ntuple", "hybrid"];
 
 /// Plays the matches and writes `evaluate/evaluate.json` and its charts.
 pub fn run(

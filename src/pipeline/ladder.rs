@@ -1,4 +1,4 @@
-//! Stage 4, ladder: every agent in a round robin with Elo, then the model agents, `hard` and
+//! Stage 5, ladder: every agent in a round robin with Elo, then the model agents, `hard` and
 //! `handtuned` in a longer one, to compare each model agent with the hand-tuned agent.
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail, tournament_config};

@@ -15,13 +15,15 @@
 //! 3. [`gbt`]: the GBT, reference configuration on `cells+oddeven` features, trained on the
 //!    UCI rows, the shipped positions and self-play (`models/gbt.bin`, curve, importance,
 //!    report, `models/gbt.phases.csv`), scored by band of stones on the held-out set.
-//! 4. [`ladder`]: a round robin of every agent with Elo (`ladder/`), then the model agents,
+//! 4. [`ntuple`](mod@ntuple): the n-tuple network, the LMS rule on the shipped positions then
+//!    TD self-play (`models/ntuple.bin`, its learning curve and report).
+//! 5. [`ladder`]: a round robin of every agent with Elo (`ladder/`), then the model agents,
 //!    `hard` and `handtuned` in a longer round robin (`detail/`).
-//! 5. [`evaluate`](mod@evaluate): `c4 evaluate`'s measurement of each learned agent against
+//! 6. [`evaluate`](mod@evaluate): `c4 evaluate`'s measurement of each learned agent against
 //!    the hand-tuned one, at equal depth and equal time (`evaluate/`).
-//! 6. [`bench`](mod@bench): every agent but `perfect` graded against the solver on the benchmark sets
+//! 7. [`bench`](mod@bench): every agent but `perfect` graded against the solver on the benchmark sets
 //!    (`bench/error_rates.json`, `bench/moves.csv`).
-//! 7. [`plots`]: every chart `c4 plot` knows, into `plots/`.
+//! 8. [`plots`]: every chart `c4 plot` knows, into `plots/`.
 //!
 //! [`report`] then writes `report.md` from the results and the run's configuration. A stage
 //! that fails stops the run; everything before it is kept and the report says where it
@@ -35,6 +37,7 @@ pub mod gbt;
 pub mod inputs;
 pub mod ladder;
 pub mod lms;
+pub mod ntuple;
 pub mod plots;
 pub mod record;
 pub mod report;
@@ -98,6 +101,12 @@ pub struct Sizes {
     pub lms_epochs: usize,
     /// Most boosting iterations.
     pub gbt_max_iter: usize,
+    /// Self-play games of the n-tuple network.
+    pub ntuple_games: usize,
+    /// Positions of each benchmark set its curve grades (0: no curve).
+    pub ntuple_curve_positions: usize,
+    /// Games of each curve match against `handtuned:depth=5` (0: none).
+    pub ntuple_curve_games: usize,
     /// Search depth of handtuned, lms, gbt and hybrid.
     pub depth: u32,
     /// Games per ladder pairing.
@@ -133,6 +142,9 @@ impl Sizes {
                 heldout_limit: Some(2_000),
                 lms_epochs: 2,
                 gbt_max_iter: 40,
+                ntuple_games: 4_000,
+                ntuple_curve_positions: 10,
+                ntuple_curve_games: 4,
                 depth: 3,
                 ladder_games: 2,
                 ladder_openings: 8,
@@ -159,6 +171,11 @@ impl Sizes {
                 // position in under 2 us and play as well at equal depth as the 371 that
                 // early stopping keeps, and better at equal time (BENCHMARKS.md).
                 gbt_max_iter: 60,
+                // About a minute on one core: a quarter of what the shipped network had
+                // (models/README.md), enough to pass the hand-tuned agent at depth 1.
+                ntuple_games: 250_000,
+                ntuple_curve_positions: 200,
+                ntuple_curve_games: 100,
                 depth: 3,
                 ladder_games: 10,
                 ladder_openings: 6,
@@ -216,6 +233,10 @@ fn agents(
         ("handtuned".into(), AgentSpec::builtin("handtuned", depth)?),
         ("lms".into(), AgentSpec::lms(&lms, depth)?),
         ("gbt".into(), AgentSpec::model(&gbt, depth)?),
+        (
+            "ntuple".into(),
+            AgentSpec::ntuple(&run.join("models/ntuple.bin"), depth)?,
+        ),
         ("hybrid".into(), AgentSpec::hybrid(&gbt, depth)?),
         ("perfect".into(), "perfect".parse()?),
     ])
@@ -248,12 +269,14 @@ pub struct Results {
     /// Stage 3.
     pub gbt: Option<gbt::GbtResult>,
     /// Stage 4.
-    pub ladder: Option<ladder::LadderResult>,
+    pub ntuple: Option<ntuple::NTupleResult>,
     /// Stage 5.
-    pub evaluate: Option<crate::arena::evaluate::EvaluateReport>,
+    pub ladder: Option<ladder::LadderResult>,
     /// Stage 6.
-    pub bench: Option<bench::BenchResult>,
+    pub evaluate: Option<crate::arena::evaluate::EvaluateReport>,
     /// Stage 7.
+    pub bench: Option<bench::BenchResult>,
+    /// Stage 8.
     pub plots: Option<plots::PlotsResult>,
     /// Per stage: name, seconds, and whether it was resumed rather than run.
     pub timings: Vec<(&'static str, f64, bool)>,
@@ -325,6 +348,10 @@ fn run_stages(
     let t = &mut results.timings;
     results.gbt = Some(stage("gbt", ledger, t, || {
         gbt::run(config, sizes, inputs, &split, &notes, observer)
+    })?);
+    let t = &mut results.timings;
+    results.ntuple = Some(stage("ntuple", ledger, t, || {
+        ntuple::run(config, sizes, inputs, observer)
     })?);
     let t = &mut results.timings;
     results.ladder = Some(stage("ladder", ledger, t, || {

@@ -1,4 +1,4 @@
-//! Stage 6, plots: every chart `c4 plot` knows, from the run's models, tournaments and grades.
+//! Stage 8, plots: every chart `c4 plot` knows, from the run's models, tournaments and grades.
 
 use super::{PipelineConfig, PipelineError, fail};
 use crate::progress::Progress;

@@ -189,6 +189,41 @@ pub fn render(
             scores.join(", ")
         );
     }
+    if let Some(n) = &results.ntuple {
+        let _ = writeln!(
+            t,
+            "## n-tuple network\n\n`models/ntuple.bin`: {} weights; the LMS rule on {} labelled positions, then {} TD self-play games in {:.1} s. Learning curve (the network as a depth-1 agent: score against `handtuned:depth=5`, mistakes on the first {} positions of each benchmark set; `models/ntuple.curve.csv`, charts in `plots/`):\n",
+            n.weights, n.labelled, n.games, n.seconds, sizes.ntuple_curve_positions
+        );
+        if let Some(first) = n.curve.first() {
+            t.push_str("| part | games | seconds | score |");
+            for (set, _) in &first.mistakes {
+                let _ = write!(t, " {set} |");
+            }
+            t.push_str("\n|---|---:|---:|---:|");
+            t.push_str(&"---:|".repeat(first.mistakes.len()));
+            t.push('\n');
+            for p in &n.curve {
+                let _ = write!(
+                    t,
+                    "| {} | {} | {:.0} | {:.1}% [{:.1}, {:.1}] |",
+                    p.part,
+                    p.games,
+                    p.seconds,
+                    100.0 * p.score,
+                    100.0 * p.score_low,
+                    100.0 * p.score_high
+                );
+                for (_, m) in &p.mistakes {
+                    let _ = write!(t, " {:.1}% |", 100.0 * m);
+                }
+                t.push('\n');
+            }
+            t.push('\n');
+        } else {
+            t.push_str("No curve: the benchmark folder has no `curve-columns.json` (the shipped `data/bench` has).\n\n");
+        }
+    }
     if let Some(g) = &results.gbt {
         let _ = writeln!(
             t,

@@ -293,6 +293,10 @@ pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
     let stem = stem_of(path);
     if name.ends_with(".curve.csv") {
         let t = Table::read(path)?;
+        if t.header.is_empty() && t.rows.is_empty() {
+            // A run that measured no curve (e.g. n-tuple training without benchmark sets).
+            return Ok(Vec::new());
+        }
         if t.has("game") {
             return lms_curve(&t, &stem);
         }

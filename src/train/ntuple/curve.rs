@@ -178,14 +178,37 @@ impl CurveProbe {
         seed: u64,
         progress: &dyn Progress,
     ) -> Result<Self, CurveError> {
+        Self::cached_in(dir, cache, cache, per_set, games, seed, progress)
+    }
+
+    /// [`CurveProbe::cached`] reading the solved columns from `read` (which may hold more
+    /// positions per set than asked: the first `per_set` serve) and, when they are not
+    /// there, writing them to `write`.
+    pub fn cached_in(
+        dir: &std::path::Path,
+        read: &std::path::Path,
+        write: &std::path::Path,
+        per_set: usize,
+        games: usize,
+        seed: u64,
+        progress: &dyn Progress,
+    ) -> Result<Self, CurveError> {
         let geom = Geometry::STANDARD;
         let wanted: Vec<(String, Vec<String>)> = read_sample(dir, per_set)?
             .into_iter()
             .map(|(name, lines)| (name, lines.into_iter().map(|m| m.moves).collect()))
             .collect();
-        let stored: Option<Vec<CachedSet>> = std::fs::read_to_string(cache)
+        let stored: Option<Vec<CachedSet>> = std::fs::read_to_string(read)
             .ok()
-            .and_then(|t| serde_json::from_str(&t).ok());
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .map(|sets: Vec<CachedSet>| {
+                sets.into_iter()
+                    .map(|mut c| {
+                        c.positions.truncate(per_set);
+                        c
+                    })
+                    .collect()
+            });
         let matches = stored.as_ref().is_some_and(|st| {
             st.len() == wanted.len()
                 && st.iter().zip(&wanted).all(|(c, (name, moves))| {
@@ -241,8 +264,8 @@ impl CurveProbe {
                     .collect(),
             })
             .collect();
-        crate::io::write_json_atomic(cache, &store).map_err(|source| CurveError::Cache {
-            path: cache.to_path_buf(),
+        crate::io::write_json_atomic(write, &store).map_err(|source| CurveError::Cache {
+            path: write.to_path_buf(),
             source,
         })?;
         Ok(probe)

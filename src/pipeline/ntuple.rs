@@ -1,0 +1,85 @@
+//! Stage 4, ntuple: the n-tuple network, fitted to the shipped labelled positions by the LMS
+//! rule and then trained by TD self-play (`models/ntuple.bin`, its curve and report), with
+//! its learning curve measured on the benchmark sets as `c4 train ntuple` measures it.
+
+use super::inputs::Inputs;
+use super::{PipelineConfig, PipelineError, Sizes, fail};
+use crate::game::Geometry;
+use crate::io::model_format::TrainingMeta;
+use crate::progress::Progress;
+use crate::train::ntuple::{CurvePoint, CurveProbe, NTupleConfig, save_run, train_ntuple};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// What the n-tuple stage produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NTupleResult {
+    /// Labelled positions of the supervised pass.
+    pub labelled: usize,
+    /// Self-play games.
+    pub games: usize,
+    /// Training seconds.
+    pub seconds: f64,
+    /// Weights in the network.
+    pub weights: usize,
+    /// The learning curve.
+    pub curve: Vec<CurvePoint>,
+}
+
+/// Trains and saves the network.
+pub fn run(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    inputs: &Inputs,
+    observer: &dyn Progress,
+) -> Result<(NTupleResult, Vec<PathBuf>), PipelineError> {
+    let geom = Geometry::STANDARD;
+    let examples = inputs.positions.as_ref().map_or(&[][..], |p| &p.rows[..]);
+    let cfg = NTupleConfig {
+        games: sizes.ntuple_games,
+        curve_every: sizes.ntuple_games / 4,
+        seed: config.seed,
+        ..NTupleConfig::default()
+    };
+    // The curve needs the solved columns of the benchmark sets, which the shipped data/bench
+    // keeps (`curve-columns.json`); a folder without them (the Pons files) gets no curve,
+    // rather than minutes of solving the opening sets.
+    let cache = config.bench.join("curve-columns.json");
+    let probe = if sizes.ntuple_curve_positions > 0 && cache.is_file() {
+        Some(
+            CurveProbe::cached_in(
+                &config.bench,
+                &cache,
+                &config.out.join("models/curve-columns.json"),
+                sizes.ntuple_curve_positions,
+                sizes.ntuple_curve_games,
+                config.seed,
+                observer,
+            )
+            .map_err(fail("ntuple"))?,
+        )
+    } else {
+        None
+    };
+    let run = train_ntuple(&cfg, geom, examples, probe.as_ref(), None, observer)
+        .map_err(fail("ntuple"))?;
+    let path = config.out.join("models/ntuple.bin");
+    let mut data = Vec::new();
+    if let Some(p) = &inputs.positions {
+        data.push(format!("positions:{} sha256={}", p.source, p.sha256));
+    }
+    let meta = TrainingMeta::new("c4 pipeline (stage ntuple)", config.seed)
+        .rows(run.labelled + run.games)
+        .data(data);
+    let written = save_run(&path, &cfg, &run, meta).map_err(fail("ntuple"))?;
+    Ok((
+        NTupleResult {
+            labelled: run.labelled,
+            games: run.games,
+            seconds: run.seconds,
+            weights: run.network.len(),
+            curve: run.curve,
+        },
+        written,
+    ))
+}
