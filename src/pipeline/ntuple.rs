@@ -47,7 +47,7 @@ pub fn run(
     let cache = config.bench.join("curve-columns.json");
     let probe = if sizes.ntuple_curve_positions > 0 && cache.is_file() {
         Some(
-            CurveProbe::cached_in(
+            CurveProbe::cached(
                 &config.bench,
                 &cache,
                 &config.out.join("models/curve-columns.json"),

@@ -94,9 +94,11 @@ pub struct NTupleArgs {
     /// Benchmark sets the curve grades (data/bench; the Pons files may be shown, never tuned on).
     #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
     curve_bench: PathBuf,
-    /// Where the solved columns of the curve's positions are kept between runs.
-    #[arg(long, default_value = "data/bench/curve-columns.json")]
-    curve_cache: PathBuf,
+    /// Where the solved columns of the curve's positions are read from and, when they are
+    /// not there, written to (default: read `CURVE_BENCH/curve-columns.json`, write beside
+    /// OUT as `.curve-columns.json`, so that the shipped data is never overwritten).
+    #[arg(long)]
+    curve_cache: Option<PathBuf>,
     /// Seed of the run.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -157,9 +159,18 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     }
     let bars = crate::cli::Bars::new();
     let probe = if a.curve_positions > 0 {
+        let read = a
+            .curve_cache
+            .clone()
+            .unwrap_or_else(|| a.curve_bench.join("curve-columns.json"));
+        let write = a
+            .curve_cache
+            .clone()
+            .unwrap_or_else(|| connect4_ml::io::beside(&a.out, ".curve-columns.json"));
         Some(CurveProbe::cached(
             &a.curve_bench,
-            &a.curve_cache,
+            &read,
+            &write,
             a.curve_positions,
             a.curve_games,
             a.seed,

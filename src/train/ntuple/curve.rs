@@ -168,23 +168,10 @@ impl CurveProbe {
 
     /// A probe over the first `per_set` positions of each benchmark set in `dir` (ours or
     /// Pons' files), with a match of `games` games against `handtuned:depth=5`. The solved
-    /// columns are kept in `cache` (JSON): read from it when it holds exactly these
-    /// positions, written to it otherwise, so that later runs skip the solving.
+    /// columns are read from `read` (which may hold more positions per set than asked: the
+    /// first `per_set` serve) and, when they are not there, solved now and written to
+    /// `write`, so that later runs skip the solving.
     pub fn cached(
-        dir: &std::path::Path,
-        cache: &std::path::Path,
-        per_set: usize,
-        games: usize,
-        seed: u64,
-        progress: &dyn Progress,
-    ) -> Result<Self, CurveError> {
-        Self::cached_in(dir, cache, cache, per_set, games, seed, progress)
-    }
-
-    /// [`CurveProbe::cached`] reading the solved columns from `read` (which may hold more
-    /// positions per set than asked: the first `per_set` serve) and, when they are not
-    /// there, writing them to `write`.
-    pub fn cached_in(
         dir: &std::path::Path,
         read: &std::path::Path,
         write: &std::path::Path,
