@@ -83,6 +83,7 @@ fn quick_pipeline_writes_every_stage_and_its_report() {
         "## LMS weights",
         "## GBT",
         "## n-tuple network",
+        "in AlphaZero.jl's layout",
         "| ntuple |",
         "## Tournament ladder",
         "| perfect |",

@@ -322,6 +322,24 @@ pub fn render(
             let _ = writeln!(t, "| {name} | {} |", cells.join(" | "));
         }
         t.push('\n');
+        t.push_str(
+            "The learned agents in AlphaZero.jl's layout (its benchmark against Pons' six sets; `-` where a set was not graded):\n\n",
+        );
+        for name in super::evaluate::EVALUATED {
+            let mine: Vec<_> = b
+                .summaries
+                .iter()
+                .filter(|s| s.agent == name)
+                .cloned()
+                .collect();
+            if !mine.is_empty() {
+                let _ = write!(
+                    t,
+                    "`{name}`:\n\n```text\n{}```\n\n",
+                    crate::arena::bench_sets::six_set_table(&mine)
+                );
+            }
+        }
     }
     if let Some(p) = &results.plots {
         t.push_str("## Plots\n\n");
