@@ -34,6 +34,15 @@ fn search(args: &mut Args<'_>, eval: EvalSpec, depth: u32) -> Result<AgentKind, 
     })
 }
 
+/// A model kind's file: the bare first argument (`kind:PATH`) or `path=PATH`, if not empty.
+fn model_path(args: &mut Args<'_>, bare: Option<&str>) -> Option<std::path::PathBuf> {
+    let path = match bare {
+        Some(p) => p,
+        None => args.take("path")?,
+    };
+    (!path.is_empty()).then(|| path.into())
+}
+
 fn builtin(name: &str) -> EvalSpec {
     EvalSpec::Builtin(name.into())
 }
@@ -145,9 +154,8 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         summary: "a model file as the evaluator: GBT (P(win) - P(loss)) or linear weights",
         keys: &["path", "depth", "ms", "schedule", "tt"],
         parse: |a, path| {
-            let path = path.or_else(|| a.take("path")).filter(|p| !p.is_empty());
-            let path = path.ok_or_else(|| a.missing("path (model:PATH)"))?;
-            search(a, EvalSpec::Model(path.into()), DEFAULT_DEPTH)
+            let path = model_path(a, path).ok_or_else(|| a.missing("path (model:PATH)"))?;
+            search(a, EvalSpec::Model(path), DEFAULT_DEPTH)
         },
     },
     KindInfo {
@@ -163,11 +171,8 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         summary: "LMS-trained linear weights (default models/lms.bin)",
         keys: &["path", "depth", "ms", "schedule", "tt"],
         parse: |a, path| {
-            let path = path
-                .or_else(|| a.take("path"))
-                .filter(|p| !p.is_empty())
-                .unwrap_or(DEFAULT_LMS_MODEL);
-            search(a, EvalSpec::Linear(path.into()), DEFAULT_DEPTH)
+            let path = model_path(a, path).unwrap_or_else(|| DEFAULT_LMS_MODEL.into());
+            search(a, EvalSpec::Linear(path), DEFAULT_DEPTH)
         },
     },
     KindInfo {
@@ -176,11 +181,8 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         summary: "an n-tuple network from c4 train ntuple (default models/ntuple.bin)",
         keys: &["path", "depth", "ms", "schedule", "tt"],
         parse: |a, path| {
-            let path = path
-                .or_else(|| a.take("path"))
-                .filter(|p| !p.is_empty())
-                .unwrap_or(DEFAULT_NTUPLE_MODEL);
-            search(a, EvalSpec::NTuple(path.into()), DEFAULT_DEPTH)
+            let path = model_path(a, path).unwrap_or_else(|| DEFAULT_NTUPLE_MODEL.into());
+            search(a, EvalSpec::NTuple(path), DEFAULT_DEPTH)
         },
     },
     KindInfo {
