@@ -173,6 +173,7 @@ impl Geometry {
     }
 
     /// The board mirrored left to right.
+    #[inline]
     pub fn mirror_bits(&self, bits: u64) -> u64 {
         let stride = self.height() + 1;
         let col = (1u64 << stride) - 1;

@@ -103,6 +103,10 @@ pub struct NTupleNetwork {
     cells: Vec<Vec<(u8, u8)>>,
     weights: Vec<f32>,
     table_len: usize,
+    /// Each tuple's cells as one bit mask, when every tuple lists its cells in increasing
+    /// bit order and the CPU has BMI2: then a parallel bit extract reads a pattern's digits
+    /// in one instruction (7-8 times fewer operations than cell by cell).
+    extract: Option<Vec<u64>>,
 }
 
 /// The weights one position indexes: `2 x tuples` slots (the position, then its mirror
@@ -180,7 +184,7 @@ impl NTupleNetwork {
             return Err(NTupleError::NotFinite(i));
         }
         let (w, h) = (geom.width(), geom.height());
-        let mut bits = Vec::with_capacity(cells.len());
+        let mut bits: Vec<Vec<u8>> = Vec::with_capacity(cells.len());
         let mut mirror_bits = Vec::with_capacity(cells.len());
         for t in &cells {
             if t.len() != layout.cells {
@@ -200,6 +204,12 @@ impl NTupleNetwork {
                     .collect(),
             );
         }
+        let in_bit_order = bits.iter().all(|t| t.windows(2).all(|p| p[0] < p[1]));
+        let extract = (in_bit_order && bmi2()).then(|| {
+            bits.iter()
+                .map(|t| t.iter().fold(0u64, |m, &b| m | 1 << b))
+                .collect()
+        });
         Ok(NTupleNetwork {
             geom,
             layout,
@@ -208,6 +218,7 @@ impl NTupleNetwork {
             cells,
             weights,
             table_len,
+            extract,
         })
     }
 
@@ -249,11 +260,34 @@ impl NTupleNetwork {
     /// the position's pattern, then the mirror image's.
     pub fn active_into(&self, pos: &Position, out: &mut Active) {
         out.clear();
+        self.for_each_pattern(pos, |table, a, b| {
+            out.push((table as u32) + a);
+            out.push((table as u32) + b);
+        });
+    }
+
+    /// Calls `f(first slot of the tuple's table, pattern, mirror image's pattern)` for each
+    /// tuple in order: by bit extraction where [`Self::extract`] allows, else cell by cell.
+    #[inline(always)]
+    fn for_each_pattern(&self, pos: &Position, mut f: impl FnMut(usize, u32, u32)) {
         let (mask, lo, base) = self.reads(pos);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(masks) = &self.extract {
+            let (mirror_mask, mirror_lo) = (self.geom.mirror_bits(mask), self.geom.mirror_bits(lo));
+            // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time).
+            unsafe {
+                extract_patterns(masks, [mask, lo, mirror_mask, mirror_lo], |t, a, b| {
+                    f(base + t * self.table_len, a, b)
+                })
+            };
+            return;
+        }
         for (t, (cells, mirror)) in self.bits.iter().zip(&self.mirror_bits).enumerate() {
-            let table = (base + t * self.table_len) as u32;
-            out.push(table + pattern(cells, mask, lo));
-            out.push(table + pattern(mirror, mask, lo));
+            f(
+                base + t * self.table_len,
+                pattern(cells, mask, lo),
+                pattern(mirror, mask, lo),
+            );
         }
     }
 
@@ -288,13 +322,11 @@ impl NTupleNetwork {
 
     /// The value of `pos` for the first player, in (-1, 1).
     pub fn value(&self, pos: &Position) -> f32 {
-        let (mask, lo, base) = self.reads(pos);
         let mut sum = 0.0f32;
-        for (t, (cells, mirror)) in self.bits.iter().zip(&self.mirror_bits).enumerate() {
-            let table = base + t * self.table_len;
-            sum += self.weights[table + pattern(cells, mask, lo) as usize];
-            sum += self.weights[table + pattern(mirror, mask, lo) as usize];
-        }
+        let w = &self.weights;
+        self.for_each_pattern(pos, |table, a, b| {
+            sum += w[table + a as usize] + w[table + b as usize];
+        });
         sum.tanh()
     }
 
@@ -328,6 +360,40 @@ impl NTupleNetwork {
 /// The bit of cell (col, row) in the position's bitboards.
 fn bit(geom: Geometry, col: usize, row: usize) -> u8 {
     geom.cell_bit(col, row).trailing_zeros() as u8
+}
+
+/// Whether this CPU has the parallel bit extract and deposit instructions (BMI2).
+fn bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`pattern`] for every tuple by bit extraction: `boards` are the position's occupied and
+/// low-bit boards, then the mirror image's; `masks` each tuple's cells in increasing bit
+/// order. A pattern's digit i is (occupied, low) of cell i: the extracted low bits deposited
+/// at the even bits, the occupied ones at the odd bits.
+///
+/// # Safety
+/// The CPU must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn extract_patterns(masks: &[u64], boards: [u64; 4], mut f: impl FnMut(usize, u32, u32)) {
+    use std::arch::x86_64::{_pdep_u64, _pext_u64};
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+    let [mask, lo, mirror_mask, mirror_lo] = boards;
+    for (t, &m) in masks.iter().enumerate() {
+        let a = _pdep_u64(_pext_u64(lo, m), EVEN) | _pdep_u64(_pext_u64(mask, m), ODD);
+        let b =
+            _pdep_u64(_pext_u64(mirror_lo, m), EVEN) | _pdep_u64(_pext_u64(mirror_mask, m), ODD);
+        f(t, a as u32, b as u32);
+    }
 }
 
 /// The base-4 number the states of `cells` make (first cell the lowest digit).
@@ -388,6 +454,32 @@ mod tests {
         // Stored and rebuilt, the network is the same.
         let back = NTupleNetwork::from_data(g, net.data()).unwrap();
         assert_eq!(back.value(&p), v);
+    }
+
+    #[test]
+    fn bit_extraction_reads_the_same_patterns_as_cell_by_cell() {
+        let g = Geometry::STANDARD;
+        let net = NTupleNetwork::new(g, NTupleLayout::default()).unwrap();
+        if net.extract.is_none() {
+            eprintln!("no BMI2 here: only the cell-by-cell patterns are in use");
+        }
+        let slow = NTupleNetwork {
+            extract: None,
+            ..net.clone()
+        };
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+        for _ in 0..300 {
+            let mut p = Position::new(g);
+            let plies = rng.gen_range(0..40);
+            for _ in 0..plies {
+                let legal: Vec<usize> = (0..7).filter(|&c| p.can_play(c)).collect();
+                match p.after(legal[rng.gen_range(0..legal.len())]) {
+                    Some(q) if !q.last_move_won() && !q.is_full() => p = q,
+                    _ => break,
+                }
+            }
+            assert_eq!(net.active(&p), slow.active(&p), "{p:?}");
+        }
     }
 
     #[test]
