@@ -59,6 +59,8 @@ pub enum Stream {
     NTupleCurve,
     /// The MCTS agent's rollouts and tie breaks.
     Mcts,
+    /// The games whose positions `c4 bench analyze` times (parts: game).
+    BenchAnalyze,
 }
 
 impl Stream {
@@ -84,6 +86,7 @@ impl Stream {
             Stream::NTupleSupervised => 0x7e_0003,
             Stream::NTupleCurve => 0x7e_0004,
             Stream::Mcts => 0x3c75_0001,
+            Stream::BenchAnalyze => 0xa7a1_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

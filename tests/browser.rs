@@ -1,8 +1,10 @@
 //! The web UI in a real browser: headless Chromium (Debian's `chromium` and `chromium-driver`
 //! packages, which `.ci/run` installs) driven over WebDriver by fantoccini. It plays a whole
-//! game against `easy` by clicking, checks the result banner and the analysis panel, plays in
-//! the two-humans mode with the keyboard, opens a run, and saves screenshots (desktop and
-//! phone width) under the target folder's `tmp/screenshots/`.
+//! game against `easy` by clicking, checks the result banner and the analysis panel, reviews
+//! the whole game (every move graded, the chart, a click to a position), plays in the
+//! two-humans mode with the keyboard, follows shareable links (`#moves=...`, another board
+//! size) and walks back and forward through the history, opens a run, and saves screenshots
+//! (desktop and phone width) under the target folder's `tmp/screenshots/`.
 //!
 //! Set `C4_CHROMIUM` / `C4_CHROMEDRIVER` to use other binaries. Without them the test fails
 //! and says what to install: it never passes without a browser.
@@ -286,6 +288,58 @@ async fn play_a_game_against_easy_in_chromium() {
     .await;
     screenshot(&c, &shots, "game-over").await;
 
+    // Review the whole game: every move graded (the book and the solver answer them all),
+    // one list entry and one chart point per move, and a click shows that position.
+    let game = js(&c, "S.moves.join('')").await;
+    let game = game.as_str().unwrap().to_string();
+    assert_eq!(
+        js(&c, "location.hash").await,
+        format!("#moves={game}"),
+        "the URL follows the game"
+    );
+    click(&c, "#review-button").await;
+    wait_for(
+        &c,
+        "a complete review",
+        "document.getElementById('review').dataset.complete === 'true'",
+        120,
+    )
+    .await;
+    let grades = js(
+        &c,
+        "[...document.querySelectorAll('#review-list li')].map(e => e.dataset.grade)",
+    )
+    .await;
+    let grades = grades.as_array().unwrap();
+    assert_eq!(grades.len(), game.len(), "{grades:?}");
+    assert!(
+        grades
+            .iter()
+            .all(|g| ["best", "inaccuracy", "mistake"].contains(&g.as_str().unwrap())),
+        "{grades:?}"
+    );
+    assert_eq!(
+        js(
+            &c,
+            "document.querySelectorAll('#review-chart circle').length"
+        )
+        .await,
+        game.len() as u64 + 1
+    );
+    click(&c, "#review-list li[data-ply='3']").await;
+    wait_for(
+        &c,
+        "the reviewed position",
+        "document.querySelectorAll('#board .cell.x, #board .cell.o').length === 3",
+        10,
+    )
+    .await;
+    assert_eq!(
+        js(&c, "location.hash").await,
+        format!("#moves={}", &game[..3])
+    );
+    screenshot(&c, &shots, "review").await;
+
     // Phone width: nothing sticks out sideways.
     c.set_window_size(390, 844).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -345,6 +399,51 @@ async fn play_a_game_against_easy_in_chromium() {
         &c,
         "the pasted position",
         "document.querySelectorAll('#board .cell.x, #board .cell.o').length === 4",
+        10,
+    )
+    .await;
+
+    // Shareable positions: a link shows its position (other board sizes too), and back and
+    // forward walk the moves played since.
+    c.goto(&format!("{url}/#moves=333&width=6&height=5"))
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "the linked 6x5 position",
+        "document.querySelectorAll('#board .col').length === 6 && document.querySelectorAll('#board .cell.x, #board .cell.o').length === 3",
+        10,
+    )
+    .await;
+    c.goto(&format!("{url}/#moves=4453")).await.unwrap();
+    wait_for(
+        &c,
+        "the linked position",
+        "document.querySelectorAll('#board .col').length === 7 && document.querySelectorAll('#board .cell.x, #board .cell.o').length === 4",
+        10,
+    )
+    .await;
+    click(&c, "#board .col[data-col='1']").await;
+    wait_for(
+        &c,
+        "the URL of the next move",
+        "location.hash === '#moves=44531'",
+        10,
+    )
+    .await;
+    c.back().await.unwrap();
+    wait_for(
+        &c,
+        "back to the linked position",
+        "location.hash === '#moves=4453' && document.querySelectorAll('#board .cell.x, #board .cell.o').length === 4",
+        10,
+    )
+    .await;
+    c.forward().await.unwrap();
+    wait_for(
+        &c,
+        "forward again",
+        "location.hash === '#moves=44531' && document.querySelectorAll('#board .cell.x, #board .cell.o').length === 5",
         10,
     )
     .await;

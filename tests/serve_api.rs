@@ -192,6 +192,54 @@ fn analyze_scores_every_column_and_refuses_bad_moves() {
 }
 
 #[test]
+fn review_grades_every_move_of_a_game() {
+    let runs = Runs::new("review");
+    let addr = start(config(&runs.0));
+    // x wins in column 1 with the 7th stone. The book gives the early grades: x's first
+    // move (column 1, -2) throws the first player's win (+1) away, o's answer (column 2,
+    // +2) keeps o's best score; the last move wins at once, the best there is.
+    let (s, r) = get(addr, "/api/review?moves=1212121");
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["complete"], true, "{r}");
+    let reviews = r["reviews"].as_array().unwrap();
+    assert_eq!(reviews.len(), 7);
+    assert_eq!(reviews[0]["grade"], "mistake");
+    assert_eq!(reviews[0]["played"], -2);
+    assert_eq!(reviews[0]["best"], 1);
+    assert_eq!(reviews[0]["best_columns"], serde_json::json!([4]));
+    assert_eq!(reviews[0]["player"], "x");
+    assert_eq!(reviews[1]["grade"], "best");
+    assert_eq!(reviews[1]["played"], 2);
+    assert_eq!(reviews[6]["grade"], "best");
+    assert_eq!(reviews[6]["column"], 1);
+    assert_eq!(reviews[6]["number"], 7);
+    let c = &r["counts"];
+    let total: i64 = ["best", "inaccuracy", "mistake", "unknown"]
+        .iter()
+        .map(|k| c[k].as_i64().unwrap())
+        .sum();
+    assert_eq!(total, 7);
+    assert_eq!(c["unknown"], 0);
+    // Out of time: ungraded moves are unknown, never guessed (8x7 has no book).
+    let (s, r) = get(addr, "/api/review?moves=4444&width=8&height=7&ms=50");
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["complete"], false);
+    assert!(
+        r["reviews"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["grade"] == "unknown" && m["played"].is_null()),
+        "{r}"
+    );
+    for (query, needle) in [("moves=48", "column 8"), ("moves=12121212", "already won")] {
+        let (s, e) = get(addr, &format!("/api/review?{query}"));
+        assert_eq!(s, 400, "{query}: {e}");
+        assert!(error_of(&e).contains(needle), "{query}: {e}");
+    }
+}
+
+#[test]
 fn move_plays_legal_columns_and_refuses_bad_requests() {
     let runs = Runs::new("move");
     let addr = start(config(&runs.0));
@@ -444,12 +492,13 @@ fn wait_status(addr: SocketAddr, what: &str, done: impl Fn(&Value) -> bool) -> V
     }
 }
 
-/// Sends a slow analysis (a 4-stone position: minutes to solve) on a raw socket.
+/// Sends a slow analysis (a 4-stone position on 8x7, which no book covers: minutes to
+/// solve) on a raw socket.
 fn slow_analysis(addr: SocketAddr) -> TcpStream {
     let mut s = TcpStream::connect(addr).unwrap();
     write!(
         s,
-        "GET /api/analyze?moves=4444&ms=60000 HTTP/1.1\r\nHost: test\r\n\r\n"
+        "GET /api/analyze?moves=4444&width=8&height=7&ms=60000 HTTP/1.1\r\nHost: test\r\n\r\n"
     )
     .unwrap();
     s
@@ -490,7 +539,7 @@ fn a_client_that_leaves_cancels_its_work_and_heavy_work_is_bounded() {
     assert_eq!(s, 200, "{a}");
 
     // A time limit ends in bounds, marked incomplete, never an error.
-    let (s, a) = get(addr, "/api/analyze?moves=4444&ms=200");
+    let (s, a) = get(addr, "/api/analyze?moves=4444&width=8&height=7&ms=200");
     assert_eq!(s, 200);
     assert_eq!(a["complete"], false);
     assert!(

@@ -2,7 +2,7 @@
 
 use super::{Agent, Turn};
 use crate::game::Geometry;
-use crate::solver::{Solver, SolverError, book};
+use crate::solver::{Solver, SolverError};
 
 /// Plays a game-theoretically optimal move; among optimal moves the fastest win or the
 /// slowest loss, most central first (see [`Solver::best_move`]). On 7x6 the first plies come
@@ -32,9 +32,6 @@ impl Agent for Perfect {
     }
 
     fn choose(&mut self, turn: &Turn) -> usize {
-        if let Some((col, _)) = book::lookup(&turn.position) {
-            return col;
-        }
         let (col, _) = self
             .solver
             .best_move(&turn.position)

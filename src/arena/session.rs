@@ -3,7 +3,7 @@
 
 use crate::agents::{Agent, Turn};
 use crate::game::{GameError, Geometry, Outcome, Player, Position};
-use crate::solver::{Mode, Solver, book};
+use crate::solver::{Mode, Solver};
 use thiserror::Error;
 
 /// Why a hint is not available.
@@ -141,7 +141,7 @@ impl Session {
                 Some(child) if child.last_move_won() => {
                     Some(Some(p.geometry().win_score(p.moves_played())))
                 }
-                Some(child) => book::lookup(&child).map(|(_, s)| Some(-s)),
+                Some(child) => solver.book()?.score(&child).map(|s| Some(-s)),
             })
             .collect();
         if let Some(scores) = children {

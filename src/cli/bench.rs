@@ -1,5 +1,7 @@
 //! `c4 bench`: speed and accuracy figures, as a table or JSON.
 
+mod analyze;
+
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
@@ -22,6 +24,9 @@ pub enum BenchCommand {
     /// Monte Carlo playout speed: playouts per second per core from a position (default the
     /// empty board), uniform or smart, with the mean result.
     Playouts(PlayoutBenchArgs),
+    /// Full analysis (every column exact, as `c4 analyze` gives it) of positions from seeded
+    /// varied games at every ply, timed one by one: p50/p95/p99/max by band of plies.
+    Analyze(analyze::AnalyzeBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -197,6 +202,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Agent(a) => agent(a),
         BenchCommand::Search(a) => search(a),
         BenchCommand::Playouts(a) => playouts(a),
+        BenchCommand::Analyze(a) => analyze::run(a),
     }
 }
 

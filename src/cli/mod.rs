@@ -15,7 +15,7 @@ mod solve;
 mod tournament;
 mod train;
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use connect4_ml::Geometry;
 
@@ -25,6 +25,14 @@ use connect4_ml::Geometry;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The opening book every exact answer reads (solve, analyze, the perfect agent, grading,
+    /// labelling, serve, hints); made by `c4 data book`. Default: data/book-7x6.bin when it
+    /// exists (without one everything works, the opening only slower).
+    #[arg(long, global = true, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
+    /// Read no opening book: exact answers search from scratch.
+    #[arg(long, global = true, conflicts_with = "book")]
+    no_book: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -232,6 +240,7 @@ fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<()> {
+    install_book(cli.book.as_deref(), cli.no_book)?;
     match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Analyze(a) => analyze::run(a),
@@ -245,6 +254,45 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Serve(a) => serve::run(a),
         Command::Pipeline(a) => pipeline::run(a),
     }
+}
+
+/// Installs the opening book for this run: the file `--book` names (which must load), else
+/// the repository's default when it exists; nothing with `--no-book`.
+fn install_book(path: Option<&std::path::Path>, none: bool) -> Result<()> {
+    use connect4_ml::solver::book::{self, Book, DEFAULT_PATH};
+    let path = match path {
+        _ if none => None,
+        Some(p) => Some(p),
+        None => Some(std::path::Path::new(DEFAULT_PATH)).filter(|p| p.exists()),
+    };
+    let Some(path) = path else {
+        book::install(None);
+        return Ok(());
+    };
+    let loaded = Book::load(path, None)
+        .map_err(|e| anyhow::anyhow!("{e} (--no-book runs without a book)"))?;
+    book::install(Some(std::sync::Arc::new(loaded)));
+    Ok(())
+}
+
+/// A `--plies LO..HI` range (inclusive; `LO..=HI` also read).
+pub(crate) fn parse_plies(s: &str) -> Result<std::ops::RangeInclusive<usize>> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| anyhow::anyhow!("--plies {s:?}: expected LO..HI, e.g. 8..41"))?;
+    let lo: usize = lo
+        .trim()
+        .parse()
+        .with_context(|| format!("--plies {s:?}: LO is not a number"))?;
+    let hi: usize = hi
+        .trim()
+        .trim_start_matches('=')
+        .parse()
+        .with_context(|| format!("--plies {s:?}: HI is not a number"))?;
+    if lo > hi {
+        bail!("--plies {s:?}: LO is above HI");
+    }
+    Ok(lo..=hi)
 }
 
 /// A whole number of at least `min`, with a message clap prints after the flag's name.

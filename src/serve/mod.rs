@@ -13,6 +13,7 @@
 //! Endpoints (see README.md for the JSON):
 //! - `GET /`, `/app.js`, `/style.css`: the page, embedded in the binary;
 //! - `GET /api/analyze?moves=M`: the solver's scores of every column;
+//! - `GET /api/review?moves=M`: every move of a game graded by the solver;
 //! - `POST /api/move` `{agent, moves}`: an agent's column;
 //! - `GET /api/models`, `GET /api/evaluate?model=NAME&moves=M`: the learned models' values and
 //!   per-feature contributions;
@@ -25,6 +26,7 @@ mod assets;
 mod error;
 mod models;
 mod play;
+mod review;
 mod runs;
 
 pub use assets::page_weight;
@@ -213,6 +215,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
         .route("/api/analyze", get(analyze::analyze))
+        .route("/api/review", get(review::review_game))
         .route("/api/move", post(play::play_move))
         .route("/api/agents", get(play::agents))
         .route("/api/models", get(models::list))

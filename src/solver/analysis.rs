@@ -4,7 +4,7 @@
 //!
 //! [`Interrupt`]: crate::Interrupt
 
-use super::{Mode, Solver, book};
+use super::{Mode, Solver};
 use crate::game::Position;
 
 /// What is known of a position: exact where the solver finished, bounds where it was stopped.
@@ -27,9 +27,10 @@ pub struct Analysis {
     pub nodes: u64,
 }
 
-/// The score of `pos` from the book, when the book covers it.
-fn book_score(pos: &Position, mode: Mode) -> Option<i32> {
-    book::lookup(pos).map(|(_, s)| if mode == Mode::Weak { s.signum() } else { s })
+/// The score of `pos` from the solver's book, when the book covers it.
+fn book_score(solver: &Solver, pos: &Position, mode: Mode) -> Option<i32> {
+    let s = solver.book()?.score(pos)?;
+    Some(if mode == Mode::Weak { s.signum() } else { s })
 }
 
 /// Analyses `pos` with `solver`, which may carry an interrupt (see
@@ -65,7 +66,7 @@ pub fn analyze(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
                 g.win_score(pos.moves_played())
             };
             (s, s)
-        } else if let Some(s) = book_score(&child, mode) {
+        } else if let Some(s) = book_score(solver, &child, mode) {
             (-s, -s)
         } else if interrupted {
             // No time left: the widest bounds, without asking the solver.
@@ -122,19 +123,24 @@ fn trivial_bounds(pos: &Position, mode: Mode) -> (i32, i32) {
     (-g.win_score(moves + 1), g.win_score(moves))
 }
 
-/// Below this many stones a position outside the book takes seconds to solve: the principal
-/// variation stops there rather than spend the request's time on it.
-const PV_SOLVE_FROM: usize = 10;
+/// The principal variation's solver steps start only within this time of its first: a line
+/// that leaves the book early needs the solver on positions of 6 to 10 stones, seconds each,
+/// and the analysis itself is done. The line stops there; asking again goes further (the
+/// table keeps what the last steps proved). Late positions take microseconds a step, so a
+/// line from the middle game on reaches the end.
+pub const PV_BUDGET: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// Best moves in turn from `pos` until the game ends, the line leaves the book before
-/// [`PV_SOLVE_FROM`] stones, or the solver is interrupted.
+/// Best moves in turn from `pos` until the game ends, the solver is interrupted or
+/// [`PV_BUDGET`] is spent: from the book while the line is in it, then from the solver, whose
+/// table already holds much of the line after the analysis.
 fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
     let mut line = Vec::new();
     let mut p = *pos;
+    let start = std::time::Instant::now();
     while !p.last_move_won() && !p.is_full() {
-        let col = match book::lookup(&p) {
+        let col = match solver.book().and_then(|b| b.best_move(&p)) {
             Some((col, _)) => col,
-            None if p.moves_played() < PV_SOLVE_FROM => break,
+            None if start.elapsed() > PV_BUDGET => break,
             None => match solver.best_move(&p) {
                 Some((col, _)) if !solver.was_interrupted() => col,
                 _ => break,

@@ -30,13 +30,16 @@
 //! sequence); `search` the search core; `table` the transposition tables; `shallow` the
 //! [`ShallowTable`] a job's solvers share; `order_hint` the [`OrderHint`]; `sorter` the move
 //! order; `follow_up` the claimeven bounds; [`analysis`] the per-column analysis; [`mod@bench`]
-//! the benchmark loop; `book` the opening book.
+//! the benchmark loop; [`book`] the opening book, which every solver reads (positions it holds
+//! are looked up: a search stops at the book's depth).
 
 pub mod analysis;
 pub mod bench;
-pub(crate) mod book;
+pub mod bench_analyze;
+pub mod book;
 mod follow_up;
 mod order_hint;
+pub mod review;
 mod search;
 mod shallow;
 mod sorter;
@@ -131,6 +134,8 @@ pub struct Solver {
     stopped: bool,
     /// The small table of the end game (see [`DEEP_MAX_EMPTY`]).
     deep: Table<u64>,
+    /// The opening book: positions it holds are looked up, never searched.
+    book: Option<std::sync::Arc<book::Book>>,
 }
 
 impl Solver {
@@ -175,7 +180,19 @@ impl Solver {
                 value_bits,
             )
             .map_err(|_| SolverError::NoMemory { mib })?,
+            book: book::installed().filter(|b| b.geometry() == geom),
         })
+    }
+
+    /// The opening book this solver reads (by default the [installed](book::install) one for
+    /// its board); `None` makes it search everything, as for checking the book itself.
+    pub fn set_book(&mut self, book: Option<std::sync::Arc<book::Book>>) {
+        self.book = book.filter(|b| b.geometry() == self.geom);
+    }
+
+    /// The opening book this solver reads, if any.
+    pub fn book(&self) -> Option<&book::Book> {
+        self.book.as_deref()
     }
 
     /// Positions with fewer than `plies` stones share table entries with their mirror image.
@@ -297,6 +314,9 @@ impl Solver {
             let s = fit(g.win_score(moves));
             return (s, s);
         }
+        if let Some(s) = self.book.as_ref().and_then(|b| b.score(pos)) {
+            return (fit(s), fit(s));
+        }
         let (mut min, mut max) = if weak {
             (-1, 1)
         } else {
@@ -342,6 +362,10 @@ impl Solver {
     /// assert_eq!(best, Some(s.solve(&p)));
     /// ```
     pub fn analyze(&mut self, pos: &Position, mode: Mode) -> Vec<Option<i32>> {
+        if let Some(scores) = self.book.as_ref().and_then(|b| b.analyze(pos)) {
+            let fit = |s: i32| if mode == Mode::Weak { s.signum() } else { s };
+            return scores.into_iter().map(|s| s.map(fit)).collect();
+        }
         let over = pos.last_move_won() || pos.is_full();
         (0..pos.width())
             .map(|col| {
@@ -373,6 +397,9 @@ impl Solver {
         if pos.can_win_next() {
             return g.win_score(moves) <= bound;
         }
+        if let Some(s) = self.book.as_ref().and_then(|b| b.score(pos)) {
+            return s <= bound;
+        }
         let (min, max) = (-g.win_score(moves + 1), g.win_score(moves + 2));
         if bound < min {
             return false;
@@ -392,6 +419,10 @@ impl Solver {
     pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
         if pos.last_move_won() || pos.is_full() {
             return None;
+        }
+        if let Some(best) = self.book.as_ref().and_then(|b| b.best_move(pos)) {
+            self.stopped = false;
+            return Some(best);
         }
         let target = self.solve(pos);
         let g = self.geom;
@@ -433,11 +464,14 @@ impl Solver {
         let shallow = self.shallow.as_ref().map(|t| (t.plies, &*t.table));
         let stop = self.interrupt.as_ref();
         let hint = self.hint.as_ref();
+        let book = self.book.as_deref();
         let deep = &mut self.deep;
         let (r, nodes, stopped) = match &mut self.tt {
             Tt::Narrow(t) => Search::new(geom, columns, sym, (t, deep), shallow, stop, hint)
+                .with_book(book)
                 .run(pos, alpha, beta),
             Tt::Wide(t) => Search::new(geom, columns, sym, (t, deep), shallow, stop, hint)
+                .with_book(book)
                 .run(pos, alpha, beta),
         };
         self.nodes += nodes;

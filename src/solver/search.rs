@@ -51,6 +51,8 @@ pub(super) struct Search<'a, S: Slot> {
     follow_up: FollowUpRule,
     /// Set once the interrupt fired: every frame then returns at once without storing.
     stopped: bool,
+    /// The opening book: a position it holds ends the search there with its exact score.
+    book: Option<&'a super::book::Book>,
 }
 
 impl<'a, S: Slot> Search<'a, S> {
@@ -76,7 +78,14 @@ impl<'a, S: Slot> Search<'a, S> {
             hint,
             follow_up: FollowUpRule::new(geom),
             stopped: false,
+            book: None,
         }
+    }
+
+    /// Reads `book` (see [`Search::book`]).
+    pub(super) fn with_book(mut self, book: Option<&'a super::book::Book>) -> Self {
+        self.book = book;
+        self
     }
 
     /// The stored bound of a position with `moves` stones (0 = unknown).
@@ -154,6 +163,13 @@ impl<'a, S: Slot> Search<'a, S> {
         if possible == 0 {
             // Whatever we play, the opponent wins with their next stone.
             return -g.win_score(moves + 1);
+        }
+        if let Some(book) = self.book
+            && moves <= book.plies()
+            && let Some(s) = book.get(pos.canonical_key())
+        {
+            // An exact score is a valid result for any window.
+            return s;
         }
         if moves + 2 >= g.cells() {
             // Two cells left, we cannot win now and our move leaves no win to the opponent.

@@ -117,25 +117,6 @@ pub struct SelfplayArgs {
     out: PathBuf,
 }
 
-pub(super) fn parse_plies(s: &str) -> Result<std::ops::RangeInclusive<usize>> {
-    let (lo, hi) = s
-        .split_once("..")
-        .ok_or_else(|| anyhow::anyhow!("--plies {s:?}: expected LO..HI, e.g. 8..41"))?;
-    let lo: usize = lo
-        .trim()
-        .parse()
-        .with_context(|| format!("--plies {s:?}: LO is not a number"))?;
-    let hi: usize = hi
-        .trim()
-        .trim_start_matches('=')
-        .parse()
-        .with_context(|| format!("--plies {s:?}: HI is not a number"))?;
-    if lo > hi {
-        bail!("--plies {s:?}: LO is above HI");
-    }
-    Ok(lo..=hi)
-}
-
 pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
     use connect4_ml::agents::AgentSpec;
     use connect4_ml::train::selfplay::{SelfplayConfig, generate};
@@ -145,7 +126,7 @@ pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
             a.agents.len()
         );
     }
-    let plies = parse_plies(&a.plies)?;
+    let plies = crate::cli::parse_plies(&a.plies)?;
     let specs: Vec<AgentSpec> = a
         .agents
         .iter()
@@ -201,7 +182,7 @@ pub(super) fn run_positions(a: PositionsArgs) -> Result<()> {
         }
     }
     let cfg = PositionsConfig {
-        plies: parse_plies(&a.plies)?,
+        plies: crate::cli::parse_plies(&a.plies)?,
         count: a.count,
         mix,
         epsilon: a.mix.epsilon,

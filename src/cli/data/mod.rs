@@ -1,11 +1,13 @@
 //! `c4 data`: the UCI data set (summary, download, exact reconstruction, label checks,
 //! solver labelling) and solver-labelled self-play positions.
 
+mod book;
 mod games;
 mod label;
 mod uci;
 
 use anyhow::Result;
+use book::BookArgs;
 use clap::Subcommand;
 use games::{BenchSetsArgs, PositionsArgs, SelfplayArgs};
 use label::{LabelArgs, MergeArgs};
@@ -38,6 +40,10 @@ pub enum DataCommand {
     /// Merge the shards of a `c4 data label` job into one file in the source's order, after
     /// checking they are every shard once, complete, and agree; prints the sha256.
     Merge(MergeArgs),
+    /// Make the opening book: the exact score of every unfinished position with at most
+    /// --plies stones (mirror images folded). Only the deepest positions are solved (sharded,
+    /// resumable, merged like `c4 data label`); the others follow from them.
+    Book(BookArgs),
     /// Make the six benchmark sets (end/middle/begin x easy/medium/hard, "MOVES SCORE" lines,
     /// exact scores) from games of a seeded agent mix: what data/bench/ ships.
     BenchSets(BenchSetsArgs),
@@ -56,5 +62,6 @@ pub fn run(cmd: DataCommand) -> Result<()> {
         DataCommand::Positions(a) => games::run_positions(a),
         DataCommand::Label(a) => label::run_label(a),
         DataCommand::Merge(a) => label::run_merge(a),
+        DataCommand::Book(a) => book::run_book(a),
     }
 }

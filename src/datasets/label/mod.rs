@@ -1,7 +1,9 @@
 //! Solver labels for many positions at once: a pool of solvers (one per rayon worker, each
 //! with its own table), shards of a job, resumable output, and the labelling jobs built on
-//! them (the UCI reconstruction, "MOVES" files, merging shards, checking labels).
+//! them (the UCI reconstruction, "MOVES" files, the opening book's leaves, merging shards,
+//! checking labels).
 
+mod book_job;
 mod lines_job;
 mod merge;
 mod pool;
@@ -11,6 +13,9 @@ mod tables;
 mod uci_job;
 mod verify;
 
+pub use book_job::{
+    BookJob, BookJobError, book_from_leaves_file, label_book_leaves, leaves_source,
+};
 pub use lines_job::{
     LabelFileError, LabelJob, LabelReport, ShardManifest, label_file, label_lines, manifest_path,
 };

@@ -15,6 +15,9 @@ const S = {
   models: [],
   kinds: [],
   selected: {},       // model name -> selected column (for its "why" bars)
+  paused: false,      // browsing history or a review: the computer waits for a human move
+  fromHistory: false, // the current change came from the URL (back, forward, a link)
+  review: null,       // { moves, answer }: the game under review and the server's grades
 };
 
 // ---- rules (the server checks everything again) ----
@@ -137,7 +140,7 @@ function renderBoard() {
   board.innerHTML = "";
   const last = S.moves.length ? S.moves[S.moves.length - 1] - 1 : -1;
   const winSet = new Set(win ? win.cells.map(([c, r]) => `${c},${r}`) : []);
-  const humanTurn = S.mode !== "ai" || toMove === S.human;
+  const humanTurn = S.mode !== "ai" || toMove === S.human || S.paused;
   for (let c = 0; c < S.width; c++) {
     const col = document.createElement("button");
     col.type = "button";
@@ -183,6 +186,7 @@ function renderBoard() {
   }
   if (!over) {
     if (S.thinking) setStatus("The computer is thinking…", "thinking");
+    else if (S.mode === "ai" && S.paused && toMove !== S.human) setStatus(`${toMove} to move: the computer waits until you play a move.`, "your-turn");
     else if (S.mode === "ai") setStatus(toMove === S.human ? `Your move (${toMove}).` : "Computer to move.", "your-turn");
     else setStatus(`${toMove} to move.`, "your-turn");
   } else {
@@ -381,6 +385,7 @@ async function refreshModels() {
 
 function changed() {
   S.generation++;
+  syncUrl();
   renderBoard();
   refreshAnalysis();
   refreshModels();
@@ -389,7 +394,8 @@ function changed() {
 function humanPlay(col) {
   const { over, toMove } = state();
   if (S.thinking || over || !legal(col)) return;
-  if (S.mode === "ai" && toMove !== S.human) return;
+  if (S.mode === "ai" && toMove !== S.human && !S.paused) return;
+  S.paused = false;
   S.moves.push(col);
   changed();
   maybeComputer();
@@ -397,7 +403,7 @@ function humanPlay(col) {
 
 async function maybeComputer() {
   const { over, toMove } = state();
-  if (S.mode !== "ai" || over || toMove === S.human || S.thinking) return;
+  if (S.mode !== "ai" || over || toMove === S.human || S.thinking || S.paused) return;
   S.thinking = true;
   const gen = S.generation;
   renderBoard();
@@ -427,12 +433,14 @@ function setStatusAfterMove(r) {
 function newGame() {
   S.moves = [];
   S.thinking = false;
+  S.paused = false;
   changed();
   maybeComputer();
 }
 
 function undo() {
   if (S.thinking || !S.moves.length) return;
+  S.paused = false;
   S.moves.pop();
   // Against the computer, go back to the human's turn.
   if (S.mode === "ai" && state().toMove !== S.human && S.moves.length) S.moves.pop();
@@ -440,7 +448,9 @@ function undo() {
   maybeComputer();
 }
 
-function loadMoves(text) {
+// Loads a move string; from a URL (a link, back or forward) the computer does not answer
+// until the human plays.
+function loadMoves(text, fromUrl) {
   const t = text.trim();
   const digits = t === "-" ? [] : t.split("").map((d) => parseInt(d, 10));
   const before = S.moves;
@@ -454,8 +464,191 @@ function loadMoves(text) {
     }
     S.moves.push(c);
   }
+  if (fromUrl) S.paused = true;
   changed();
   maybeComputer();
+}
+
+// ---- shareable positions: #moves=4453[&width=W&height=H] ----
+
+function hashFor(moves, width, height) {
+  let h = `#moves=${moves.join("")}`;
+  if (width !== 7 || height !== 6) h += `&width=${width}&height=${height}`;
+  return h;
+}
+
+// Every change of position is a step of the browser's history, so back and forward walk the
+// game's moves; a change that came from the history only replaces the entry.
+function syncUrl() {
+  const want = hashFor(S.moves, S.width, S.height);
+  if (location.hash === want) return;
+  if (S.fromHistory || !location.hash) history.replaceState(null, "", want);
+  else history.pushState(null, "", want);
+}
+
+function setBoardSize(width, height) {
+  const value = `${width}x${height}`;
+  const sel = $("board-size");
+  if (![...sel.options].some((o) => o.value === value)) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = `${width} x ${height}`;
+    sel.appendChild(o);
+  }
+  sel.value = value;
+  S.width = width;
+  S.height = height;
+}
+
+// Shows the position the URL names (on load, back and forward).
+function applyHash() {
+  const p = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (!p.has("moves")) return false;
+  if (location.hash === hashFor(S.moves, S.width, S.height)) return true;
+  const width = parseInt(p.get("width") || "7", 10);
+  const height = parseInt(p.get("height") || "6", 10);
+  if (!(width >= 4 && width <= 9 && height >= 4 && height <= 10)) {
+    setStatus(`Cannot show the link's board of ${p.get("width")} x ${p.get("height")}.`, "error");
+    return false;
+  }
+  S.fromHistory = true;
+  try {
+    setBoardSize(width, height);
+    loadMoves(p.get("moves") || "", true);
+  } finally {
+    S.fromHistory = false;
+  }
+  return true;
+}
+
+async function share() {
+  const link = location.href;
+  $("share-text").textContent = link;
+  try {
+    await navigator.clipboard.writeText(link);
+    $("share-text").textContent = `Copied: ${link}`;
+  } catch (_) {
+    // No clipboard (plain http or no permission): the link is shown to copy by hand.
+  }
+}
+
+// ---- game review ----
+
+const GRADE_WORDS = { best: "best", inaccuracy: "inaccuracy", mistake: "mistake", unknown: "not solved in time" };
+
+function signed(v) {
+  return v > 0 ? `+${v}` : String(v);
+}
+
+async function reviewGame() {
+  const moves = S.moves.slice();
+  if (!moves.length) {
+    $("review-summary").textContent = "No moves to review yet.";
+    return;
+  }
+  const review = { moves, width: S.width, height: S.height, answer: null };
+  S.review = review;
+  $("review").dataset.complete = "false";
+  $("review-summary").textContent = "Reviewing…";
+  // Early positions may take longer than one request: ask again while moves are ungraded
+  // (the server's solvers keep what they proved).
+  for (let round = 0; round < 30; round++) {
+    let r;
+    try {
+      r = await api(`/api/review?moves=${moves.join("")}&width=${review.width}&height=${review.height}&ms=3000`);
+    } catch (e) {
+      if (S.review === review) $("review-summary").textContent = `Review failed: ${e.message}`;
+      return;
+    }
+    if (S.review !== review) return;
+    review.answer = r;
+    renderReview();
+    if (r.complete) return;
+  }
+}
+
+// The game's value after each move from x's side (null where unknown); index 0 is the start.
+function reviewSeries(r) {
+  const xView = (player, v) => (v === null ? null : player === "x" ? v : -v);
+  const first = r.reviews[0];
+  const series = [first ? xView(first.player, first.best) : null];
+  for (const m of r.reviews) series.push(xView(m.player, m.played));
+  return series;
+}
+
+function renderReview() {
+  const review = S.review;
+  const list = $("review-list");
+  const chart = $("review-chart");
+  list.innerHTML = "";
+  chart.innerHTML = "";
+  if (!review || !review.answer) return;
+  const r = review.answer;
+  const c = r.counts;
+  $("review").dataset.complete = String(r.complete);
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  $("review-summary").textContent = `${n(r.reviews.length, "move", "moves")}: ${c.best} best, ${n(c.inaccuracy, "inaccuracy", "inaccuracies")}, ${n(c.mistake, "mistake", "mistakes")}` +
+    (c.unknown ? `, ${c.unknown} not solved in time (still solving…)` : "");
+  for (const m of r.reviews) {
+    const li = document.createElement("li");
+    li.value = m.number;
+    li.dataset.grade = m.grade;
+    li.dataset.ply = String(m.number - 1);
+    li.className = `grade-${m.grade}`;
+    let text = `${m.player} played ${m.column}: ${GRADE_WORDS[m.grade]}`;
+    if (m.played !== null && m.best !== null) {
+      text += ` (${signed(m.played)}`;
+      if (m.grade !== "best") text += `; best ${m.best_columns.join(" or ")}: ${signed(m.best)}`;
+      text += ")";
+    }
+    li.textContent = text;
+    li.title = "Show the position before this move";
+    li.addEventListener("click", () => showReviewPly(m.number - 1));
+    list.appendChild(li);
+  }
+  // Score by move, from x's side: up is good for x.
+  const series = reviewSeries(r);
+  const W = 420, H = 140, pad = 12;
+  const top = Math.max(4, ...series.filter((v) => v !== null).map(Math.abs));
+  const px = (i) => pad + (i * (W - 2 * pad)) / Math.max(1, series.length - 1);
+  const py = (v) => H / 2 - (v * (H / 2 - pad)) / top;
+  const ns = "http://www.w3.org/2000/svg";
+  const add = (tag, attrs) => {
+    const el = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    chart.appendChild(el);
+    return el;
+  };
+  add("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "axis" });
+  let path = "";
+  series.forEach((v, i) => {
+    if (v === null) return;
+    path += `${path && series[i - 1] !== null ? "L" : "M"}${px(i).toFixed(1)},${py(v).toFixed(1)} `;
+  });
+  if (path) add("path", { d: path, class: "line" });
+  series.forEach((v, i) => {
+    if (v === null) return;
+    const grade = i === 0 ? "best" : r.reviews[i - 1].grade;
+    const dot = add("circle", { cx: px(i).toFixed(1), cy: py(v).toFixed(1), r: 3.5, class: `grade-${grade}`, "data-ply": i });
+    const t = document.createElementNS(ns, "title");
+    t.textContent = `after move ${i}: ${signed(v)} for x`;
+    dot.appendChild(t);
+    dot.addEventListener("click", () => showReviewPly(i));
+  });
+}
+
+// Shows the reviewed game's position after `ply` moves (the one where move ply+1 was chosen).
+function showReviewPly(ply) {
+  const review = S.review;
+  if (!review) return;
+  if (review.width !== S.width || review.height !== S.height) setBoardSize(review.width, review.height);
+  S.paused = true;
+  S.moves = review.moves.slice(0, ply);
+  changed();
+  for (const li of $("review-list").children) li.classList.toggle("current", li.dataset.ply === String(ply));
+  const m = review.answer && review.answer.reviews[ply];
+  if (m) setStatus(`Move ${m.number}: ${m.player} played ${m.column}, ${GRADE_WORDS[m.grade]}.`, "review");
+  else setStatus(`The position after the last move (${ply} stones).`, "review");
 }
 
 // ---- runs ----
@@ -611,6 +804,10 @@ async function init() {
     S.height = h;
     newGame();
   });
+  $("share-button").addEventListener("click", share);
+  $("review-button").addEventListener("click", reviewGame);
+  window.addEventListener("popstate", applyHash);
+  window.addEventListener("hashchange", applyHash);
   $("new-game").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
   $("paste").addEventListener("submit", (e) => {
@@ -632,7 +829,7 @@ async function init() {
   } catch (_) {
     S.models = [];
   }
-  changed();
+  if (!applyHash()) changed();
 }
 
 init();

@@ -1,0 +1,95 @@
+//! `GET /api/review?moves=M[&width=W&height=H][&ms=T]`: every move of a game graded by the
+//! solver (best, inaccuracy, mistake, or unknown where the time ran out), with the best
+//! alternatives. Asking again goes further: the server's solvers keep what they proved.
+
+use super::error::{ApiError, ApiResult};
+use super::{Shared, position_of};
+use crate::solver::review::{Grade, MoveReview, review};
+use axum::Json;
+use axum::extract::{Query, State, rejection::QueryRejection};
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// The query of `/api/review`.
+#[derive(Debug, Deserialize)]
+pub(super) struct ReviewQuery {
+    #[serde(default)]
+    moves: String,
+    width: Option<usize>,
+    height: Option<usize>,
+    /// Time limit in milliseconds (at most the server's maximum).
+    ms: Option<u64>,
+}
+
+/// How many moves got each grade.
+#[derive(Debug, Default, Serialize)]
+struct Counts {
+    best: usize,
+    inaccuracy: usize,
+    mistake: usize,
+    unknown: usize,
+}
+
+/// The answer of `/api/review`.
+#[derive(Debug, Serialize)]
+struct ReviewJson {
+    moves: String,
+    width: usize,
+    height: usize,
+    /// Whether every move is graded (false: ask again to go on).
+    complete: bool,
+    counts: Counts,
+    reviews: Vec<MoveReview>,
+    ms: f64,
+}
+
+pub(super) async fn review_game(
+    State(state): State<Shared>,
+    query: Result<Query<ReviewQuery>, QueryRejection>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let Query(q) = query?;
+    let end = position_of(&q.moves, q.width, q.height)?;
+    let geom = end.geometry();
+    let text = q.moves.trim();
+    let text = if text == "-" { "" } else { text };
+    // position_of checked every move: these are digits of legal columns.
+    let moves: Vec<usize> = text
+        .chars()
+        .map(|c| c.to_digit(10).map_or(0, |d| d as usize - 1))
+        .collect();
+    let limit =
+        q.ms.map_or(state.config.analyze_limit, Duration::from_millis)
+            .min(state.config.analyze_max);
+    let start = Instant::now();
+    let (out, _stopped) = state
+        .heavy(limit, move |st, stop| {
+            let mut solver = st.take_solver(geom)?;
+            solver.set_interrupt(Some(stop.clone()));
+            let r = review(&mut solver, &crate::Position::new(geom), &moves);
+            st.put_solver(solver);
+            Ok::<_, ApiError>(r)
+        })
+        .await?;
+    let reviews = out?;
+    let mut counts = Counts::default();
+    for r in &reviews {
+        match r.grade {
+            Grade::Best => counts.best += 1,
+            Grade::Inaccuracy => counts.inaccuracy += 1,
+            Grade::Mistake => counts.mistake += 1,
+            Grade::Unknown => counts.unknown += 1,
+        }
+    }
+    let body = ReviewJson {
+        moves: text.to_string(),
+        width: geom.width(),
+        height: geom.height(),
+        complete: counts.unknown == 0,
+        counts,
+        reviews,
+        ms: start.elapsed().as_secs_f64() * 1e3,
+    };
+    serde_json::to_value(body)
+        .map(Json)
+        .map_err(|e| ApiError::Internal(e.to_string()))
+}

@@ -1,0 +1,264 @@
+//! The opening book: the shipped file against an independent oracle, the solver with and
+//! without it, `c4 data book` (whole, sharded and merged), the `--book` flag's refusals, and
+//! `c4 bench analyze`.
+
+mod common;
+
+use common::{both, c4, c4_with_stdin, ok, s, temp_dir};
+use connect4_ml::solver::book::{Book, enumerate_leaves};
+use connect4_ml::{Geometry, Position, Solver};
+use std::path::Path;
+use std::sync::Arc;
+
+fn shipped() -> Book {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin");
+    Book::load(&path, Some(Geometry::STANDARD))
+        .expect("data/book-7x6.bin ships with the repository")
+}
+
+#[test]
+fn the_shipped_book_holds_every_position_of_six_stones_with_the_solvers_scores() {
+    let g = Geometry::STANDARD;
+    let book = shipped();
+    assert_eq!(book.plies(), 6);
+    // Unfinished positions of 0..=6 stones up to mirror symmetry (the 8,231 of six stones are
+    // the leaves the data engine solved).
+    let per_ply: Vec<usize> = (0..=6)
+        .map(|k| enumerate_leaves(g, k).unwrap().len())
+        .collect();
+    assert_eq!(per_ply, [1, 4, 25, 121, 568, 2144, 8231]);
+    assert_eq!(book.len(), 11_094);
+    for k in 0..=6 {
+        for (m, p) in enumerate_leaves(g, k).unwrap() {
+            assert!(book.score(&p).is_some(), "{m} missing");
+            assert_eq!(book.score(&p.mirror()), book.score(&p), "{m}");
+        }
+    }
+    // The oracle: every position of at most three stones solved on its own by the solver
+    // (the book this one replaced); the new book derived them from its 6-stone leaves.
+    let oracle = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/book-3ply-7x6.txt"),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for line in oracle
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let moves = if f[0] == "-" { "" } else { f[0] };
+        let p = Position::from_moves(g, moves).unwrap();
+        let score: i32 = f[1].parse().unwrap();
+        assert_eq!(book.score(&p), Some(score), "{line}");
+        let (col, best) = book.best_move(&p).unwrap();
+        assert_eq!(best, score, "{line}");
+        // The book's best column reaches the score (the oracle's may be the mirror one).
+        assert_eq!(-book.score(&p.after(col).unwrap()).unwrap_or(-score), score);
+        checked += 1;
+    }
+    assert_eq!(checked, 151);
+    assert_eq!(book.best_move(&Position::new(g)), Some((3, 1)));
+}
+
+#[test]
+fn a_sample_of_leaves_and_their_children_score_the_same_without_the_book() {
+    let g = Geometry::STANDARD;
+    let book = Arc::new(shipped());
+    let mut plain = Solver::with_table_mib(g, 64).unwrap();
+    plain.set_book(None);
+    let mut with = Solver::with_table_mib(g, 64).unwrap();
+    with.set_book(Some(book.clone()));
+    let leaves = enumerate_leaves(g, 6).unwrap();
+    // Every 1500th leaf: six positions, a second or so each without the book.
+    for (m, p) in leaves.iter().step_by(1500) {
+        assert_eq!(Some(plain.solve(p)), book.score(p), "{m}");
+        assert_eq!(with.solve(p), book.score(p).unwrap(), "{m}");
+    }
+    // Just past the book: searches that would reach it score the same.
+    for m in ["4444441", "3455443", "12345671"] {
+        let p = Position::from_moves(g, m).unwrap();
+        assert_eq!(with.solve(&p), plain.solve(&p), "{m}");
+    }
+}
+
+#[test]
+fn data_book_makes_the_same_file_whole_or_sharded_and_merged() {
+    let dir = temp_dir("book");
+    let small = ["--width", "5", "--height", "4", "--plies", "5"];
+    let whole = dir.join("whole.bin");
+    let mut args = vec!["data", "book", "--out", s(&whole), "--jobs", "1"];
+    args.extend(small);
+    let out = ok(&c4(&args), "c4 data book");
+    assert!(out.contains("positions of at most 5 stones (5x4)"), "{out}");
+    let mut parts = Vec::new();
+    for i in 0..2 {
+        let part = dir.join(format!("part{i}.txt"));
+        let shard = format!("{i}/2");
+        let mut args = vec![
+            "data",
+            "book",
+            "--out",
+            s(&part),
+            "--shard",
+            &shard,
+            "--jobs",
+            "1",
+        ];
+        args.extend(small);
+        let out = ok(&c4(&args), "a shard");
+        assert!(out.contains("next: c4 data merge"), "{out}");
+        parts.push(part);
+    }
+    let leaves = dir.join("leaves.txt");
+    ok(
+        &c4(&[
+            "data",
+            "merge",
+            s(&parts[0]),
+            s(&parts[1]),
+            "--out",
+            s(&leaves),
+        ]),
+        "merge",
+    );
+    let merged = dir.join("merged.bin");
+    let mut args = vec!["data", "book", "--leaves", s(&leaves), "--out", s(&merged)];
+    args.extend(small);
+    ok(&c4(&args), "book from merged leaves");
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&merged).unwrap()
+    );
+    // A leaves file that misses a leaf is refused, naming it.
+    let text = std::fs::read_to_string(&leaves).unwrap();
+    let short = dir.join("short.txt");
+    let refused = dir.join("x.bin");
+    std::fs::write(&short, text.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
+    let mut args = vec!["data", "book", "--leaves", s(&short), "--out", s(&refused)];
+    args.extend(small);
+    let o = c4(&args);
+    assert!(!o.status.success());
+    let first = text.lines().next().unwrap().split(' ').next().unwrap();
+    assert!(
+        both(&o).contains(&format!("no score for the leaf {first}")),
+        "{}",
+        both(&o)
+    );
+    assert!(!refused.exists());
+    // The book answers `c4 solve` on its board.
+    let o = c4_with_stdin(
+        &[
+            "--book",
+            s(&whole),
+            "solve",
+            "--width",
+            "5",
+            "--height",
+            "4",
+        ],
+        "12\n",
+    );
+    let line = ok(&o, "solve with the book");
+    let book = Book::load(&whole, None).unwrap();
+    let p = Position::from_moves(Geometry::new(5, 4).unwrap(), "12").unwrap();
+    assert!(
+        line.starts_with(&format!("12 {} 0 ", book.score(&p).unwrap())),
+        "{line}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_book_files_are_refused_and_no_book_still_works() {
+    let dir = temp_dir("book-bad");
+    let good =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin")).unwrap();
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        ("cut.bin", good[..good.len() / 2].to_vec(), "truncated book"),
+        (
+            "flipped.bin",
+            {
+                let mut b = good.clone();
+                b[100] ^= 1;
+                b
+            },
+            "checksum mismatch",
+        ),
+        ("text.bin", b"4453 1\n".to_vec(), "truncated book"),
+    ];
+    for (name, bytes, want) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let o = c4_with_stdin(&["--book", s(&path), "solve"], "4453\n");
+        assert!(!o.status.success(), "{name}");
+        let e = both(&o);
+        assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+    }
+    let o = c4_with_stdin(&["--book", s(&dir.join("none.bin")), "solve"], "4453\n");
+    assert!(!o.status.success());
+    assert!(both(&o).contains("none.bin"), "{}", both(&o));
+    // A 5x4 book for a 7x6 question: not used (the flag names any board's book).
+    let small = dir.join("small.bin");
+    let o = c4(&[
+        "data",
+        "book",
+        "--plies",
+        "2",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--out",
+        s(&small),
+        "--jobs",
+        "1",
+    ]);
+    ok(&o, "small book");
+    // Without any book the answers are the same, only slower.
+    let with = ok(&c4_with_stdin(&["solve"], "44535\n"), "with the book");
+    let without = ok(
+        &c4_with_stdin(&["--no-book", "solve"], "44535\n"),
+        "without",
+    );
+    let score = |l: &str| l.split_whitespace().nth(1).unwrap().to_string();
+    assert_eq!(score(&with), score(&without));
+    // The book's answer searched no position.
+    assert_eq!(with.split_whitespace().nth(2), Some("0"), "{with}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bench_analyze_prints_percentiles_by_band_of_plies() {
+    // The book's plies and the end game: fast either way (the middle plies take seconds).
+    let out = ok(
+        &c4(&[
+            "bench", "analyze", "--plies", "0..5", "--count", "2", "--band", "3",
+        ]),
+        "bench analyze",
+    );
+    assert!(out.contains("book of 6 plies"), "{out}");
+    assert!(out.contains("p50 ms") && out.contains("p99 ms"), "{out}");
+    for (band, n) in [("0-2", "6"), ("3-5", "6"), ("all", "12")] {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(band))
+            .unwrap_or_else(|| panic!("{band}: {out}"));
+        assert_eq!(row.split_whitespace().nth(1), Some(n), "{row}");
+    }
+    let out = ok(
+        &c4(&[
+            "--no-book",
+            "bench",
+            "analyze",
+            "--plies",
+            "36..41",
+            "--count",
+            "1",
+        ]),
+        "bench analyze, late",
+    );
+    assert!(out.contains("no book"), "{out}");
+    let o = c4(&["bench", "analyze", "--plies", "9..3"]);
+    assert!(!o.status.success());
+    assert!(both(&o).contains("LO is above HI"), "{}", both(&o));
+}
