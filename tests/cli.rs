@@ -235,14 +235,14 @@ fn play_plain_reads_moves_answers_illegal_input_and_finishes() {
 
 #[test]
 fn play_plain_hint_undo_and_end_of_input() {
-    // Agent first. A hint after one stone comes from the opening book; after three stones
-    // the board is too open to solve quickly. Then the person takes the move back and the
-    // input ends.
+    // Agent first. Hints after one and three stones come from the opening book (every
+    // child in it); after seven stones, past the book, the board is too open to solve
+    // quickly. Then the person takes the move back and the input ends.
     let out = c4(
         &[
             "play", "--plain", "--agent", "perfect", "--first", "agent", "--seed", "1",
         ],
-        "?\n4\n?\nu\n",
+        "?\n4\n?\n3\n5\n?\nu\n",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
@@ -253,7 +253,11 @@ fn play_plain_hint_undo_and_end_of_input() {
         "{s}"
     );
     assert!(
-        s.contains("No hint: too early to solve quickly (39 empty cells)"),
+        s.contains("Solver scores per column (positive wins, 0 draws, negative loses; larger is faster): 1:-4 2:-4 3:-3 4:-1 5:-3 6:-4 7:-4"),
+        "{s}"
+    );
+    assert!(
+        s.contains("No hint: too early to solve quickly (35 empty cells)"),
         "{s}"
     );
     assert!(s.contains("Took back your last move."));

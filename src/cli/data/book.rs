@@ -30,6 +30,11 @@ pub struct BookArgs {
     /// instead of solving them.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
     leaves: Option<PathBuf>,
+    /// Only write the leaves to label ("MOVES" lines) to this file and stop: the input of
+    /// the cluster manifests' `c4 data label` job (deploy/README.md), whose merged output
+    /// then goes to --leaves. --out is not written.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["leaves", "shard", "resume"])]
+    write_leaves: Option<PathBuf>,
     #[command(flatten)]
     board: crate::cli::BoardArgs,
     #[command(flatten)]
@@ -46,6 +51,18 @@ fn leaves_path(out: &Path) -> PathBuf {
 pub(super) fn run_book(a: BookArgs) -> Result<()> {
     let geom = a.board.geometry()?;
     let start = std::time::Instant::now();
+    if let Some(path) = &a.write_leaves {
+        let text = connect4_ml::datasets::label::leaves_source(geom, a.plies)?;
+        connect4_ml::datasets::labelled::write_text(path, &text)
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!(
+            "{}: {} leaves of {} stones to label",
+            path.display(),
+            text.lines().count(),
+            a.plies
+        );
+        return Ok(());
+    }
     let leaves = match &a.leaves {
         Some(path) => path.clone(),
         None => {

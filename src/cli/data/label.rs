@@ -31,6 +31,8 @@ pub struct LabelArgs {
     jobs: Option<usize>,
     #[command(flatten)]
     tables: TableArgs,
+    #[command(flatten)]
+    board: crate::cli::BoardArgs,
 }
 
 /// The solver tables of a labelling job.
@@ -96,7 +98,7 @@ pub struct MergeArgs {
 
 pub(super) fn run_label(a: LabelArgs) -> Result<()> {
     let job = LabelJob {
-        geometry: Geometry::default(),
+        geometry: a.board.geometry()?,
         shard: a.shard,
         mode: if a.weak { Mode::Weak } else { Mode::Strong },
     };
