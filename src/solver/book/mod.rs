@@ -4,7 +4,7 @@
 //! search that reaches a position of the book stops there, so solving, analysing, grading and
 //! labelling early positions costs a lookup instead of minutes.
 //!
-//! The file format is in [`format`]: sorted keys with their scores and a sha256, so a lookup is
+//! The file format is in [`mod@format`]: sorted keys with their scores and a sha256, so a lookup is
 //! a binary search and a load reads the file once. A program installs one book at start-up
 //! ([`install`]; the CLI's `--book`, default `data/book-7x6.bin` when present); solvers made
 //! afterwards use it. Without a book everything still works, only the opening is slower.
