@@ -24,7 +24,9 @@ pub fn c4_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Output {
         .expect("c4 runs")
 }
 
-/// Runs the `c4` binary from the repository root with `stdin` as its standard input.
+/// Runs the `c4` binary from the repository root with `stdin` as its standard input. A
+/// program that stops before reading its input (a refused flag) closes the pipe: that is
+/// not the test's failure, the output says what happened.
 pub fn c4_with_stdin(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4"))
         .args(args)
@@ -34,12 +36,14 @@ pub fn c4_with_stdin(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("c4 runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    if let Err(e) = written {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing to c4: {e}"
+        );
+    }
     child.wait_with_output().unwrap()
 }
 

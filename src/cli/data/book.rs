@@ -1,10 +1,10 @@
 //! `c4 data book`: the opening book, made by the data engine (the leaves labelled as a
 //! sharded, resumable job; the rest by negamax over them).
 
-use super::label::TableArgs;
+use super::label::{TableArgs, WorkArgs};
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::datasets::label::{BookJob, Shard, book_from_leaves_file, label_book_leaves};
+use connect4_ml::datasets::label::{BookJob, book_from_leaves_file, label_book_leaves};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -17,15 +17,8 @@ pub struct BookArgs {
     /// --leaves MERGED.
     #[arg(long)]
     out: PathBuf,
-    /// Label only shard I of N (0-based) of the leaves.
-    #[arg(long, default_value = "0/1")]
-    shard: Shard,
-    /// Continue an interrupted labelling from its .partial file.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = crate::cli::at_least_one)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    work: WorkArgs,
     /// Make the book from these labelled leaves ("MOVES SCORE" lines, e.g. merged shards)
     /// instead of solving them.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "resume"])]
@@ -66,7 +59,7 @@ pub(super) fn run_book(a: BookArgs) -> Result<()> {
     let leaves = match &a.leaves {
         Some(path) => path.clone(),
         None => {
-            let sharded = a.shard.count > 1;
+            let sharded = a.work.shard.count > 1;
             let out = if sharded {
                 a.out.clone()
             } else {
@@ -75,13 +68,13 @@ pub(super) fn run_book(a: BookArgs) -> Result<()> {
             let job = BookJob {
                 geometry: geom,
                 plies: a.plies,
-                shard: a.shard,
+                shard: a.work.shard,
             };
             let report = label_book_leaves(
                 &job,
                 &out,
-                a.resume,
-                a.jobs,
+                a.work.resume,
+                a.work.jobs,
                 &a.tables.config(geom)?,
                 &crate::cli::Bars::new(),
             )?;
@@ -90,8 +83,8 @@ pub(super) fn run_book(a: BookArgs) -> Result<()> {
                 out.display(),
                 report.positions,
                 a.plies,
-                a.shard.index,
-                a.shard.count,
+                a.work.shard.index,
+                a.work.shard.count,
                 report.resumed,
                 report.labelled,
                 report.seconds,
@@ -100,7 +93,7 @@ pub(super) fn run_book(a: BookArgs) -> Result<()> {
             if sharded {
                 println!(
                     "next: c4 data merge <the {} parts> --out LEAVES, then c4 data book --plies {} --leaves LEAVES --out BOOK",
-                    a.shard.count, a.plies
+                    a.work.shard.count, a.plies
                 );
                 return Ok(());
             }

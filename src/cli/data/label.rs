@@ -20,19 +20,27 @@ pub struct LabelArgs {
     /// Win/draw/loss only (1/0/-1), usually faster.
     #[arg(long)]
     weak: bool,
-    /// Label only shard I of N (0-based): the lines whose index mod N is I.
-    #[arg(long, default_value = "0/1")]
-    shard: Shard,
-    /// Continue an interrupted run from OUT.partial.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = crate::cli::at_least_one)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    work: WorkArgs,
     #[command(flatten)]
     tables: TableArgs,
     #[command(flatten)]
     board: crate::cli::BoardArgs,
+}
+
+/// How a labelling job's work is split and run: its shard, resuming, threads.
+#[derive(Args, Debug)]
+pub struct WorkArgs {
+    /// Label only shard I of N (0-based): the lines (or leaves) whose index mod N is I.
+    #[arg(long, default_value = "0/1")]
+    pub(super) shard: Shard,
+    /// Continue an interrupted run from its .partial file (OUT.partial; an unsharded book's
+    /// OUT.leaves.partial).
+    #[arg(long)]
+    pub(super) resume: bool,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = crate::cli::at_least_one)]
+    pub(super) jobs: Option<usize>,
 }
 
 /// The solver tables of a labelling job.
@@ -99,7 +107,7 @@ pub struct MergeArgs {
 pub(super) fn run_label(a: LabelArgs) -> Result<()> {
     let job = LabelJob {
         geometry: a.board.geometry()?,
-        shard: a.shard,
+        shard: a.work.shard,
         mode: if a.weak { Mode::Weak } else { Mode::Strong },
     };
     let tables = a.tables.config(job.geometry)?;
@@ -107,8 +115,8 @@ pub(super) fn run_label(a: LabelArgs) -> Result<()> {
         &a.file,
         &job,
         &a.out,
-        a.resume,
-        a.jobs,
+        a.work.resume,
+        a.work.jobs,
         &tables,
         &crate::cli::Bars::new(),
     )?;
@@ -119,8 +127,8 @@ pub(super) fn run_label(a: LabelArgs) -> Result<()> {
         "{}: {} positions of shard {}/{} ({} from the partial file, {} labelled now in {:.1} s, {:.1} positions/s)",
         a.out.display(),
         report.positions,
-        a.shard.index,
-        a.shard.count,
+        a.work.shard.index,
+        a.work.shard.count,
         report.resumed,
         report.labelled,
         report.seconds,

@@ -12,18 +12,22 @@ fn solver_without_book(g: Geometry) -> Solver {
     s
 }
 
-/// A book of `plies` made from solver-scored leaves.
-fn made(g: Geometry, plies: usize) -> Book {
+/// The leaves of a book of `plies`, scored by a solver without a book.
+fn scored_leaves(g: Geometry, plies: usize) -> Vec<(String, Position, i32)> {
     let mut s = solver_without_book(g);
-    let leaves: Vec<_> = enumerate_leaves(g, plies)
+    enumerate_leaves(g, plies)
         .unwrap()
         .into_iter()
         .map(|(m, p)| {
             let score = s.solve(&p);
             (m, p, score)
         })
-        .collect();
-    book_from_leaves(g, plies, leaves).unwrap()
+        .collect()
+}
+
+/// A book of `plies` made from solver-scored leaves.
+fn made(g: Geometry, plies: usize) -> Book {
+    book_from_leaves(g, plies, scored_leaves(g, plies)).unwrap()
 }
 
 #[test]
@@ -104,15 +108,7 @@ fn the_file_round_trips_and_damage_is_refused() {
 #[test]
 fn leaves_must_all_be_there_and_agree() {
     let g = small();
-    let mut s = solver_without_book(g);
-    let leaves: Vec<_> = enumerate_leaves(g, 3)
-        .unwrap()
-        .into_iter()
-        .map(|(m, p)| {
-            let score = s.solve(&p);
-            (m, p, score)
-        })
-        .collect();
+    let leaves = scored_leaves(g, 3);
     let e = book_from_leaves(g, 3, leaves[1..].to_vec()).unwrap_err();
     assert!(matches!(e, BuildError::Missing { count: 1, .. }), "{e}");
     let mut wrong = leaves.clone();
