@@ -147,10 +147,22 @@ fn analyze_scores_every_column_and_refuses_bad_moves() {
         assert_eq!(col["score"], -1);
     }
     assert!(!a["principal_variation"].as_array().unwrap().is_empty());
+    assert_eq!(a["principal_variation_complete"], true);
 
-    // The empty board comes from the opening book: column 4 the only win.
+    // The empty board comes from the opening book: column 4 the only win. Its best line
+    // leaves the book after 6 stones; asking again goes on to the end of the game.
     let (_, a) = get(addr, "/api/analyze");
     assert_eq!(a["complete"], true);
+    let mut line = a.clone();
+    for _ in 0..10 {
+        if line["principal_variation_complete"] == true {
+            break;
+        }
+        line = get(addr, "/api/analyze").1;
+    }
+    assert_eq!(line["principal_variation_complete"], true, "{line}");
+    assert_eq!(line["principal_variation"][0], 4);
+    assert_eq!(line["principal_variation"].as_array().unwrap().len(), 41);
     assert_eq!(a["best"], serde_json::json!([4]));
     assert_eq!(a["score"], 1);
     assert_eq!(a["columns"][3]["score"], 1);

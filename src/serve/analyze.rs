@@ -58,6 +58,8 @@ struct AnalyzeJson {
     /// 1-based columns proved best.
     best: Vec<usize>,
     principal_variation: Vec<usize>,
+    /// Whether the principal variation reaches the end of the game (false: ask again).
+    principal_variation_complete: bool,
     nodes: u64,
     ms: f64,
 }
@@ -87,6 +89,7 @@ pub(super) async fn analyze(
             score: None,
             best: Vec::new(),
             principal_variation: Vec::new(),
+            principal_variation_complete: true,
             nodes: 0,
         }
     } else {
@@ -141,6 +144,7 @@ pub(super) async fn analyze(
         words,
         best: analysis.best,
         principal_variation: analysis.principal_variation,
+        principal_variation_complete: analysis.principal_variation_complete,
         nodes: analysis.nodes,
         ms: start.elapsed().as_secs_f64() * 1e3,
     };

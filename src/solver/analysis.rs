@@ -23,6 +23,9 @@ pub struct Analysis {
     /// 1-based columns of a best line of play from here (strong mode, complete analyses
     /// only): each side's [`Solver::best_move`] in turn, as far as time allowed.
     pub principal_variation: Vec<usize>,
+    /// Whether the principal variation plays the game to its end (it may stop early at the
+    /// time budget; asking again goes further).
+    pub principal_variation_complete: bool,
     /// Positions the solver searched.
     pub nodes: u64,
 }
@@ -48,6 +51,16 @@ fn book_score(solver: &Solver, pos: &Position, mode: Mode) -> Option<i32> {
 /// assert_eq!(a.score, Some((1, 1)));
 /// ```
 pub fn analyze(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
+    analyze_with(solver, pos, mode, true)
+}
+
+/// [`analyze`] without the principal variation (left empty): what a game review needs of
+/// each position, and cheaper.
+pub fn analyze_columns(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
+    analyze_with(solver, pos, mode, false)
+}
+
+fn analyze_with(solver: &mut Solver, pos: &Position, mode: Mode, line: bool) -> Analysis {
     solver.reset_nodes();
     let over = pos.last_move_won() || pos.is_full();
     let g = pos.geometry();
@@ -98,16 +111,21 @@ pub fn analyze(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
         })
         .map(|c| c + 1)
         .collect();
-    let principal_variation = if complete && mode == Mode::Strong && !over {
+    let principal_variation = if line && complete && mode == Mode::Strong && !over {
         principal_variation(solver, pos)
     } else {
         Vec::new()
     };
+    let mut end = *pos;
+    for &c in &principal_variation {
+        end.play_col(c - 1);
+    }
     Analysis {
         columns,
         complete,
         score,
         best,
+        principal_variation_complete: end.last_move_won() || end.is_full(),
         principal_variation,
         nodes: solver.nodes(),
     }
@@ -177,6 +195,7 @@ mod tests {
             end.play_col(c - 1);
         }
         assert!(end.last_move_won() || end.is_full());
+        assert!(a.principal_variation_complete);
     }
 
     #[test]
@@ -190,6 +209,7 @@ mod tests {
         let a = analyze(&mut s, &p, Mode::Strong);
         assert!(!a.complete);
         assert!(a.principal_variation.is_empty());
+        assert!(!a.principal_variation_complete);
         s.set_interrupt(None);
         let exact = s.analyze(&p, Mode::Strong);
         for (bounds, e) in a.columns.iter().zip(&exact) {

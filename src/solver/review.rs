@@ -3,7 +3,7 @@
 //! (a slower win, a faster loss); a mistake changes the result. A move whose position the
 //! solver did not finish in time is graded unknown, never guessed.
 
-use super::{Mode, Solver, analysis::analyze};
+use super::{Mode, Solver, analysis::analyze_columns};
 use crate::game::Position;
 
 /// How good a move was.
@@ -57,7 +57,7 @@ pub fn review(solver: &mut Solver, start: &Position, moves: &[usize]) -> Vec<Mov
         .enumerate()
         .rev()
         .map(|(i, (pos, &col))| {
-            let a = analyze(solver, pos, Mode::Strong);
+            let a = analyze_columns(solver, pos, Mode::Strong);
             let exact = |b: Option<(i32, i32)>| b.and_then(|(l, h)| (l == h).then_some(l));
             let played = exact(a.columns[col]);
             let best = if a.complete { exact(a.score) } else { None };

@@ -261,7 +261,8 @@ async function refreshAnalysis() {
     }
     if (gen !== S.generation) return;
     renderAnalysis(a);
-    if (a.complete) return;
+    // Exact: done once the best line also reaches the end of the game (a few rounds at most).
+    if (a.complete && (a.principal_variation_complete || a.result || round >= 5)) return;
   }
 }
 
