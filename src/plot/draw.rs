@@ -77,6 +77,8 @@ pub(super) fn lines<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(root)
         .caption(&c.title, (FONT, 26).into_font().style(FontStyle::Bold))
         .margin(16)
+        // Room for the last x tick's label, centred on the right edge.
+        .margin_right(40)
         .x_label_area_size(50)
         .y_label_area_size(70)
         .build_cartesian_2d(x0..x1, y0..y1)?;
