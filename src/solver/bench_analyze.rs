@@ -103,8 +103,7 @@ pub fn time_analyses(
         solver.clear();
         let start = std::time::Instant::now();
         solver.reset_nodes();
-        let scores = solver.analyze(p, Mode::Strong);
-        debug_assert!(scores.iter().any(Option::is_some));
+        solver.analyze(p, Mode::Strong);
         out.push(AnalyzeTiming {
             moves: moves.clone(),
             ply: p.moves_played(),
