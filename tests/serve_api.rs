@@ -290,6 +290,8 @@ fn move_plays_legal_columns_and_refuses_bad_requests() {
     assert!(m["column"].as_u64().unwrap() <= 5);
 
     let long = format!(r#"{{"agent": "easy", "moves": "{}"}}"#, "1".repeat(40_000));
+    // Long enough to fill the socket's buffers: the answer must still arrive (no broken pipe).
+    let huge = format!(r#"{{"agent": "easy", "moves": "{}"}}"#, "1".repeat(900_000));
     for (body, needle) in [
         (
             r#"{"agent": "bogus", "moves": "44"}"#,
@@ -317,6 +319,7 @@ fn move_plays_legal_columns_and_refuses_bad_requests() {
         (r#"{"moves": "44"}"#, "agent"),
         (r#"{"agent": "easy", "colour": "red"}"#, "colour"),
         (long.as_str(), "length limit"),
+        (huge.as_str(), "length limit"),
     ] {
         let (s, e) = post(addr, "/api/move", body);
         assert_eq!(s, 400, "{}: {e}", &body[..body.len().min(60)]);

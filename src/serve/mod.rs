@@ -226,7 +226,46 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/status", get(status))
         .fallback(|| async { ApiError::NotFound("no such page or endpoint".into()) })
         .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            refuse_long_bodies,
+        ))
         .with_state(state)
+}
+
+/// The most a refused request body is read before its answer: enough for any client that sent
+/// a long body by mistake, little enough that nobody can make the server read for long.
+const DRAIN_LIMIT: usize = 1 << 20;
+
+/// Answers a request whose declared body is over [`ServeConfig::body_limit`] with a 400, after
+/// reading the body (up to [`DRAIN_LIMIT`]): a server that answers before the client finished
+/// sending closes the connection under it, and the client sees a broken pipe instead of the
+/// message. Bodies without a declared length are bounded by the extractors' own limit.
+async fn refuse_long_bodies(
+    axum::extract::State(state): axum::extract::State<Shared>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    match declared {
+        Some(n) if n > state.config.body_limit => {
+            if n <= DRAIN_LIMIT {
+                // Whatever it holds, the body is refused; reading it only keeps the connection whole.
+                let _ = axum::body::to_bytes(request.into_body(), DRAIN_LIMIT).await;
+            }
+            ApiError::BadRequest(format!(
+                "bad request body: {n} bytes is over the length limit of {} bytes",
+                state.config.body_limit
+            ))
+            .into_response()
+        }
+        _ => next.run(request).await,
+    }
 }
 
 /// `GET /api/status`: counters of heavy work.
