@@ -1,5 +1,6 @@
 //! Grading an agent's moves against the perfect solver, position by position.
 
+use crate::Interrupt;
 use crate::agents::{AgentError, AgentFactory, Turn};
 use crate::datasets::labelled::{Expect, MovesFileError, read_moves_head};
 use crate::game::Position;
@@ -121,6 +122,9 @@ pub enum GradeError {
         /// What is wrong.
         problem: crate::datasets::labelled::MovesLineError,
     },
+    /// The caller's interrupt stopped the grading.
+    #[error("the grading was interrupted")]
+    Interrupted,
     /// The worker threads could not start.
     #[error("cannot start {jobs} worker threads: {source}")]
     Threads {
@@ -172,6 +176,27 @@ pub fn grade_positions(
     tt_mib: usize,
     progress: &dyn crate::progress::Progress,
 ) -> Result<Vec<GradedMove>, GradeError> {
+    grade_positions_until(
+        factory,
+        positions,
+        jobs,
+        tt_mib,
+        progress,
+        &Interrupt::new(),
+    )
+}
+
+/// [`grade_positions`] that `stop` can end early: each position checks it first, and the
+/// agent and the solver poll it; then [`GradeError::Interrupted`] (a move cut short is not the
+/// agent's move, so no partial grades).
+pub fn grade_positions_until(
+    factory: &AgentFactory,
+    positions: &[(Position, Option<i32>)],
+    jobs: usize,
+    tt_mib: usize,
+    progress: &dyn crate::progress::Progress,
+    stop: &Interrupt,
+) -> Result<Vec<GradedMove>, GradeError> {
     let geom = match positions.first() {
         Some((p, _)) => p.geometry(),
         None => return Ok(Vec::new()),
@@ -189,12 +214,20 @@ pub fn grade_positions(
             .map_init(
                 || Solver::with_table_mib(geom, tt_mib).expect("checked above"),
                 |solver, (i, (pos, known))| {
+                    if stop.should_stop() {
+                        return Err(GradeError::Interrupted);
+                    }
                     let mut agent = factory.build(i as u64)?;
+                    agent.set_interrupt(Some(stop.clone()));
+                    solver.set_interrupt(Some(stop.clone()));
                     let t = Instant::now();
                     let column = agent.choose(&Turn::new(*pos));
                     let ms = t.elapsed().as_secs_f64() * 1e3;
                     let score = known.unwrap_or_else(|| solver.solve(pos));
                     let graded = grade_move(solver, pos, score, column, ms);
+                    if stop.should_stop() {
+                        return Err(GradeError::Interrupted);
+                    }
                     progress.advance(1);
                     Ok(graded)
                 },

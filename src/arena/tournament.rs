@@ -2,6 +2,7 @@
 //! by the two colour assignments, games in parallel.
 
 use super::{GameResult, GameScore, PlayedGame, move_string, play_game};
+use crate::Interrupt;
 use crate::agents::{AgentError, AgentFactory, AgentSpec};
 use crate::arena::{EloRating, fit_elo};
 use crate::game::{Geometry, Position};
@@ -54,6 +55,9 @@ pub enum TournamentError {
     /// An agent could not be built.
     #[error(transparent)]
     Agent(#[from] AgentError),
+    /// The caller's interrupt stopped the tournament before every game was played.
+    #[error("the tournament was interrupted")]
+    Interrupted,
     /// The thread pool could not start.
     #[error("cannot start {jobs} worker threads: {source}")]
     Threads {
@@ -284,6 +288,17 @@ impl Tournament {
     /// Plays every game (`progress` advances once per finished game, from worker threads)
     /// and summarises.
     pub fn run(&self, progress: &dyn Progress) -> Result<TournamentSummary, TournamentError> {
+        self.run_until(progress, &Interrupt::new())
+    }
+
+    /// [`Tournament::run`] that `stop` can end early (each game checks it before it starts, and
+    /// the agents' searches poll it): then [`TournamentError::Interrupted`], no summary of a
+    /// part of the games. What a caller that must answer Ctrl-C (the Python package) runs.
+    pub fn run_until(
+        &self,
+        progress: &dyn Progress,
+        stop: &Interrupt,
+    ) -> Result<TournamentSummary, TournamentError> {
         let c = &self.config;
         let jobs = c.jobs.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
@@ -291,12 +306,17 @@ impl Tournament {
             .build()
             .map_err(|source| TournamentError::Threads { jobs, source })?;
         let schedule = self.schedule();
-        let played: Vec<Result<(Scheduled, PlayedGame), AgentError>> = pool.install(|| {
+        let played: Vec<Result<(Scheduled, PlayedGame), TournamentError>> = pool.install(|| {
             schedule
                 .into_par_iter()
                 .map(|s| {
+                    if stop.should_stop() {
+                        return Err(TournamentError::Interrupted);
+                    }
                     let mut a = self.factories[s.first].build(s.seeds[0])?;
                     let mut b = self.factories[s.second].build(s.seeds[1])?;
+                    a.set_interrupt(Some(stop.clone()));
+                    b.set_interrupt(Some(stop.clone()));
                     let g = play_game(
                         a.as_mut(),
                         b.as_mut(),
@@ -309,6 +329,10 @@ impl Tournament {
                 .collect()
         });
         let played = played.into_iter().collect::<Result<Vec<_>, _>>()?;
+        if stop.should_stop() {
+            // A search cut short plays a weaker move: such games are not the agents' games.
+            return Err(TournamentError::Interrupted);
+        }
         Ok(self.summarise(&played))
     }
 

@@ -10,6 +10,7 @@ mod evaluate;
 mod pipeline;
 mod play;
 mod plot;
+mod predict;
 mod serve;
 mod solve;
 mod tournament;
@@ -43,6 +44,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play against an agent in the terminal (or line by line with --plain).
     Play(play::PlayArgs),
+    /// A model's value (and a GBT's probabilities) of every position of a file, as CSV:
+    /// moves,value,p_loss,p_draw,p_win.
+    Predict(predict::PredictArgs),
     /// Round-robin tournament between agents: pairing table, Elo, games.csv, summary.json.
     Tournament(tournament::TournamentArgs),
     /// Each agent against a baseline (score and Elo difference with 95% intervals, time per
@@ -244,6 +248,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Analyze(a) => analyze::run(a),
+        Command::Predict(a) => predict::run(a),
         Command::Bench(b) => bench::run(b),
         Command::Tournament(a) => tournament::run(a),
         Command::Evaluate(a) => evaluate::run(a),

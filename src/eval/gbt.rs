@@ -70,6 +70,16 @@ impl GbtEvaluator {
         out
     }
 
+    /// P(loss), P(draw), P(win) of many positions, row-major (3 per position): the features
+    /// in one matrix, then the model's blocked prediction on rayon. Batch users' call.
+    ///
+    /// # Panics
+    /// If a position is on another board than the model's.
+    pub fn probabilities_batch(&self, positions: &[Position]) -> Vec<f64> {
+        self.model
+            .predict_proba_flat(self.extractor.matrix(positions).view())
+    }
+
     /// The model.
     pub fn model(&self) -> &GbtModel {
         &self.model

@@ -51,6 +51,32 @@ impl ModelEvaluator {
         }
     }
 
+    /// The values of many positions (side to move), in order: for a GBT model its batch
+    /// prediction ([`GbtEvaluator::probabilities_batch`]), else one evaluation each. What
+    /// `c4 predict` prints and the Python package returns.
+    ///
+    /// # Panics
+    /// If a position is on another board than the model's.
+    pub fn values(&self, positions: &[Position]) -> Vec<f64> {
+        match self {
+            ModelEvaluator::Gbt(g) => g
+                .probabilities_batch(positions)
+                .chunks_exact(3)
+                .map(|p| p[2] - p[0])
+                .collect(),
+            _ => positions.iter().map(|p| self.evaluate(p)).collect(),
+        }
+    }
+
+    /// P(loss), P(draw), P(win) of many positions, 3 per position (GBT models; `None` for
+    /// models that give no probabilities).
+    pub fn probabilities(&self, positions: &[Position]) -> Option<Vec<f64>> {
+        match self {
+            ModelEvaluator::Gbt(g) => Some(g.probabilities_batch(positions)),
+            _ => None,
+        }
+    }
+
     /// The value of `pos` with the contributions that make it up.
     pub fn explain(&self, pos: &Position) -> Explanation {
         match self {

@@ -274,6 +274,22 @@ impl Extractor {
         }
     }
 
+    /// The features of many positions as one `positions x features` matrix, row by row on
+    /// this thread: what batch users (the Python package, scikit-learn) read.
+    ///
+    /// # Panics
+    /// If a position is on another board.
+    pub fn matrix(&self, positions: &[Position]) -> ndarray::Array2<f64> {
+        let k = self.len();
+        let mut m = ndarray::Array2::zeros((positions.len(), k));
+        if let Some(flat) = m.as_slice_mut() {
+            for (p, row) in positions.iter().zip(flat.chunks_exact_mut(k.max(1))) {
+                self.extract(p, row);
+            }
+        }
+        m
+    }
+
     /// The features of `pos` as a new vector.
     pub fn features(&self, pos: &Position) -> Vec<f64> {
         let mut v = vec![0.0; self.len()];

@@ -1,0 +1,70 @@
+//! Readers of the data files into numpy arrays: the UCI file and labelled "MOVES SCORE" files.
+
+use crate::errors::{err, quick};
+use crate::position::geometry;
+use connect4_ml::datasets::labelled::{Expect, read_moves_file};
+use connect4_ml::datasets::uci::load_uci;
+use connect4_ml::game::Player;
+use numpy::{IntoPyArray, PyArray1, PyArray3};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::PathBuf;
+
+/// Boards of `positions` as an `n x height x width` int8 array (row 0 at the top, 1 the first
+/// player's stone, 2 the second's).
+fn boards(positions: &[connect4_ml::Position], w: usize, h: usize) -> ndarray::Array3<i8> {
+    ndarray::Array3::from_shape_fn((positions.len(), h, w), |(i, r, c)| {
+        match positions[i].cell(c, h - 1 - r) {
+            Some(Player::First) => 1,
+            Some(Player::Second) => 2,
+            None => 0,
+        }
+    })
+}
+
+/// Boards and labels as `read_uci` returns them.
+type UciArrays<'py> = (Bound<'py, PyArray3<i8>>, Bound<'py, PyArray1<i8>>);
+
+/// The UCI Connect-4 file (plain or .Z, e.g. `data/uci/connect-4.data.Z`): `(boards,
+/// labels)`, boards `n x 6 x 7` int8 as `Position.to_array`, labels int8 from the first
+/// player's view (who is to move): 1 win, 0 draw, -1 loss.
+#[pyfunction]
+pub fn read_uci<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+) -> PyResult<UciArrays<'py>> {
+    let data = quick(py, || load_uci(&path))?.map_err(err)?;
+    let ps: Vec<_> = data.rows.iter().map(|r| r.position).collect();
+    let labels: Vec<i8> = data
+        .rows
+        .iter()
+        .map(|r| r.label.index() as i8 - 1)
+        .collect();
+    Ok((boards(&ps, 7, 6).into_pyarray(py), labels.into_pyarray(py)))
+}
+
+/// A labelled "MOVES SCORE" file (plain or gzip, e.g. `data/positions/heldout.txt.gz`): a
+/// dict with `moves` (list of str), `boards` (`n x height x width` int8), `scores` (int32,
+/// the exact score from the side to move) and `stones` (int32). A bad line raises an error
+/// naming the file and line.
+#[pyfunction]
+#[pyo3(signature = (path, width = 7, height = 6))]
+pub fn read_labelled<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    width: usize,
+    height: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let g = geometry(width, height)?;
+    let lines = quick(py, || read_moves_file(&path, g, Expect::Labelled))?.map_err(err)?;
+    let ps: Vec<_> = lines.iter().map(|l| l.position).collect();
+    let scores: Vec<i32> = lines.iter().map(|l| l.score.unwrap_or(0)).collect();
+    let stones: Vec<i32> = ps.iter().map(|p| p.moves_played() as i32).collect();
+    let moves: Vec<String> = lines.into_iter().map(|l| l.moves).collect();
+    let d = PyDict::new(py);
+    d.set_item("moves", moves)?;
+    d.set_item("boards", boards(&ps, width, height).into_pyarray(py))?;
+    d.set_item("scores", scores.into_pyarray(py))?;
+    d.set_item("stones", stones.into_pyarray(py))?;
+    Ok(d)
+}

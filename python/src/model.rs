@@ -1,0 +1,180 @@
+//! `Model`: any model file (GBT, linear, n-tuple) as an evaluator: values, probabilities,
+//! explanations, one position or a batch; and `features`, the feature sets as numpy matrices.
+
+use crate::errors::{err, quick};
+use crate::position::{Position, geometry};
+use connect4_ml::eval::{Evaluator, ModelEvaluator};
+use connect4_ml::features::FeatureSet;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::prelude::*;
+
+/// Library positions of `positions`, all on `width` x `height` boards (else a named error).
+pub fn positions_of(
+    positions: &[PyRef<'_, Position>],
+    width: usize,
+    height: usize,
+) -> PyResult<Vec<connect4_ml::Position>> {
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if p.inner.width() != width || p.inner.height() != height {
+                Err(err(format!(
+                    "positions[{i}] is {}x{}, not {width}x{height}",
+                    p.inner.width(),
+                    p.inner.height()
+                )))
+            } else {
+                Ok(p.inner)
+            }
+        })
+        .collect()
+}
+
+/// Python's value of a serialisable library answer (through JSON).
+pub fn to_python<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(v).map_err(err)?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A learned model loaded from its file (`c4 train gbt`, `c4 train lms`, `c4 train ntuple`):
+/// values are from the side to move, higher is better for them.
+#[pyclass(module = "connect4_ml", frozen)]
+pub struct Model {
+    inner: ModelEvaluator,
+    width: usize,
+    height: usize,
+}
+
+impl Model {
+    fn check(&self, p: &Position) -> PyResult<()> {
+        if p.inner.width() != self.width || p.inner.height() != self.height {
+            return Err(err(format!(
+                "the position is {}x{} but the model is for {}x{} boards",
+                p.inner.width(),
+                p.inner.height(),
+                self.width,
+                self.height
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl Model {
+    /// Loads the model file at `path` for `width` x `height` boards; refused with the
+    /// library's message when missing, corrupt, of another kind or board size.
+    #[new]
+    #[pyo3(signature = (path, width = 7, height = 6))]
+    fn new(path: std::path::PathBuf, width: usize, height: usize) -> PyResult<Model> {
+        let g = geometry(width, height)?;
+        let inner = ModelEvaluator::load(&path, g).map_err(err)?;
+        Ok(Model {
+            inner,
+            width,
+            height,
+        })
+    }
+
+    /// "gbt", "linear" or "ntuple".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+
+    /// The feature set the model reads (e.g. "cells+oddeven").
+    #[getter]
+    fn features(&self) -> String {
+        self.inner.features()
+    }
+
+    /// The model's value of `position` for the side to move.
+    fn value(&self, position: &Position) -> PyResult<f64> {
+        self.check(position)?;
+        Ok(self.inner.evaluate(&position.inner))
+    }
+
+    /// P(loss), P(draw), P(win) for the side to move (GBT models; None for the others).
+    fn probabilities(&self, position: &Position) -> PyResult<Option<(f64, f64, f64)>> {
+        self.check(position)?;
+        Ok(match &self.inner {
+            ModelEvaluator::Gbt(g) => {
+                let [l, d, w] = g.probabilities(&position.inner);
+                Some((l, d, w))
+            }
+            _ => None,
+        })
+    }
+
+    /// The values of many positions as a float64 array.
+    fn values<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<PyRef<'py, Position>>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let ps = positions_of(&positions, self.width, self.height)?;
+        let e = &self.inner;
+        let v: Vec<f64> = quick(py, || e.values(&ps))?;
+        Ok(v.into_pyarray(py))
+    }
+
+    /// P(loss), P(draw), P(win) of many positions as an `n x 3` float64 array (GBT models).
+    fn probabilities_batch<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<PyRef<'py, Position>>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let ps = positions_of(&positions, self.width, self.height)?;
+        let n = ps.len();
+        let e = &self.inner;
+        let flat = quick(py, || e.probabilities(&ps))?.ok_or_else(|| {
+            err(format!(
+                "probabilities come from GBT models; this is a {} model",
+                e.kind()
+            ))
+        })?;
+        let a = ndarray::Array2::from_shape_vec((n, 3), flat).map_err(err)?;
+        Ok(a.into_pyarray(py))
+    }
+
+    /// Why the model values `position` as it does: a dict with `value`, `probabilities`
+    /// (GBT), `scale`, `bias` and `contributions` (feature, value, contribution), as the web
+    /// UI shows them.
+    fn explain<'py>(&self, py: Python<'py>, position: &Position) -> PyResult<Bound<'py, PyAny>> {
+        self.check(position)?;
+        to_python(py, &self.inner.explain(&position.inner))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Model({}, kind={:?})", self.inner.name(), self.inner.kind())
+    }
+}
+
+/// The feature set `name` of every position as a `positions x features` float64 matrix, the
+/// numbers our models read (so scikit-learn or LightGBM can train on the same features).
+#[pyfunction]
+#[pyo3(signature = (positions, name = "cells+oddeven"))]
+pub fn features<'py>(
+    py: Python<'py>,
+    positions: Vec<PyRef<'py, Position>>,
+    name: &str,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let set: FeatureSet = name.parse().map_err(err)?;
+    let Some(first) = positions.first() else {
+        return Err(err("no positions: the feature matrix needs at least one"));
+    };
+    let (w, h) = (first.inner.width(), first.inner.height());
+    let ps = positions_of(&positions, w, h)?;
+    let ex = set.extractor(geometry(w, h)?);
+    let m = quick(py, || ex.matrix(&ps))?;
+    Ok(m.into_pyarray(py))
+}
+
+/// The column names of the feature set `name` on `width` x `height` boards.
+#[pyfunction]
+#[pyo3(signature = (name = "cells+oddeven", width = 7, height = 6))]
+pub fn feature_names(name: &str, width: usize, height: usize) -> PyResult<Vec<String>> {
+    let set: FeatureSet = name.parse().map_err(err)?;
+    Ok(set.names(geometry(width, height)?))
+}

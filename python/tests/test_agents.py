@@ -1,0 +1,59 @@
+"""Agents, tournaments and grading through Python, and clear errors on bad specs."""
+
+import pytest
+
+import connect4_ml as c4
+
+
+def test_agents_play_legal_moves_of_any_spec():
+    p = c4.Position("4453")
+    for spec in ["random", "easy", "hard", "gbt:depth=2", "ntuple:depth=2", "lms:depth=2", "perfect", "mcts:sims=200,seed=3"]:
+        a = c4.Agent(spec)
+        col = a.move(p)
+        assert col in p.legal_moves(), spec
+    # x has columns 1-3 on the bottom row: the perfect agent wins in column index 3.
+    assert c4.Agent("perfect").move(c4.Position("152637")) == 3
+    small = c4.Position("", 5, 4)
+    assert c4.Agent("easy", 5, 4).move(small) in range(5)
+
+
+@pytest.mark.parametrize(
+    "spec, needle",
+    [("bogus", "unknown agent 'bogus'"), ("hard:depth=3", "'hard' takes no option 'depth'"), ("model:missing.bin", "missing.bin")],
+)
+def test_bad_specs_raise_clear_errors(spec, needle):
+    with pytest.raises(c4.Connect4Error, match=needle):
+        c4.Agent(spec)
+
+
+def test_moves_refused_on_finished_or_foreign_positions():
+    a = c4.Agent("easy")
+    with pytest.raises(c4.Connect4Error, match="game is over"):
+        a.move(c4.Position("1212121"))
+    with pytest.raises(c4.Connect4Error, match="5x4"):
+        a.move(c4.Position("", 5, 4))
+
+
+def test_tournament_returns_the_cli_summary():
+    t = c4.tournament(["random", "hard"], games=6, seed=4)
+    p = t["pairings"][0]
+    assert p["wins"] + p["draws"] + p["losses"] == 6
+    assert t["total_games"] == 6 and len(t["games"]) == 6
+    assert {g["result"] for g in t["games"]} <= {"1-0", "0-1", "1/2-1/2"}
+    assert [e["agent"] for e in t["elo"]] != []
+    again = c4.tournament(["random", "hard"], games=6, seed=4)
+    assert [g["moves"] for g in again["games"]] == [g["moves"] for g in t["games"]]
+    with pytest.raises(c4.Connect4Error, match="at least two agents"):
+        c4.tournament(["random"])
+
+
+def test_bench_agent_grades_like_the_cli():
+    sets = {"begin-easy": "data/bench/begin-easy", "end-easy": "data/bench/end-easy"}
+    out = c4.bench_agent("perfect", sets, limit=20)
+    assert [s["set"] for s in out] == ["begin-easy", "end-easy"]
+    assert all(s["positions"] == 20 and s["errors"] == 0 for s in out)
+    weak = c4.bench_agent("random", ["data/bench/end-easy"], limit=50)[0]
+    assert weak["set"] == "end-easy" and weak["errors"] > 0
+    assert weak["error_low"] <= weak["error_rate"] <= weak["error_high"]
+    with pytest.raises(c4.Connect4Error, match="nothing-here"):
+        c4.bench_agent("random", ["nothing-here"])

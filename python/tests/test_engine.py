@@ -1,0 +1,112 @@
+"""Positions and the solver through Python: exact scores against Pons' files, conversions,
+and clear errors on bad input."""
+
+import numpy as np
+import pytest
+
+import connect4_ml as c4
+
+
+def test_positions_play_convert_and_compare():
+    p = c4.Position("4453")
+    assert (p.stones, p.side_to_move, p.width, p.height) == (4, 1, 7, 6)
+    assert p.moves == "4453"
+    a = p.to_array()
+    assert a.shape == (6, 7) and a.dtype == np.int8
+    # Row 0 is the top; the first stone (player 1) is at the bottom of column index 3.
+    assert a[5, 3] == 1 and a[4, 3] == 2 and a[5, 4] == 1 and a[5, 2] == 2
+    q = c4.Position.from_array(a)
+    assert q == p and hash(q) == hash(p) and q.moves is None
+    assert q.side_to_move == 1
+    assert p.play(0).moves == "44531"
+    assert p.legal_moves() == list(range(7))
+    assert p.mirror() == c4.Position("4435")
+    assert p.mirror().canonical_key == p.canonical_key
+    assert p.winner is None and not p.is_over
+    won = c4.Position("1212121")
+    assert won.winner == 1 and won.is_over and won.legal_moves() == []
+    small = c4.Position("", 5, 4)
+    assert small.to_array().shape == (4, 5)
+    assert c4.Position.from_array(np.zeros((4, 5), dtype=np.uint8)) == small
+
+
+@pytest.mark.parametrize(
+    "make, needle",
+    [
+        (lambda: c4.Position("48"), "column 8"),
+        (lambda: c4.Position("4x"), "x"),
+        (lambda: c4.Position("4453").play(7), "off the board"),
+        (lambda: c4.Position("111111").play(0), "is full"),
+        (lambda: c4.Position("1212121").play(3), "game is over"),
+        (lambda: c4.Position("", 10, 6), "10x6 is too large"),
+        (lambda: c4.Position.from_array(np.zeros((6, 7, 2))), "2"),
+        (lambda: c4.Position.from_array([[0, 0], [0, 3]]), "board[1][1] is 3"),
+        (lambda: c4.Position.from_array([[1] + [0] * 6] + [[0] * 7] * 5), "not a reachable"),
+        (lambda: c4.Position.from_array([[0] * 7] * 5 + [[2] + [0] * 6]), "not a reachable"),
+    ],
+)
+def test_bad_positions_raise_clear_errors(make, needle):
+    with pytest.raises((c4.Connect4Error, ValueError, TypeError)) as e:
+        make()
+    assert needle in str(e.value)
+
+
+def _pons(path, n):
+    lines = path.read_text().split("\n")[:n]
+    return [(m, int(s)) for m, s in (l.split() for l in lines if l)]
+
+
+@pytest.mark.parametrize(
+    "name, n",
+    [("Test_L3_R1", 200), ("Test_L2_R1", 60), ("Test_L2_R2", 20), ("Test_L1_R1", 20), ("Test_L1_R2", 10), ("Test_L1_R3", 5)],
+)
+def test_solver_scores_equal_pons(pons, name, n):
+    solver = c4.Solver()
+    rows = _pons(pons / name, n)
+    positions = [c4.Position(m) for m, _ in rows]
+    assert solver.solve_many(positions) == [s for _, s in rows]
+    # Weak scores are the signs; the best move keeps the score.
+    m, s = rows[0]
+    assert solver.solve(c4.Position(m), weak=True) == (s > 0) - (s < 0)
+    col, best = solver.best_move(c4.Position(m))
+    assert best == s and solver.analyze(c4.Position(m))[col] == s
+
+
+def test_solver_book_and_errors(tmp_path):
+    assert c4.Solver().book_plies == 6  # data/book-7x6.bin from the repository
+    assert c4.Solver(book=False).book_plies is None
+    assert c4.Solver(book="data/book-7x6.bin").solve(c4.Position("")) == 1
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"not a book")
+    with pytest.raises(c4.Connect4Error, match="bad.bin"):
+        c4.Solver(book=str(bad))
+    with pytest.raises(c4.Connect4Error, match="missing.bin"):
+        c4.Solver(book="missing.bin")
+    with pytest.raises(c4.Connect4Error, match="game is over"):
+        c4.Solver().solve(c4.Position("1212121"))
+    with pytest.raises(c4.Connect4Error, match="5x4"):
+        c4.Solver().solve(c4.Position("", 5, 4))
+    assert c4.Solver(5, 4).analyze(c4.Position("", 5, 4))[2] is not None
+
+
+def test_ctrl_c_stops_a_long_solve():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import connect4_ml as c4, sys\n"
+        "print('solving', flush=True)\n"
+        "try:\n"
+        "    c4.Solver(book=False).solve(c4.Position(''))\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(3)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "solving"
+    time.sleep(1.0)  # the empty board without a book takes minutes
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 3 and "interrupted" in out

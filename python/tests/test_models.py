@@ -1,0 +1,103 @@
+"""Models and features through Python: equal to the CLI's predictions on the held-out set,
+features as the library defines them, readers, and clear errors."""
+
+import csv
+import io
+import subprocess
+
+import numpy as np
+import pytest
+
+import connect4_ml as c4
+
+HELDOUT = "data/positions/heldout.txt.gz"
+N = 2000
+
+
+def _cli_predictions(c4_bin, model):
+    out = subprocess.run(
+        [str(c4_bin), "predict", model, HELDOUT, "--limit", str(N)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+@pytest.mark.parametrize("model", ["models/gbt.bin", "models/ntuple.bin", "models/lms.bin"])
+def test_predictions_equal_the_cli_on_the_heldout_set(c4_bin, model):
+    rows = _cli_predictions(c4_bin, model)
+    assert len(rows) == N
+    data = c4.read_labelled(HELDOUT)
+    assert data["moves"][:N] == [r["moves"] for r in rows]
+    positions = [c4.Position(m) for m in data["moves"][:N]]
+    m = c4.Model(model)
+    values = m.values(positions)
+    assert np.array_equal(values, np.array([float(r["value"]) for r in rows]))
+    assert m.value(positions[7]) == pytest.approx(values[7], abs=1e-12)
+    if m.kind == "gbt":
+        p = m.probabilities_batch(positions)
+        cli = np.array([[float(r[k]) for k in ("p_loss", "p_draw", "p_win")] for r in rows])
+        assert np.array_equal(p, cli)
+        assert np.allclose(m.probabilities(positions[3]), p[3], atol=1e-12)
+        x = m.explain(positions[3])
+        assert x["probabilities"] == pytest.approx(list(p[3]))
+        assert len(x["contributions"]) == len(c4.feature_names(m.features))
+    else:
+        assert m.probabilities(positions[0]) is None
+        with pytest.raises(c4.Connect4Error, match="GBT"):
+            m.probabilities_batch(positions[:2])
+
+
+def test_features_are_the_library_sets():
+    data = c4.read_labelled(HELDOUT)
+    positions = [c4.Position(m) for m in data["moves"][:500]]
+    cells = c4.features(positions, "cells")
+    assert cells.shape == (500, 42) and cells.dtype == np.float64
+    # cells: +1 the side to move's stone, -1 the opponent's, column by column from the bottom
+    # (a1, a2, ..., g6), as the names say.
+    boards = data["boards"][:500]
+    for i, p in enumerate(positions):
+        me = p.side_to_move
+        expect = np.where(boards[i] == me, 1.0, np.where(boards[i] == 0, 0.0, -1.0))
+        assert np.array_equal(cells[i], expect[::-1, :].T.reshape(-1))
+    assert c4.feature_names("cells")[:3] == ["a1", "a2", "a3"]
+    both = c4.features(positions, "cells+oddeven")
+    assert both.shape[1] == len(c4.feature_names("cells+oddeven"))
+    assert np.array_equal(both[:, :42], cells)
+    one = np.vstack([c4.features([p], "cells+oddeven") for p in positions[:20]])
+    assert np.array_equal(one, both[:20])
+    with pytest.raises(c4.Connect4Error, match="unknown feature set"):
+        c4.features(positions, "cels")
+    with pytest.raises(c4.Connect4Error, match="5x4"):
+        c4.features([positions[0], c4.Position("", 5, 4)])
+    with pytest.raises(c4.Connect4Error, match="at least one"):
+        c4.features([])
+
+
+def test_readers_give_the_files_counts():
+    boards, labels = c4.read_uci("data/uci/connect-4.data.Z")
+    assert boards.shape == (67557, 6, 7)
+    assert [(labels == v).sum() for v in (1, -1, 0)] == [44473, 16635, 6449]
+    assert np.all((boards != 0).sum(axis=(1, 2)) == 8)
+    data = c4.read_labelled(HELDOUT)
+    assert len(data["moves"]) == 20000 and data["boards"].shape == (20000, 6, 7)
+    assert data["stones"].min() == 10 and data["stones"].max() == 36
+    assert np.array_equal((data["boards"] != 0).sum(axis=(1, 2)), data["stones"])
+
+
+def test_bad_files_raise_clear_errors(tmp_path):
+    with pytest.raises(c4.Connect4Error, match="missing.bin"):
+        c4.Model("missing.bin")
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\x00" * 64)
+    with pytest.raises(c4.Connect4Error, match="junk.bin"):
+        c4.Model(junk)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4453 3\n44x 2\n")
+    with pytest.raises(c4.Connect4Error, match="bad.txt:2: move 3"):
+        c4.read_labelled(bad)
+    with pytest.raises(c4.Connect4Error, match="not found"):
+        c4.read_uci(tmp_path / "none.data")
+    with pytest.raises(c4.Connect4Error, match="5x4"):
+        c4.Model("models/gbt.bin").value(c4.Position("", 5, 4))

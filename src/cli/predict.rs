@@ -1,0 +1,50 @@
+//! `c4 predict`: a model's values (and a GBT's probabilities) of every position of a file.
+
+use super::BoardArgs;
+use anyhow::Result;
+use clap::Args;
+use connect4_ml::datasets::labelled::{Expect, read_moves_head};
+use connect4_ml::eval::ModelEvaluator;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct PredictArgs {
+    /// The model file (GBT, linear weights or n-tuple network).
+    model: PathBuf,
+    /// Positions: "MOVES" or "MOVES SCORE" lines, plain or gzip.
+    file: PathBuf,
+    /// Only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+/// Prints CSV to stdout: `moves,value,p_loss,p_draw,p_win` (value for the side to move;
+/// probabilities empty for models without them).
+pub fn run(a: PredictArgs) -> Result<()> {
+    let geom = a.board.geometry()?;
+    let model = ModelEvaluator::load(&a.model, geom)?;
+    let lines = read_moves_head(&a.file, geom, Expect::Any, a.limit)?;
+    let positions: Vec<_> = lines.iter().map(|l| l.position).collect();
+    let values = model.values(&positions);
+    let probs = model.probabilities(&positions);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "moves,value,p_loss,p_draw,p_win")?;
+    for (i, (line, v)) in lines.iter().zip(&values).enumerate() {
+        match &probs {
+            Some(p) => writeln!(
+                out,
+                "{},{v},{},{},{}",
+                line.moves,
+                p[3 * i],
+                p[3 * i + 1],
+                p[3 * i + 2]
+            )?,
+            None => writeln!(out, "{},{v},,,", line.moves)?,
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
