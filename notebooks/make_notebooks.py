@@ -1,4 +1,4 @@
-"""Writes the three notebooks from the cell sources below (keeps them reviewable as text).
+"""Writes the four notebooks from the cell sources below (keeps them reviewable as text).
 
 Run: python notebooks/make_notebooks.py   (from the repository root)
 """
@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import matplotlib
 import matplotlib.pyplot as plt
+import connect4_ml as c4  # the Python package: pip install ./python
 %matplotlib inline
 
 # The run directory written by `c4 pipeline --out runs/NAME`; the test sets C4_RUN.
@@ -195,6 +196,20 @@ acc = ph.assign(ok=ph.pred == ph.label).groupby(pd.cut(ph.ply, [10, 16, 22, 28, 
 ax = acc["mean"].plot(marker="o", figsize=(8, 3.5))
 ax.set(xlabel="ply", ylabel="accuracy", title="GBT accuracy by ply", ylim=(0, 1)); plt.show()
 acc.round(3)'''),
+        ("md", "## The run's GBT on the shipped held-out positions, through the Python package\n\n"
+               "`c4.read_labelled` reads the positions with their exact scores, `c4.Model` loads the run's model "
+               "file and predicts the whole batch in Rust."),
+        ("code", '''held = c4.read_labelled("../data/positions/heldout.txt.gz")
+positions = [c4.Position(m) for m in held["moves"]]
+model = c4.Model(RUN / "models/gbt.bin")
+p = model.probabilities_batch(positions)
+truth = np.sign(held["scores"]) + 1  # 0 loss, 1 draw, 2 win for the side to move
+ok = p.argmax(axis=1) == truth
+by_stones = pd.DataFrame({"stones": held["stones"], "ok": ok}).groupby("stones").ok.mean()
+ax = by_stones.plot(marker="o", figsize=(8, 3.5))
+ax.set(xlabel="stones on the board", ylabel="accuracy", title=f"{model.kind} on {len(positions):,} held-out positions", ylim=(0, 1))
+plt.show()
+print(f"accuracy {ok.mean():.4f}")'''),
         ("md", "## Feature importance on the board (cells features)"),
         ("code", '''imp = pd.read_csv(RUN / "models/gbt.importance.csv").set_index("feature").importance
 board = np.full((6, 7), np.nan)
@@ -209,6 +224,63 @@ imp.sort_values(ascending=False).head(10).round(4)'''),
     ],
 )
 
-for name, nb in [("01_learning_curves", learning), ("02_tournament_and_elo", tournament), ("03_evaluator_quality", quality)]:
+python = notebook(
+    "04 From Python: scikit-learn on our features, our agent against OpenSpiel",
+    "The package `connect4_ml` gives our feature sets as numpy matrices: a scikit-learn model "
+    "trains on exactly what our GBT reads, and both are scored on the shipped held-out positions. "
+    "Then our agent plays OpenSpiel's MCTS bot through the OpenSpiel adapter.",
+    [
+        ("md", "## The same features for scikit-learn\n\n"
+               "Training rows: the UCI file's 67,557 8-ply positions (first player to move) and the shipped "
+               "labelled positions of 10-36 stones; the test: the shipped held-out positions, which no shipped "
+               "model trained on. Labels: win / draw / loss of the side to move."),
+        ("code", '''from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.metrics import accuracy_score, log_loss
+
+FEATURES = "cells+oddeven"
+train = c4.read_labelled("../data/positions/train.txt.gz")
+boards, uci_labels = c4.read_uci("../data/uci/connect-4.data.Z")
+train_pos = [c4.Position(m) for m in train["moves"]] + [c4.Position.from_array(b) for b in boards]
+y_train = np.concatenate([np.sign(train["scores"]) + 1, uci_labels + 1])
+held = c4.read_labelled("../data/positions/heldout.txt.gz")
+test_pos = [c4.Position(m) for m in held["moves"]]
+y_test = np.sign(held["scores"]) + 1
+X_train, X_test = c4.features(train_pos, FEATURES), c4.features(test_pos, FEATURES)
+print(X_train.shape, X_test.shape, c4.feature_names(FEATURES)[:5], "...")'''),
+        ("code", '''import time
+t = time.perf_counter()
+sk = HistGradientBoostingClassifier(max_iter=150, learning_rate=0.1, max_leaf_nodes=63, random_state=0).fit(X_train, y_train)
+fit_s = time.perf_counter() - t
+ours = c4.Model("../models/gbt.bin")
+rows = []
+for name, proba in [("scikit-learn HistGradientBoosting", sk.predict_proba(X_test)), ("connect4-ml GBT (models/gbt.bin)", ours.probabilities_batch(test_pos))]:
+    rows.append({"model": name, "accuracy": accuracy_score(y_test, proba.argmax(axis=1)), "log loss": log_loss(y_test, proba, labels=[0, 1, 2])})
+print(f"scikit-learn fit: {fit_s:.1f} s on {len(y_train):,} rows")
+pd.DataFrame(rows).set_index("model").round(4)'''),
+        ("md", "## Our agent against OpenSpiel's MCTS bot\n\n"
+               "`connect4_ml.openspiel.AgentBot` is a `pyspiel.Bot`; the opponent is OpenSpiel's own "
+               "`MCTSBot` (UCT, random rollouts). Colours alternate."),
+        ("code", '''import pyspiel
+from open_spiel.python.algorithms import mcts
+from connect4_ml.openspiel import AgentBot
+
+game = pyspiel.load_game("connect_four")
+rng = np.random.RandomState(2026)
+ours = AgentBot("ntuple:depth=3", models="../models")
+theirs = mcts.MCTSBot(game, 2.0, 300, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+results = []
+for g in range(6):
+    state, seat = game.new_initial_state(), g % 2
+    while not state.is_terminal():
+        bot = ours if state.current_player() == seat else theirs
+        state.apply_action(bot.step(state))
+    results.append({"game": g, "ours as": "first" if seat == 0 else "second", "score": (state.returns()[seat] + 1) / 2, "plies": len(state.history())})
+res = pd.DataFrame(results)
+print(f"ntuple:depth=3 scored {res.score.sum():g} of {len(res)} against MCTSBot (300 simulations)")
+res'''),
+    ],
+)
+
+for name, nb in [("01_learning_curves", learning), ("02_tournament_and_elo", tournament), ("03_evaluator_quality", quality), ("04_python_package", python)]:
     nbf.write(nb, HERE / f"{name}.ipynb")
     print("wrote", HERE / f"{name}.ipynb")

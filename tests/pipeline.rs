@@ -255,14 +255,15 @@ fn the_notebooks_run_on_the_quick_run() {
     let probe = Command::new(&python)
         .args([
             "-c",
-            "import pandas, matplotlib, nbclient, nbformat, ipykernel",
+            "import pandas, matplotlib, nbclient, nbformat, ipykernel, sklearn, pyspiel, connect4_ml",
         ])
         .output();
     let have = probe.as_ref().is_ok_and(|o| o.status.success());
     assert!(
         have,
-        "the notebook test needs Python with notebooks/requirements.txt installed: \
-         `pip install -r notebooks/requirements.txt`, or set C4_PYTHON to such an interpreter \
+        "the notebook test needs Python with the notebooks' requirements and the package: \
+         `pip install -r notebooks/requirements.txt -r python/requirements-test.txt ./python`, \
+         or set C4_PYTHON to such an interpreter \
          ({python}: {})",
         probe.map_or_else(
             |e| e.to_string(),
@@ -272,6 +273,9 @@ fn the_notebooks_run_on_the_quick_run() {
     let nb = Command::new(&python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("notebooks/run_notebooks.py"))
         .arg(run)
+        // The other tests share the cores: OpenMP threads (scikit-learn in notebook 04) that
+        // spin-wait for a busy core slow a fit from seconds to minutes.
+        .env("OMP_NUM_THREADS", "1")
         .output()
         .unwrap();
     let text = ok(&nb, "notebooks");
@@ -279,6 +283,7 @@ fn the_notebooks_run_on_the_quick_run() {
         "01_learning_curves",
         "02_tournament_and_elo",
         "03_evaluator_quality",
+        "04_python_package",
     ] {
         assert!(text.contains(&format!("{name}.ipynb: executed")), "{text}");
     }
