@@ -29,10 +29,7 @@ type UciArrays<'py> = (Bound<'py, PyArray3<i8>>, Bound<'py, PyArray1<i8>>);
 /// labels)`, boards `n x 6 x 7` int8 as `Position.to_array`, labels int8 from the first
 /// player's view (who is to move): 1 win, 0 draw, -1 loss.
 #[pyfunction]
-pub fn read_uci<'py>(
-    py: Python<'py>,
-    path: PathBuf,
-) -> PyResult<UciArrays<'py>> {
+pub fn read_uci<'py>(py: Python<'py>, path: PathBuf) -> PyResult<UciArrays<'py>> {
     let data = quick(py, || load_uci(&path))?.map_err(err)?;
     let ps: Vec<_> = data.rows.iter().map(|r| r.position).collect();
     let labels: Vec<i8> = data
