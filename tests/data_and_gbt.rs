@@ -826,3 +826,87 @@ fn line_features_beat_cells_on_the_uci_holdout() {
     );
     assert!((0.5..1.0).contains(&lines_mirrored), "{lines_mirrored}");
 }
+
+#[test]
+fn the_score_target_learns_five_classes_whose_expected_value_the_search_reads() {
+    use connect4_ml::eval::{Evaluator, GbtEvaluator};
+    use connect4_ml::ml::gbt::GbtTarget;
+    let d = temp_dir("gbt-score");
+    let model = d.join("score.bin");
+    let train = |target: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "gbt",
+            "--positions",
+            "data/positions/heldout.txt.gz",
+            "--features",
+            "cells+oddeven",
+            "--max-iter",
+            "6",
+            "--max-leaf-nodes",
+            "15",
+            "--target",
+            target,
+            "--out",
+            s(&model),
+        ];
+        args.extend_from_slice(extra);
+        c4(&args)
+    };
+    // The UCI rows have no exact score: refused before any fitting, saying what to do.
+    let o = train("score", &[]);
+    assert!(!o.status.success(), "{}", both(&o));
+    let t = both(&o);
+    assert!(t.contains("exact score") && t.contains("--no-uci"), "{t}");
+    assert!(!t.contains("panicked") && !model.exists(), "{t}");
+
+    let o = train("score", &["--no-uci"]);
+    assert!(o.status.success(), "{}", both(&o));
+    let g = Geometry::STANDARD;
+    let e = GbtEvaluator::load(&model, g).unwrap();
+    assert_eq!(e.target(), GbtTarget::Score);
+    assert_eq!(e.model().n_classes(), 5);
+
+    // `c4 predict` prints the value the search reads (the expected class value, which is not
+    // P(win) - P(loss)) and the five classes folded into loss / draw / win.
+    let o = c4(&[
+        "predict",
+        s(&model),
+        "data/bench/middle-medium",
+        "--limit",
+        "40",
+    ]);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = common::text(&o.stdout);
+    let mut differs = 0;
+    for line in out.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let pos = connect4_ml::Position::from_moves(g, f[0]).unwrap();
+        let v: f64 = f[1].parse().unwrap();
+        let p: Vec<f64> = f[2..5].iter().map(|x| x.parse().unwrap()).collect();
+        assert!((v - e.evaluate(&pos)).abs() < 1e-9, "{line}");
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{line}");
+        let q = e.probabilities(&pos);
+        assert!(
+            q.iter().zip(&p).all(|(a, b)| (a - b).abs() < 1e-9),
+            "{line}"
+        );
+        if (v - (p[2] - p[0])).abs() > 1e-6 {
+            differs += 1;
+        }
+    }
+    assert_eq!(out.lines().count(), 41);
+    assert!(differs > 0, "the value should weigh a sooner win more");
+
+    // It plays as any model agent does.
+    let o = c4(&[
+        "tournament",
+        "--agents",
+        &format!("model:{},depth=2,random", model.display()),
+        "--games",
+        "2",
+        "--out",
+        s(&d.join("t")),
+    ]);
+    assert!(o.status.success(), "{}", both(&o));
+}

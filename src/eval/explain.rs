@@ -2,7 +2,7 @@
 //! evaluator weight times feature, for the GBT the trees' path attribution
 //! ([`crate::ml::gbt::Attribution`]). The web UI draws these as bars.
 
-use super::{GbtEvaluator, LinearEvaluator, from_first};
+use super::{Evaluator, GbtEvaluator, LinearEvaluator, from_first};
 use crate::features::LINEAR8_NAMES;
 use crate::game::Position;
 
@@ -74,7 +74,7 @@ impl GbtEvaluator {
         let x = self.extractor().features(pos);
         let names = self.extractor().set().names(pos.geometry());
         let a = self.model().attribution(&x);
-        let margin = |v: &[f64]| v[2] - v[0];
+        let margin = |v: &[f64]| self.target().margin(v);
         let contributions = names
             .into_iter()
             .zip(x.iter().zip(&a.features))
@@ -86,7 +86,7 @@ impl GbtEvaluator {
             .collect();
         let p = self.probabilities(pos);
         Explanation {
-            value: p[2] - p[0],
+            value: self.evaluate(pos),
             probabilities: Some(p),
             scale: "win-loss logit",
             bias: margin(&a.bias),

@@ -1,37 +1,43 @@
 //! An evaluator backed by a gradient-boosted tree model file: the value of a position is
-//! P(win) - P(loss) for the side to move, in [-1, 1].
+//! P(win) - P(loss) for the side to move, in [-1, 1] (for a model of the exact-score target,
+//! the expected value of its classes: see [`GbtTarget`]).
 
 use super::{EvalError, Evaluator};
 use crate::features::Extractor;
 use crate::game::{Geometry, Position};
-use crate::ml::gbt::GbtModel;
+use crate::ml::gbt::{GbtModel, GbtTarget, wdl_probabilities};
 use crate::ml::model_file::{GbtFile, load_gbt};
 use std::path::Path;
 
 /// Features are computed into a stack buffer of this many values (larger sets allocate).
 const STACK_FEATURES: usize = 256;
 
+/// The most classes a model of ours has (the score target's five).
+const MAX_CLASSES: usize = 5;
+
 /// A GBT model with its feature extractor.
 #[derive(Clone, Debug)]
 pub struct GbtEvaluator {
     model: GbtModel,
     extractor: Extractor,
+    target: GbtTarget,
     name: String,
 }
 
 impl GbtEvaluator {
     /// Loads `path` for boards of `geom` (the file must be a GBT model for that board).
     pub fn load(path: &Path, geom: Geometry) -> Result<GbtEvaluator, EvalError> {
-        Ok(Self::from_file(load_gbt(path, Some(geom))?, path))
+        Self::from_file(load_gbt(path, Some(geom))?, path)
     }
 
-    /// The evaluator of a loaded model file, named `gbt(FILE)` after `path`.
-    pub fn from_file(file: GbtFile, path: &Path) -> GbtEvaluator {
-        GbtEvaluator {
-            extractor: file.features.extractor(file.geometry),
-            model: file.model,
-            name: format!("gbt({})", super::file_name(path)),
-        }
+    /// The evaluator of a loaded model file, named `gbt(FILE)` after `path`; refused when
+    /// its classes are not those of a [`GbtTarget`].
+    pub fn from_file(file: GbtFile, path: &Path) -> Result<GbtEvaluator, EvalError> {
+        Self::new(
+            file.model,
+            file.features.extractor(file.geometry),
+            format!("gbt({})", super::file_name(path)),
+        )
     }
 
     /// Wraps a model already in memory.
@@ -40,34 +46,44 @@ impl GbtEvaluator {
         extractor: Extractor,
         name: impl Into<String>,
     ) -> Result<GbtEvaluator, EvalError> {
-        if model.n_features() != extractor.len() || model.n_classes() != 3 {
+        let target = GbtTarget::of_classes(model.n_classes());
+        let Some(target) = target.filter(|_| model.n_features() == extractor.len()) else {
             return Err(EvalError::Shape {
                 model_features: model.n_features(),
                 classes: model.n_classes(),
                 set: extractor.set().to_string(),
                 set_features: extractor.len(),
             });
-        }
+        };
         Ok(GbtEvaluator {
             model,
             extractor,
+            target,
             name: name.into(),
         })
     }
 
-    /// P(loss), P(draw), P(win) for the side to move.
-    pub fn probabilities(&self, pos: &Position) -> [f64; 3] {
+    /// The model's class probabilities (as many as its target has classes), written into a
+    /// buffer that is returned with its used length.
+    fn class_probabilities(&self, pos: &Position) -> ([f64; MAX_CLASSES], usize) {
         let n = self.extractor.len();
-        let mut out = [0.0; 3];
+        let k = self.target.classes();
+        let mut out = [0.0; MAX_CLASSES];
         if n <= STACK_FEATURES {
             let mut buf = [0.0; STACK_FEATURES];
             self.extractor.extract(pos, &mut buf[..n]);
-            self.model.predict_proba_row(&buf[..n], &mut out);
+            self.model.predict_proba_row(&buf[..n], &mut out[..k]);
         } else {
             let buf = self.extractor.features(pos);
-            self.model.predict_proba_row(&buf, &mut out);
+            self.model.predict_proba_row(&buf, &mut out[..k]);
         }
-        out
+        (out, k)
+    }
+
+    /// P(loss), P(draw), P(win) for the side to move.
+    pub fn probabilities(&self, pos: &Position) -> [f64; 3] {
+        let (p, k) = self.class_probabilities(pos);
+        self.target.wdl(&p[..k])
     }
 
     /// P(loss), P(draw), P(win) of many positions, row-major (3 per position): the features
@@ -76,8 +92,29 @@ impl GbtEvaluator {
     /// # Panics
     /// If a position is on another board than the model's.
     pub fn probabilities_batch(&self, positions: &[Position]) -> Vec<f64> {
-        self.model
-            .predict_proba_flat(self.extractor.matrix(positions).view())
+        let p = self
+            .model
+            .predict_proba_flat(self.extractor.matrix(positions).view());
+        wdl_probabilities(&self.model, p)
+    }
+
+    /// The values [`Evaluator::evaluate`] gives, of many positions at once (one batch
+    /// prediction): P(win) - P(loss), or a score model's expected class value.
+    ///
+    /// # Panics
+    /// If a position is on another board than the model's.
+    pub fn values_batch(&self, positions: &[Position]) -> Vec<f64> {
+        let p = self
+            .model
+            .predict_proba_flat(self.extractor.matrix(positions).view());
+        p.chunks_exact(self.target.classes())
+            .map(|row| self.target.value(row))
+            .collect()
+    }
+
+    /// What the model's classes are.
+    pub fn target(&self) -> GbtTarget {
+        self.target
     }
 
     /// The model.
@@ -97,7 +134,7 @@ impl Evaluator for GbtEvaluator {
     }
 
     fn evaluate(&self, pos: &Position) -> f64 {
-        let p = self.probabilities(pos);
-        p[2] - p[0]
+        let (p, k) = self.class_probabilities(pos);
+        self.target.value(&p[..k])
     }
 }

@@ -21,7 +21,7 @@ impl ModelEvaluator {
     /// Loads `path` for boards of `geom`.
     pub fn load(path: &Path, geom: Geometry) -> Result<ModelEvaluator, EvalError> {
         Ok(match load_any(path, Some(geom))? {
-            ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(*f, path))),
+            ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(*f, path)?)),
             ModelFile::Linear(f) => ModelEvaluator::Linear(LinearEvaluator::from_file(&f, path)),
             ModelFile::NTuple(f) => ModelEvaluator::NTuple(Box::new(NTupleEvaluator::new(
                 f.network,
@@ -52,18 +52,14 @@ impl ModelEvaluator {
     }
 
     /// The values of many positions (side to move), in order: for a GBT model its batch
-    /// prediction ([`GbtEvaluator::probabilities_batch`]), else one evaluation each. What
+    /// prediction ([`GbtEvaluator::values_batch`]), else one evaluation each. What
     /// `c4 predict` prints and the Python package returns.
     ///
     /// # Panics
     /// If a position is on another board than the model's.
     pub fn values(&self, positions: &[Position]) -> Vec<f64> {
         match self {
-            ModelEvaluator::Gbt(g) => g
-                .probabilities_batch(positions)
-                .chunks_exact(3)
-                .map(|p| p[2] - p[0])
-                .collect(),
+            ModelEvaluator::Gbt(g) => g.values_batch(positions),
             _ => positions.iter().map(|p| self.evaluate(p)).collect(),
         }
     }

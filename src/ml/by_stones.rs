@@ -33,7 +33,7 @@ pub fn metrics_by_stones(
     let score = |part: &[Example]| -> Metrics {
         let positions: Vec<_> = part.iter().map(|e| e.position).collect();
         let x = super::dataset::feature_matrix(features, &positions);
-        let probs = model.predict_proba_flat(x.view());
+        let probs = super::gbt::wdl_probabilities(model, model.predict_proba_flat(x.view()));
         let labels: Vec<usize> = part.iter().map(|e| e.label.index()).collect();
         Metrics::from_probs(&probs, 3, &labels)
     };

@@ -10,7 +10,7 @@ use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model_format::TrainingMeta;
 use crate::io::{beside, write_csv_atomic};
-use crate::ml::gbt::GbtParams;
+use crate::ml::gbt::{GbtParams, GbtTarget};
 use crate::progress::Progress;
 use crate::train::gbt::experiment::ExperimentConfig;
 use crate::train::gbt::{GbtData, GbtTrained, train_gbt};
@@ -115,6 +115,7 @@ pub fn run(
     let cfg = ExperimentConfig {
         features: FEATURES,
         params: params.clone(),
+        target: GbtTarget::Wdl,
         mirror_augment: false,
         mirror_average: false,
         test_fraction: 0.2,

@@ -7,6 +7,7 @@ use connect4_ml::datasets::Label;
 use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::io::model_format::TrainingMeta;
+use connect4_ml::ml::gbt::GbtTarget;
 use connect4_ml::train::gbt::experiment::ExperimentConfig;
 use connect4_ml::train::gbt::{GbtData, GbtPreset, train_gbt};
 use linfa::ParamGuard;
@@ -22,6 +23,17 @@ pub enum GbtConfig {
     Default,
     /// Our best configuration: smaller steps, more iterations, more leaves.
     Best,
+}
+
+/// What a labelled position teaches the trees.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum GbtTargetArg {
+    /// Three classes: loss, draw, win.
+    Wdl,
+    /// Five ordinal classes of the exact score: loss soon, loss late, draw, win late, win
+    /// soon (soon: more than half the best score at that many stones). Needs files with
+    /// exact scores, so not the UCI rows: use --no-uci with --positions or --selfplay
+    Score,
 }
 
 impl GbtConfig {
@@ -60,6 +72,10 @@ pub struct GbtArgs {
     /// Hyperparameters.
     #[arg(long, value_enum, default_value = "reference")]
     config: GbtConfig,
+    /// What a labelled position teaches; the value the search reads from a score model is the
+    /// expected value of its classes (a sooner win counts more).
+    #[arg(long, value_enum, default_value = "wdl")]
+    target: GbtTargetArg,
     /// Override the number of boosting iterations.
     #[arg(long)]
     max_iter: Option<usize>,
@@ -132,6 +148,10 @@ pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
     let cfg = ExperimentConfig {
         features: a.features,
         params: params.check()?,
+        target: match a.target {
+            GbtTargetArg::Wdl => GbtTarget::Wdl,
+            GbtTargetArg::Score => GbtTarget::Score,
+        },
         mirror_augment: a.mirror_augment,
         mirror_average: a.mirror_average,
         test_fraction: a.test_fraction,

@@ -28,6 +28,7 @@ mod explain;
 mod flat;
 mod model;
 mod params;
+mod target;
 mod tree;
 
 pub use binning::BinMapper;
@@ -36,4 +37,5 @@ pub use error::{DataError, GbtError, GbtModelError};
 pub use explain::Attribution;
 pub use model::{GbtModel, GbtModelData, IterationRecord, softmax};
 pub use params::{GbtParams, GbtValidParams};
+pub use target::{GbtTarget, wdl_probabilities};
 pub use tree::TreeNode;

@@ -6,7 +6,9 @@ use crate::datasets::Example;
 use crate::features::FeatureSet;
 use crate::game::Position;
 use crate::ml::dataset::feature_matrix;
-use crate::ml::gbt::{GbtModel, GbtValidParams, IterationRecord, fit_gbt};
+use crate::ml::gbt::{
+    GbtModel, GbtTarget, GbtValidParams, IterationRecord, fit_gbt, wdl_probabilities,
+};
 use crate::ml::metrics::Metrics;
 use crate::ml::split::{stratified_folds, stratified_split};
 use linfa::prelude::*;
@@ -21,6 +23,10 @@ pub struct ExperimentConfig {
     pub features: FeatureSet,
     /// GBT hyperparameters.
     pub params: GbtValidParams,
+    /// The classes it learns: win / draw / loss, or with the exact score's ordinal classes
+    /// (every row then needs its exact score). Reported metrics are win / draw / loss either
+    /// way.
+    pub target: GbtTarget,
     /// Also train on the mirror image of every training row.
     pub mirror_augment: bool,
     /// Also score the test rows by the mean of the model's probabilities for each position
@@ -148,21 +154,48 @@ fn train_rows(main: &[Example], idx: &[usize], extra: &[Example], mirror: bool) 
 /// and the baselines.
 struct Split {
     x: Array2<f64>,
+    /// The target's classes of the training rows.
     y: Vec<usize>,
+    /// Their win / draw / loss classes (what the baselines learn).
+    y_wdl: Vec<usize>,
     tx: Array2<f64>,
     ty: Vec<usize>,
+    ty_wdl: Vec<usize>,
     /// The test rows' mirror images, when they are to be averaged in.
     tx_mirror: Option<Array2<f64>>,
+}
+
+/// The class of `e` under `target`.
+///
+/// # Panics
+/// If the target needs an exact score `e` lacks ([`missing_scores`] checks first).
+fn class_of(target: GbtTarget, e: &Example) -> usize {
+    let (p, g) = (e.position, e.position.geometry());
+    target
+        .class_of(e.label, e.score, p.moves_played(), g)
+        .expect("rows without the exact score are refused before training")
+}
+
+/// Rows of `rows` the target cannot class (no exact score when it needs one).
+pub fn missing_scores(target: GbtTarget, rows: &[Example]) -> usize {
+    rows.iter()
+        .filter(|e| {
+            let g = e.position.geometry();
+            let stones = e.position.moves_played();
+            target.class_of(e.label, e.score, stones, g).is_none()
+        })
+        .count()
 }
 
 impl Split {
     fn new(cfg: &ExperimentConfig, train: &[Example], test: &[Example]) -> Split {
         let matrix = |rows: &[Example]| {
             let pos: Vec<Position> = rows.iter().map(|e| e.position).collect();
-            let y = rows.iter().map(|e| e.label.index()).collect();
-            (feature_matrix(cfg.features, &pos), y)
+            let y = rows.iter().map(|e| class_of(cfg.target, e)).collect();
+            let y_wdl = rows.iter().map(|e| e.label.index()).collect();
+            (feature_matrix(cfg.features, &pos), y, y_wdl)
         };
-        let ((x, y), (tx, ty)) = (matrix(train), matrix(test));
+        let ((x, y, y_wdl), (tx, ty, ty_wdl)) = (matrix(train), matrix(test));
         let tx_mirror = cfg.mirror_average.then(|| {
             let pos: Vec<Position> = test.iter().map(|e| e.position.mirror()).collect();
             feature_matrix(cfg.features, &pos)
@@ -170,8 +203,10 @@ impl Split {
         Split {
             x,
             y,
+            y_wdl,
             tx,
             ty,
+            ty_wdl,
             tx_mirror,
         }
     }
@@ -187,7 +222,9 @@ fn run_fold(
         y,
         tx,
         ty,
+        ty_wdl,
         tx_mirror,
+        ..
     } = split;
     let start = Instant::now();
     let model = fit_gbt(&cfg.params, x.view(), y, Some((tx.view(), ty)), progress)?;
@@ -200,15 +237,17 @@ fn run_fold(
         probs = model.predict_proba_flat(tx.view());
         best = best.min(t.elapsed().as_secs_f64());
     }
-    let test_metrics = Metrics::from_probs(&probs, model.n_classes(), ty);
+    // Win / draw / loss metrics whatever the target, so targets compare.
+    let probs = wdl_probabilities(&model, probs);
+    let test_metrics = Metrics::from_probs(&probs, 3, ty_wdl);
     let test_mirror_averaged = tx_mirror.as_ref().map(|txm| {
-        let mirrored = model.predict_proba_flat(txm.view());
+        let mirrored = wdl_probabilities(&model, model.predict_proba_flat(txm.view()));
         let mean: Vec<f64> = probs
             .iter()
             .zip(&mirrored)
             .map(|(a, b)| 0.5 * (a + b))
             .collect();
-        Metrics::from_probs(&mean, model.n_classes(), ty)
+        Metrics::from_probs(&mean, 3, ty_wdl)
     });
     Ok(Fold {
         report: FoldReport {
@@ -225,7 +264,13 @@ fn run_fold(
 }
 
 fn baseline_reports(cfg: &ExperimentConfig, split: Split) -> Vec<BaselineReport> {
-    let Split { x, y, tx, ty, .. } = split;
+    let Split {
+        x,
+        y_wdl: y,
+        tx,
+        ty_wdl: ty,
+        ..
+    } = split;
     let data = Dataset::new(x, Array1::from(y));
     let score = |name: &str, secs: f64, pred: Array1<usize>| {
         let mut probs = vec![0.0; pred.len() * 3];

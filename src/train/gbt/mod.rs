@@ -87,6 +87,12 @@ pub enum TrainGbtError {
     /// Too few rows to split into training and test parts.
     #[error("only {0} labelled positions: too few to train on")]
     TooFew(usize),
+    /// The score target needs every row's exact score.
+    #[error(
+        "the score target needs each position's exact score, and {0} of the rows have none \
+         (the UCI file's rows give win / draw / loss only: leave them out with --no-uci)"
+    )]
+    NoScores(usize),
     /// The fit itself.
     #[error(transparent)]
     Gbt(#[from] GbtError),
@@ -116,6 +122,11 @@ pub fn train_gbt(
 ) -> Result<GbtTrained, TrainGbtError> {
     if data.main.len() < 10 {
         return Err(TrainGbtError::TooFew(data.main.len()));
+    }
+    let missing = experiment::missing_scores(cfg.target, &data.main)
+        + experiment::missing_scores(cfg.target, &data.extra);
+    if missing > 0 {
+        return Err(TrainGbtError::NoScores(missing));
     }
     let mut output = run_experiment(cfg, &data.main, &data.extra, observer)?;
     if !data.held_out.is_empty() {
