@@ -298,13 +298,15 @@ fn agent(a: AgentBenchArgs) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summaries)?);
     } else {
+        // The agent column widens for long specs (a model path) so the columns stay aligned.
+        let w = summaries.iter().map(|s| s.agent.len()).fold(24, usize::max);
         println!(
-            "{:<24} {:<14} {:>9} {:>8} {:>10} {:>10} {:>10}",
+            "{:<w$} {:<14} {:>9} {:>8} {:>10} {:>10} {:>10}",
             "agent", "set", "positions", "errors", "error %", "optimal %", "ms/move"
         );
         for s in &summaries {
             println!(
-                "{:<24} {:<14} {:>9} {:>8} {:>10.2} {:>10.2} {:>10.3}",
+                "{:<w$} {:<14} {:>9} {:>8} {:>10.2} {:>10.2} {:>10.3}",
                 s.agent,
                 s.set,
                 s.positions,
