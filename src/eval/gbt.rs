@@ -92,10 +92,7 @@ impl GbtEvaluator {
     /// # Panics
     /// If a position is on another board than the model's.
     pub fn probabilities_batch(&self, positions: &[Position]) -> Vec<f64> {
-        let p = self
-            .model
-            .predict_proba_flat(self.extractor.matrix(positions).view());
-        wdl_probabilities(&self.model, p)
+        wdl_probabilities(&self.model, self.class_probabilities_batch(positions))
     }
 
     /// The values [`Evaluator::evaluate`] gives, of many positions at once (one batch
@@ -104,12 +101,17 @@ impl GbtEvaluator {
     /// # Panics
     /// If a position is on another board than the model's.
     pub fn values_batch(&self, positions: &[Position]) -> Vec<f64> {
-        let p = self
-            .model
-            .predict_proba_flat(self.extractor.matrix(positions).view());
-        p.chunks_exact(self.target.classes())
+        self.class_probabilities_batch(positions)
+            .chunks_exact(self.target.classes())
             .map(|row| self.target.value(row))
             .collect()
+    }
+
+    /// The model's class probabilities of many positions, row-major: the features in one
+    /// matrix, then the blocked prediction on rayon.
+    fn class_probabilities_batch(&self, positions: &[Position]) -> Vec<f64> {
+        self.model
+            .predict_proba_flat(self.extractor.matrix(positions).view())
     }
 
     /// What the model's classes are.

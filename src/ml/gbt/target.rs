@@ -9,7 +9,7 @@ use crate::datasets::Label;
 use crate::game::Geometry;
 
 /// The classes a GBT learns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GbtTarget {
     /// Loss, draw, win.
     Wdl,
@@ -38,14 +38,6 @@ impl GbtTarget {
             3 => Some(GbtTarget::Wdl),
             5 => Some(GbtTarget::Score),
             _ => None,
-        }
-    }
-
-    /// The name `c4 train gbt --target` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            GbtTarget::Wdl => "wdl",
-            GbtTarget::Score => "score",
         }
     }
 
