@@ -61,6 +61,10 @@ pub enum Stream {
     Mcts,
     /// The games whose positions `c4 bench analyze` times (parts: game).
     BenchAnalyze,
+    /// The perfect agent's random tie-breaks and random moves (parts: game seed).
+    PerfectTies,
+    /// Parallel n-tuple self-play: one stream per worker (parts: run seed, worker, game).
+    NTupleWorker,
 }
 
 impl Stream {
@@ -87,6 +91,8 @@ impl Stream {
             Stream::NTupleCurve => 0x7e_0004,
             Stream::Mcts => 0x3c75_0001,
             Stream::BenchAnalyze => 0xa7a1_0001,
+            Stream::PerfectTies => 0x9e7f_0001,
+            Stream::NTupleWorker => 0x7e_0005,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

@@ -124,6 +124,7 @@ fn config(agents: &[&str], games: usize, seed: u64) -> TournamentConfig {
         seed,
         jobs: 2,
         geometry: G,
+        side: Default::default(),
     }
 }
 

@@ -128,6 +128,7 @@ pub fn tournament<'py>(
         seed,
         jobs,
         geometry: geometry(width, height)?,
+        side: Default::default(),
     })
     .map_err(err)?;
     let stop = Interrupt::new();

@@ -12,7 +12,7 @@ mod spec;
 
 pub use adaptive::{Adaptive, rank_moves};
 pub use mcts::MctsAgent;
-pub use perfect::Perfect;
+pub use perfect::{Perfect, PerfectSettings, PerfectShared, Ties};
 pub use random::RandomAgent;
 pub use searching::SearchAgent;
 pub use spec::{

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// A proportion with its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The point estimate.
     pub value: f64,

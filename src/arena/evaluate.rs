@@ -5,7 +5,7 @@
 
 use super::estimate::{Estimate, elo_difference, score_estimate, wilson};
 use super::grade::{GradeError, grade_positions};
-use super::tournament::{Tournament, TournamentConfig, TournamentError};
+use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
 use crate::agents::{AgentError, AgentSpec};
 use crate::game::{Geometry, Position};
 use crate::progress::Progress;
@@ -39,6 +39,8 @@ pub struct EvaluateConfig {
     pub tt_mib: usize,
     /// The board.
     pub geometry: Geometry,
+    /// Which colour the evaluated agents play (both: alternating).
+    pub side: Side,
 }
 
 /// Why an evaluation could not run.
@@ -87,6 +89,56 @@ pub struct MatchReport {
     pub baseline_ms_per_move: f64,
     /// The score of each seed's match, in seed order.
     pub score_per_seed: Vec<f64>,
+    /// The agent's games as first player.
+    #[serde(default)]
+    pub as_first: SideRecord,
+    /// The agent's games as second player.
+    #[serde(default)]
+    pub as_second: SideRecord,
+}
+
+/// An agent's games with one colour: the record and its win rate.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideRecord {
+    /// Games played with this colour.
+    pub games: usize,
+    /// Wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// wins / games with a 95% Wilson interval (the n-tuple literature's yardstick as first
+    /// player against a perfect opponent).
+    pub win_rate: Estimate,
+}
+
+impl SideRecord {
+    fn add(&mut self, score: f64) {
+        self.games += 1;
+        match score {
+            s if s == 1.0 => self.wins += 1,
+            s if s == 0.5 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+        self.win_rate = wilson(self.wins, self.games);
+    }
+
+    /// "W/D/L  win% [low, high]", or "-" with no games.
+    pub fn cell(&self) -> String {
+        if self.games == 0 {
+            return "-".into();
+        }
+        format!(
+            "{}/{}/{} {:.1}% [{:.1}, {:.1}]",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.win_rate.value,
+            100.0 * self.win_rate.low,
+            100.0 * self.win_rate.high
+        )
+    }
 }
 
 /// Moves graded against the solver on one benchmark set.
@@ -130,6 +182,9 @@ pub struct EvaluateReport {
     pub openings: usize,
     /// First seed.
     pub seed: u64,
+    /// Which colour the agents played.
+    #[serde(default)]
+    pub side: Side,
     /// The baseline's own error rates, for comparison.
     pub baseline_errors: Vec<SetErrors>,
     /// One entry per evaluated agent.
@@ -181,6 +236,24 @@ impl EvaluateReport {
                 let _ = writeln!(t, "{}", m.line());
             }
         }
+        let _ = writeln!(
+            t,
+            "\nby side: W/D/L and win rate [95% Wilson interval]:\n{:<40} {:>32} {:>32}",
+            "agent", "as first player", "as second player"
+        );
+        for m in self
+            .agents
+            .iter()
+            .flat_map(|a| std::iter::once(&a.vs_baseline).chain(&a.equal_time))
+        {
+            let _ = writeln!(
+                t,
+                "{:<40} {:>32} {:>32}",
+                m.agent,
+                m.as_first.cell(),
+                m.as_second.cell()
+            );
+        }
         if self.baseline_errors.is_empty() {
             return t;
         }
@@ -228,6 +301,7 @@ fn play_match(
     let mut per_seed = Vec::new();
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut ms, mut base_ms) = (0.0, 0.0);
+    let (mut as_first, mut as_second) = (SideRecord::default(), SideRecord::default());
     let label = agent.label().to_string();
     for k in 0..cfg.seeds {
         let t = Tournament::new(TournamentConfig {
@@ -237,6 +311,7 @@ fn play_match(
             seed: cfg.seed + k as u64,
             jobs: cfg.jobs,
             geometry: cfg.geometry,
+            side: cfg.side,
         })?;
         let summary = t.run(progress)?;
         let p = &summary.pairings[0];
@@ -251,6 +326,11 @@ fn play_match(
                 _ => 0.0,
             };
             scores.push(mine);
+            if row.first == label {
+                as_first.add(mine);
+            } else {
+                as_second.add(mine);
+            }
         }
         let time = |name: &str| {
             summary
@@ -280,6 +360,8 @@ fn play_match(
         ms_per_move: ms / cfg.seeds as f64,
         baseline_ms_per_move: base_ms / cfg.seeds as f64,
         score_per_seed: per_seed,
+        as_first,
+        as_second,
     })
 }
 
@@ -348,6 +430,7 @@ pub fn evaluate(
         seeds: cfg.seeds,
         openings: cfg.openings,
         seed: cfg.seed,
+        side: cfg.side,
         baseline_errors,
         agents,
     })
@@ -376,12 +459,16 @@ mod tests {
             jobs: 2,
             tt_mib: 8,
             geometry: Geometry::STANDARD,
+            side: Side::Both,
         };
         let r = evaluate(&cfg, &crate::progress::Quiet).unwrap();
         let m = &r.agents[0].vs_baseline;
         assert_eq!(m.games, 12);
         assert_eq!(m.wins + m.draws + m.losses, 12);
         assert_eq!(m.score_per_seed.len(), 2);
+        assert_eq!((m.as_first.games, m.as_second.games), (6, 6));
+        assert_eq!(m.as_first.wins + m.as_second.wins, m.wins);
+        assert!(r.text().contains("as first player"));
         assert!(m.score.value > 0.8, "{m:?}");
         assert!(m.elo.value > 200.0 && m.elo.low <= m.elo.value && m.elo.value <= m.elo.high);
         // hard searches, so it also played on random's time per move, under its own label.

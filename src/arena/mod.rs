@@ -21,8 +21,8 @@ pub use grade::{
 };
 pub use session::{HINT_MAX_EMPTY, HintError, Session};
 pub use tournament::{
-    GameRow, PairingSummary, Tournament, TournamentConfig, TournamentError, TournamentSummary,
-    random_opening,
+    GameRow, PairingSummary, Side, Tournament, TournamentConfig, TournamentError,
+    TournamentSummary, random_opening,
 };
 
 use crate::agents::{Agent, Turn};

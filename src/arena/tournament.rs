@@ -30,6 +30,33 @@ pub struct TournamentConfig {
     pub jobs: usize,
     /// Board size.
     pub geometry: Geometry,
+    /// Which colour each pairing's first agent plays.
+    pub side: Side,
+}
+
+/// Which colour the first agent of each pairing plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Colours alternate game by game (pairs of games share an opening).
+    #[default]
+    Both,
+    /// Always the first player.
+    First,
+    /// Always the second player.
+    Second,
+}
+
+impl std::str::FromStr for Side {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "both" => Ok(Side::Both),
+            "first" => Ok(Side::First),
+            "second" => Ok(Side::Second),
+            _ => Err(format!("side {s:?}: first, second or both")),
+        }
+    }
 }
 
 /// Why a tournament could not run.
@@ -154,6 +181,7 @@ pub struct TournamentSummary {
 ///     seed: 1,
 ///     jobs: 1,
 ///     geometry: Geometry::STANDARD,
+///     side: Default::default(),
 /// })
 /// .unwrap();
 /// let summary = t.run(&connect4_ml::progress::Quiet).unwrap();
@@ -266,7 +294,21 @@ impl Tournament {
                         ));
                         opening = random_opening(c.geometry, c.openings, &mut rng);
                     }
-                    let (first, second) = if g % 2 == 0 { (i, j) } else { (j, i) };
+                    let first_here = match c.side {
+                        Side::Both => g % 2 == 0,
+                        Side::First => true,
+                        Side::Second => false,
+                    };
+                    // With one side fixed every game gets its own opening.
+                    if c.side != Side::Both && g % 2 == 1 {
+                        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+                            c.seed,
+                            Stream::TournamentOpening,
+                            &[pairing, g as u64 / 2, 1],
+                        ));
+                        opening = random_opening(c.geometry, c.openings, &mut rng);
+                    }
+                    let (first, second) = if first_here { (i, j) } else { (j, i) };
                     let game = out.len();
                     out.push(Scheduled {
                         game,

@@ -23,9 +23,12 @@ pub struct EvaluateArgs {
     /// Seeds: the match is played once per seed from --seed on, all games pooled.
     #[arg(long, default_value_t = 1, value_parser = super::at_least_one)]
     seeds: usize,
-    /// Random opening plies of every game.
+    /// Random opening plies of every game (0: every game from the empty board).
     #[arg(long, default_value_t = 2)]
     openings: usize,
+    /// Which colour the agents play: first, second or both (alternating).
+    #[arg(long, default_value = "both")]
+    side: connect4_ml::arena::Side,
     /// First seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -95,6 +98,7 @@ pub fn run(a: EvaluateArgs) -> Result<()> {
         jobs: a.jobs.unwrap_or_else(rayon::current_num_threads),
         tt_mib: a.tt_mib,
         geometry,
+        side: a.side,
     };
     let bars = super::Bars::new();
     bars.start("games and graded positions", work_items(&cfg));

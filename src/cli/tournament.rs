@@ -48,6 +48,7 @@ pub fn run(a: TournamentArgs) -> Result<()> {
         seed: a.seed,
         jobs: a.jobs,
         geometry: a.board.geometry()?,
+        side: Default::default(),
     })?;
     let bars = super::Bars::new();
     bars.start("games", tournament.total_games());

@@ -42,6 +42,7 @@ pub fn run(
         jobs: config.jobs,
         tt_mib: 64,
         geometry: Geometry::STANDARD,
+        side: Default::default(),
     };
     observer.start("evaluate: games", work_items(&cfg));
     let report = evaluate(&cfg, observer).map_err(fail("evaluate"))?;

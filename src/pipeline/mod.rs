@@ -256,6 +256,7 @@ fn tournament_config(
         seed: config.seed,
         jobs: config.jobs,
         geometry: Geometry::STANDARD,
+        side: Default::default(),
     }
 }
 

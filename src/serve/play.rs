@@ -92,11 +92,10 @@ pub(super) fn parse_spec(text: &str, models: &Path) -> Result<AgentSpec, ApiErro
                 params.table_log2
             )))
         }
-        AgentKind::Perfect { tt_mib } if *tt_mib > MAX_PERFECT_MIB => {
-            Err(ApiError::BadRequest(format!(
-                "agent \"{text}\": tt={tt_mib} MiB is larger than this server allows ({MAX_PERFECT_MIB})"
-            )))
-        }
+        AgentKind::Perfect(p) if p.tt_mib > MAX_PERFECT_MIB => Err(ApiError::BadRequest(format!(
+            "agent \"{text}\": tt={} MiB is larger than this server allows ({MAX_PERFECT_MIB})",
+            p.tt_mib
+        ))),
         _ => Ok(spec),
     }
 }

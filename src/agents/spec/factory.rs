@@ -2,7 +2,7 @@
 //! agent is built per game.
 
 use super::{AgentError, AgentKind, AgentSpec, EvalSpec, RolloutSpec};
-use crate::agents::{Adaptive, Agent, Perfect, RandomAgent, SearchAgent};
+use crate::agents::{Adaptive, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent};
 use crate::eval::{self, EvalError, Evaluator};
 use crate::game::Geometry;
 use crate::search::Searcher;
@@ -62,7 +62,8 @@ impl AgentSpec {
         match &self.kind {
             AgentKind::Random => false,
             AgentKind::Search { params, .. } => params.time_budget.is_none(),
-            AgentKind::Perfect { .. } | AgentKind::Adaptive { .. } | AgentKind::Mcts { .. } => true,
+            AgentKind::Perfect(p) => p.ties == crate::agents::Ties::Centre && p.eps == 0.0,
+            AgentKind::Adaptive { .. } | AgentKind::Mcts { .. } => true,
         }
     }
 
@@ -83,10 +84,15 @@ impl AgentSpec {
             )?),
             _ => None,
         };
+        let perfect = match &self.kind {
+            AgentKind::Perfect(_) => Some(Arc::new(PerfectShared::default())),
+            _ => None,
+        };
         Ok(AgentFactory {
             spec: self.clone(),
             geom,
             eval,
+            perfect,
         })
     }
 }
@@ -97,6 +103,8 @@ pub struct AgentFactory {
     spec: AgentSpec,
     geom: Geometry,
     eval: Option<Arc<dyn Evaluator>>,
+    /// What perfect agents share across games (optimal columns found, warm solvers).
+    perfect: Option<Arc<PerfectShared>>,
 }
 
 impl AgentFactory {
@@ -118,6 +126,7 @@ impl AgentFactory {
             },
             geom,
             eval: Some(eval),
+            perfect: None,
         }
     }
 
@@ -140,14 +149,13 @@ impl AgentFactory {
                 let eval = self.eval.clone().expect("search agents have an evaluator");
                 Box::new(SearchAgent::new(name, Searcher::new(eval, params.clone())))
             }
-            AgentKind::Perfect { tt_mib } => {
-                Box::new(Perfect::new(name, self.geom, *tt_mib).map_err(|source| {
-                    AgentError::Solver {
+            AgentKind::Perfect(settings) => Box::new(
+                Perfect::with_settings(name, self.geom, *settings, self.perfect.clone(), seed)
+                    .map_err(|source| AgentError::Solver {
                         spec: self.spec.text.clone(),
                         source,
-                    }
-                })?)
-            }
+                    })?,
+            ),
             AgentKind::Mcts { sims, c, seed: s } => Box::new(crate::agents::MctsAgent::new(
                 name,
                 *sims,

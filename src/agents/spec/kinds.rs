@@ -124,9 +124,9 @@ pub const AGENT_KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "perfect",
-        usage: "perfect[:tt=MIB]",
-        summary: "the solver: fastest win, slowest loss, centre first among equals",
-        keys: &["tt"],
+        usage: "perfect[:tt=MIB][,ties=centre|random][,eps=E][,seed=S]",
+        summary: "the solver: fastest win, slowest loss; ties centre first or random; eps: share of random moves that give no immediate win",
+        keys: &["tt", "ties", "eps", "seed"],
         parse: |a, _| {
             let tt_mib = a.number(
                 "tt",
@@ -134,7 +134,19 @@ pub const AGENT_KINDS: &[KindInfo] = &[
                 1..=65536,
                 "a table size in MiB, 1 to 65536",
             )?;
-            Ok(AgentKind::Perfect { tt_mib })
+            let ties = match a.take("ties") {
+                None | Some("centre" | "center") => crate::agents::Ties::Centre,
+                Some("random") => crate::agents::Ties::Random,
+                Some(v) => return Err(a.bad("ties", v, "centre or random")),
+            };
+            let eps = a.number("eps", 0.0, 0.0..=1.0, "a share of random moves from 0 to 1")?;
+            let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
+            Ok(AgentKind::Perfect(crate::agents::PerfectSettings {
+                tt_mib,
+                ties,
+                eps,
+                seed,
+            }))
         },
     },
     KindInfo {

@@ -39,6 +39,7 @@ pub fn evaluation_match(
         seed,
         jobs: rayon::current_num_threads().max(1),
         geometry: geom,
+        side: Default::default(),
     };
     let tournament = Tournament::from_factories(
         config,

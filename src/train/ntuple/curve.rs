@@ -297,6 +297,7 @@ impl CurveProbe {
                     ),
                     jobs: rayon::current_num_threads().max(1),
                     geometry: self.geom,
+                    side: Default::default(),
                 },
                 vec![agent, self.opponent.factory(self.geom)?],
             )?;
