@@ -2,7 +2,7 @@
 //! checks that only make sense for a GBT (the feature set exists and has the model's width).
 
 use super::gbt::{GbtModel, GbtModelData, GbtModelError};
-use super::ntuple::{NTupleData, NTupleNetwork};
+use super::ntuple::{NTupleData, NTupleNetwork, PackedNTupleData};
 use crate::features::FeatureSet;
 use crate::game::Geometry;
 use crate::io::model_format::{
@@ -222,8 +222,13 @@ fn linear_from_parts(
     Ok(LinearFile { header, weights })
 }
 
-/// The feature-set name written in n-tuple model headers.
+/// The feature-set name of n-tuple model files that store every weight (read, no longer
+/// written).
 pub const NTUPLE_FEATURE_SET: &str = "ntuple";
+
+/// The feature-set name of n-tuple model files that store only the weights of patterns
+/// that can occur ([`crate::ml::ntuple::PackedNTupleData`]).
+pub const NTUPLE_PACKED_FEATURE_SET: &str = "ntuple-packed";
 
 /// A loaded n-tuple network file.
 #[derive(Clone, Debug)]
@@ -243,12 +248,15 @@ pub fn save_ntuple(
     let geom = net.geometry();
     let header = ModelHeader {
         kind: ModelKind::NTuple,
-        feature_set: NTUPLE_FEATURE_SET.to_string(),
+        feature_set: NTUPLE_PACKED_FEATURE_SET.to_string(),
         width: geom.width() as u32,
         height: geom.height() as u32,
         meta,
     };
-    save_model(path, &header, &net.data())
+    let packed = net
+        .packed()
+        .map_err(|e| invalid(path, ModelBodyError::NTuple(e)))?;
+    save_model(path, &header, &packed)
 }
 
 /// Reads an n-tuple network file (`c4 train ntuple`); with `board`, also requires that
@@ -261,14 +269,23 @@ fn ntuple_from_parts(
     parts: &ModelParts,
     board: Option<Geometry>,
 ) -> Result<NTupleFile, ModelFileError> {
-    parts.check(&expect(ModelKind::NTuple, Some(NTUPLE_FEATURE_SET), board))?;
-    let data: NTupleData = parts.body()?;
+    let packed = parts.header.feature_set == NTUPLE_PACKED_FEATURE_SET;
+    let set = if packed {
+        NTUPLE_PACKED_FEATURE_SET
+    } else {
+        NTUPLE_FEATURE_SET
+    };
+    parts.check(&expect(ModelKind::NTuple, Some(set), board))?;
     let header = parts.header.clone();
     let invalid = |e| invalid(parts.path(), e);
     let geometry = Geometry::new(header.width as usize, header.height as usize)
         .map_err(|e| invalid(ModelBodyError::Board(e)))?;
-    let network =
-        NTupleNetwork::from_data(geometry, data).map_err(|e| invalid(ModelBodyError::NTuple(e)))?;
+    let network = if packed {
+        NTupleNetwork::from_packed(geometry, parts.body::<PackedNTupleData>()?)
+    } else {
+        NTupleNetwork::from_data(geometry, parts.body::<NTupleData>()?)
+    }
+    .map_err(|e| invalid(ModelBodyError::NTuple(e)))?;
     Ok(NTupleFile { header, network })
 }
 

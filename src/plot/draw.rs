@@ -109,15 +109,27 @@ pub(super) fn lines<DB: DrawingBackend>(
             .copied()
             .filter(|p| p.1.is_finite())
             .collect();
+        let style = match s.mark {
+            Mark::Thin => ShapeStyle::from(&col.mix(0.45)).stroke_width(1),
+            Mark::Thick => ShapeStyle::from(&col).stroke_width(4),
+            _ => style,
+        };
         let anno = match s.mark {
-            Mark::Line => chart.draw_series(LineSeries::new(pts, style))?,
+            Mark::Line | Mark::Thin | Mark::Thick => {
+                chart.draw_series(LineSeries::new(pts, style))?
+            }
+            Mark::Band => {
+                chart.draw_series(std::iter::once(Polygon::new(pts, col.mix(0.18).filled())))?
+            }
             Mark::LinePoints => chart.draw_series(LineSeries::new(pts, style).point_size(3))?,
             Mark::Points => {
                 chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, col.filled())))?
             }
         };
-        anno.label(s.name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        if !s.name.is_empty() {
+            anno.label(s.name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        }
     }
     if c.series.len() > 1 || c.reference.is_some() {
         chart

@@ -129,6 +129,13 @@ pub enum Mark {
     LinePoints,
     /// Dots only.
     Points,
+    /// A thin, faded line (one of many runs); no legend entry when the name is empty.
+    Thin,
+    /// A thick line (e.g. the mean of the runs).
+    Thick,
+    /// A shaded area: the points trace its outline (the lower edge forward, the upper edge
+    /// back), e.g. a 95% band around a mean.
+    Band,
 }
 
 /// One named series of (x, y) points.

@@ -50,6 +50,13 @@ pub struct SearchParams {
     pub time_budget: Option<Duration>,
     /// Transposition table entries as a power of two.
     pub table_log2: u32,
+    /// The tactics around the evaluator: `None` (the default) takes immediate wins, never
+    /// searches a move that hands the opponent one, and scores leaves where the side to
+    /// move wins at once or has no safe move exactly; `Some(true)` is the n-tuple
+    /// literature's one-move rule alone (take a win, never hand one over, unless every
+    /// move does) with the evaluator's own value at every leaf; `Some(false)` no rule at
+    /// all (the evaluator's raw choice; finished games still count as won or drawn).
+    pub safe: Option<bool>,
 }
 
 impl Default for SearchParams {
@@ -59,6 +66,7 @@ impl Default for SearchParams {
             schedule: Vec::new(),
             time_budget: None,
             table_log2: 16,
+            safe: None,
         }
     }
 }
@@ -187,6 +195,10 @@ impl Searcher {
         };
         let geom = pos.geometry();
         let possible = pos.possible();
+        if self.params.safe == Some(false) {
+            // No rule: every legal move is searched, wins found by the search itself.
+            return self.deepen(pos, possible, start);
+        }
         if let Some(col) = self.first_in_order(pos.winning_cells() & possible, pos) {
             return done(col, WIN - 1.0, 0, 1);
         }
@@ -202,6 +214,11 @@ impl Searcher {
                 .expect("the forced column");
             return done(col, self.static_child_value(pos, col), 0, 1);
         }
+        self.deepen(pos, safe, start)
+    }
+
+    /// Iterative deepening over the root `moves` up to the target depth or the deadline.
+    fn deepen(&mut self, pos: &Position, moves: u64, start: Instant) -> SearchResult {
         let target = self.params.depth_at(pos.moves_played()).max(1);
         self.deadline = self.params.time_budget.map(|b| start + b);
         let mut best = None;
@@ -210,7 +227,7 @@ impl Searcher {
             if depth > 1 && self.out_of_time() {
                 break;
             }
-            let r = self.root(pos, safe, depth, depth == 1);
+            let r = self.root(pos, moves, depth, depth == 1);
             if self.aborted {
                 break;
             }
@@ -220,7 +237,13 @@ impl Searcher {
             }
         }
         let (column, value, depth) = best.expect("depth 1 always completes");
-        done(column, value, depth, self.nodes)
+        SearchResult {
+            column,
+            value,
+            depth,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+        }
     }
 
     /// The value, for the side to move in `pos`, of every column (index 0 = column 1) at
@@ -308,7 +331,9 @@ impl Searcher {
         for &col in &cols {
             let mut child = *pos;
             child.play_col(col);
-            let v = if child.is_full() {
+            let v = if child.last_move_won() {
+                WIN - 1.0
+            } else if child.is_full() {
                 0.0
             } else {
                 -self.negamax(&child, depth - 1, 1, -f64::INFINITY, -alpha)
@@ -346,6 +371,11 @@ impl Searcher {
         }
         if self.aborted {
             return 0.0;
+        }
+        if depth == 0 && self.params.safe.is_some() {
+            // The rule (or none) sits at the root only: leaves are the evaluator's.
+            let v = self.eval.evaluate_for(pos, self.me);
+            return if pos.side_to_move() == self.me { v } else { -v };
         }
         let ply_f = ply as f64;
         if pos.can_win_next() {

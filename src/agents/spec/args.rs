@@ -125,7 +125,7 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// depth, ms, schedule and tt, shared by every searching kind.
+    /// depth, ms, schedule, tt and safe, shared by every searching kind.
     pub(super) fn search_params(&mut self, default_depth: u32) -> Result<SearchParams, AgentError> {
         let ms = self.take("ms");
         // With a time budget and no depth, deepen until the time runs out.
@@ -158,11 +158,18 @@ impl<'a> Args<'a> {
         }
         let table_log2 =
             self.number("tt", 16, 4..=28, "a table size as a power of two, 4 to 28")?;
+        let safe = match self.take("safe") {
+            None => None,
+            Some("true" | "1" | "yes") => Some(true),
+            Some("false" | "0" | "no") => Some(false),
+            Some(v) => return Err(self.bad("safe", v, "true or false")),
+        };
         Ok(SearchParams {
             depth,
             schedule,
             time_budget,
             table_log2,
+            safe,
         })
     }
 

@@ -25,7 +25,7 @@ pub struct KindInfo {
 }
 
 /// The keys every searching kind takes.
-const SEARCH: &[&str] = &["depth", "ms", "schedule", "tt"];
+const SEARCH: &[&str] = &["depth", "ms", "schedule", "tt", "safe"];
 
 fn search(args: &mut Args<'_>, eval: EvalSpec, depth: u32) -> Result<AgentKind, AgentError> {
     Ok(AgentKind::Search {
@@ -109,7 +109,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         name: "negamax",
         usage: "negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]",
         summary: "any built-in evaluator; ms: time budget per move; schedule: deeper from a ply on",
-        keys: &["eval", "depth", "ms", "schedule", "tt"],
+        keys: &["eval", "depth", "ms", "schedule", "tt", "safe"],
         parse: |a, _| {
             let name = a.require("eval")?;
             let Some(name) = eval::canonical_name(name) else {
@@ -164,7 +164,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         name: "model",
         usage: "model:PATH[,depth=N]",
         summary: "a model file as the evaluator: GBT (P(win) - P(loss)) or linear weights",
-        keys: &["path", "depth", "ms", "schedule", "tt"],
+        keys: &["path", "depth", "ms", "schedule", "tt", "safe"],
         parse: |a, path| {
             let path = model_path(a, path).ok_or_else(|| a.missing("path (model:PATH)"))?;
             search(a, EvalSpec::Model(path), DEFAULT_DEPTH)
@@ -181,7 +181,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         name: "lms",
         usage: "lms[:PATH][,depth=N]",
         summary: "LMS-trained linear weights (default models/lms.bin)",
-        keys: &["path", "depth", "ms", "schedule", "tt"],
+        keys: &["path", "depth", "ms", "schedule", "tt", "safe"],
         parse: |a, path| {
             let path = model_path(a, path).unwrap_or_else(|| DEFAULT_LMS_MODEL.into());
             search(a, EvalSpec::Linear(path), DEFAULT_DEPTH)
@@ -191,7 +191,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         name: "ntuple",
         usage: "ntuple[:PATH][,depth=N]",
         summary: "an n-tuple network from c4 train ntuple (default models/ntuple.bin)",
-        keys: &["path", "depth", "ms", "schedule", "tt"],
+        keys: &["path", "depth", "ms", "schedule", "tt", "safe"],
         parse: |a, path| {
             let path = model_path(a, path).unwrap_or_else(|| DEFAULT_NTUPLE_MODEL.into());
             search(a, EvalSpec::NTuple(path), DEFAULT_DEPTH)
@@ -223,7 +223,9 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         name: "rollouts",
         usage: "rollouts[:playouts=R][,smart=B][,seed=S][,depth=N]",
         summary: "Monte Carlo: mean result of R (75) random playouts, depth 1",
-        keys: &["playouts", "smart", "seed", "depth", "ms", "schedule", "tt"],
+        keys: &[
+            "playouts", "smart", "seed", "depth", "ms", "schedule", "tt", "safe",
+        ],
         parse: |a, _| {
             let rollouts = a.rollouts(false)?;
             search(a, EvalSpec::Rollouts(rollouts), 1)
@@ -245,6 +247,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
             "ms",
             "schedule",
             "tt",
+            "safe",
         ],
         parse: |a, _| {
             let model = a

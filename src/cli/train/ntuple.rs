@@ -6,8 +6,9 @@ use clap::{Args, ValueEnum};
 use connect4_ml::Geometry;
 use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::ml::ntuple::NTupleLayout;
+use connect4_ml::progress::Progress;
 use connect4_ml::train::ntuple::{
-    Checkpointing, CurveProbe, NTupleConfig, Order, Target, save_run, train_ntuple,
+    Checkpointing, CurveProbe, NTupleConfig, Order, Rule, Target, save_run, train_ntuple,
 };
 use std::path::PathBuf;
 
@@ -27,6 +28,15 @@ pub enum OrderArg {
     SupervisedFirst,
     /// Self-play first, then the labelled positions.
     SelfPlayFirst,
+}
+
+/// `--rule` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum RuleArg {
+    /// One step size for every weight.
+    Td,
+    /// Temporal coherence learning: per-weight steps that shrink as updates disagree.
+    Tcl,
 }
 
 #[derive(Args, Debug)]
@@ -88,6 +98,13 @@ pub struct NTupleArgs {
     /// Games of each curve match against handtuned:depth=5 (0: no match).
     #[arg(long, default_value_t = 100)]
     curve_games: usize,
+    /// Games of each curve match against the perfect player (`perfect:ties=random`): as
+    /// first player from the empty board, and as second against each `--curve-eps` (0: none).
+    #[arg(long, default_value_t = 100)]
+    curve_perfect: usize,
+    /// The perfect player's shares of random safe moves in the second-player matches.
+    #[arg(long, value_delimiter = ',', default_value = "0.1,0.2,0.3")]
+    curve_eps: Vec<f64>,
     /// Positions of each benchmark set the curve grades (0: no curve at all).
     #[arg(long, default_value_t = 200)]
     curve_positions: usize,
@@ -111,6 +128,21 @@ pub struct NTupleArgs {
     /// Continue from OUT's checkpoint (same settings).
     #[arg(long)]
     resume: bool,
+    /// Self-play's learning rule.
+    #[arg(long, value_enum, default_value = "td")]
+    rule: RuleArg,
+    /// Self-play's greedy moves take immediate wins and never hand one over.
+    #[arg(long)]
+    safe: bool,
+    /// Train R runs of this recipe with seeds SEED, SEED+1, ...: each is saved as
+    /// `OUT-STEM.runK.bin` with its curve, every run's matches against the perfect player go
+    /// to `OUT-STEM.perfect.csv`, and OUT is a copy of the run that won most as first player
+    /// at its last curve point (pick again on fresh games with `c4 ntuple pick`).
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::at_least_one)]
+    runs: usize,
+    /// Self-play workers sharing one network (default: every core; 1 replays a seed exactly).
+    #[arg(long, value_parser = crate::cli::at_least_one)]
+    threads: Option<usize>,
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
@@ -141,6 +173,12 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         },
         curve_every: a.curve_every,
         seed: a.seed,
+        rule: match a.rule {
+            RuleArg::Td => Rule::Td,
+            RuleArg::Tcl => Rule::Tcl,
+        },
+        safe: a.safe,
+        threads: a.threads.unwrap_or_else(rayon::current_num_threads),
     };
     config.check()?;
     let (mut examples, mut notes) = (Vec::new(), Vec::new());
@@ -167,31 +205,115 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
             .curve_cache
             .clone()
             .unwrap_or_else(|| connect4_ml::io::beside(&a.out, ".curve-columns.json"));
-        Some(CurveProbe::cached(
-            &a.curve_bench,
-            &read,
-            &write,
-            a.curve_positions,
-            a.curve_games,
-            a.seed,
-            &bars,
-        )?)
+        Some(
+            CurveProbe::cached(
+                &a.curve_bench,
+                &read,
+                &write,
+                a.curve_positions,
+                a.curve_games,
+                a.seed,
+                &bars,
+            )?
+            .with_perfect(a.curve_perfect, &a.curve_eps)?,
+        )
     } else {
         None
     };
+    if a.runs == 1 {
+        let (_, written) = train_one(
+            &a,
+            &config,
+            geom,
+            &examples,
+            probe.as_ref(),
+            &bars,
+            &a.out,
+            notes,
+        )?;
+        crate::cli::print_written(&written);
+        return Ok(());
+    }
+    let mut runs = Vec::new();
+    let mut written = Vec::new();
+    for k in 0..a.runs {
+        let cfg = NTupleConfig {
+            seed: a.seed + k as u64,
+            ..config.clone()
+        };
+        let out = connect4_ml::io::beside(&a.out, &format!(".run{k}.bin"));
+        bars.note(&format!("run {k} of {}: seed {}", a.runs, cfg.seed));
+        let (run, w) = train_one(
+            &a,
+            &cfg,
+            geom,
+            &examples,
+            probe.as_ref(),
+            &bars,
+            &out,
+            notes.clone(),
+        )?;
+        written.extend(w);
+        runs.push((k, cfg.seed, run.curve, out));
+    }
+    let table: Vec<(usize, u64, &[connect4_ml::train::ntuple::CurvePoint])> =
+        runs.iter().map(|(k, s, c, _)| (*k, *s, &c[..])).collect();
+    let perfect = connect4_ml::io::beside(&a.out, ".perfect.csv");
+    connect4_ml::train::ntuple::write_perfect_csv(&perfect, &table)?;
+    written.push(perfect);
+    // The run that won most as first player at its last point (then most as second).
+    let last_wins = |c: &[connect4_ml::train::ntuple::CurvePoint]| -> (usize, usize) {
+        c.last().map_or((0, 0), |pt| {
+            let first = pt
+                .vs_perfect
+                .iter()
+                .filter(|m| m.side == "first")
+                .map(|m| m.wins)
+                .sum();
+            let second = pt
+                .vs_perfect
+                .iter()
+                .filter(|m| m.side == "second")
+                .map(|m| m.wins)
+                .sum();
+            (first, second)
+        })
+    };
+    let best = runs
+        .iter()
+        .max_by_key(|(k, _, c, _)| (last_wins(c), std::cmp::Reverse(*k)))
+        .expect("at least one run");
+    println!(
+        "runs: {}; best at the last curve point: run {} (seed {}), {:?} wins (first, second)",
+        a.runs,
+        best.0,
+        best.1,
+        last_wins(&best.2)
+    );
+    connect4_ml::io::write_bytes_atomic(&a.out, &std::fs::read(&best.3)?)?;
+    written.push(a.out.clone());
+    crate::cli::print_written(&written);
+    Ok(())
+}
+
+/// Trains and saves one run to `out`; returns it and the files written.
+#[allow(clippy::too_many_arguments)]
+fn train_one(
+    a: &NTupleArgs,
+    config: &NTupleConfig,
+    geom: Geometry,
+    examples: &[connect4_ml::datasets::Example],
+    probe: Option<&CurveProbe>,
+    bars: &crate::cli::Bars,
+    out: &std::path::Path,
+    notes: Vec<String>,
+) -> Result<(connect4_ml::train::ntuple::NTupleRun, Vec<PathBuf>)> {
     let checkpoint = Checkpointing {
-        path: connect4_ml::io::beside(&a.out, ".checkpoint"),
+        path: connect4_ml::io::beside(out, ".checkpoint"),
         every: a.checkpoint_every,
         resume: a.resume,
     };
-    let run = train_ntuple(
-        &config,
-        geom,
-        &examples,
-        probe.as_ref(),
-        Some(&checkpoint),
-        &bars,
-    )?;
+    let run = train_ntuple(config, geom, examples, probe, Some(&checkpoint), bars)?;
     for pt in &run.curve {
         println!("{}", pt.summary());
     }
@@ -204,7 +326,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         run.seconds,
         run.games as f64 / run.seconds.max(1e-9)
     );
-    let mut meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
+    let mut meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), config.seed)
         .rows(run.labelled + run.games)
         .data(notes);
     if let Some(last) = run.curve.last() {
@@ -214,10 +336,14 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
                 .iter()
                 .map(|(s, m)| (format!("mistakes_{s}"), *m)),
         );
+        metrics.extend(
+            last.vs_perfect
+                .iter()
+                .map(|m| (format!("perfect_{}_eps{}_wins", m.side, m.eps), m.win_rate)),
+        );
         meta = meta.metrics(metrics);
     }
-    let written = save_run(&a.out, &config, &run, meta)?;
+    let written = save_run(out, config, &run, meta)?;
     let _ = std::fs::remove_file(&checkpoint.path);
-    crate::cli::print_written(&written);
-    Ok(())
+    Ok((run, written))
 }

@@ -311,6 +311,15 @@ pub fn charts_for(path: &Path) -> Result<Vec<(String, Chart)>, PlotError> {
             problem: InputProblem::CurveKind,
         });
     }
+    if name.ends_with(".perfect.csv") {
+        let t = Table::read(path)?;
+        if t.rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Runs of one recipe sit side by side (NAME.runK.perfect.csv): keep K in the name.
+        let stem = name.trim_end_matches(".perfect.csv").replace('.', "_");
+        return ntuple::perfect_charts(&t, &stem);
+    }
     if name.ends_with(".eval.csv") {
         return lms_eval(&Table::read(path)?, &stem);
     }

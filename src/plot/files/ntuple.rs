@@ -17,6 +17,185 @@ pub const FIELD: [(&str, &str, f64, f64); 6] = [
     ("begin-hard", "Test_L1_R3", 7.0, 23.5),
 ];
 
+/// Thill (2026): the n-tuple agent (depth 1 with the one-move rule) trained by self-play
+/// on one A100 GPU, wins as first player against a perfect player with random tie-breaks:
+/// (label, win %).
+pub const THILL_FIRST: [(&str, f64); 2] = [
+    ("Thill 2026, A100, 5 min: 94.6%", 94.6),
+    ("Thill 2026, A100, 8.6 min: 96.6%", 96.6),
+];
+
+/// Thill (2026) as second player against that perfect player with a share eps of random
+/// moves: (eps, win %).
+pub const THILL_SECOND: [(f64, f64); 3] = [(0.1, 48.8), (0.2, 85.8), (0.3, 90.2)];
+
+/// Per curve point (by games), the mean over runs of x and of the win rate, with a 95%
+/// band: across runs (t-free normal approximation on the runs' rates) when there are
+/// several, else the one run's Wilson interval.
+fn mean_band(
+    rows: &[(usize, f64, f64, f64, f64, f64)],
+    by_seconds: bool,
+) -> Vec<(f64, f64, f64, f64)> {
+    let mut games: Vec<f64> = rows.iter().map(|r| r.1).collect();
+    games.sort_by(f64::total_cmp);
+    games.dedup();
+    games
+        .iter()
+        .map(|&g| {
+            let at: Vec<_> = rows.iter().filter(|r| r.1 == g).collect();
+            let n = at.len() as f64;
+            let x = if by_seconds {
+                at.iter().map(|r| r.2).sum::<f64>() / n
+            } else {
+                g
+            };
+            let mean = at.iter().map(|r| r.3).sum::<f64>() / n;
+            let (lo, hi) = if at.len() > 1 {
+                let var = at.iter().map(|r| (r.3 - mean).powi(2)).sum::<f64>() / (n - 1.0);
+                let half = 1.96 * (var / n).sqrt();
+                ((mean - half).max(0.0), (mean + half).min(1.0))
+            } else {
+                (at[0].4, at[0].5)
+            };
+            (x, 100.0 * mean, 100.0 * lo, 100.0 * hi)
+        })
+        .collect()
+}
+
+/// The charts of `NAME.perfect.csv` (`c4 train ntuple`, one or more runs): wins as first
+/// player against the perfect player by training seconds and by games, each run thin, the
+/// mean thick with a 95% band, Thill's results as reference lines; and wins as second
+/// player by eps.
+pub(super) fn perfect_charts(t: &Table, stem: &str) -> Result<Vec<(String, Chart)>, PlotError> {
+    let runs = if t.has("run") {
+        t.numbers("run")?
+    } else {
+        vec![0.0; t.rows.len()]
+    };
+    let games = t.numbers("games")?;
+    let seconds = t.numbers("seconds")?;
+    let sides = t.strings("side")?;
+    let eps = t.numbers("eps")?;
+    let rate = t.numbers("win_rate")?;
+    let low = t.numbers("low")?;
+    let high = t.numbers("high")?;
+    let rows = |side: &str, e: f64| -> Vec<(usize, f64, f64, f64, f64, f64)> {
+        (0..games.len())
+            .filter(|&i| sides[i] == side && (side == "first" || (eps[i] - e).abs() < 1e-9))
+            .map(|i| {
+                (
+                    runs[i] as usize,
+                    games[i],
+                    seconds[i],
+                    rate[i],
+                    low[i],
+                    high[i],
+                )
+            })
+            .collect()
+    };
+    let first = rows("first", 0.0);
+    let mut charts = Vec::new();
+    if !first.is_empty() {
+        let mut ids: Vec<usize> = first.iter().map(|r| r.0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for (by_seconds, x_label, suffix) in [
+            (
+                true,
+                "training seconds (evaluation excluded)",
+                "first_seconds",
+            ),
+            (false, "self-play games", "first_games"),
+        ] {
+            let band = mean_band(&first, by_seconds);
+            let (x0, x1) = (band[0].0, band[band.len() - 1].0);
+            let mut series: Vec<Series> = vec![Series {
+                name: "95% band".into(),
+                points: band
+                    .iter()
+                    .map(|b| (b.0, b.2))
+                    .chain(band.iter().rev().map(|b| (b.0, b.3)))
+                    .collect(),
+                mark: Mark::Band,
+            }];
+            for (k, id) in ids.iter().enumerate() {
+                series.push(Series {
+                    name: if k == 0 && ids.len() > 1 {
+                        format!("each of {} runs", ids.len())
+                    } else {
+                        String::new()
+                    },
+                    points: first
+                        .iter()
+                        .filter(|r| r.0 == *id)
+                        .map(|r| (if by_seconds { r.2 } else { r.1 }, 100.0 * r.3))
+                        .collect(),
+                    mark: Mark::Thin,
+                });
+            }
+            series.push(Series {
+                name: if ids.len() > 1 {
+                    "mean of the runs".into()
+                } else {
+                    "this run".into()
+                },
+                points: band.iter().map(|b| (b.0, b.1)).collect(),
+                mark: Mark::Thick,
+            });
+            for (label, y) in THILL_FIRST {
+                series.push(flat(label.into(), x0, x1, y));
+            }
+            let mut c = line(
+                "n-tuple network (depth 1, one-move rule) as first player vs perfect play".into(),
+                x_label,
+                "wins (%)",
+                series,
+            );
+            c.y_range = Some((0.0, 100.0));
+            charts.push((format!("{stem}_{suffix}"), Chart::Line(c)));
+        }
+    }
+    let mut eps_seen: Vec<f64> = (0..games.len())
+        .filter(|&i| sides[i] == "second")
+        .map(|i| eps[i])
+        .collect();
+    eps_seen.sort_by(f64::total_cmp);
+    eps_seen.dedup();
+    if !eps_seen.is_empty() {
+        let mut series = Vec::new();
+        let mut x_end = (f64::INFINITY, f64::NEG_INFINITY);
+        for &e in &eps_seen {
+            let band = mean_band(&rows("second", e), true);
+            x_end = (x_end.0.min(band[0].0), x_end.1.max(band[band.len() - 1].0));
+            series.push(Series {
+                name: format!("eps {e}"),
+                points: band.iter().map(|b| (b.0, b.1)).collect(),
+                mark: Mark::LinePoints,
+            });
+        }
+        for (e, y) in THILL_SECOND {
+            if eps_seen.iter().any(|&x| (x - e).abs() < 1e-9) {
+                series.push(flat(
+                    format!("Thill 2026, eps {e}: {y}%"),
+                    x_end.0,
+                    x_end.1,
+                    y,
+                ));
+            }
+        }
+        let mut c = line(
+            "as second player vs perfect play with a share eps of random moves".into(),
+            "training seconds (evaluation excluded)",
+            "wins (%)",
+            series,
+        );
+        c.y_range = Some((0.0, 100.0));
+        charts.push((format!("{stem}_second"), Chart::Line(c)));
+    }
+    Ok(charts)
+}
+
 /// A flat series from `x0` to `x1` at `y`: a labelled reference line.
 fn flat(name: String, x0: f64, x1: f64, y: f64) -> Series {
     Series {

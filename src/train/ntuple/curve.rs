@@ -32,6 +32,44 @@ pub struct CurvePoint {
     pub score_high: f64,
     /// Mistake rate per benchmark set (set name, rate), in set order.
     pub mistakes: Vec<(String, f64)>,
+    /// The literature's yardstick: the network (depth 1, one-move rule) against the perfect
+    /// player with random tie-breaks, from the empty board. As first player against
+    /// `perfect:ties=random` (eps 0), then as second against `eps=E` for each E: wins /
+    /// games with the 95% Wilson interval.
+    #[serde(default)]
+    pub vs_perfect: Vec<PerfectMatch>,
+}
+
+/// The network's wins in one match against the perfect player (see [`CurvePoint::vs_perfect`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerfectMatch {
+    /// `first` or `second`: the network's colour.
+    pub side: String,
+    /// The perfect player's share of random safe moves.
+    pub eps: f64,
+    /// Games.
+    pub games: usize,
+    /// The network's wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}
+
+impl PerfectMatch {
+    /// "first" or "second at eps 0.1".
+    pub fn label(&self) -> String {
+        if self.side == "first" {
+            "first".into()
+        } else {
+            format!("second eps {}", self.eps)
+        }
+    }
 }
 
 impl CurvePoint {
@@ -42,8 +80,18 @@ impl CurvePoint {
             .iter()
             .map(|(s, r)| format!("{s} {:.1}%", 100.0 * r))
             .collect();
+        let p: Vec<String> = self
+            .vs_perfect
+            .iter()
+            .map(|p| format!("{} {:.1}%", p.label(), 100.0 * p.win_rate))
+            .collect();
+        let perfect = if p.is_empty() {
+            String::new()
+        } else {
+            format!("; wins against perfect: {}", p.join(", "))
+        };
         format!(
-            "{} after {} games, {:.0} s: score {:.1}% [{:.1}, {:.1}]; mistakes {}",
+            "{} after {} games, {:.0} s: score {:.1}% [{:.1}, {:.1}]; mistakes {}{perfect}",
             self.part,
             self.games,
             self.seconds,
@@ -123,6 +171,13 @@ pub struct CurveProbe {
     openings: usize,
     seed: u64,
     sets: Vec<(String, Vec<Graded>)>,
+    /// The perfect-player matches: games per match and the eps of each second-player match
+    /// (empty games: none).
+    perfect_games: usize,
+    perfect_eps: Vec<f64>,
+    /// One perfect opponent per match, kept across measurements (their caches of solved
+    /// positions stay warm).
+    perfect: Vec<(f64, AgentFactory)>,
 }
 
 impl CurveProbe {
@@ -163,6 +218,9 @@ impl CurveProbe {
             openings: 2,
             seed,
             sets: graded,
+            perfect_games: 0,
+            perfect_eps: Vec::new(),
+            perfect: Vec::new(),
         })
     }
 
@@ -225,6 +283,9 @@ impl CurveProbe {
                 openings: 2,
                 seed,
                 sets,
+                perfect_games: 0,
+                perfect_eps: Vec::new(),
+                perfect: Vec::new(),
             });
         }
         let sets = wanted
@@ -258,6 +319,66 @@ impl CurveProbe {
         Ok(probe)
     }
 
+    /// Adds the literature's matches to every measurement: `games` games from the empty
+    /// board as first player against `perfect:ties=random`, and as second against the same
+    /// player with each share `eps` of random safe moves (0 games: none).
+    pub fn with_perfect(mut self, games: usize, eps: &[f64]) -> Result<Self, CurveError> {
+        self.perfect_games = games;
+        self.perfect_eps = eps.to_vec();
+        self.perfect.clear();
+        if games > 0 {
+            for &e in std::iter::once(&0.0).chain(eps) {
+                let seed =
+                    crate::seed::derive_seed(self.seed, crate::seed::Stream::NTupleCurve, &[7]);
+                let spec: AgentSpec =
+                    format!("perfect:ties=random,eps={e},seed={seed},tt=32").parse()?;
+                self.perfect.push((e, spec.factory(self.geom)?));
+            }
+        }
+        Ok(self)
+    }
+
+    /// The network's matches against the perfect player.
+    fn perfect_matches(&self, agent: &AgentFactory) -> Result<Vec<PerfectMatch>, CurveError> {
+        let mut out = Vec::new();
+        for (k, (eps, perfect)) in self.perfect.iter().enumerate() {
+            let side = if k == 0 {
+                crate::arena::Side::First
+            } else {
+                crate::arena::Side::Second
+            };
+            let t = Tournament::from_factories(
+                TournamentConfig {
+                    agents: Vec::new(),
+                    games: self.perfect_games,
+                    openings: 0,
+                    seed: crate::seed::derive_seed(
+                        self.seed,
+                        crate::seed::Stream::NTupleCurve,
+                        &[8, k as u64],
+                    ),
+                    jobs: rayon::current_num_threads().max(1),
+                    geometry: self.geom,
+                    side,
+                },
+                vec![agent.clone(), perfect.clone()],
+            )?;
+            let p = t.run(&Quiet)?.pairings[0].clone();
+            let w = wilson(p.wins, p.games);
+            out.push(PerfectMatch {
+                side: if k == 0 { "first" } else { "second" }.into(),
+                eps: *eps,
+                games: p.games,
+                wins: p.wins,
+                draws: p.draws,
+                win_rate: w.value,
+                low: w.low,
+                high: w.high,
+            });
+        }
+        Ok(out)
+    }
+
     /// Measures `net` as a depth-1 agent.
     pub fn measure(
         &self,
@@ -267,7 +388,18 @@ impl CurveProbe {
         seconds: f64,
     ) -> Result<CurvePoint, CurveError> {
         let eval = Arc::new(NTupleEvaluator::new(net.clone(), "trainee"));
-        let agent = AgentFactory::search("ntuple", self.geom, eval, SearchParams::depth(1));
+        let agent = AgentFactory::search("ntuple", self.geom, eval.clone(), SearchParams::depth(1));
+        // The literature's agent: depth 1 with the one-move rule alone.
+        let ruled = AgentFactory::search(
+            "ntuple-safe",
+            self.geom,
+            eval,
+            SearchParams {
+                safe: Some(true),
+                ..SearchParams::depth(1)
+            },
+        );
+        let vs_perfect = self.perfect_matches(&ruled)?;
         let mistakes = self
             .sets
             .iter()
@@ -319,6 +451,7 @@ impl CurveProbe {
             score_low: low,
             score_high: high,
             mistakes,
+            vs_perfect,
         })
     }
 }

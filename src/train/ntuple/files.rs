@@ -74,6 +74,55 @@ struct CurveRow<'a> {
     mistakes: f64,
 }
 
+/// One row of `NAME.perfect.csv`: one match against the perfect player at one curve point.
+#[derive(Serialize)]
+struct PerfectRow<'a> {
+    run: usize,
+    seed: u64,
+    part: &'a str,
+    games: usize,
+    seconds: f64,
+    side: &'a str,
+    eps: f64,
+    match_games: usize,
+    wins: usize,
+    draws: usize,
+    win_rate: f64,
+    low: f64,
+    high: f64,
+}
+
+/// Writes the perfect-player matches of one or more runs' curves, `(run, seed, curve)`,
+/// as one CSV (`c4 plot` draws each run thin and their mean thick with a 95% band).
+pub fn write_perfect_csv(
+    path: &std::path::Path,
+    runs: &[(usize, u64, &[CurvePoint])],
+) -> std::io::Result<()> {
+    let rows: Vec<PerfectRow> = runs
+        .iter()
+        .flat_map(|&(run, seed, curve)| {
+            curve.iter().flat_map(move |pt| {
+                pt.vs_perfect.iter().map(move |m| PerfectRow {
+                    run,
+                    seed,
+                    part: &pt.part,
+                    games: pt.games,
+                    seconds: pt.seconds,
+                    side: &m.side,
+                    eps: m.eps,
+                    match_games: m.games,
+                    wins: m.wins,
+                    draws: m.draws,
+                    win_rate: m.win_rate,
+                    low: m.low,
+                    high: m.high,
+                })
+            })
+        })
+        .collect();
+    crate::io::write_csv_atomic(path, &rows)
+}
+
 /// Saves the network to `out` (with `meta`) and, beside it, its curve (`.curve.csv`, one
 /// row per point and set) and report (`.report.json`), each atomically; returns the paths.
 pub fn save_run(
@@ -106,6 +155,12 @@ pub fn save_run(
     }
     let curve = beside(out, ".curve.csv");
     write_csv_atomic(&curve, &rows).map_err(io(&curve))?;
+    let mut written = vec![out.to_path_buf(), curve.clone()];
+    if run.curve.iter().any(|pt| !pt.vs_perfect.is_empty()) {
+        let p = beside(out, ".perfect.csv");
+        write_perfect_csv(&p, &[(0, config.seed, &run.curve)]).map_err(io(&p))?;
+        written.push(p);
+    }
     let report = beside(out, ".report.json");
     let r = NTupleReport {
         config,
@@ -116,5 +171,6 @@ pub fn save_run(
         curve: &run.curve,
     };
     write_json_atomic(&report, &r).map_err(io(&report))?;
-    Ok(vec![out.to_path_buf(), curve, report])
+    written.push(report);
+    Ok(written)
 }

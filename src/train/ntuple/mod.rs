@@ -20,10 +20,10 @@ mod curve;
 mod files;
 mod self_play;
 
-pub use curve::{CurvePoint, CurveProbe};
-pub use files::{NTupleReport, save_run};
+pub use curve::{CurvePoint, CurveProbe, PerfectMatch};
+pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
-use self_play::{Traces, self_play_game};
+use self_play::{TclState, Weights, self_play};
 
 use crate::datasets::Example;
 use crate::game::{Geometry, Player};
@@ -44,6 +44,15 @@ pub enum Target {
     Wdl,
     /// Win `0.5 + 0.5 x score / best score`: a sooner win is worth more.
     Score,
+}
+
+/// How self-play moves the weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rule {
+    /// One step size for every weight.
+    Td,
+    /// Temporal coherence learning: each weight's step shrinks as its updates disagree.
+    Tcl,
 }
 
 /// Which source comes first when both are given.
@@ -86,6 +95,13 @@ pub struct NTupleConfig {
     pub curve_every: usize,
     /// Seed of everything random in the run.
     pub seed: u64,
+    /// The learning rule of self-play.
+    pub rule: Rule,
+    /// Self-play's greedy moves take an immediate win and avoid moves that hand one over
+    /// (the one-move rule the evaluated agent applies).
+    pub safe: bool,
+    /// Self-play workers sharing the network (1: exactly reproducible).
+    pub threads: usize,
 }
 
 impl Default for NTupleConfig {
@@ -105,6 +121,9 @@ impl Default for NTupleConfig {
             order: Order::SupervisedFirst,
             curve_every: 10_000,
             seed: 0,
+            rule: Rule::Td,
+            safe: false,
+            threads: 1,
         }
     }
 }
@@ -205,6 +224,8 @@ pub struct Checkpoint {
     pub curve: Vec<CurvePoint>,
     /// The network.
     pub network: NTupleData,
+    /// TCL's accumulators, when the rule keeps them.
+    pub tcl: Option<TclState>,
 }
 
 /// Where and how often a run saves its state.
@@ -252,6 +273,7 @@ pub fn train_ntuple(
             seconds: 0.0,
             curve: Vec::new(),
             network: NTupleNetwork::new(geom, config.layout)?.data(),
+            tcl: None,
         },
     };
     let mut net = NTupleNetwork::from_data(geom, state.network.clone())?;
@@ -281,29 +303,35 @@ pub fn train_ntuple(
     if state.games_done < config.games {
         progress.start("self-play games", config.games);
         progress.advance(state.games_done);
-        let mut t0 = Instant::now();
-        let mut traces = Traces::default();
+        let mut shared = Weights::new(&net, config.rule, state.tcl.as_ref());
+        let threads = config.threads.max(1);
         while state.games_done < config.games {
-            let g = state.games_done;
-            self_play_game(config, &mut net, g, &mut traces);
-            state.games_done += 1;
-            progress.advance(1);
+            // Play up to the next curve point, checkpoint or the end, whichever comes first.
             let done = state.games_done;
-            let at_curve = config.curve_every > 0 && done % config.curve_every == 0;
-            let at_checkpoint = checkpointing.is_some_and(|c| c.every > 0 && done % c.every == 0);
-            if at_curve || at_checkpoint || done == config.games {
-                state.seconds += t0.elapsed().as_secs_f64();
-                if (at_curve || done == config.games)
-                    && let Some(pt) = measure(&net, &state, "self-play")?
-                {
-                    progress.note(&pt.summary());
-                    state.curve.push(pt);
-                }
-                if let Some(c) = checkpointing {
-                    state.network = net.data();
-                    save_checkpoint(&c.path, &state)?;
-                }
-                t0 = Instant::now();
+            let next_at = |every: usize| match every {
+                0 => config.games,
+                k => (done / k + 1) * k,
+            };
+            let every = checkpointing.map_or(0, |c| c.every);
+            let end = next_at(config.curve_every)
+                .min(next_at(every))
+                .min(config.games);
+            let t0 = Instant::now();
+            self_play(config, &net, &mut shared, done, end, threads, progress);
+            state.seconds += t0.elapsed().as_secs_f64();
+            state.games_done = end;
+            shared.copy_into(&mut net);
+            let at_curve = config.curve_every > 0 && end % config.curve_every == 0;
+            if (at_curve || end == config.games)
+                && let Some(pt) = measure(&net, &state, "self-play")?
+            {
+                progress.note(&pt.summary());
+                state.curve.push(pt);
+            }
+            if let Some(c) = checkpointing {
+                state.network = net.data();
+                state.tcl = shared.tcl_state();
+                save_checkpoint(&c.path, &state)?;
             }
         }
         progress.finish();
@@ -418,10 +446,9 @@ mod tests {
         state_100.games = 300;
         // Simulate the interruption: train 100 games by hand into a checkpoint.
         let mut net = NTupleNetwork::new(g, state_100.layout).unwrap();
-        let mut traces = Traces::default();
-        for game in 0..100 {
-            self_play_game(&state_100, &mut net, game, &mut traces);
-        }
+        let mut w = Weights::new(&net, state_100.rule, None);
+        self_play(&state_100, &net, &mut w, 0, 100, 1, &q);
+        w.copy_into(&mut net);
         save_checkpoint(
             &cp.path,
             &Checkpoint {
@@ -431,6 +458,7 @@ mod tests {
                 seconds: 0.0,
                 curve: Vec::new(),
                 network: net.data(),
+                tcl: None,
             },
         )
         .unwrap();
@@ -446,6 +474,33 @@ mod tests {
             .unwrap();
         assert!(e.to_string().contains("other settings"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
+        let g = Geometry::STANDARD;
+        let q = crate::progress::Quiet;
+        for rule in [Rule::Td, Rule::Tcl] {
+            let cfg = NTupleConfig {
+                threads: 2,
+                games: 3000,
+                opening: 0,
+                rule,
+                ..small()
+            };
+            let a = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
+            let b = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
+            assert_eq!(a.network.data(), b.network.data(), "{rule:?}");
+            // x's best first move is the centre column: TD self-play values it above the
+            // edge after a few thousand games.
+            let centre = crate::Position::from_moves(g, "4").unwrap();
+            let edge = crate::Position::from_moves(g, "1").unwrap();
+            if rule == Rule::Td {
+                assert!(a.network.value(&centre) > a.network.value(&edge));
+            } else {
+                assert!(a.network.weights().iter().any(|&w| w != 0.0));
+            }
+        }
     }
 
     #[test]

@@ -1,28 +1,212 @@
-//! TD(lambda) self-play on afterstates: one game, learning as it goes.
+//! TD(lambda) self-play on afterstates, on every core at once.
+//!
+//! With more than one worker, each plays its share of a round of games on its own copy of
+//! the weights, and at the end of the round every copy's changes are added to the shared
+//! weights (local steps, then a sum of the changes). Lock-free updates of one shared copy
+//! (Hogwild) were measured first and made two threads slower than one: the weights of the
+//! opening, which every game updates, bounce between the cores' caches. Games are assigned
+//! to workers by number and rounds end at fixed games, so a seed replays exactly for a
+//! given number of workers.
+//!
+//! Two learning rules: plain TD (one step size for every weight) and temporal coherence
+//! learning (TCL, Beal & Smith 1999; with the exponential transfer of Bagheri, Thill, Koch
+//! and Konen 2015): each weight keeps the sum of its recommended changes and the sum of
+//! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
+//! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::NTupleConfig;
+use super::{NTupleConfig, Rule};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
+use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The afterstates of one game still learning, most recent last, with their value when
-/// they were reached (for the squash's gradient).
-#[derive(Default)]
-pub(super) struct Traces {
-    states: Vec<(Vec<u32>, f32)>,
+/// How far back traces reach: states whose share of the newest's credit falls below this
+/// are dropped.
+const TRACE_CUT: f32 = 0.01;
+
+/// The exponential transfer's steepness (Bagheri et al. 2015 use 2.7).
+const TCL_BETA: f32 = 2.7;
+
+/// The weights self-play moves, and TCL's two accumulators per weight when the rule keeps
+/// them.
+#[derive(Clone)]
+pub(super) struct Weights {
+    weights: Vec<f32>,
+    /// TCL: the sum of each weight's recommended changes and the sum of their sizes.
+    tcl: Option<(Vec<f32>, Vec<f32>)>,
 }
 
-/// How far back traces reach: weights below this share of the newest are dropped.
-const TRACE_CUT: f32 = 0.01;
+/// The TCL accumulators as a checkpoint stores them.
+pub(super) type TclState = (Vec<f32>, Vec<f32>);
+
+impl Weights {
+    /// The weights of `net`, with TCL accumulators for `rule` (from `tcl` if resuming).
+    pub(super) fn new(net: &NTupleNetwork, rule: Rule, tcl: Option<&TclState>) -> Self {
+        let n = net.len();
+        Weights {
+            weights: net.weights().to_vec(),
+            tcl: match (rule, tcl) {
+                (Rule::Td, _) => None,
+                (Rule::Tcl, Some((s, a))) if s.len() == n && a.len() == n => {
+                    Some((s.clone(), a.clone()))
+                }
+                (Rule::Tcl, _) => Some((vec![0.0; n], vec![0.0; n])),
+            },
+        }
+    }
+
+    /// Copies the weights into `net`.
+    pub(super) fn copy_into(&self, net: &mut NTupleNetwork) {
+        net.weights_mut().copy_from_slice(&self.weights);
+    }
+
+    /// The TCL accumulators, for a checkpoint.
+    pub(super) fn tcl_state(&self) -> Option<TclState> {
+        self.tcl.clone()
+    }
+
+    #[inline(always)]
+    fn value(&self, active: &[u32]) -> f32 {
+        active
+            .iter()
+            .map(|&i| self.weights[i as usize])
+            .sum::<f32>()
+            .tanh()
+    }
+
+    /// Moves the weights at `active` by `change` (TCL scales each weight's share by its own
+    /// coherence).
+    #[inline(always)]
+    fn step(&mut self, active: &[u32], change: f32) {
+        match &mut self.tcl {
+            None => {
+                for &i in active {
+                    self.weights[i as usize] += change;
+                }
+            }
+            Some((sum, size)) => {
+                for &i in active {
+                    let i = i as usize;
+                    let (n, a) = (sum[i], size[i]);
+                    let coherence = if a > 0.0 { n.abs() / a } else { 1.0 };
+                    self.weights[i] += change * (TCL_BETA * (coherence - 1.0)).exp();
+                    sum[i] = n + change;
+                    size[i] = a + change.abs();
+                }
+            }
+        }
+    }
+
+    /// Adds what each of `locals` changed since it was copied from `self`, then copies the
+    /// sum back into every local.
+    fn merge(&mut self, locals: &mut [Weights]) {
+        fn add(global: &mut [f32], locals: Vec<&mut [f32]>) {
+            for (i, g) in global.iter_mut().enumerate() {
+                let base = *g;
+                *g += locals.iter().map(|l| l[i] - base).sum::<f32>();
+            }
+        }
+        add(
+            &mut self.weights,
+            locals.iter_mut().map(|l| &mut l.weights[..]).collect(),
+        );
+        if let Some((sum, size)) = &mut self.tcl {
+            let (sums, sizes): (Vec<_>, Vec<_>) = locals
+                .iter_mut()
+                .filter_map(|l| l.tcl.as_mut().map(|(s, a)| (&mut s[..], &mut a[..])))
+                .unzip();
+            add(sum, sums);
+            add(size, sizes);
+        }
+        for l in locals.iter_mut() {
+            l.weights.copy_from_slice(&self.weights);
+            if let (Some((s, a)), Some((gs, ga))) = (&mut l.tcl, &self.tcl) {
+                s.copy_from_slice(gs);
+                a.copy_from_slice(ga);
+            }
+        }
+    }
+}
+
+/// One worker's reusable buffers.
+#[derive(Default)]
+pub(super) struct Worker {
+    /// Active slots of each candidate afterstate.
+    candidates: Vec<Vec<u32>>,
+    /// The afterstates still learning, oldest first, with their value when reached.
+    trace: Vec<(Vec<u32>, f32)>,
+    /// Spare slot vectors.
+    spare: Vec<Vec<u32>>,
+}
+
+/// Games each worker plays between two merges of the workers' changes.
+const ROUND_PER_WORKER: usize = 2000;
+
+/// Plays games `from..to` on `threads` workers and adds what they learn to `weights`; `net`
+/// supplies the tuples.
+pub(super) fn self_play(
+    config: &NTupleConfig,
+    net: &NTupleNetwork,
+    weights: &mut Weights,
+    from: usize,
+    to: usize,
+    threads: usize,
+    progress: &dyn Progress,
+) {
+    if threads <= 1 {
+        let mut worker = Worker::default();
+        for g in from..to {
+            self_play_game(config, net, weights, g, &mut worker);
+            progress.advance(1);
+        }
+        return;
+    }
+    let mut locals: Vec<(Weights, Worker)> = (0..threads)
+        .map(|_| (weights.clone(), Worker::default()))
+        .collect();
+    let round = ROUND_PER_WORKER * threads;
+    let mut start = from;
+    while start < to {
+        let end = (start + round).min(to);
+        std::thread::scope(|s| {
+            for (k, (w, worker)) in locals.iter_mut().enumerate() {
+                s.spawn(move || {
+                    for g in (start + k..end).step_by(threads) {
+                        self_play_game(config, net, w, g, worker);
+                        progress.advance(1);
+                    }
+                });
+            }
+        });
+        let mut ws: Vec<Weights> = locals
+            .iter_mut()
+            .map(|(w, _)| {
+                std::mem::replace(
+                    w,
+                    Weights {
+                        weights: Vec::new(),
+                        tcl: None,
+                    },
+                )
+            })
+            .collect();
+        weights.merge(&mut ws);
+        for ((slot, _), w) in locals.iter_mut().zip(ws) {
+            *slot = w;
+        }
+        start = end;
+    }
+}
 
 /// One self-play game, learning as it goes.
 pub(super) fn self_play_game(
     config: &NTupleConfig,
-    net: &mut NTupleNetwork,
+    net: &NTupleNetwork,
+    weights: &mut Weights,
     g: usize,
-    traces: &mut Traces,
+    w: &mut Worker,
 ) {
     let geom = net.geometry();
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
@@ -40,72 +224,85 @@ pub(super) fn self_play_game(
     if pos.last_move_won() || pos.is_full() {
         return;
     }
-    traces.states.clear();
+    w.spare.append(&mut w.candidates);
+    w.candidates
+        .resize_with(geom.width(), || w.spare.pop().unwrap_or_default());
+    for (t, _) in w.trace.drain(..) {
+        w.spare.push(t);
+    }
     let horizon = if config.lambda > 0.0 {
         (TRACE_CUT.ln() / config.lambda.ln()).ceil() as usize + 1
     } else {
         1
     };
+    let mut values = vec![0.0f32; geom.width()];
     loop {
         let mover = pos.side_to_move();
         let sign = if mover == Player::First { 1.0 } else { -1.0 };
-        let legal: Vec<usize> = pos.legal_columns().collect();
-        let explore = rng.r#gen::<f32>() < epsilon;
-        let (col, value) = if explore {
-            let c = legal[rng.gen_range(0..legal.len())];
-            (c, afterstate_value(net, &pos, c))
-        } else {
-            let mut best = (legal[0], f32::NEG_INFINITY);
-            for &c in &legal {
-                let v = afterstate_value(net, &pos, c);
-                if sign * v > best.1 {
-                    best = (c, sign * v);
-                }
+        // Every legal afterstate's value (first player's view), slots kept for the chosen.
+        let mut legal = 0u16;
+        let mut best = (usize::MAX, f32::NEG_INFINITY);
+        let allowed = if config.safe {
+            let wins = pos.winning_cells() & pos.possible();
+            let safe = pos.possible_non_losing_moves();
+            if wins != 0 {
+                wins
+            } else if safe != 0 {
+                safe
+            } else {
+                pos.possible()
             }
-            (best.0, sign * best.1)
+        } else {
+            pos.possible()
         };
+        for c in pos.legal_columns() {
+            legal |= 1 << c;
+            let after = pos.after(c).expect("a legal column");
+            values[c] = if after.last_move_won() {
+                sign
+            } else if after.is_full() {
+                0.0
+            } else {
+                net.active_into(&after, &mut w.candidates[c]);
+                weights.value(&w.candidates[c])
+            };
+            if allowed & geom.column_mask(c) != 0 && sign * values[c] > best.1 {
+                best = (c, sign * values[c]);
+            }
+        }
+        let explore = rng.r#gen::<f32>() < epsilon;
+        let col = if explore {
+            let cols: Vec<usize> = (0..geom.width()).filter(|&c| legal >> c & 1 == 1).collect();
+            cols[rng.gen_range(0..cols.len())]
+        } else {
+            best.0
+        };
+        let value = values[col];
         let after = pos.after(col).expect("a legal column");
         let terminal = after.last_move_won() || after.is_full();
         if explore {
-            traces.states.clear();
-        } else if let Some((newest, _)) = traces.states.last() {
-            // TD error of the newest afterstate, at its current value (earlier steps of this
-            // game moved it); the older ones share the error by lambda^k.
-            let delta = value - net.raw(newest).tanh();
+            for (t, _) in w.trace.drain(..) {
+                w.spare.push(t);
+            }
+        } else if let Some((newest, _)) = w.trace.last() {
+            // The newest afterstate's TD error at its current value (this game's earlier
+            // steps moved it); older ones share it by lambda^k.
+            let delta = value - weights.value(newest);
             let mut credit = rate * delta;
-            for (active, v) in traces.states.iter().rev() {
-                net.step(active, credit * (1.0 - v * v));
+            for (active, v) in w.trace.iter().rev() {
+                weights.step(active, credit * (1.0 - v * v));
                 credit *= config.lambda;
-                if config.lambda == 0.0 {
-                    break;
-                }
             }
         }
         if terminal {
             break;
         }
-        let active = net.active(&after);
-        let v = net.raw(&active).tanh();
-        traces.states.push((active, v));
-        if traces.states.len() > horizon {
-            traces.states.remove(0);
+        let slots = std::mem::replace(&mut w.candidates[col], w.spare.pop().unwrap_or_default());
+        w.trace.push((slots, value));
+        if w.trace.len() > horizon {
+            let (old, _) = w.trace.remove(0);
+            w.spare.push(old);
         }
         pos = after;
-    }
-}
-
-/// The value (first player's view) of the position after `col`: the result when the move
-/// ends the game, else the network's.
-fn afterstate_value(net: &NTupleNetwork, pos: &Position, col: usize) -> f32 {
-    let after = pos.after(col).expect("a legal column");
-    if after.last_move_won() {
-        match pos.side_to_move() {
-            Player::First => 1.0,
-            Player::Second => -1.0,
-        }
-    } else if after.is_full() {
-        0.0
-    } else {
-        net.value(&after)
     }
 }
