@@ -137,7 +137,7 @@ pub struct NTupleArgs {
     /// Train R runs of this recipe with seeds SEED, SEED+1, ...: each is saved as
     /// `OUT-STEM.runK.bin` with its curve, every run's matches against the perfect player go
     /// to `OUT-STEM.perfect.csv`, and OUT is a copy of the run that won most as first player
-    /// at its last curve point (pick again on fresh games with `c4 ntuple pick`).
+    /// at its last curve point (pick again on fresh games with `c4 train ntuple-pick`).
     #[arg(long, default_value_t = 1, value_parser = crate::cli::at_least_one)]
     runs: usize,
     /// Self-play workers sharing one network (default: every core; 1 replays a seed exactly).

@@ -325,58 +325,12 @@ impl CurveProbe {
     pub fn with_perfect(mut self, games: usize, eps: &[f64]) -> Result<Self, CurveError> {
         self.perfect_games = games;
         self.perfect_eps = eps.to_vec();
-        self.perfect.clear();
-        if games > 0 {
-            for &e in std::iter::once(&0.0).chain(eps) {
-                let seed =
-                    crate::seed::derive_seed(self.seed, crate::seed::Stream::NTupleCurve, &[7]);
-                let spec: AgentSpec =
-                    format!("perfect:ties=random,eps={e},seed={seed},tt=32").parse()?;
-                self.perfect.push((e, spec.factory(self.geom)?));
-            }
-        }
+        self.perfect = if games > 0 {
+            perfect_opponents(self.geom, eps, self.seed)?
+        } else {
+            Vec::new()
+        };
         Ok(self)
-    }
-
-    /// The network's matches against the perfect player.
-    fn perfect_matches(&self, agent: &AgentFactory) -> Result<Vec<PerfectMatch>, CurveError> {
-        let mut out = Vec::new();
-        for (k, (eps, perfect)) in self.perfect.iter().enumerate() {
-            let side = if k == 0 {
-                crate::arena::Side::First
-            } else {
-                crate::arena::Side::Second
-            };
-            let t = Tournament::from_factories(
-                TournamentConfig {
-                    agents: Vec::new(),
-                    games: self.perfect_games,
-                    openings: 0,
-                    seed: crate::seed::derive_seed(
-                        self.seed,
-                        crate::seed::Stream::NTupleCurve,
-                        &[8, k as u64],
-                    ),
-                    jobs: rayon::current_num_threads().max(1),
-                    geometry: self.geom,
-                    side,
-                },
-                vec![agent.clone(), perfect.clone()],
-            )?;
-            let p = t.run(&Quiet)?.pairings[0].clone();
-            let w = wilson(p.wins, p.games);
-            out.push(PerfectMatch {
-                side: if k == 0 { "first" } else { "second" }.into(),
-                eps: *eps,
-                games: p.games,
-                wins: p.wins,
-                draws: p.draws,
-                win_rate: w.value,
-                low: w.low,
-                high: w.high,
-            });
-        }
-        Ok(out)
     }
 
     /// Measures `net` as a depth-1 agent.
@@ -399,7 +353,13 @@ impl CurveProbe {
                 ..SearchParams::depth(1)
             },
         );
-        let vs_perfect = self.perfect_matches(&ruled)?;
+        let vs_perfect = play_perfect(
+            self.geom,
+            &ruled,
+            &self.perfect,
+            self.perfect_games,
+            self.seed,
+        )?;
         let mistakes = self
             .sets
             .iter()
@@ -454,4 +414,71 @@ impl CurveProbe {
             vs_perfect,
         })
     }
+}
+
+/// The literature's opponents: `perfect:ties=random` (eps 0, met as first player), then
+/// the same with each share `eps` of random safe moves (met as second player). Their
+/// factories keep the positions they solve, so later matches against them are faster.
+pub fn perfect_opponents(
+    geom: Geometry,
+    eps: &[f64],
+    seed: u64,
+) -> Result<Vec<(f64, AgentFactory)>, CurveError> {
+    let seed = crate::seed::derive_seed(seed, crate::seed::Stream::NTupleCurve, &[7]);
+    std::iter::once(&0.0)
+        .chain(eps)
+        .map(|&e| {
+            let spec: AgentSpec =
+                format!("perfect:ties=random,eps={e},seed={seed},tt=32").parse()?;
+            Ok((e, spec.factory(geom)?))
+        })
+        .collect()
+}
+
+/// `agent`'s matches of `games` games from the empty board against `opponents` (from
+/// [`perfect_opponents`]): as first player against the first, as second against the rest.
+pub fn play_perfect(
+    geom: Geometry,
+    agent: &AgentFactory,
+    opponents: &[(f64, AgentFactory)],
+    games: usize,
+    seed: u64,
+) -> Result<Vec<PerfectMatch>, CurveError> {
+    let mut out = Vec::new();
+    for (k, (eps, perfect)) in opponents.iter().enumerate() {
+        let side = if k == 0 {
+            crate::arena::Side::First
+        } else {
+            crate::arena::Side::Second
+        };
+        let t = Tournament::from_factories(
+            TournamentConfig {
+                agents: Vec::new(),
+                games,
+                openings: 0,
+                seed: crate::seed::derive_seed(
+                    seed,
+                    crate::seed::Stream::NTupleCurve,
+                    &[8, k as u64],
+                ),
+                jobs: rayon::current_num_threads().max(1),
+                geometry: geom,
+                side,
+            },
+            vec![agent.clone(), perfect.clone()],
+        )?;
+        let p = t.run(&Quiet)?.pairings[0].clone();
+        let w = wilson(p.wins, p.games);
+        out.push(PerfectMatch {
+            side: if k == 0 { "first" } else { "second" }.into(),
+            eps: *eps,
+            games: p.games,
+            wins: p.wins,
+            draws: p.draws,
+            win_rate: w.value,
+            low: w.low,
+            high: w.high,
+        });
+    }
+    Ok(out)
 }

@@ -18,11 +18,13 @@
 
 mod curve;
 mod files;
+mod pick;
 mod self_play;
 
-pub use curve::{CurvePoint, CurveProbe, PerfectMatch};
+pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
+pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
 use self_play::{TclState, Weights, self_play};
 
 use crate::datasets::Example;
