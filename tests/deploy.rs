@@ -172,6 +172,97 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The n-tuple recipe's runs and pick, as a Kubernetes Indexed Job and a Slurm array: the
+/// runs' exact command lines (and script) train here, one seed per index, with few games and
+/// no matches against the perfect player (those solve positions for minutes in a test
+/// build); the pick's command line is checked against the CLI, which refuses it only for
+/// the missing candidates.
+#[test]
+fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
+    let small = [
+        ("GAMES", "600"),
+        ("CURVE_PERFECT", "0"),
+        ("CURVE_POSITIONS", "0"),
+        ("PICK_GAMES", "2"),
+    ];
+    let subst = |a: &str, work: &str, i: usize| {
+        small.iter().fold(
+            a.replace("$(JOB_COMPLETION_INDEX)", &i.to_string())
+                .replace("/jobs", work),
+            |a, (k, v)| a.replace(&format!("$({k})"), v),
+        )
+    };
+    let load = |f: &str| {
+        let text = std::fs::read_to_string(root().join("deploy/k8s").join(f)).unwrap();
+        YamlLoader::load_from_str(&text).unwrap().remove(0)
+    };
+    let runs = load("ntuple-runs-job.yaml");
+    assert_eq!(runs["spec"]["completionMode"].as_str(), Some("Indexed"));
+    let c = container(&runs);
+    let env: Vec<&str> = c["env"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(env, ["GAMES", "CURVE_PERFECT", "CURVE_POSITIONS"]);
+    let args = args_of(c);
+    let dir = temp_dir("k8s-ntuple");
+    let work = dir.display().to_string();
+    std::fs::create_dir_all(dir.join("ntuple")).unwrap();
+    let mut seeds = Vec::new();
+    for i in 0..2 {
+        let run: Vec<String> = args.iter().map(|a| subst(a, &work, i)).collect();
+        ok(&c4_in(&dir, &run), &format!("run pod {i}"));
+        let net = dir.join(format!("ntuple/run-{i}.bin"));
+        let f = connect4_ml::ml::model_file::load_ntuple(&net, None).unwrap();
+        seeds.push(f.header.meta.seed);
+    }
+    assert_eq!(seeds, [0, 1], "one seed per index");
+    let pick = load("ntuple-pick-job.yaml");
+    let line = subst(&args_of(container(&pick))[0], "/nonexistent-c4-jobs", 0);
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .env("PATH", c4_path())
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("candidate") && err.contains("run-*.bin"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Slurm: the script, with the small sizes in the environment.
+    let dir = temp_dir("slurm-ntuple");
+    for i in 0..2 {
+        let mut cmd = Command::new("bash");
+        cmd.arg(root().join("deploy/slurm/ntuple-runs.sbatch"))
+            .env("PATH", c4_path())
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .env("SLURM_CPUS_PER_TASK", "2")
+            .current_dir(&dir);
+        for (k, v) in small {
+            cmd.env(k, v);
+        }
+        ok(&cmd.output().unwrap(), &format!("array task {i}"));
+        assert!(dir.join(format!("ntuple/run-{i}.bin")).is_file());
+    }
+    let pick = std::fs::read_to_string(root().join("deploy/slurm/ntuple-pick.sbatch")).unwrap();
+    assert!(pick.contains("c4 train ntuple-pick ntuple/run-*.bin"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// PATH with the built `c4` first.
+fn c4_path() -> String {
+    let bin = Path::new(env!("CARGO_BIN_EXE_c4")).parent().unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
 #[test]
 fn the_dockerfile_builds_c4_and_ships_the_data() {
     let text = std::fs::read_to_string(root().join("deploy/Dockerfile")).unwrap();

@@ -7,12 +7,18 @@ import connect4_ml as c4
 
 def test_agents_play_legal_moves_of_any_spec():
     p = c4.Position("4453")
-    for spec in ["random", "easy", "hard", "gbt:depth=2", "ntuple:depth=2", "lms:depth=2", "perfect", "mcts:sims=200,seed=3"]:
+    specs = ["random", "easy", "hard", "gbt:depth=2", "ntuple:depth=2", "lms:depth=2", "perfect", "mcts:sims=200,seed=3"]
+    # The literature's yardstick: the network with the one-move rule, a perfect player with
+    # random tie-breaks and a share of random safe moves.
+    specs += ["ntuple:depth=1,safe=true", "ntuple:depth=1,safe=false", "perfect:ties=random,eps=0.2,seed=5"]
+    for spec in specs:
         a = c4.Agent(spec)
         col = a.move(p)
         assert col in p.legal_moves(), spec
     # x has columns 1-3 on the bottom row: the perfect agent wins in column index 3.
     assert c4.Agent("perfect").move(c4.Position("152637")) == 3
+    # With the one-move rule the network blocks o's open three (column 5) whatever it values.
+    assert c4.Agent("ntuple:depth=1,safe=true").move(c4.Position("15263")) == 3
     small = c4.Position("", 5, 4)
     assert c4.Agent("easy", 5, 4).move(small) in range(5)
 

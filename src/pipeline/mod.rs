@@ -15,8 +15,8 @@
 //! 3. [`gbt`]: the GBT, reference configuration on `cells+oddeven` features, trained on the
 //!    UCI rows, the shipped positions and self-play (`models/gbt.bin`, curve, importance,
 //!    report, `models/gbt.phases.csv`), scored by band of stones on the held-out set.
-//! 4. [`ntuple`](mod@ntuple): the n-tuple network, the LMS rule on the shipped positions then
-//!    TD self-play (`models/ntuple.bin`, its learning curve and report).
+//! 4. [`ntuple`](mod@ntuple): the n-tuple network, TD self-play from scratch on every core
+//!    (`models/ntuple.bin`, its learning curve against the perfect player and report).
 //! 5. [`ladder`]: a round robin of every agent with Elo (`ladder/`), then the model agents,
 //!    `hard` and `handtuned` in a longer round robin (`detail/`).
 //! 6. [`evaluate`](mod@evaluate): `c4 evaluate`'s measurement of each learned agent against
@@ -107,6 +107,9 @@ pub struct Sizes {
     pub ntuple_curve_positions: usize,
     /// Games of each curve match against `handtuned:depth=5` (0: none).
     pub ntuple_curve_games: usize,
+    /// Games of each curve match against the perfect player (first player, and second at
+    /// eps 0.2), the literature's yardstick (0: none).
+    pub ntuple_curve_perfect: usize,
     /// Search depth of handtuned, lms, gbt and hybrid.
     pub depth: u32,
     /// Games per ladder pairing.
@@ -145,6 +148,7 @@ impl Sizes {
                 ntuple_games: 4_000,
                 ntuple_curve_positions: 10,
                 ntuple_curve_games: 4,
+                ntuple_curve_perfect: 4,
                 depth: 3,
                 ladder_games: 2,
                 ladder_openings: 8,
@@ -171,11 +175,12 @@ impl Sizes {
                 // position in under 2 us and play as well at equal depth as the 371 that
                 // early stopping keeps, and better at equal time (BENCHMARKS.md).
                 gbt_max_iter: 60,
-                // About a minute on one core: a quarter of what the shipped network had
-                // (models/README.md), enough to pass the hand-tuned agent at depth 1.
-                ntuple_games: 250_000,
+                // About 45 s on two cores with the shipped recipe from scratch (a quarter
+                // of the shipped network's games, models/README.md).
+                ntuple_games: 800_000,
                 ntuple_curve_positions: 200,
                 ntuple_curve_games: 100,
+                ntuple_curve_perfect: 50,
                 depth: 3,
                 ladder_games: 10,
                 ladder_openings: 6,

@@ -131,8 +131,9 @@ pub struct NTupleArgs {
     /// Self-play's learning rule.
     #[arg(long, value_enum, default_value = "td")]
     rule: RuleArg,
-    /// Self-play's greedy moves take immediate wins and never hand one over.
-    #[arg(long)]
+    /// Self-play's greedy moves take immediate wins and never hand one over (true by
+    /// default: it lifts first-player wins against perfect play from 57% to 90% at 3M games).
+    #[arg(long, default_value_t = NTupleConfig::default().safe, action = clap::ArgAction::Set)]
     safe: bool,
     /// Train R runs of this recipe with seeds SEED, SEED+1, ...: each is saved as
     /// `OUT-STEM.runK.bin` with its curve, every run's matches against the perfect player go

@@ -107,24 +107,29 @@ pub struct NTupleConfig {
 }
 
 impl Default for NTupleConfig {
+    /// The recipe chosen on the in-house yardstick (models/README.md): from scratch, TD(0.5)
+    /// at a constant step, constant exploration (Thill measured that a decaying epsilon makes
+    /// weaker second players), every game from the empty board, and the one-move rule in
+    /// self-play's greedy moves (90% wins as first player against perfect play after 3M
+    /// games, against 57% without it).
     fn default() -> Self {
         NTupleConfig {
             layout: NTupleLayout::default(),
-            games: 100_000,
+            games: 3_000_000,
             rate: 0.004,
-            rate_final: 0.001,
+            rate_final: 0.004,
             epsilon: 0.1,
-            epsilon_final: 0.02,
+            epsilon_final: 0.1,
             lambda: 0.5,
-            opening: 2,
+            opening: 0,
             epochs: 4,
             supervised_rate: 0.002,
             target: Target::Wdl,
             order: Order::SupervisedFirst,
-            curve_every: 10_000,
+            curve_every: 500_000,
             seed: 0,
             rule: Rule::Td,
-            safe: false,
+            safe: true,
             threads: 1,
         }
     }
