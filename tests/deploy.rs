@@ -230,7 +230,10 @@ fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("candidate") && err.contains("run-*.bin"), "{err}");
+    assert!(
+        err.contains("candidate") && err.contains("run-*.bin"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 
     // Slurm: the script, with the small sizes in the environment.

@@ -39,6 +39,8 @@ pub struct MctsAgent {
     c: f64,
     rng: PlayoutRng,
     rollouts: Option<MonteCarlo>,
+    /// The one-move rule at the root: take an immediate win, never hand one over.
+    safe: bool,
 }
 
 impl MctsAgent {
@@ -51,7 +53,16 @@ impl MctsAgent {
             c,
             rng: PlayoutRng::new(seed),
             rollouts: None,
+            safe: false,
         }
+    }
+
+    /// The same agent with the one-move rule at the root (`mcts:safe=true`): an immediate
+    /// win is played at once, and moves that hand the opponent one are never searched
+    /// (unless every move does).
+    pub fn with_safe(mut self, safe: bool) -> Self {
+        self.safe = safe;
+        self
     }
 
     fn node(pos: &Position, col: usize, rng: &mut PlayoutRng) -> Node {
@@ -83,6 +94,17 @@ impl MctsAgent {
             .get_or_insert_with(|| MonteCarlo::new(root.geometry(), 1, PlayoutPolicy::Uniform, 0))
             .clone();
         let mut tree = vec![Self::node(root, usize::MAX, &mut self.rng)];
+        if self.safe {
+            let g = root.geometry();
+            let wins = root.winning_cells() & root.possible();
+            if let Some(c) = g.centre_order().find(|&c| wins & g.column_mask(c) != 0) {
+                return c;
+            }
+            let safe = root.possible_non_losing_moves();
+            if safe != 0 {
+                tree[0].untried.retain(|&c| safe & g.column_mask(c) != 0);
+            }
+        }
         // The root is never terminal (agents are asked only in open positions).
         let ln_c = self.c;
         for _ in 0..self.sims {
@@ -204,6 +226,21 @@ impl Agent for MctsAgent {
 mod tests {
     use super::*;
     use crate::game::Geometry;
+
+    #[test]
+    fn the_one_move_rule_holds_even_with_one_simulation() {
+        let g = Geometry::STANDARD;
+        let mut a = MctsAgent::new("mcts", 1, DEFAULT_C, 1).with_safe(true);
+        // x wins in column 1 at once; o must block column 1.
+        assert_eq!(
+            a.choose(&Turn::new(Position::from_moves(g, "121212").unwrap())),
+            0
+        );
+        assert_eq!(
+            a.choose(&Turn::new(Position::from_moves(g, "12121").unwrap())),
+            0
+        );
+    }
 
     #[test]
     fn takes_a_win_and_blocks_a_loss() {

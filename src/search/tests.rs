@@ -108,3 +108,42 @@ fn time_budget_still_returns_a_move() {
     assert!(r.depth >= 1 && r.depth < 40);
     assert!(pos("44").can_play(r.column));
 }
+
+/// An evaluator that loves column 1 for whoever moved last, whatever the position.
+struct LovesColumnOne;
+
+impl Evaluator for LovesColumnOne {
+    fn name(&self) -> String {
+        "loves-column-one".into()
+    }
+    fn evaluate(&self, pos: &Position) -> f64 {
+        // For the side to move: the opponent's stone at a1.. is great for the opponent.
+        let g = pos.geometry();
+        let theirs = pos.opponent_stones() & g.column_mask(0);
+        -(theirs.count_ones() as f64)
+    }
+}
+
+#[test]
+fn safe_chooses_between_the_rule_alone_and_no_rule() {
+    let with = |safe| {
+        Searcher::new(
+            std::sync::Arc::new(LovesColumnOne),
+            SearchParams {
+                safe,
+                ..SearchParams::depth(1)
+            },
+        )
+    };
+    // o to move; x threatens d1 (a1-c1 are x's): only column 4 does not lose at once.
+    let p = pos("15263");
+    // No rule: the evaluator's favourite, column 1, though it hands x the game.
+    assert_eq!(with(Some(false)).choose(&p).column, 0);
+    // The one-move rule alone, and the default tactics: the block.
+    assert_eq!(with(Some(true)).choose(&p).column, 3);
+    assert_eq!(with(None).choose(&p).column, 3);
+    // An immediate win is taken with the rule, and found by the search without it.
+    let w = pos("152637");
+    assert_eq!(with(Some(true)).choose(&w).column, 3);
+    assert_eq!(with(Some(false)).choose(&w).column, 3);
+}

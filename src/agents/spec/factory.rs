@@ -156,12 +156,20 @@ impl AgentFactory {
                         source,
                     })?,
             ),
-            AgentKind::Mcts { sims, c, seed: s } => Box::new(crate::agents::MctsAgent::new(
-                name,
-                *sims,
-                *c,
-                crate::seed::derive_seed(*s, crate::seed::Stream::Mcts, &[seed]),
-            )),
+            AgentKind::Mcts {
+                sims,
+                c,
+                seed: s,
+                safe,
+            } => Box::new(
+                crate::agents::MctsAgent::new(
+                    name,
+                    *sims,
+                    *c,
+                    crate::seed::derive_seed(*s, crate::seed::Stream::Mcts, &[seed]),
+                )
+                .with_safe(*safe),
+            ),
             AgentKind::Adaptive { depth, start } => {
                 let eval = self
                     .eval

@@ -199,9 +199,9 @@ pub const AGENT_KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "mcts",
-        usage: "mcts[:sims=N][,c=C][,seed=S]",
+        usage: "mcts[:sims=N][,c=C][,seed=S][,safe=B]",
         summary: "Monte Carlo tree search (UCT), uniformly random rollouts, proven wins and losses",
-        keys: &["sims", "c", "seed"],
+        keys: &["sims", "c", "seed", "safe"],
         parse: |a, _| {
             let sims = a.number(
                 "sims",
@@ -216,7 +216,17 @@ pub const AGENT_KINDS: &[KindInfo] = &[
                 "an exploration constant from 0 to 100",
             )?;
             let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
-            Ok(AgentKind::Mcts { sims, c, seed })
+            let safe = match a.take("safe") {
+                None | Some("false" | "0" | "no") => false,
+                Some("true" | "1" | "yes") => true,
+                Some(v) => return Err(a.bad("safe", v, "true or false")),
+            };
+            Ok(AgentKind::Mcts {
+                sims,
+                c,
+                seed,
+                safe,
+            })
         },
     },
     KindInfo {

@@ -116,6 +116,8 @@ pub enum AgentKind {
         c: f64,
         /// Seed of the rollouts.
         seed: u64,
+        /// The one-move rule at the root.
+        safe: bool,
     },
     /// The adaptive-difficulty agent.
     Adaptive {
