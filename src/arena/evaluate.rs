@@ -116,10 +116,12 @@ pub struct SideRecord {
 impl SideRecord {
     fn add(&mut self, score: f64) {
         self.games += 1;
-        match score {
-            s if s == 1.0 => self.wins += 1,
-            s if s == 0.5 => self.draws += 1,
-            _ => self.losses += 1,
+        if score == 1.0 {
+            self.wins += 1;
+        } else if score == 0.5 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
         }
         self.win_rate = wilson(self.wins, self.games);
     }

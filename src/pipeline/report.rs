@@ -192,7 +192,7 @@ pub fn render(
     if let Some(n) = &results.ntuple {
         let _ = writeln!(
             t,
-            "## n-tuple network\n\n`models/ntuple.bin`: {} weights; the LMS rule on {} labelled positions, then {} TD self-play games in {:.1} s. Learning curve (the network as a depth-1 agent: score against `handtuned:depth=5`, mistakes on the first {} positions of each benchmark set; `models/ntuple.curve.csv`, charts in `plots/`):\n",
+            "## n-tuple network\n\n`models/ntuple.bin`: {} weights; {} labelled positions (none: from scratch), then {} TD self-play games in {:.1} s. Learning curve (the network as a depth-1 agent: score against `handtuned:depth=5`, mistakes on the first {} positions of each benchmark set; `models/ntuple.curve.csv`, charts in `plots/`):\n",
             n.weights, n.labelled, n.games, n.seconds, sizes.ntuple_curve_positions
         );
         if let Some(first) = n.curve.first() {
@@ -222,6 +222,35 @@ pub fn render(
             t.push('\n');
         } else {
             t.push_str("No curve: the benchmark folder has no `curve-columns.json` (the shipped `data/bench` has).\n\n");
+        }
+        let measured: Vec<_> = n
+            .curve
+            .iter()
+            .filter(|p| !p.vs_perfect.is_empty())
+            .collect();
+        if let Some(first) = measured.first() {
+            t.push_str("Against the perfect player with random tie-breaks, from the empty board (the n-tuple literature's yardstick: the network at depth 1 with the one-move rule; wins with 95% Wilson intervals; `models/ntuple.perfect.csv`, chart `plots/ntuple_first_seconds.png`; Thill 2026 reaches 94.6% as first player after 5 minutes on an A100):\n\n| games | seconds |");
+            for m in &first.vs_perfect {
+                let _ = write!(t, " {} |", m.label());
+            }
+            t.push_str("\n|---:|---:|");
+            t.push_str(&"---:|".repeat(first.vs_perfect.len()));
+            t.push('\n');
+            for p in &measured {
+                let _ = write!(t, "| {} | {:.0} |", p.games, p.seconds);
+                for m in &p.vs_perfect {
+                    let _ = write!(
+                        t,
+                        " {:.0}% [{:.0}, {:.0}] of {} |",
+                        100.0 * m.win_rate,
+                        100.0 * m.low,
+                        100.0 * m.high,
+                        m.games
+                    );
+                }
+                t.push('\n');
+            }
+            t.push('\n');
         }
     }
     if let Some(g) = &results.gbt {
