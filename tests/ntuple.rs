@@ -28,6 +28,10 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
         "200",
         "--curve-games",
         "4",
+        "--curve-perfect",
+        "2",
+        "--curve-eps",
+        "0.3",
         "--curve-positions",
         "5",
         "--curve-cache",
@@ -42,7 +46,13 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
     let text = ok(&c4(&args), "train ntuple");
     assert!(text.contains("400 self-play games"), "{text}");
     assert!(text.contains("self-play after 400 games"), "{text}");
-    for f in ["n.bin", "n.curve.csv", "n.report.json", "columns.json"] {
+    for f in [
+        "n.bin",
+        "n.curve.csv",
+        "n.perfect.csv",
+        "n.report.json",
+        "columns.json",
+    ] {
         assert!(d.join(f).is_file(), "{f} missing");
     }
     assert!(
@@ -52,6 +62,10 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
     // Curve: start, supervised, two self-play points, six sets each.
     let curve = std::fs::read_to_string(d.join("n.curve.csv")).unwrap();
     assert_eq!(curve.lines().count(), 1 + 4 * 6, "{curve}");
+    // The matches against the perfect player: first, then second at eps 0.3, per point.
+    let perfect = std::fs::read_to_string(d.join("n.perfect.csv")).unwrap();
+    assert_eq!(perfect.lines().count(), 1 + 4 * 2, "{perfect}");
+    assert!(perfect.lines().nth(1).unwrap().contains(",first,0.0,2,"), "{perfect}");
     // The same seed gives the same network (the cache now answers the curve's columns).
     let again = d.join("again.bin");
     let mut args2 = args.to_vec();
@@ -109,6 +123,14 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
     );
     assert!(
         text.contains("n_begin-hard.png") && text.contains("n_score.png"),
+        "{text}"
+    );
+    let text = ok(
+        &c4(&["plot", s(&d.join("n.perfect.csv")), "--out", s(&plots)]),
+        "plot perfect",
+    );
+    assert!(
+        text.contains("n_first_seconds.png") && text.contains("n_second.png"),
         "{text}"
     );
 }
