@@ -65,7 +65,10 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
     // The matches against the perfect player: first, then second at eps 0.3, per point.
     let perfect = std::fs::read_to_string(d.join("n.perfect.csv")).unwrap();
     assert_eq!(perfect.lines().count(), 1 + 4 * 2, "{perfect}");
-    assert!(perfect.lines().nth(1).unwrap().contains(",first,0.0,2,"), "{perfect}");
+    assert!(
+        perfect.lines().nth(1).unwrap().contains(",first,0.0,2,"),
+        "{perfect}"
+    );
     // The same seed gives the same network (the cache now answers the curve's columns).
     let again = d.join("again.bin");
     let mut args2 = args.to_vec();

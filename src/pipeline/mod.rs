@@ -175,12 +175,13 @@ impl Sizes {
                 // position in under 2 us and play as well at equal depth as the 371 that
                 // early stopping keeps, and better at equal time (BENCHMARKS.md).
                 gbt_max_iter: 60,
-                // About 45 s on two cores with the shipped recipe from scratch (a quarter
-                // of the shipped network's games, models/README.md).
-                ntuple_games: 800_000,
+                // About 30 s on two cores with the shipped recipe from scratch (a sixth of
+                // one shipped run's games, models/README.md): 800,000 games and three curve
+                // points took the default run to 214 s, past its 3 minutes.
+                ntuple_games: 500_000,
                 ntuple_curve_positions: 200,
                 ntuple_curve_games: 100,
-                ntuple_curve_perfect: 50,
+                ntuple_curve_perfect: 40,
                 depth: 3,
                 ladder_games: 10,
                 ladder_openings: 6,

@@ -39,7 +39,8 @@ pub fn run(
     let examples: &[crate::datasets::Example] = &[];
     let cfg = NTupleConfig {
         games: sizes.ntuple_games,
-        curve_every: sizes.ntuple_games / 2,
+        // The curve at the start and the end: each point's matches cost seconds.
+        curve_every: sizes.ntuple_games,
         seed: config.seed,
         threads: rayon::current_num_threads().max(1),
         ..NTupleConfig::default()

@@ -102,32 +102,46 @@ impl Weights {
     /// Adds what each of `locals` changed since it was copied from `self`, then copies the
     /// sum back into every local.
     fn merge(&mut self, locals: &mut [Weights]) {
-        fn add(global: &mut [f32], locals: Vec<&mut [f32]>) {
-            for (i, g) in global.iter_mut().enumerate() {
-                let base = *g;
-                *g += locals.iter().map(|l| l[i] - base).sum::<f32>();
-            }
-        }
-        add(
+        let parts = locals.len().max(1);
+        merge_into(
             &mut self.weights,
             locals.iter_mut().map(|l| &mut l.weights[..]).collect(),
+            parts,
         );
         if let Some((sum, size)) = &mut self.tcl {
             let (sums, sizes): (Vec<_>, Vec<_>) = locals
                 .iter_mut()
                 .filter_map(|l| l.tcl.as_mut().map(|(s, a)| (&mut s[..], &mut a[..])))
                 .unzip();
-            add(sum, sums);
-            add(size, sizes);
-        }
-        for l in locals.iter_mut() {
-            l.weights.copy_from_slice(&self.weights);
-            if let (Some((s, a)), Some((gs, ga))) = (&mut l.tcl, &self.tcl) {
-                s.copy_from_slice(gs);
-                a.copy_from_slice(ga);
-            }
+            merge_into(sum, sums, parts);
+            merge_into(size, sizes, parts);
         }
     }
+}
+
+/// `global[i] += sum over locals of (local[i] - global[i])`, then every local takes the
+/// result: one pass over the arrays, split into `parts` ranges merged on as many threads
+/// (the arrays are tens of megabytes; a single thread's merge cost a third of a round).
+fn merge_into(global: &mut [f32], locals: Vec<&mut [f32]>, parts: usize) {
+    let chunk = global.len().div_ceil(parts).max(1);
+    let mut local_chunks: Vec<_> = locals.into_iter().map(|l| l.chunks_mut(chunk)).collect();
+    std::thread::scope(|s| {
+        for g in global.chunks_mut(chunk) {
+            let mut ls: Vec<&mut [f32]> = local_chunks
+                .iter_mut()
+                .map(|it| it.next().expect("locals as long as the global weights"))
+                .collect();
+            s.spawn(move || {
+                for (i, w) in g.iter_mut().enumerate() {
+                    let base = *w;
+                    *w += ls.iter().map(|l| l[i] - base).sum::<f32>();
+                    for l in ls.iter_mut() {
+                        l[i] = *w;
+                    }
+                }
+            });
+        }
+    });
 }
 
 /// One worker's reusable buffers.
