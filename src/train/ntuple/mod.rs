@@ -16,11 +16,13 @@
 //! game's randomness is derived from the seed and the game's number), checkpointed, and
 //! resumes to the same network as an uninterrupted run.
 
+mod config;
 mod curve;
 mod files;
 mod pick;
 mod self_play;
 
+pub use config::{NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
@@ -29,7 +31,7 @@ use self_play::{TclState, Weights, self_play};
 
 use crate::datasets::Example;
 use crate::game::{Geometry, Player};
-use crate::ml::ntuple::{NTupleData, NTupleError, NTupleLayout, NTupleNetwork};
+use crate::ml::ntuple::{NTupleData, NTupleError, NTupleNetwork};
 use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
 use rand::SeedableRng;
@@ -38,102 +40,6 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Instant;
-
-/// What a supervised position teaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Target {
-    /// Win 1, draw 0, loss -1.
-    Wdl,
-    /// Win `0.5 + 0.5 x score / best score`: a sooner win is worth more.
-    Score,
-}
-
-/// How self-play moves the weights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Rule {
-    /// One step size for every weight.
-    Td,
-    /// Temporal coherence learning: each weight's step shrinks as its updates disagree.
-    Tcl,
-}
-
-/// Which source comes first when both are given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Order {
-    /// The labelled positions, then self-play from the fitted network.
-    SupervisedFirst,
-    /// Self-play, then the labelled positions.
-    SelfPlayFirst,
-}
-
-/// Settings of a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct NTupleConfig {
-    /// The network's shape.
-    pub layout: NTupleLayout,
-    /// Self-play games (0: none).
-    pub games: usize,
-    /// Step size at the first game.
-    pub rate: f32,
-    /// Step size at the last game (the step decays geometrically in between).
-    pub rate_final: f32,
-    /// Chance of a random move at the first game.
-    pub epsilon: f32,
-    /// ... and at the last (geometric decay in between).
-    pub epsilon_final: f32,
-    /// Trace decay: 0 is TD(0), higher looks further back.
-    pub lambda: f32,
-    /// Random plies that open each self-play game (more variety in what it sees).
-    pub opening: usize,
-    /// Passes over the labelled positions.
-    pub epochs: usize,
-    /// Step size of the supervised passes.
-    pub supervised_rate: f32,
-    /// What a labelled position teaches.
-    pub target: Target,
-    /// Which source first.
-    pub order: Order,
-    /// Measure the curve every K self-play games (0: only at the end of each part).
-    pub curve_every: usize,
-    /// Seed of everything random in the run.
-    pub seed: u64,
-    /// The learning rule of self-play.
-    pub rule: Rule,
-    /// Self-play's greedy moves take an immediate win and avoid moves that hand one over
-    /// (the one-move rule the evaluated agent applies).
-    pub safe: bool,
-    /// Self-play workers sharing the network (1: exactly reproducible).
-    pub threads: usize,
-}
-
-impl Default for NTupleConfig {
-    /// The recipe chosen on the in-house yardstick (models/README.md): from scratch, TD(0.5)
-    /// at a constant step, constant exploration (Thill measured that a decaying epsilon makes
-    /// weaker second players), every game from the empty board, and the one-move rule in
-    /// self-play's greedy moves (90% wins as first player against perfect play after 3M
-    /// games, against 57% without it).
-    fn default() -> Self {
-        NTupleConfig {
-            layout: NTupleLayout::default(),
-            games: 3_000_000,
-            rate: 0.004,
-            rate_final: 0.004,
-            epsilon: 0.1,
-            epsilon_final: 0.1,
-            lambda: 0.5,
-            opening: 0,
-            epochs: 4,
-            supervised_rate: 0.002,
-            target: Target::Wdl,
-            order: Order::SupervisedFirst,
-            curve_every: 500_000,
-            seed: 0,
-            rule: Rule::Td,
-            safe: true,
-            threads: 1,
-        }
-    }
-}
 
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
@@ -162,58 +68,6 @@ pub enum NTupleTrainError {
     /// The curve's measurements.
     #[error(transparent)]
     Curve(#[from] curve::CurveError),
-}
-
-impl NTupleConfig {
-    /// Checks every setting.
-    pub fn check(&self) -> Result<(), NTupleTrainError> {
-        let bad = |name, value: String, expected| {
-            Err(NTupleTrainError::Setting {
-                name,
-                value,
-                expected,
-            })
-        };
-        for (name, v) in [
-            ("rate", self.rate),
-            ("rate_final", self.rate_final),
-            ("supervised_rate", self.supervised_rate),
-        ] {
-            if !(v > 0.0 && v <= 1.0) {
-                return bad(name, v.to_string(), "a step size in (0, 1]");
-            }
-        }
-        for (name, v) in [
-            ("epsilon", self.epsilon),
-            ("epsilon_final", self.epsilon_final),
-            ("lambda", self.lambda),
-        ] {
-            if !(0.0..1.0).contains(&v) {
-                return bad(name, v.to_string(), "a value in [0, 1)");
-            }
-        }
-        if self.opening > 8 {
-            return bad(
-                "opening",
-                self.opening.to_string(),
-                "at most 8 random plies",
-            );
-        }
-        Ok(())
-    }
-
-    /// The value at game `g` of a quantity decaying geometrically from `a` to `b` over the
-    /// run's games.
-    fn decay(&self, a: f32, b: f32, g: usize) -> f32 {
-        if self.games <= 1 || a <= 0.0 || b <= 0.0 {
-            return if self.games <= 1 {
-                a
-            } else {
-                a + (b - a) * g as f32 / self.games as f32
-            };
-        }
-        a * (b / a).powf(g as f32 / (self.games - 1) as f32)
-    }
 }
 
 /// The state a run saves and resumes from.
@@ -417,6 +271,7 @@ fn target(e: &Example, kind: Target) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ml::ntuple::NTupleLayout;
 
     fn small() -> NTupleConfig {
         NTupleConfig {
