@@ -265,19 +265,14 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     // The run that won most as first player at its last point (then most as second).
     let last_wins = |c: &[connect4_ml::train::ntuple::CurvePoint]| -> (usize, usize) {
         c.last().map_or((0, 0), |pt| {
-            let first = pt
-                .vs_perfect
-                .iter()
-                .filter(|m| m.side == "first")
-                .map(|m| m.wins)
-                .sum();
-            let second = pt
-                .vs_perfect
-                .iter()
-                .filter(|m| m.side == "second")
-                .map(|m| m.wins)
-                .sum();
-            (first, second)
+            let wins = |side: &str| -> usize {
+                pt.vs_perfect
+                    .iter()
+                    .filter(|m| m.side == side)
+                    .map(|m| m.wins)
+                    .sum()
+            };
+            (wins("first"), wins("second"))
         })
     };
     let best = runs
