@@ -3,7 +3,7 @@
 //! that went away.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A shared cancel flag with an optional deadline. Clones share the flag: cancelling one
@@ -17,11 +17,20 @@ use std::time::{Duration, Instant};
 /// i.clone().cancel();
 /// assert!(i.should_stop());
 /// assert!(Interrupt::after(Duration::ZERO).should_stop());
+/// // Linked to a counter that a signal handler bumps:
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// static PRESSES: AtomicU64 = AtomicU64::new(0);
+/// let j = Interrupt::new().with_events(&PRESSES);
+/// assert!(!j.should_stop());
+/// PRESSES.fetch_add(1, Ordering::Relaxed);
+/// assert!(j.should_stop());
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Interrupt {
     cancelled: Arc<AtomicBool>,
     deadline: Option<Instant>,
+    /// An outside event counter and its value when linked: any change cancels.
+    events: Option<(&'static AtomicU64, u64)>,
 }
 
 impl Interrupt {
@@ -41,6 +50,14 @@ impl Interrupt {
         self
     }
 
+    /// The same flag, also cancelled once `events` changes from its current value: a signal
+    /// handler (which may only touch atomics) counts Ctrl-C presses there, and work linked to
+    /// the counter stops without anyone waiting to relay the signal.
+    pub fn with_events(mut self, events: &'static AtomicU64) -> Self {
+        self.events = Some((events, events.load(Ordering::Relaxed)));
+        self
+    }
+
     /// Stops every holder of this flag at their next poll.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
@@ -49,6 +66,9 @@ impl Interrupt {
     /// Whether [`Interrupt::cancel`] was called (the deadline aside).
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
+            || self
+                .events
+                .is_some_and(|(e, at)| e.load(Ordering::Relaxed) != at)
     }
 
     /// Whether work should stop now: cancelled, or past the deadline.

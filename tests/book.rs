@@ -262,3 +262,42 @@ fn bench_analyze_prints_percentiles_by_band_of_plies() {
     assert!(!o.status.success());
     assert!(both(&o).contains("LO is above HI"), "{}", both(&o));
 }
+
+/// The 7x6 book is built into c4: run from a folder without data/, the empty board is still
+/// a book lookup (no search: 0 nodes), and `--no-book` really searches.
+#[test]
+fn c4_finds_the_book_outside_the_repository() {
+    let dir = std::env::temp_dir().join(format!("c4-nobook-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4"))
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"44\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let fields: Vec<String> = run(&["solve"])
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(fields[..3], ["44", "1", "0"], "from the built-in book");
+    let fields: Vec<String> = run(&["--no-book", "solve", "--weak"])
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(fields[1], "1");
+    assert!(fields[2].parse::<u64>().unwrap() > 1000, "{fields:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

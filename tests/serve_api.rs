@@ -590,3 +590,95 @@ fn missing_folders_are_reported_and_the_server_still_starts() {
     );
     assert!(second.contains("--runs no-such-runs-folder"), "{second:?}");
 }
+
+/// No agent spec can hold the server: options that scale work or memory past the documented
+/// ceilings get a 400 naming the option and the ceiling; below them, the time limit ends
+/// every kind of agent with the best move found so far, and a client that leaves stops its
+/// move.
+#[test]
+fn no_agent_request_can_hold_the_server() {
+    let runs = Runs::new("bounded");
+    let addr = start(ServeConfig {
+        heavy: 1,
+        move_limit: Duration::from_millis(500),
+        ..config(&runs.0)
+    });
+    for (agent, option, max) in [
+        ("mcts:sims=100000000", "sims=100000000", "1000000"),
+        ("rollouts:playouts=1000000", "playouts=1000000", "5000"),
+        ("hybrid:rollouts=1000000", "rollouts=1000000", "5000"),
+        ("negamax:eval=handtuned,depth=60", "depth=60", "42"),
+        ("gbt:schedule=10:50", "depth=50", "42"),
+        ("ntuple:ms=100000", "ms=100000", "500"),
+        ("lms:tt=26", "tt=26", "22"),
+        ("perfect:tt=1024", "tt=1024", "64"),
+        ("adaptive:depth=50", "depth=50", "42"),
+    ] {
+        let (s, e) = post(
+            addr,
+            "/api/move",
+            &format!(r#"{{"agent": "{agent}", "moves": "4453"}}"#),
+        );
+        assert_eq!(s, 400, "{agent}: {e}");
+        let e = error_of(&e);
+        assert!(e.contains(option) && e.contains(max), "{agent}: {e}");
+    }
+    // The ceilings are documented by the server itself.
+    let (_, agents) = get(addr, "/api/agents");
+    let limits = agents["limits"].as_array().unwrap();
+    assert!(
+        limits
+            .iter()
+            .any(|l| l["option"] == "sims" && l["max"] == 1_000_000)
+    );
+
+    // At the ceilings every kind is stopped by the 0.5 s limit and still answers a legal
+    // column, marked as cut short.
+    let mut stopped = 0;
+    for agent in [
+        "mcts:sims=1000000",
+        "rollouts:playouts=5000,depth=42",
+        "hybrid:rollouts=5000,depth=42",
+        "negamax:eval=handtuned,depth=42,tt=22",
+        "ntuple:depth=42",
+        "adaptive:depth=42",
+    ] {
+        let (s, m) = post(
+            addr,
+            "/api/move",
+            &format!(r#"{{"agent": "{agent}", "moves": "4"}}"#),
+        );
+        assert_eq!(s, 200, "{agent}: {m}");
+        let col = m["column"].as_u64().unwrap();
+        assert!((1..=7).contains(&col), "{agent}: {m}");
+        stopped += usize::from(m["stopped"] == true);
+    }
+    // Searches that end early (a proven result) are not cut short; most of these are.
+    assert!(stopped >= 4, "{stopped} of 6 stopped");
+    let status = wait_status(addr, "the moves to end", |s| s["in_flight"] == 0);
+    assert!(
+        status["stopped_at_limit"].as_u64().unwrap() >= 4,
+        "{status}"
+    );
+
+    // A client that leaves in the middle of a move frees its slot.
+    let mut client = TcpStream::connect(addr).unwrap();
+    let body = r#"{"agent": "mcts:sims=1000000", "moves": ""}"#;
+    write!(
+        client,
+        "POST /api/move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    wait_status(addr, "the move to start", |s| s["in_flight"] == 1);
+    drop(client);
+    let status = wait_status(addr, "the abandoned move to stop", |s| s["in_flight"] == 0);
+    assert!(status["cancelled"].as_u64().unwrap() >= 1, "{status}");
+    // And the server still answers heavy work.
+    let (s, m) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "perfect", "moves": "4453"}"#,
+    );
+    assert_eq!(s, 200, "{m}");
+}

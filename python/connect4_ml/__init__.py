@@ -10,7 +10,10 @@ arrays are ``height x width``, row 0 at the top, 0 empty, 1 first player, 2 seco
     -2
 """
 
+import os as _os
+
 from ._native import (
+    __version__,
     Agent,
     Connect4Error,
     Model,
@@ -20,10 +23,15 @@ from ._native import (
     feature_names,
     features,
     read_labelled,
+    random_board,
     read_uci,
     tournament,
 )
+from ._native import _set_package_dir
 from .runs import read_run
+
+# The shipped models (models/*.bin beside this file) are found from any folder.
+_set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
 
 __all__ = [
     "Agent",
@@ -35,6 +43,7 @@ __all__ = [
     "feature_names",
     "features",
     "read_labelled",
+    "random_board",
     "read_run",
     "read_uci",
     "tournament",

@@ -1,41 +1,77 @@
 //! `Agent`: any agent spec as a player; tournaments and `bench agent` as functions that
 //! return plain dicts (the JSON the CLI writes).
 
-use crate::errors::{err, interruptible, quick};
+use crate::errors::{Nat, err, interruptible, lock_until};
 use crate::model::to_python;
 use crate::position::{Position, geometry};
-use connect4_ml::Interrupt;
 use connect4_ml::agents::{AgentSpec, Turn};
 use connect4_ml::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Parses `spec`, model paths that do not exist as written looked up in `models`
-/// (`gbt` -> `models/gbt.bin`, `models/ntuple.bin` -> `models/ntuple.bin` under that folder).
+/// Parses `spec` and finds its model files. A path that exists as written is read; else the
+/// file is looked for in `models` when given (an explicit folder always wins: nothing else
+/// is tried), else in `./models` and then in the models shipped with the package. A missing
+/// file is named with the folders that were searched.
 pub fn parse_spec(spec: &str, models: Option<&Path>) -> PyResult<AgentSpec> {
     let parsed: AgentSpec = spec.parse().map_err(err)?;
-    let Some(dir) = models else {
-        return Ok(parsed);
+    let dirs: Vec<PathBuf> = match models {
+        Some(dir) => vec![dir.to_path_buf()],
+        None => crate::model::default_model_dirs(),
     };
-    Ok(parsed.map_model_paths(|p| {
-        if p.exists() {
+    let missing = std::cell::RefCell::new(None);
+    let found = parsed.map_model_paths(|p| {
+        if models.is_none() && p.exists() {
             return p.to_path_buf();
         }
-        let candidates = [
-            dir.join(p),
-            dir.join(p).with_extension("bin"),
-            p.file_name().map_or_else(|| dir.join(p), |f| dir.join(f)),
-        ];
-        candidates
-            .into_iter()
-            .find(|c| c.exists())
-            .unwrap_or_else(|| p.to_path_buf())
-    }))
+        let name = p.file_name().map(Path::new).unwrap_or(p);
+        let candidates = dirs.iter().flat_map(|dir| {
+            [
+                dir.join(p),
+                dir.join(p).with_extension("bin"),
+                dir.join(name),
+                dir.join(name).with_extension("bin"),
+            ]
+        });
+        let hit = candidates.into_iter().find(|c| c.is_file());
+        hit.unwrap_or_else(|| {
+            missing.borrow_mut().get_or_insert_with(|| p.to_path_buf());
+            p.to_path_buf()
+        })
+    });
+    if let Some(p) = missing.into_inner() {
+        let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        return Err(err(format!(
+            "agent {spec:?}: model file {} not found (looked in {}; pass models=FOLDER or a path)",
+            p.display(),
+            searched.join(", ")
+        )));
+    }
+    Ok(found)
+}
+
+/// The agent specs of `agents`: a list (or tuple) of strings.
+fn spec_list(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if agents.is_instance_of::<pyo3::types::PyString>() {
+        return Err(err(format!(
+            "agents: expected a list of agent specs, e.g. [\"easy\", \"gbt:depth=3\"], got the \
+             string {}",
+            crate::errors::short_repr(agents)
+        )));
+    }
+    agents.extract::<Vec<String>>().map_err(|_| {
+        err(format!(
+            "agents: expected a list of agent specs (strings), got {}",
+            crate::errors::short_repr(agents)
+        ))
+    })
 }
 
 /// A player named by an agent spec (`c4 evaluate --help` lists them): `"ntuple:ms=10"`,
-/// `"gbt:depth=3"`, `"perfect"`, `"mcts:sims=1000"`, ... `move` returns a 0-based column.
+/// `"gbt:depth=3"`, `"perfect"`, `"mcts:sims=1000"`, ...; options follow the kind after a
+/// colon, separated by commas (`"perfect:ties=random,seed=7"`). `move` returns a 0-based
+/// column. An agent may be shared by threads: their moves take turns.
 #[pyclass(module = "connect4_ml")]
 pub struct Agent {
     inner: Mutex<Box<dyn connect4_ml::agents::Agent>>,
@@ -49,17 +85,18 @@ impl Agent {
     /// Builds the agent of `spec` for `width` x `height` boards, seeded by `seed` (random
     /// agents). Model paths are read as written, else in the `models` folder.
     #[new]
-    #[pyo3(signature = (spec, width = 7, height = 6, seed = 0, models = Some(PathBuf::from("models"))))]
+    #[pyo3(signature = (spec, width = Nat(7), height = Nat(6), seed = Nat(0), models = None))]
     fn new(
         spec: &str,
-        width: usize,
-        height: usize,
-        seed: u64,
+        width: Nat,
+        height: Nat,
+        seed: Nat,
         models: Option<PathBuf>,
     ) -> PyResult<Agent> {
+        let (width, height) = (width.get(), height.get());
         let g = geometry(width, height)?;
         let parsed = parse_spec(spec, models.as_deref())?;
-        let agent = parsed.factory(g).map_err(err)?.build(seed).map_err(err)?;
+        let agent = parsed.factory(g).map_err(err)?.build(seed.0).map_err(err)?;
         Ok(Agent {
             inner: Mutex::new(agent),
             spec: spec.to_string(),
@@ -84,9 +121,17 @@ impl Agent {
         if p.last_move_won() || p.is_full() {
             return Err(err("the game is over: there is no move to play"));
         }
-        let mut agent = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let a: &mut dyn connect4_ml::agents::Agent = agent.as_mut();
-        quick(py, move || a.choose(&Turn::new(p)))
+        // The lock is taken on the worker, without the GIL (see `Solver::run`); Ctrl-C stops
+        // the move through the agent's interrupt.
+        let stop = crate::errors::call_interrupt();
+        interruptible(py, &stop, || {
+            let mut agent = lock_until(&self.inner, &stop)?;
+            agent.set_interrupt(Some(stop.clone()));
+            let col = agent.choose(&Turn::new(p));
+            agent.set_interrupt(None);
+            Some(col)
+        })?
+        .ok_or_else(|| err("interrupted"))
     }
 
     /// The spec as given.
@@ -104,19 +149,22 @@ impl Agent {
 /// `openings` random plies first. Returns the summary dict `c4 tournament` writes (pairings,
 /// Elo, ms per move) with every game under "games".
 #[pyfunction]
-#[pyo3(signature = (agents, games = 20, openings = 2, seed = 0, jobs = 1, width = 7, height = 6, models = Some(PathBuf::from("models"))))]
+#[pyo3(signature = (agents, games = Nat(20), openings = Nat(2), seed = Nat(0), jobs = Nat(1), width = Nat(7), height = Nat(6), models = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament<'py>(
     py: Python<'py>,
-    agents: Vec<String>,
-    games: usize,
-    openings: usize,
-    seed: u64,
-    jobs: usize,
-    width: usize,
-    height: usize,
+    agents: &Bound<'py, PyAny>,
+    games: Nat,
+    openings: Nat,
+    seed: Nat,
+    jobs: Nat,
+    width: Nat,
+    height: Nat,
     models: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let agents = spec_list(agents)?;
+    let (games, openings, seed, jobs) = (games.get(), openings.get(), seed.0, jobs.get());
+    let (width, height) = (width.get(), height.get());
     let specs = agents
         .iter()
         .map(|a| parse_spec(a, models.as_deref()))
@@ -131,7 +179,7 @@ pub fn tournament<'py>(
         side: Default::default(),
     })
     .map_err(err)?;
-    let stop = Interrupt::new();
+    let stop = crate::errors::call_interrupt();
     let summary = interruptible(py, &stop, || {
         t.run_until(&connect4_ml::progress::Quiet, &stop)
     })?
@@ -145,25 +193,40 @@ pub fn tournament<'py>(
 /// mistakes (moves whose win/draw/loss value is below the best move's) with their 95% Wilson
 /// interval, as `c4 bench agent` reports them. `limit` takes the first N positions of each.
 #[pyfunction]
-#[pyo3(signature = (agent, sets, limit = None, jobs = 1, tt_mib = 64, width = 7, height = 6, models = Some(PathBuf::from("models"))))]
+#[pyo3(signature = (agent, sets, limit = None, jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bench_agent<'py>(
     py: Python<'py>,
     agent: &str,
     sets: &Bound<'py, PyAny>,
-    limit: Option<usize>,
-    jobs: usize,
-    tt_mib: usize,
-    width: usize,
-    height: usize,
+    limit: Option<Nat>,
+    jobs: Nat,
+    tt_mib: Nat,
+    width: Nat,
+    height: Nat,
     models: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let limit = limit.map(Nat::get);
+    let (jobs, tt_mib, width, height) = (jobs.get(), tt_mib.get(), width.get(), height.get());
     let named: Vec<(String, PathBuf)> = if let Ok(d) = sets.cast::<pyo3::types::PyDict>() {
         d.iter()
-            .map(|(k, v)| Ok((k.extract::<String>()?, v.extract::<PathBuf>()?)))
+            .map(|(k, v)| {
+                let bad = || err("sets: expected {name: path} or a list of paths");
+                Ok((
+                    k.extract::<String>().map_err(|_| bad())?,
+                    v.extract::<PathBuf>().map_err(|_| bad())?,
+                ))
+            })
             .collect::<PyResult<_>>()?
     } else {
-        sets.extract::<Vec<PathBuf>>()?
+        if sets.is_instance_of::<pyo3::types::PyString>() {
+            return Err(err(format!(
+                "sets: expected a list of paths or {{name: path}}, got the string {}",
+                crate::errors::short_repr(sets)
+            )));
+        }
+        sets.extract::<Vec<PathBuf>>()
+            .map_err(|_| err("sets: expected a list of paths or {name: path}"))?
             .into_iter()
             .map(|p| {
                 let name = p
@@ -180,7 +243,7 @@ pub fn bench_agent<'py>(
     let mut summaries = Vec::new();
     for (name, path) in &named {
         let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
-        let stop = Interrupt::new();
+        let stop = crate::errors::call_interrupt();
         let graded = interruptible(py, &stop, || {
             arena::grade_positions_until(
                 &factory,

@@ -21,6 +21,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Model>()?;
     m.add_class::<agent::Agent>()?;
     m.add_function(wrap_pyfunction!(model::features, m)?)?;
+    m.add_function(wrap_pyfunction!(model::_set_package_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(position::random_board, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(model::feature_names, m)?)?;
     m.add_function(wrap_pyfunction!(agent::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(agent::bench_agent, m)?)?;

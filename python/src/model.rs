@@ -31,6 +31,60 @@ pub fn positions_of(
         .collect()
 }
 
+/// The folder of the installed package, told by `__init__.py` at import.
+static PACKAGE_DIR: std::sync::RwLock<Option<std::path::PathBuf>> = std::sync::RwLock::new(None);
+
+/// Records where the package is installed (its `models/` folder holds the shipped models).
+#[pyfunction]
+pub fn _set_package_dir(path: std::path::PathBuf) {
+    *PACKAGE_DIR.write().unwrap_or_else(|e| e.into_inner()) = Some(path);
+}
+
+/// Where model files are looked for when no folder is given: `./models` (a repository or
+/// pipeline folder) when it exists, then the models shipped inside the package.
+pub fn default_model_dirs() -> Vec<std::path::PathBuf> {
+    let mut dirs = Vec::new();
+    let here = std::path::PathBuf::from("models");
+    if here.is_dir() {
+        dirs.push(here);
+    }
+    if let Some(p) = PACKAGE_DIR
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
+        dirs.push(p.join("models"));
+    }
+    dirs
+}
+
+/// `path` as written when it exists, else its file name in [`default_model_dirs`]; a
+/// missing file is named with the folders searched.
+fn find_model(path: &std::path::Path) -> PyResult<std::path::PathBuf> {
+    if path.exists() {
+        return Ok(path.to_path_buf());
+    }
+    let dirs = default_model_dirs();
+    if let Some(name) = path.file_name() {
+        for d in &dirs {
+            let c = d.join(name);
+            if c.is_file() {
+                return Ok(c);
+            }
+        }
+    }
+    let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    Err(err(format!(
+        "model file {} not found (also looked for its name in: {})",
+        path.display(),
+        if searched.is_empty() {
+            "no models folder".to_string()
+        } else {
+            searched.join(", ")
+        }
+    )))
+}
+
 /// Python's value of a serialisable library answer (through JSON).
 pub fn to_python<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(v).map_err(err)?;
@@ -63,13 +117,20 @@ impl Model {
 
 #[pymethods]
 impl Model {
-    /// Loads the model file at `path` for `width` x `height` boards; refused with the
-    /// library's message when missing, corrupt, of another kind or board size.
+    /// Loads the model file at `path` for `width` x `height` boards (a path that does not exist
+    /// as written is looked for by file name in `./models`, then in the models shipped with
+    /// the package); refused with the library's message when missing, corrupt, of another
+    /// kind or board size.
     #[new]
-    #[pyo3(signature = (path, width = 7, height = 6))]
-    fn new(path: std::path::PathBuf, width: usize, height: usize) -> PyResult<Model> {
+    #[pyo3(signature = (path, width = crate::errors::Nat(7), height = crate::errors::Nat(6)))]
+    fn new(
+        path: std::path::PathBuf,
+        width: crate::errors::Nat,
+        height: crate::errors::Nat,
+    ) -> PyResult<Model> {
+        let (width, height) = (width.get(), height.get());
         let g = geometry(width, height)?;
-        let inner = ModelEvaluator::load(&path, g).map_err(err)?;
+        let inner = ModelEvaluator::load(&find_model(&path)?, g).map_err(err)?;
         Ok(Model {
             inner,
             width,

@@ -1,9 +1,9 @@
 //! `Position`: a board of any supported size, from a move string or an array, immutable
 //! (every move returns a new position), hashable, convertible to and from numpy.
 
-use crate::errors::err;
+use crate::errors::{Nat, err, short_repr};
 use connect4_ml::game::{Geometry, Outcome, Player};
-use numpy::{AllowTypeChange, PyArray2, PyArrayLike2, ToPyArray};
+use numpy::{PyArray2, PyArrayMethods, PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 
 /// The board geometry of `width` x `height`, or a `Connect4Error` naming the size.
@@ -42,37 +42,48 @@ fn number(p: Player) -> u8 {
 impl Position {
     /// The position after `moves` (1-based columns, e.g. "4453") on a `width` x `height` board.
     #[new]
-    #[pyo3(signature = (moves = "", width = 7, height = 6))]
-    fn new(moves: &str, width: usize, height: usize) -> PyResult<Position> {
-        let g = geometry(width, height)?;
+    #[pyo3(signature = (moves = "", width = Nat(7), height = Nat(6)))]
+    fn new(moves: &str, width: Nat, height: Nat) -> PyResult<Position> {
+        let g = geometry(width.get(), height.get())?;
         let inner = connect4_ml::Position::from_moves(g, moves).map_err(err)?;
         Ok(Position::wrap(inner, Some(moves.trim().to_string())))
     }
 
-    /// The position drawn by `board` (`height x width`, row 0 at the top, 0 empty, 1 first
-    /// player, 2 second). Refused when stones float, counts are impossible or the side to move
-    /// already has four.
+    /// The position drawn by `board`, a 2-D array (or nested lists) of shape `(height, width)`,
+    /// row 0 at the top: 0 empty, 1 first player, 2 second (or -1 for the second player).
+    /// Cells must be whole numbers. A shape taller than wide is refused unless `width` and
+    /// `height` confirm it (a transposed standard board is the usual cause). Refused when
+    /// stones float, counts are impossible or the side to move already has four.
     #[staticmethod]
-    fn from_array(board: PyArrayLike2<'_, i64, AllowTypeChange>) -> PyResult<Position> {
-        let a = board.as_array();
-        let (h, w) = a.dim();
+    #[pyo3(signature = (board, width = None, height = None))]
+    fn from_array(
+        board: &Bound<'_, PyAny>,
+        width: Option<Nat>,
+        height: Option<Nat>,
+    ) -> PyResult<Position> {
+        let cells = board_cells(board, width.map(Nat::get), height.map(Nat::get))?;
+        let (h, w) = cells.dim();
         let g = geometry(w, h)?;
+        let second_value = if cells.iter().any(|&v| v == -1) {
+            -1
+        } else {
+            2
+        };
         let (mut first, mut second, mut mask) = (0u64, 0u64, 0u64);
-        for ((r, c), &v) in a.indexed_iter() {
+        for ((r, c), &v) in cells.indexed_iter() {
             let bit = g.cell_bit(c, h - 1 - r);
             match v {
-                0 => {}
+                0 => continue,
                 1 => first |= bit,
-                2 => second |= bit,
+                v if v == second_value => second |= bit,
                 _ => {
                     return Err(err(format!(
-                        "board[{r}][{c}] is {v}: cells are 0 (empty), 1 or 2"
+                        "board[{r}][{c}] is {v}: cells are 0 (empty), 1 (first player) and 2, or \
+                         0, 1 and -1 (second player), not both"
                     )));
                 }
             }
-            if v != 0 {
-                mask |= bit;
-            }
+            mask |= bit;
         }
         let first_to_move = first.count_ones() == second.count_ones();
         let current = if first_to_move { first } else { second };
@@ -88,6 +99,30 @@ impl Position {
             })
     }
 
+    /// A random position after `plies` uniformly random moves from the empty board, with the
+    /// moves (0-based columns): the game is never over and, with `forbid_direct_win`, the side
+    /// to move cannot win at once. `rng`: None, an int seed, a `random.Random` or a numpy
+    /// `Generator` (as `Solver.best_move`).
+    #[staticmethod]
+    #[pyo3(signature = (plies, rng = None, forbid_direct_win = true, width = Nat(7), height = Nat(6)))]
+    fn random(
+        py: Python<'_>,
+        plies: Nat,
+        rng: Option<&Bound<'_, PyAny>>,
+        forbid_direct_win: bool,
+        width: Nat,
+        height: Nat,
+    ) -> PyResult<(Position, Vec<usize>)> {
+        random_position(
+            py,
+            plies.get(),
+            rng,
+            forbid_direct_win,
+            width.get(),
+            height.get(),
+        )
+    }
+
     /// The board as a `height x width` int8 array (row 0 at the top, 1 first player, 2 second).
     fn to_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
         let p = &self.inner;
@@ -100,9 +135,16 @@ impl Position {
 
     /// The position after a stone in `column` (0-based); refused when the column is full,
     /// out of the board or the game is over.
-    fn play(&self, column: usize) -> PyResult<Position> {
+    fn play(&self, column: &Bound<'_, PyAny>) -> PyResult<Position> {
         let w = self.inner.width();
-        if column >= w {
+        let Ok(column) = column.extract::<i64>() else {
+            return Err(err(format!(
+                "column {}: expected a whole number 0..={} (0-based)",
+                short_repr(column),
+                w - 1
+            )));
+        };
+        if column < 0 || column >= w as i64 {
             return Err(err(format!(
                 "column {column} is off the board: columns are 0..={} (0-based)",
                 w - 1
@@ -111,6 +153,7 @@ impl Position {
         if self.is_over() {
             return Err(err("the game is over: no more moves"));
         }
+        let column = column as usize;
         if !self.inner.can_play(column) {
             return Err(err(format!("column {column} (0-based) is full")));
         }
@@ -124,12 +167,34 @@ impl Position {
         Ok(Position::wrap(next, moves))
     }
 
-    /// The columns (0-based) a stone can go in; empty when the game is over.
-    fn legal_moves(&self) -> Vec<usize> {
+    /// The columns (0-based) a stone can go in; empty when the game is over. With
+    /// `non_losing`, only the moves after which the opponent cannot win at once (all of them
+    /// when every move loses that way; just the winning ones when the side to move can win).
+    #[pyo3(signature = (non_losing = false))]
+    fn legal_moves(&self, non_losing: bool) -> Vec<usize> {
         if self.is_over() {
             return Vec::new();
         }
-        self.inner.legal_columns().collect()
+        let p = &self.inner;
+        let g = p.geometry();
+        let keep = if !non_losing {
+            p.possible()
+        } else if p.can_win_next() {
+            p.winning_cells() & p.possible()
+        } else {
+            match p.possible_non_losing_moves() {
+                0 => p.possible(),
+                safe => safe,
+            }
+        };
+        p.legal_columns()
+            .filter(|&c| keep & g.column_mask(c) != 0)
+            .collect()
+    }
+
+    /// Whether the side to move can win with its next stone.
+    fn can_win_next(&self) -> bool {
+        !self.is_over() && self.inner.can_win_next()
     }
 
     /// The mirror image (columns reversed).
@@ -231,4 +296,167 @@ impl Position {
             None => format!("Position.from_array(<{} stones>, {size})", self.stones()),
         }
     }
+}
+
+/// The cells of `board` as a `(height, width)` array of whole numbers, or a `Connect4Error`
+/// naming what is wrong: not 2-D, a shape that `width` / `height` contradict (or, when they
+/// are not given, taller than wide), cells that are not whole numbers.
+fn board_cells(
+    board: &Bound<'_, PyAny>,
+    width: Option<usize>,
+    height: Option<usize>,
+) -> PyResult<ndarray::Array2<i64>> {
+    let py = board.py();
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("asarray", (board,)).map_err(|_| {
+        err(format!(
+            "expected a 2-D array of shape (height, width), got {}",
+            short_repr(board)
+        ))
+    })?;
+    let arr = arr
+        .cast_into::<numpy::PyUntypedArray>()
+        .map_err(|_| err("expected a 2-D array of shape (height, width)"))?;
+    let shape = arr.shape().to_vec();
+    if shape.len() != 2 {
+        return Err(err(format!(
+            "expected a 2-D array of shape (height, width), got {}-D shape {shape:?}",
+            shape.len()
+        )));
+    }
+    let (h, w) = (shape[0], shape[1]);
+    match (width, height) {
+        (Some(wd), Some(ht)) if (ht, wd) != (h, w) => {
+            return Err(err(format!(
+                "expected a 2-D array of shape (height, width) = ({ht}, {wd}), got ({h}, {w})"
+            )));
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            return Err(err("give both width and height, or neither"));
+        }
+        (None, None) if h > w => {
+            return Err(err(format!(
+                "an array of shape ({h}, {w}) would be a board {w} wide and {h} high: arrays \
+                 are (height, width), e.g. (6, 7); transpose it, or pass width={w}, height={h} \
+                 if that is the board you mean"
+            )));
+        }
+        _ => {}
+    }
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    let ints = match kind.as_str() {
+        "i" | "u" | "b" => arr.call_method1("astype", ("int64",))?,
+        "f" => {
+            let whole: bool = np
+                .call_method1(
+                    "all",
+                    (np.call_method1("equal", (&arr, np.call_method1("round", (&arr,))?))?,),
+                )?
+                .extract()?;
+            if !whole {
+                return Err(err(
+                    "board cells must be whole numbers 0, 1, 2 (or -1): the array holds fractions",
+                ));
+            }
+            arr.call_method1("astype", ("int64",))?
+        }
+        _ => {
+            return Err(err(format!(
+                "board cells must be whole numbers 0, 1, 2 (or -1), not {} values",
+                arr.getattr("dtype")?.str()?
+            )));
+        }
+    };
+    let ints = ints
+        .cast_into::<numpy::PyArray2<i64>>()
+        .map_err(|_| err("expected a 2-D array of shape (height, width)"))?;
+    Ok(ints.readonly().as_array().to_owned())
+}
+
+/// See [`Position::random`]; also the module's `random_board`.
+pub fn random_position(
+    py: Python<'_>,
+    plies: usize,
+    rng: Option<&Bound<'_, PyAny>>,
+    forbid_direct_win: bool,
+    width: usize,
+    height: usize,
+) -> PyResult<(Position, Vec<usize>)> {
+    let g = geometry(width, height)?;
+    if plies >= g.cells() {
+        return Err(err(format!(
+            "plies={plies}: a {width}x{height} game is over after {} stones at most",
+            g.cells()
+        )));
+    }
+    // Python-side generators are asked for every draw; a seed (or none) drives a splitmix
+    // stream of its own.
+    let seed_stream = match rng {
+        None => Some(
+            py.import("random")?
+                .call_method1("getrandbits", (64,))?
+                .extract::<u64>()?,
+        ),
+        Some(r) if r.hasattr("randrange")? || r.hasattr("integers")? => None,
+        Some(r) => Some(r.extract::<Nat>()?.0),
+    };
+    let mut state = seed_stream.unwrap_or(0);
+    let mut draw = |n: usize| -> PyResult<usize> {
+        if seed_stream.is_some() {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            Ok((connect4_ml::seed::splitmix64(state) % n as u64) as usize)
+        } else {
+            crate::errors::draw_index(py, rng, n)
+        }
+    };
+    // Random games until one lasts: retrying is rare for the plies people ask for.
+    for _ in 0..10_000 {
+        let mut p = connect4_ml::Position::new(g);
+        let mut moves = Vec::with_capacity(plies);
+        let mut ok = true;
+        for _ in 0..plies {
+            // Never a move that ends the game.
+            let cols: Vec<usize> = p
+                .legal_columns()
+                .filter(|&c| !p.is_winning_move(c))
+                .collect();
+            if cols.is_empty() {
+                ok = false;
+                break;
+            }
+            let c = cols[draw(cols.len())?];
+            p.play_col(c);
+            moves.push(c);
+        }
+        if !ok || p.is_full() || (forbid_direct_win && p.can_win_next()) {
+            continue;
+        }
+        let text: String = moves.iter().map(|c| (c + 1).to_string()).collect();
+        return Ok((Position::wrap(p, Some(text)), moves));
+    }
+    Err(err(format!(
+        "no random {width}x{height} position of {plies} stones found in 10000 tries"
+    )))
+}
+
+/// A random position after `plies` random moves and those moves (0-based columns); see
+/// `Position.random`, whose arguments it takes.
+#[pyfunction]
+#[pyo3(signature = (plies, rng = None, forbid_direct_win = true, width = Nat(7), height = Nat(6)))]
+pub fn random_board(
+    py: Python<'_>,
+    plies: Nat,
+    rng: Option<&Bound<'_, PyAny>>,
+    forbid_direct_win: bool,
+    width: Nat,
+    height: Nat,
+) -> PyResult<(Position, Vec<usize>)> {
+    random_position(
+        py,
+        plies.get(),
+        rng,
+        forbid_direct_win,
+        width.get(),
+        height.get(),
+    )
 }

@@ -1,21 +1,23 @@
 //! `Solver`: exact scores of any position, the opening book when there is one.
 
-use crate::errors::{err, interruptible};
+use crate::errors::{Nat, err, interruptible, lock_until};
 use crate::position::{Position, geometry};
+use connect4_ml::Mode;
 use connect4_ml::solver::book::Book;
-use connect4_ml::{Interrupt, Mode};
 use pyo3::prelude::*;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 /// The perfect solver. Scores are from the side to move: 0 a draw, a win with one's k-th
 /// stone `width*height/2 + 1 - k` (22 - k on 7x6), a loss the negative; weak scores are
 /// -1 / 0 / 1. One solver keeps its table between calls (later calls are faster); calls
-/// release the GIL and Ctrl-C stops them.
+/// release the GIL and Ctrl-C stops them. A solver may be shared by threads: their calls take
+/// turns (one table), so give each thread its own solver to solve in parallel.
 #[pyclass(module = "connect4_ml")]
 pub struct Solver {
     inner: Mutex<connect4_ml::Solver>,
     width: usize,
     height: usize,
+    book_plies: Option<usize>,
 }
 
 fn mode(weak: bool) -> Mode {
@@ -23,10 +25,6 @@ fn mode(weak: bool) -> Mode {
 }
 
 impl Solver {
-    fn lock(&self) -> MutexGuard<'_, connect4_ml::Solver> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn check(&self, p: &Position) -> PyResult<()> {
         if p.inner.width() != self.width || p.inner.height() != self.height {
             return Err(err(format!(
@@ -43,55 +41,73 @@ impl Solver {
         Ok(())
     }
 
-    /// Runs `f` on the solver with a fresh interrupt that Ctrl-C fires.
+    /// Runs `f` on the solver with a fresh interrupt that Ctrl-C fires. The lock is taken on
+    /// the worker thread, without the GIL: a thread waiting for another's call never blocks
+    /// the interpreter (and never deadlocks with the thread that holds the lock).
     fn run<T: Send>(
         &self,
         py: Python<'_>,
         f: impl FnOnce(&mut connect4_ml::Solver) -> T + Send,
     ) -> PyResult<T> {
-        let stop = Interrupt::new();
-        let mut guard = self.lock();
-        let solver: &mut connect4_ml::Solver = &mut guard;
-        solver.set_interrupt(Some(stop.clone()));
-        let out = interruptible(py, &stop, || f(&mut *solver));
-        solver.set_interrupt(None);
-        out
+        let stop = crate::errors::call_interrupt();
+        interruptible(py, &stop, || {
+            let mut guard = lock_until(&self.inner, &stop)?;
+            guard.set_interrupt(Some(stop.clone()));
+            let out = f(&mut guard);
+            guard.set_interrupt(None);
+            Some(out)
+        })?
+        .ok_or_else(|| err("interrupted"))
     }
 }
 
 #[pymethods]
 impl Solver {
-    /// A solver for `width` x `height` boards with a `table_mib` MiB table. `book`: True reads
-    /// the repository's `data/book-7x6.bin` from the working folder when it is there, a path
-    /// reads that book file (refused when missing, corrupt or of another size), False none.
+    /// A solver for `width` x `height` boards with a `table_mib` MiB table. `book`: by default
+    /// the 7x6 opening book built into the package (or a deeper `book-7x6.bin` found beside
+    /// it); True the same, refused when there is none for this board size; a path reads that
+    /// book file (refused when missing, corrupt or of another size); False none.
     #[new]
-    #[pyo3(signature = (width = 7, height = 6, table_mib = 64, book = None))]
+    #[pyo3(signature = (width = Nat(7), height = Nat(6), table_mib = Nat(64), book = None))]
     fn new(
-        width: usize,
-        height: usize,
-        table_mib: usize,
+        width: Nat,
+        height: Nat,
+        table_mib: Nat,
         book: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
+        let (width, height) = (width.get(), height.get());
         let g = geometry(width, height)?;
-        let mut s = connect4_ml::Solver::with_table_mib(g, table_mib).map_err(err)?;
+        let mut s = connect4_ml::Solver::with_table_mib(g, table_mib.get()).map_err(err)?;
         match book {
             None => {}
             Some(b) if b.is_instance_of::<pyo3::types::PyBool>() => {
                 let wanted: bool = b.extract()?;
                 if !wanted {
                     s.set_book(None);
+                } else if s.book().is_none() {
+                    return Err(err(format!(
+                        "book=True: there is no opening book for {width}x{height} boards (the \
+                         built-in one is for 7x6; `c4 data book` makes others)"
+                    )));
                 }
             }
             Some(b) => {
-                let path: std::path::PathBuf = b.extract()?;
+                let path: std::path::PathBuf = b.extract().map_err(|_| {
+                    err(format!(
+                        "book: expected True, False or a file path, got {}",
+                        crate::errors::short_repr(b)
+                    ))
+                })?;
                 let book = Book::load(&path, Some(g)).map_err(err)?;
                 s.set_book(Some(Arc::new(book)));
             }
         }
+        let book_plies = s.book().map(|b| b.plies());
         Ok(Solver {
             inner: Mutex::new(s),
             width,
             height,
+            book_plies,
         })
     }
 
@@ -116,12 +132,55 @@ impl Solver {
         self.run(py, move |s| s.analyze(&p, mode(weak)))
     }
 
-    /// The best column (0-based) and its exact score.
-    fn best_move(&self, py: Python<'_>, position: &Position) -> PyResult<(usize, i32)> {
+    /// The best column (0-based) and its exact score. Ties between columns of the best score
+    /// go to the most central (`tie_break="center"`, the default) or to one drawn at random
+    /// (`"random"`), with `rng`: None (Python's `random`), an int seed, a `random.Random` or a
+    /// numpy `Generator`.
+    #[pyo3(signature = (position, tie_break = "center", rng = None))]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        position: &Position,
+        tie_break: &str,
+        rng: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(usize, i32)> {
         self.check(position)?;
         let p = position.inner;
-        self.run(py, move |s| s.best_move(&p))?
-            .ok_or_else(|| err("no move to play"))
+        match tie_break {
+            "center" | "centre" => self
+                .run(py, move |s| s.best_move(&p))?
+                .ok_or_else(|| err("no move to play")),
+            "random" => {
+                let scores = self.run(py, move |s| s.analyze(&p, Mode::Strong))?;
+                let best = scores.iter().flatten().max().copied();
+                let best = best.ok_or_else(|| err("no move to play"))?;
+                let tied: Vec<usize> = (0..scores.len())
+                    .filter(|&c| scores[c] == Some(best))
+                    .collect();
+                let i = crate::errors::draw_index(py, rng, tied.len())?;
+                Ok((tied[i], best))
+            }
+            other => Err(err(format!(
+                "tie_break={:?}: expected \"center\" or \"random\"",
+                other.chars().take(40).collect::<String>()
+            ))),
+        }
+    }
+
+    /// The exact score of every legal column as `{column: score}` (0-based columns).
+    fn score_all_moves(
+        &self,
+        py: Python<'_>,
+        position: &Position,
+    ) -> PyResult<std::collections::BTreeMap<usize, i32>> {
+        self.check(position)?;
+        let p = position.inner;
+        let scores = self.run(py, move |s| s.analyze(&p, Mode::Strong))?;
+        Ok(scores
+            .into_iter()
+            .enumerate()
+            .filter_map(|(c, s)| s.map(|s| (c, s)))
+            .collect())
     }
 
     /// The scores of many positions (a list), in order, as a list of ints.
@@ -144,11 +203,11 @@ impl Solver {
     /// Whether this solver reads an opening book, and how deep it is (stones), else None.
     #[getter]
     fn book_plies(&self) -> Option<usize> {
-        self.lock().book().map(|b| b.plies())
+        self.book_plies
     }
 
     /// Forgets the table (for timing from a cold start).
-    fn clear(&self) {
-        self.lock().clear();
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        self.run(py, |s| s.clear())
     }
 }

@@ -128,4 +128,8 @@ impl Agent for Adaptive {
         let index = (self.mean_rank() * (n - 1) as f64).round() as usize;
         order[index.min(n - 1)]
     }
+
+    fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
+        self.searcher.set_interrupt(interrupt);
+    }
 }

@@ -41,6 +41,8 @@ pub struct MctsAgent {
     rollouts: Option<MonteCarlo>,
     /// The one-move rule at the root: take an immediate win, never hand one over.
     safe: bool,
+    /// Polled every few simulations: when it fires, the move is the best found so far.
+    interrupt: Option<crate::Interrupt>,
 }
 
 impl MctsAgent {
@@ -54,6 +56,7 @@ impl MctsAgent {
             rng: PlayoutRng::new(seed),
             rollouts: None,
             safe: false,
+            interrupt: None,
         }
     }
 
@@ -107,8 +110,18 @@ impl MctsAgent {
         }
         // The root is never terminal (agents are asked only in open positions).
         let ln_c = self.c;
-        for _ in 0..self.sims {
+        for sim in 0..self.sims {
             if tree[0].proof.is_some() {
+                break;
+            }
+            // A simulation costs about a microsecond: reading the clock every 64 keeps a
+            // time limit within a fraction of a millisecond.
+            if sim & 63 == 0
+                && self
+                    .interrupt
+                    .as_ref()
+                    .is_some_and(crate::Interrupt::should_stop)
+            {
                 break;
             }
             let mut path = vec![0u32];
@@ -205,8 +218,15 @@ impl MctsAgent {
                 best = Some((key, c.col));
             }
         }
+        // Stopped before the first expansion: the first move the root would have tried.
         best.map_or_else(
-            || root.legal_columns().next().expect("a legal column"),
+            || {
+                tree[0]
+                    .untried
+                    .last()
+                    .copied()
+                    .unwrap_or_else(|| root.legal_columns().next().expect("a legal column"))
+            },
             |(_, col)| col,
         )
     }
@@ -219,6 +239,10 @@ impl Agent for MctsAgent {
 
     fn choose(&mut self, turn: &Turn) -> usize {
         self.search(&turn.position)
+    }
+
+    fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
+        self.interrupt = interrupt;
     }
 }
 
@@ -278,5 +302,23 @@ mod tests {
             }
         }
         assert!(wins >= 5, "{wins} of 6");
+    }
+
+    #[test]
+    fn an_interrupt_stops_any_number_of_simulations() {
+        let g = Geometry::STANDARD;
+        let p = Position::from_moves(g, "4453").unwrap();
+        // Fired before the first simulation: still a legal move, found at once.
+        let mut a = MctsAgent::new("mcts", u32::MAX, DEFAULT_C, 1);
+        let stop = crate::Interrupt::new();
+        stop.cancel();
+        a.set_interrupt(Some(stop));
+        assert!(p.can_play(a.choose(&Turn::new(p))));
+        // A deadline ends four billion simulations (without it this test would not end).
+        let mut a = MctsAgent::new("mcts", u32::MAX, DEFAULT_C, 1).with_safe(true);
+        a.set_interrupt(Some(crate::Interrupt::after(
+            std::time::Duration::from_millis(50),
+        )));
+        assert!(p.can_play(a.choose(&Turn::new(p))));
     }
 }

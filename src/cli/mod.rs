@@ -27,8 +27,8 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
     /// The opening book every exact answer reads (solve, analyze, the perfect agent, grading,
-    /// labelling, serve, hints); made by `c4 data book`. Default: data/book-7x6.bin when it
-    /// exists (without one everything works, the opening only slower).
+    /// labelling, serve, hints); made by `c4 data book`. Default: book-7x6.bin beside the c4
+    /// binary or data/book-7x6.bin when one is there, else the 7x6 book built into c4.
     #[arg(long, global = true, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
     /// Read no opening book: exact answers search from scratch.
@@ -262,16 +262,16 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// Installs the opening book for this run: the file `--book` names (which must load), else
-/// the repository's default when it exists; nothing with `--no-book`.
+/// the default (a book file beside the binary or in data/, else the built-in 7x6 book);
+/// nothing with `--no-book`.
 fn install_book(path: Option<&std::path::Path>, none: bool) -> Result<()> {
-    use connect4_ml::solver::book::{self, Book, DEFAULT_PATH};
-    let path = match path {
-        _ if none => None,
-        Some(p) => Some(p),
-        None => Some(std::path::Path::new(DEFAULT_PATH)).filter(|p| p.exists()),
-    };
-    let Some(path) = path else {
+    use connect4_ml::solver::book::{self, Book};
+    if none {
         book::install(None);
+        return Ok(());
+    }
+    let Some(path) = path else {
+        book::install(Some(book::default_book()));
         return Ok(());
     };
     let loaded = Book::load(path, None)

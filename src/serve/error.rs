@@ -44,7 +44,17 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.to_string() });
+        // Messages quote what the client sent: never more than a few hundred characters of it.
+        let mut text = self.to_string();
+        if text.len() > 300 {
+            let cut = (0..=300)
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(0);
+            text.truncate(cut);
+            text.push_str("...");
+        }
+        let body = serde_json::json!({ "error": text });
         (self.status(), Json(body)).into_response()
     }
 }

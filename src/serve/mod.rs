@@ -24,6 +24,7 @@
 mod analyze;
 mod assets;
 mod error;
+mod limits;
 mod models;
 mod play;
 mod review;
@@ -196,7 +197,7 @@ fn position_of(
     let moves = moves.trim();
     let moves = if moves == "-" { "" } else { moves };
     crate::Position::from_moves(geom, moves)
-        .map_err(|e| ApiError::BadRequest(format!("moves \"{moves}\": {e}")))
+        .map_err(|e| ApiError::BadRequest(format!("moves \"{}\": {e}", limits::short(moves))))
 }
 
 /// The app: page, API and run files over `config`. Model files are loaded here, once.

@@ -12,10 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Largest search table a request may ask for (`tt=LOG2`): 2^22 entries.
-const MAX_TABLE_LOG2: u32 = 22;
-/// Largest solver table a request may ask for (`perfect:tt=MIB`).
-const MAX_PERFECT_MIB: usize = 256;
 /// Factories kept (each may hold a loaded model).
 const CACHE_SIZE: usize = 64;
 
@@ -30,6 +26,11 @@ impl AgentCache {
             return Ok(f.clone());
         }
         let factory = spec.factory(geom).map_err(ApiError::bad)?;
+        if matches!(spec.kind(), AgentKind::Perfect(_)) {
+            // A perfect agent's factory keeps warm solver tables: caching one per spec would
+            // let requests pile up tables; built per move, its memory goes with the move.
+            return Ok(factory);
+        }
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() >= CACHE_SIZE {
             map.clear();
@@ -65,39 +66,37 @@ pub(super) struct MoveJson {
     moves: String,
     /// Thinking time in milliseconds.
     ms: f64,
+    /// Whether the server's time limit cut the agent short: the column is then the best it
+    /// had found so far.
+    stopped: bool,
 }
 
 /// Parses `text` and points its model paths into `models`: a spec may name a model by file
 /// name (`model:gbt.bin`, `model:gbt`) or by the shipped default (`models/gbt.bin`), never by
 /// another path, so requests cannot read files outside the models folder.
-pub(super) fn parse_spec(text: &str, models: &Path) -> Result<AgentSpec, ApiError> {
+/// Options over the server's ceilings are refused (see [`super::limits`]).
+pub(super) fn parse_spec(
+    text: &str,
+    models: &Path,
+    move_limit: std::time::Duration,
+) -> Result<AgentSpec, ApiError> {
     let spec: AgentSpec = text.parse().map_err(ApiError::bad)?;
     let bad = std::cell::RefCell::new(None);
     let spec = spec.map_model_paths(|p| match model_file_name(p) {
         Some(name) => models.join(name),
         None => {
-            *bad.borrow_mut() = Some(p.display().to_string());
+            *bad.borrow_mut() = Some(super::limits::short(&p.display().to_string()));
             PathBuf::new()
         }
     });
     if let Some(p) = bad.into_inner() {
         return Err(ApiError::BadRequest(format!(
-            "agent \"{text}\": model \"{p}\" must be a file name in the models folder"
+            "agent \"{}\": model \"{p}\" must be a file name in the models folder",
+            super::limits::short(text)
         )));
     }
-    match spec.kind() {
-        AgentKind::Search { params, .. } if params.table_log2 > MAX_TABLE_LOG2 => {
-            Err(ApiError::BadRequest(format!(
-                "agent \"{text}\": tt={} is larger than this server allows ({MAX_TABLE_LOG2})",
-                params.table_log2
-            )))
-        }
-        AgentKind::Perfect(p) if p.tt_mib > MAX_PERFECT_MIB => Err(ApiError::BadRequest(format!(
-            "agent \"{text}\": tt={} MiB is larger than this server allows ({MAX_PERFECT_MIB})",
-            p.tt_mib
-        ))),
-        _ => Ok(spec),
-    }
+    super::limits::check(&spec, move_limit)?;
+    Ok(spec)
 }
 
 /// The file name a spec's model path stands for: `NAME`, `NAME.bin` or `models/NAME.bin`.
@@ -128,10 +127,10 @@ pub(super) async fn play_move(
     if pos.outcome() != Outcome::Ongoing {
         return Err(ApiError::BadRequest(format!(
             "moves \"{}\": the game is over",
-            req.moves.trim()
+            super::limits::short(req.moves.trim())
         )));
     }
-    let spec = parse_spec(&req.agent, &state.config.models)?;
+    let spec = parse_spec(&req.agent, &state.config.models, state.config.move_limit)?;
     let factory = state.agents.get(&spec, pos.geometry())?;
     let limit = state.config.move_limit;
     let (picked, stopped) = state
@@ -144,17 +143,10 @@ pub(super) async fn play_move(
         })
         .await?;
     let (col, ms) = picked?;
-    if stopped {
-        return Err(ApiError::TooSlow(format!(
-            "agent \"{}\" was stopped after {} s; try a smaller depth or a time budget (ms=...)",
-            req.agent,
-            limit.as_secs()
-        )));
-    }
     if !pos.can_play(col) {
         return Err(ApiError::Internal(format!(
             "agent \"{}\" chose full column {}",
-            req.agent,
+            super::limits::short(&req.agent),
             col + 1
         )));
     }
@@ -163,6 +155,7 @@ pub(super) async fn play_move(
         column: col + 1,
         moves: format!("{}{}", req.moves.trim().trim_start_matches('-'), col + 1),
         ms,
+        stopped,
     }))
 }
 
@@ -179,17 +172,23 @@ pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Valu
             })
         })
         .collect();
-    Json(serde_json::json!({ "kinds": kinds, "models": state.models.names() }))
+    Json(serde_json::json!({
+        "kinds": kinds,
+        "models": state.models.names(),
+        "limits": super::limits::limits(state.config.move_limit),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+
     #[test]
     fn model_paths_stay_in_the_models_folder() {
         let dir = Path::new("somewhere");
-        let ok = |s: &str| parse_spec(s, dir).map(|s| format!("{:?}", s.kind()));
+        let ok = |s: &str| parse_spec(s, dir, LIMIT).map(|s| format!("{:?}", s.kind()));
         assert!(
             ok("model:gbt,depth=3")
                 .unwrap()
@@ -202,15 +201,19 @@ mod tests {
             "model:../models/gbt.bin",
             "lms:a/b/c.bin",
         ] {
-            let e = parse_spec(bad, dir).unwrap_err().to_string();
+            let e = parse_spec(bad, dir, LIMIT).unwrap_err().to_string();
             assert!(
                 e.contains("must be a file name in the models folder"),
                 "{bad}: {e}"
             );
         }
-        let e = parse_spec("perfect:tt=60000", dir).unwrap_err().to_string();
+        let e = parse_spec("perfect:tt=60000", dir, LIMIT)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("larger than this server allows"), "{e}");
-        let e = parse_spec("hard:depth=3", dir).unwrap_err().to_string();
+        let e = parse_spec("hard:depth=3", dir, LIMIT)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'hard' takes no option 'depth'"), "{e}");
     }
 }

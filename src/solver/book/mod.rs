@@ -6,8 +6,9 @@
 //!
 //! The file format is in [`mod@format`]: sorted keys with their scores and a sha256, so a lookup is
 //! a binary search and a load reads the file once. A program installs one book at start-up
-//! ([`install`]; the CLI's `--book`, default `data/book-7x6.bin` when present); solvers made
-//! afterwards use it. Without a book everything still works, only the opening is slower.
+//! ([`install`]; the CLI's `--book`, by default [`default_book`]: a file beside the program or
+//! `data/book-7x6.bin`, else the 7x6 book built into the library); solvers made afterwards
+//! use it. Without a book everything still works, only the opening is slower.
 
 pub mod build;
 pub mod format;
@@ -162,6 +163,48 @@ impl Book {
     }
 }
 
+/// The repository's 7x6 book (every position of up to its plies stones, 89 KB), built into
+/// the library so that every program and the Python package have it wherever they run.
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../data/book-7x6.bin");
+
+/// The book built into the library (the repository's `data/book-7x6.bin` at build time).
+pub fn embedded() -> Arc<Book> {
+    static EMBEDDED: std::sync::OnceLock<Arc<Book>> = std::sync::OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            Arc::new(format::decode(EMBEDDED_BYTES, None).expect("the built-in book decodes"))
+        })
+        .clone()
+}
+
+/// Where a book file is looked for when none is named: `book-7x6.bin` beside the running
+/// program (a bigger book shipped with a binary), then [`DEFAULT_PATH`] under the working
+/// folder (the repository's own).
+pub fn default_paths() -> Vec<std::path::PathBuf> {
+    let mut paths = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        paths.push(dir.join("book-7x6.bin"));
+    }
+    paths.push(Path::new(DEFAULT_PATH).to_path_buf());
+    paths
+}
+
+/// The book used when none is named: the first sound file of [`default_paths`] that is at
+/// least as deep as the built-in one, else the built-in book.
+pub fn default_book() -> Arc<Book> {
+    let built_in = embedded();
+    default_paths()
+        .iter()
+        .filter(|p| p.is_file())
+        .filter_map(|p| Book::load(p, None).ok())
+        .find(|b| b.plies() >= built_in.plies())
+        .map(Arc::new)
+        .unwrap_or(built_in)
+}
+
 /// The book installed for this program (see [`install`]): `None` until installed or first
 /// asked for.
 static INSTALLED: RwLock<Option<Option<Arc<Book>>>> = RwLock::new(None);
@@ -171,17 +214,16 @@ pub fn install(book: Option<Arc<Book>>) {
     *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(book);
 }
 
-/// The installed book, if any. When none was installed, the repository's
-/// [`DEFAULT_PATH`] (from the working folder) is read on first use if it is there and sound,
-/// so that library users in the repository get the book as the CLI does; the CLI installs
-/// its `--book` choice first and refuses a bad file with a message.
+/// The installed book, if any. When none was installed, [`default_book`] is taken on first
+/// use (a file found beside the program or in the working folder, else the built-in book), so
+/// that library users anywhere get the book as the CLI does; the CLI installs its `--book`
+/// choice first and refuses a bad file with a message.
 pub fn installed() -> Option<Arc<Book>> {
     if let Some(b) = INSTALLED.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
         return b.clone();
     }
     let mut slot = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
-    slot.get_or_insert_with(|| Book::load(Path::new(DEFAULT_PATH), None).ok().map(Arc::new))
-        .clone()
+    slot.get_or_insert_with(|| Some(default_book())).clone()
 }
 
 /// The installed book's score of `pos`, if it holds it.
