@@ -3,7 +3,7 @@
 
 use crate::errors::{Nat, err, interruptible, lock_until};
 use crate::model::to_python;
-use crate::position::{Position, geometry};
+use crate::position::geometry;
 use connect4_ml::agents::{AgentSpec, Turn};
 use connect4_ml::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
@@ -87,13 +87,14 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, width = Nat(7), height = Nat(6), seed = Nat(0), models = None))]
     fn new(
-        spec: &str,
+        spec: crate::errors::Text,
         width: Nat,
         height: Nat,
         seed: Nat,
         models: Option<PathBuf>,
     ) -> PyResult<Agent> {
         let (width, height) = (width.get(), height.get());
+        let spec = spec.0.as_str();
         let g = geometry(width, height)?;
         let parsed = parse_spec(spec, models.as_deref())?;
         let agent = parsed.factory(g).map_err(err)?.build(seed.0).map_err(err)?;
@@ -107,8 +108,8 @@ impl Agent {
 
     /// The column (0-based) the agent plays in `position`.
     #[pyo3(name = "move")]
-    fn choose(&self, py: Python<'_>, position: &Position) -> PyResult<usize> {
-        let p = position.inner;
+    fn choose(&self, py: Python<'_>, position: crate::errors::Pos) -> PyResult<usize> {
+        let p = position.0;
         if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
                 "the position is {}x{} but the agent plays {}x{} boards",

@@ -4,7 +4,7 @@
 
 use crate::errors::err;
 use crate::model::positions_of;
-use crate::position::{Position, geometry};
+use crate::position::geometry;
 use connect4_ml::agents::Turn;
 use connect4_ml::eval::ModelEvaluator;
 use connect4_ml::features::FeatureSet;
@@ -27,12 +27,12 @@ fn best_of(repeats: usize, mut f: impl FnMut()) -> f64 {
 #[pyfunction]
 #[pyo3(signature = (positions, name = "cells+oddeven", repeats = 3))]
 pub fn rust_features_seconds(
-    positions: Vec<PyRef<'_, Position>>,
+    positions: crate::errors::Positions,
     name: &str,
     repeats: usize,
 ) -> PyResult<f64> {
     let set: FeatureSet = name.parse().map_err(err)?;
-    let ps = positions_of(&positions, 7, 6)?;
+    let ps = positions_of(&positions.0, 7, 6)?;
     let ex = set.extractor(geometry(7, 6)?);
     Ok(best_of(repeats, || {
         std::hint::black_box(ex.matrix(&ps));
@@ -44,13 +44,13 @@ pub fn rust_features_seconds(
 #[pyo3(signature = (path, positions, repeats = 3))]
 pub fn rust_gbt_batch_seconds(
     path: PathBuf,
-    positions: Vec<PyRef<'_, Position>>,
+    positions: crate::errors::Positions,
     repeats: usize,
 ) -> PyResult<f64> {
     let ModelEvaluator::Gbt(g) = ModelEvaluator::load(&path, geometry(7, 6)?).map_err(err)? else {
         return Err(err(format!("{} is not a GBT model", path.display())));
     };
-    let ps = positions_of(&positions, 7, 6)?;
+    let ps = positions_of(&positions.0, 7, 6)?;
     Ok(best_of(repeats, || {
         std::hint::black_box(g.probabilities_batch(&ps));
     }))
@@ -62,10 +62,10 @@ pub fn rust_gbt_batch_seconds(
 #[pyo3(signature = (spec, positions, repeats = 3))]
 pub fn rust_move_seconds(
     spec: &str,
-    positions: Vec<PyRef<'_, Position>>,
+    positions: crate::errors::Positions,
     repeats: usize,
 ) -> PyResult<f64> {
-    let ps = positions_of(&positions, 7, 6)?;
+    let ps = positions_of(&positions.0, 7, 6)?;
     let parsed = crate::agent::parse_spec(spec, Some(std::path::Path::new("models")))?;
     let mut agent = parsed
         .factory(geometry(7, 6)?)

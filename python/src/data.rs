@@ -8,7 +8,6 @@ use connect4_ml::game::Player;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::path::PathBuf;
 
 /// Boards of `positions` as an `n x height x width` int8 array (row 0 at the top, 1 the first
 /// player's stone, 2 the second's).
@@ -29,8 +28,8 @@ type UciArrays<'py> = (Bound<'py, PyArray3<i8>>, Bound<'py, PyArray1<i8>>);
 /// labels)`, boards `n x 6 x 7` int8 as `Position.to_array`, labels int8 from the first
 /// player's view (who is to move): 1 win, 0 draw, -1 loss.
 #[pyfunction]
-pub fn read_uci<'py>(py: Python<'py>, path: PathBuf) -> PyResult<UciArrays<'py>> {
-    let data = quick(py, || load_uci(&path))?.map_err(err)?;
+pub fn read_uci<'py>(py: Python<'py>, path: crate::errors::FilePath) -> PyResult<UciArrays<'py>> {
+    let data = quick(py, || load_uci(&path.0))?.map_err(err)?;
     let ps: Vec<_> = data.rows.iter().map(|r| r.position).collect();
     let labels: Vec<i8> = data
         .rows
@@ -48,10 +47,11 @@ pub fn read_uci<'py>(py: Python<'py>, path: PathBuf) -> PyResult<UciArrays<'py>>
 #[pyo3(signature = (path, width = 7, height = 6))]
 pub fn read_labelled<'py>(
     py: Python<'py>,
-    path: PathBuf,
+    path: crate::errors::FilePath,
     width: usize,
     height: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let path = path.0;
     let g = geometry(width, height)?;
     let lines = quick(py, || read_moves_file(&path, g, Expect::Labelled))?.map_err(err)?;
     let ps: Vec<_> = lines.iter().map(|l| l.position).collect();

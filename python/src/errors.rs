@@ -248,3 +248,84 @@ pub fn draw_index(py: Python<'_>, rng: Option<&Bound<'_, PyAny>>, n: usize) -> P
         .filter(|&i| i < n)
         .ok_or_else(|| err(format!("rng drew {i}, outside 0..{n}")))
 }
+
+/// The type name and a short repr of `ob`, for "got ..." in messages.
+fn got(ob: &Bound<'_, PyAny>) -> String {
+    let ty = ob
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string());
+    format!("{ty} {}", short_repr(ob))
+}
+
+/// A `Position` argument; anything else is a `Connect4Error` saying what was expected.
+pub struct Pos(pub connect4_ml::Position);
+
+impl<'py> FromPyObject<'_, 'py> for Pos {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        match ob.cast::<crate::position::Position>() {
+            Ok(p) => Ok(Pos(p.get().inner)),
+            Err(_) => Err(err(format!(
+                "expected a Position (e.g. Position(\"4453\")), got {}",
+                got(&ob)
+            ))),
+        }
+    }
+}
+
+/// A list (any iterable but a string) of `Position`s.
+pub struct Positions(pub Vec<connect4_ml::Position>);
+
+impl<'py> FromPyObject<'_, 'py> for Positions {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let bad = || err(format!("expected a list of Positions, got {}", got(&ob)));
+        if ob.is_instance_of::<pyo3::types::PyString>() {
+            return Err(bad());
+        }
+        let items = ob.try_iter().map_err(|_| bad())?;
+        let mut out = Vec::new();
+        for (i, item) in items.enumerate() {
+            let item = item?;
+            match item.cast::<crate::position::Position>() {
+                Ok(p) => out.push(p.get().inner),
+                Err(_) => {
+                    return Err(err(format!(
+                        "positions[{i}]: expected a Position, got {}",
+                        got(&item)
+                    )));
+                }
+            }
+        }
+        Ok(Positions(out))
+    }
+}
+
+/// A string argument (a move string, an agent spec, a name).
+pub struct Text(pub String);
+
+impl<'py> FromPyObject<'_, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        ob.extract::<String>()
+            .map(Text)
+            .map_err(|_| err(format!("expected a string, got {}", got(&ob))))
+    }
+}
+
+/// A file path argument (a string or an `os.PathLike`).
+pub struct FilePath(pub std::path::PathBuf);
+
+impl<'py> FromPyObject<'_, 'py> for FilePath {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        ob.extract::<std::path::PathBuf>()
+            .map(FilePath)
+            .map_err(|_| err(format!("expected a file path, got {}", got(&ob))))
+    }
+}

@@ -1,8 +1,8 @@
 //! `Model`: any model file (GBT, linear, n-tuple) as an evaluator: values, probabilities,
 //! explanations, one position or a batch; and `features`, the feature sets as numpy matrices.
 
-use crate::errors::{err, quick};
-use crate::position::{Position, geometry};
+use crate::errors::{Pos, Positions, err, quick};
+use crate::position::geometry;
 use connect4_ml::eval::{Evaluator, ModelEvaluator};
 use connect4_ml::features::FeatureSet;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 /// Library positions of `positions`, all on `width` x `height` boards (else a named error).
 pub fn positions_of(
-    positions: &[PyRef<'_, Position>],
+    positions: &[connect4_ml::Position],
     width: usize,
     height: usize,
 ) -> PyResult<Vec<connect4_ml::Position>> {
@@ -18,14 +18,14 @@ pub fn positions_of(
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            if p.inner.width() != width || p.inner.height() != height {
+            if p.width() != width || p.height() != height {
                 Err(err(format!(
                     "positions[{i}] is {}x{}, not {width}x{height}",
-                    p.inner.width(),
-                    p.inner.height()
+                    p.width(),
+                    p.height()
                 )))
             } else {
-                Ok(p.inner)
+                Ok(*p)
             }
         })
         .collect()
@@ -101,12 +101,12 @@ pub struct Model {
 }
 
 impl Model {
-    fn check(&self, p: &Position) -> PyResult<()> {
-        if p.inner.width() != self.width || p.inner.height() != self.height {
+    fn check(&self, p: &connect4_ml::Position) -> PyResult<()> {
+        if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
                 "the position is {}x{} but the model is for {}x{} boards",
-                p.inner.width(),
-                p.inner.height(),
+                p.width(),
+                p.height(),
                 self.width,
                 self.height
             )));
@@ -124,13 +124,13 @@ impl Model {
     #[new]
     #[pyo3(signature = (path, width = crate::errors::Nat(7), height = crate::errors::Nat(6)))]
     fn new(
-        path: std::path::PathBuf,
+        path: crate::errors::FilePath,
         width: crate::errors::Nat,
         height: crate::errors::Nat,
     ) -> PyResult<Model> {
         let (width, height) = (width.get(), height.get());
         let g = geometry(width, height)?;
-        let inner = ModelEvaluator::load(&find_model(&path)?, g).map_err(err)?;
+        let inner = ModelEvaluator::load(&find_model(&path.0)?, g).map_err(err)?;
         Ok(Model {
             inner,
             width,
@@ -151,17 +151,17 @@ impl Model {
     }
 
     /// The model's value of `position` for the side to move.
-    fn value(&self, position: &Position) -> PyResult<f64> {
-        self.check(position)?;
-        Ok(self.inner.evaluate(&position.inner))
+    fn value(&self, position: Pos) -> PyResult<f64> {
+        self.check(&position.0)?;
+        Ok(self.inner.evaluate(&position.0))
     }
 
     /// P(loss), P(draw), P(win) for the side to move (GBT models; None for the others).
-    fn probabilities(&self, position: &Position) -> PyResult<Option<(f64, f64, f64)>> {
-        self.check(position)?;
+    fn probabilities(&self, position: Pos) -> PyResult<Option<(f64, f64, f64)>> {
+        self.check(&position.0)?;
         Ok(match &self.inner {
             ModelEvaluator::Gbt(g) => {
-                let [l, d, w] = g.probabilities(&position.inner);
+                let [l, d, w] = g.probabilities(&position.0);
                 Some((l, d, w))
             }
             _ => None,
@@ -172,9 +172,9 @@ impl Model {
     fn values<'py>(
         &self,
         py: Python<'py>,
-        positions: Vec<PyRef<'py, Position>>,
+        positions: Positions,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let ps = positions_of(&positions, self.width, self.height)?;
+        let ps = positions_of(&positions.0, self.width, self.height)?;
         let e = &self.inner;
         let v: Vec<f64> = quick(py, || e.values(&ps))?;
         Ok(v.into_pyarray(py))
@@ -184,9 +184,9 @@ impl Model {
     fn probabilities_batch<'py>(
         &self,
         py: Python<'py>,
-        positions: Vec<PyRef<'py, Position>>,
+        positions: Positions,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let ps = positions_of(&positions, self.width, self.height)?;
+        let ps = positions_of(&positions.0, self.width, self.height)?;
         let n = ps.len();
         let e = &self.inner;
         let flat = quick(py, || e.probabilities(&ps))?.ok_or_else(|| {
@@ -202,9 +202,9 @@ impl Model {
     /// Why the model values `position` as it does: a dict with `value`, `probabilities`
     /// (GBT), `scale`, `bias` and `contributions` (feature, value, contribution), as the web
     /// UI shows them.
-    fn explain<'py>(&self, py: Python<'py>, position: &Position) -> PyResult<Bound<'py, PyAny>> {
-        self.check(position)?;
-        to_python(py, &self.inner.explain(&position.inner))
+    fn explain<'py>(&self, py: Python<'py>, position: Pos) -> PyResult<Bound<'py, PyAny>> {
+        self.check(&position.0)?;
+        to_python(py, &self.inner.explain(&position.0))
     }
 
     fn __repr__(&self) -> String {
@@ -218,15 +218,15 @@ impl Model {
 #[pyo3(signature = (positions, name = "cells+oddeven"))]
 pub fn features<'py>(
     py: Python<'py>,
-    positions: Vec<PyRef<'py, Position>>,
+    positions: Positions,
     name: &str,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let set: FeatureSet = name.parse().map_err(err)?;
-    let Some(first) = positions.first() else {
+    let Some(first) = positions.0.first() else {
         return Err(err("no positions: the feature matrix needs at least one"));
     };
-    let (w, h) = (first.inner.width(), first.inner.height());
-    let ps = positions_of(&positions, w, h)?;
+    let (w, h) = (first.width(), first.height());
+    let ps = positions_of(&positions.0, w, h)?;
     let ex = set.extractor(geometry(w, h)?);
     let m = quick(py, || ex.matrix(&ps))?;
     Ok(m.into_pyarray(py))

@@ -42,8 +42,9 @@ fn number(p: Player) -> u8 {
 impl Position {
     /// The position after `moves` (1-based columns, e.g. "4453") on a `width` x `height` board.
     #[new]
-    #[pyo3(signature = (moves = "", width = Nat(7), height = Nat(6)))]
-    fn new(moves: &str, width: Nat, height: Nat) -> PyResult<Position> {
+    #[pyo3(signature = (moves = crate::errors::Text(String::new()), width = Nat(7), height = Nat(6)))]
+    fn new(moves: crate::errors::Text, width: Nat, height: Nat) -> PyResult<Position> {
+        let moves = moves.0.as_str();
         let g = geometry(width.get(), height.get())?;
         let inner = connect4_ml::Position::from_moves(g, moves).map_err(err)?;
         Ok(Position::wrap(inner, Some(moves.trim().to_string())))

@@ -1,7 +1,7 @@
 //! `Solver`: exact scores of any position, the opening book when there is one.
 
-use crate::errors::{Nat, err, interruptible, lock_until};
-use crate::position::{Position, geometry};
+use crate::errors::{Nat, Pos, Positions, err, interruptible, lock_until};
+use crate::position::geometry;
 use connect4_ml::Mode;
 use connect4_ml::solver::book::Book;
 use pyo3::prelude::*;
@@ -25,17 +25,17 @@ fn mode(weak: bool) -> Mode {
 }
 
 impl Solver {
-    fn check(&self, p: &Position) -> PyResult<()> {
-        if p.inner.width() != self.width || p.inner.height() != self.height {
+    fn check(&self, p: &connect4_ml::Position) -> PyResult<()> {
+        if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
                 "the position is {}x{} but this solver is for {}x{} boards",
-                p.inner.width(),
-                p.inner.height(),
+                p.width(),
+                p.height(),
                 self.width,
                 self.height
             )));
         }
-        if p.inner.last_move_won() || p.inner.is_full() {
+        if p.last_move_won() || p.is_full() {
             return Err(err("the game is over: there is nothing to solve"));
         }
         Ok(())
@@ -113,22 +113,17 @@ impl Solver {
 
     /// The exact score of `position` (weak: -1 / 0 / 1).
     #[pyo3(signature = (position, weak = false))]
-    fn solve(&self, py: Python<'_>, position: &Position, weak: bool) -> PyResult<i32> {
-        self.check(position)?;
-        let p = position.inner;
+    fn solve(&self, py: Python<'_>, position: Pos, weak: bool) -> PyResult<i32> {
+        self.check(&position.0)?;
+        let p = position.0;
         self.run(py, move |s| s.score(&p, mode(weak)))
     }
 
     /// The score of every column (index 0 = column 1); None for a full column.
     #[pyo3(signature = (position, weak = false))]
-    fn analyze(
-        &self,
-        py: Python<'_>,
-        position: &Position,
-        weak: bool,
-    ) -> PyResult<Vec<Option<i32>>> {
-        self.check(position)?;
-        let p = position.inner;
+    fn analyze(&self, py: Python<'_>, position: Pos, weak: bool) -> PyResult<Vec<Option<i32>>> {
+        self.check(&position.0)?;
+        let p = position.0;
         self.run(py, move |s| s.analyze(&p, mode(weak)))
     }
 
@@ -140,12 +135,12 @@ impl Solver {
     fn best_move(
         &self,
         py: Python<'_>,
-        position: &Position,
+        position: Pos,
         tie_break: &str,
         rng: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(usize, i32)> {
-        self.check(position)?;
-        let p = position.inner;
+        self.check(&position.0)?;
+        let p = position.0;
         match tie_break {
             "center" | "centre" => self
                 .run(py, move |s| s.best_move(&p))?
@@ -171,10 +166,10 @@ impl Solver {
     fn score_all_moves(
         &self,
         py: Python<'_>,
-        position: &Position,
+        position: Pos,
     ) -> PyResult<std::collections::BTreeMap<usize, i32>> {
-        self.check(position)?;
-        let p = position.inner;
+        self.check(&position.0)?;
+        let p = position.0;
         let scores = self.run(py, move |s| s.analyze(&p, Mode::Strong))?;
         Ok(scores
             .into_iter()
@@ -185,16 +180,11 @@ impl Solver {
 
     /// The scores of many positions (a list), in order, as a list of ints.
     #[pyo3(signature = (positions, weak = false))]
-    fn solve_many(
-        &self,
-        py: Python<'_>,
-        positions: Vec<PyRef<'_, Position>>,
-        weak: bool,
-    ) -> PyResult<Vec<i32>> {
-        for p in &positions {
+    fn solve_many(&self, py: Python<'_>, positions: Positions, weak: bool) -> PyResult<Vec<i32>> {
+        for p in &positions.0 {
             self.check(p)?;
         }
-        let ps: Vec<connect4_ml::Position> = positions.iter().map(|p| p.inner).collect();
+        let ps = positions.0;
         self.run(py, move |s| {
             ps.iter().map(|p| s.score(p, mode(weak))).collect()
         })
