@@ -4,7 +4,10 @@
 //! the whole game (every move graded, the chart, a click to a position), plays in the
 //! two-humans mode with the keyboard, follows shareable links (`#moves=...`, another board
 //! size) and walks back and forward through the history, opens a run, and saves screenshots
-//! (desktop and phone width) under the target folder's `tmp/screenshots/`.
+//! (desktop and phone width) under the target folder's `tmp/screenshots/`. A second test
+//! walks the paths a player meets: bad links, either side human or computer, presets, hints,
+//! a failing agent fixed and retried, boards the solver cannot finish, the review chart's
+//! axes, and the runs tab in the URL with plots that enlarge.
 //!
 //! Set `C4_CHROMIUM` / `C4_CHROMEDRIVER` to use other binaries. Without them the test fails
 //! and says what to install: it never passes without a browser.
@@ -356,9 +359,9 @@ async fn play_a_game_against_easy_in_chromium() {
     c.set_window_size(1200, 1400).await.unwrap();
 
     // Two humans, with the keyboard: x wins in column 1.
-    element(&c, "#mode")
+    element(&c, "#player-o")
         .await
-        .select_by_value("humans")
+        .select_by_value("human")
         .await
         .unwrap();
     click(&c, "#new-game").await;
@@ -480,4 +483,173 @@ async fn play_a_game_against_easy_in_chromium() {
     let _ = std::fs::remove_dir_all(&runs);
     let _ = std::fs::remove_dir_all(&profile);
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// Stones on the page's board.
+const STONES: &str = "document.querySelectorAll('#board .cell.x, #board .cell.o').length";
+
+async fn status(c: &Client) -> String {
+    js(c, "document.getElementById('status').textContent")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn select(c: &Client, css: &str, value: &str) {
+    element(c, css)
+        .await
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_sides_presets_hints_and_runs_in_chromium() {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let shots = tmp.join("screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let runs = tmp.join(format!("browser-runs2-{}", std::process::id()));
+    std::fs::create_dir_all(runs.join("demo/plots")).unwrap();
+    std::fs::write(runs.join("demo/report.md"), "# Demo\n").unwrap();
+    std::fs::write(
+        runs.join("demo/plots/curve.svg"),
+        "<svg xmlns='http://www.w3.org/2000/svg' width='200' height='100'><polyline points='0,90 100,40 200,10' stroke='black' fill='none'/></svg>",
+    )
+    .unwrap();
+    // Links are followed as a user does: typed into the address bar of an open page (a hash
+    // change), the page then rewrites its URL to what it shows.
+    let (_server, url, _) = start_server(&runs);
+    let (_driver, driver_url) = start_driver();
+    let profile = tmp.join(format!("chromium-profile2-{}", std::process::id()));
+    let c = connect(&driver_url, &profile).await;
+    c.goto(&format!("{url}/")).await.unwrap();
+    wait_for(&c, "the page to be ready", READY, 30).await;
+
+    // Presets carry the shipped ladder's Elo; a legend says which colour is which.
+    let presets = js(&c, "[...document.querySelectorAll('#preset option')].map(o => o.textContent)").await;
+    let presets: Vec<String> = presets
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(presets.len(), 6, "{presets:?}");
+    for (p, name) in presets.iter().zip(["Easy", "Medium", "Hard", "Expert", "Perfect"]) {
+        assert!(p.starts_with(name) && p.contains("Elo"), "{presets:?}");
+    }
+    assert_eq!(js(&c, "document.querySelectorAll('#controls .stone.x').length").await, 1);
+
+    // Bad links keep a usable page: the longest legal prefix, a short message naming the
+    // problem, nothing echoed at length, nothing pushed sideways.
+    let long = format!("moves=444{}", "x".repeat(600));
+    for (hash, stones, needle) in [
+        ("moves=4444444", 6, "which is full"),
+        ("moves=abc", 0, "\"a\", not a column digit"),
+        ("moves=8", 0, "off the 7-column board"),
+        ("moves=12121212", 7, "already won by x after move 7"),
+        (long.as_str(), 3, "not a column digit"),
+        ("moves=44&width=100&height=100", 0, "not supported"),
+        ("moves=44&width=9&height=10", 0, "not supported"),
+    ] {
+        c.goto(&format!("{url}/#{hash}")).await.unwrap();
+        let name = &hash[..hash.len().min(40)];
+        wait_for(&c, name, &format!("{STONES} === {stones} && document.getElementById('status').dataset.state === 'error'"), 20).await;
+        let text = status(&c).await;
+        assert!(text.contains(needle), "{name}: {text}");
+        assert!(text.len() < 260, "{name}: the message echoes too much: {text}");
+        assert_eq!(js(&c, "document.querySelectorAll('#board .col').length").await, 7, "{name}");
+        let overflow = js(&c, "document.documentElement.scrollWidth - document.documentElement.clientWidth").await;
+        assert!(overflow.as_i64().unwrap() <= 0, "{name}: {overflow} px sideways");
+    }
+    screenshot(&c, &shots, "bad-link").await;
+
+    // A link where it is the computer's turn: it says so and waits; "Computer move" plays.
+    c.goto(&format!("{url}/#moves=4")).await.unwrap();
+    wait_for(&c, "the linked position", &format!("{STONES} === 1"), 20).await;
+    assert!(status(&c).await.contains("press Computer move"), "{}", status(&c).await);
+    screenshot(&c, &shots, "computer-turn-link").await;
+    click(&c, "#move-now").await;
+    wait_for(&c, "the computer's move", &format!("{STONES} === 2"), 30).await;
+    wait_for(&c, "its report", "document.getElementById('status').textContent.includes('The computer (o) played column')", 10).await;
+    assert!(!status(&c).await.contains("0.0 ms"), "{}", status(&c).await);
+
+    // Either side can switch at any moment without losing the position.
+    select(&c, "#player-x", "computer").await;
+    select(&c, "#player-o", "human").await;
+    wait_for(&c, "x's computer move", &format!("{STONES} === 3"), 30).await;
+    assert_eq!(js(&c, "location.hash.length").await, "#moves=".len() as u64 + 3);
+    // The computer against itself, a pause between moves.
+    select(&c, "#player-o", "computer").await;
+    wait_for(&c, "computer against computer", &format!("{STONES} >= 7"), 60).await;
+    select(&c, "#player-x", "human").await;
+    select(&c, "#player-o", "human").await;
+    screenshot(&c, &shots, "computer-vs-computer").await;
+
+    // An unknown agent leaves a usable game: fixing the spec retries the move.
+    click(&c, "#new-game").await;
+    select(&c, "#player-o", "computer").await;
+    c.execute("const i = document.getElementById('agent-spec'); i.value = 'bogus'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    click(&c, "#board .col[data-col='4']").await;
+    wait_for(&c, "the failed move", "document.getElementById('status').textContent.includes('could not move')", 20).await;
+    assert!(status(&c).await.contains("unknown agent"), "{}", status(&c).await);
+    c.execute("const i = document.getElementById('agent-spec'); i.value = 'easy'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    wait_for(&c, "the retried move", &format!("{STONES} === 2"), 20).await;
+
+    // A hint shows only the best column, with the scores hidden.
+    click(&c, "#show-hints").await;
+    wait_for(&c, "an exact analysis", "document.getElementById('analysis').dataset.complete === 'true'", 30).await;
+    click(&c, "#hint").await;
+    wait_for(&c, "the hint", "document.querySelectorAll('#board .col.hinted').length === 1", 20).await;
+    assert!(status(&c).await.starts_with("Hint: column "));
+    screenshot(&c, &shots, "hint").await;
+    click(&c, "#show-hints").await;
+
+    // Scores in words, from the board's side.
+    let words = js(&c, "document.getElementById('analysis-words').textContent").await;
+    let words = words.as_str().unwrap();
+    assert!(words.starts_with("x to move: ") && (words.contains(" wins with its ") || words.contains("draw")), "{words}");
+
+    // The review chart has axes with move numbers; a reviewed position marks the move played.
+    click(&c, "#review-button").await;
+    wait_for(&c, "the review", "document.getElementById('review').dataset.complete === 'true'", 60).await;
+    let labels = js(&c, "[...document.querySelectorAll('#review-chart text')].map(t => t.textContent)").await;
+    let labels: Vec<&str> = labels.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert!(labels.contains(&"0") && labels.iter().any(|l| l.starts_with("move number")), "{labels:?}");
+    click(&c, "#review-list li[data-ply='1']").await;
+    wait_for(&c, "the marked move", "document.querySelectorAll('#board .col.played').length === 1", 10).await;
+    screenshot(&c, &shots, "review-axes").await;
+
+    // A board the solver cannot finish: said once, bounds kept, a button to keep solving.
+    c.goto(&format!("{url}/#moves=&width=9&height=6")).await.unwrap();
+    wait_for(&c, "the unfinished analysis", "!document.getElementById('keep-solving').hidden", 30).await;
+    let words = js(&c, "document.getElementById('analysis-words').textContent").await;
+    assert!(words.as_str().unwrap().contains("could not finish"), "{words}");
+    screenshot(&c, &shots, "unsolved").await;
+
+    // The runs tab lives in the URL, keys do not play on the hidden board, plots enlarge.
+    c.goto(&format!("{url}/#moves=4")).await.unwrap();
+    wait_for(&c, "the position", &format!("{STONES} === 1"), 20).await;
+    click(&c, "#tab-button-runs").await;
+    wait_for(&c, "the runs URL", "location.hash === '#runs'", 10).await;
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    body.send_keys("5").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(js(&c, "S.moves.length").await, 1, "a key played on the hidden board");
+    wait_for(&c, "the run list", "document.querySelectorAll('#run-list button').length === 1", 10).await;
+    click(&c, "#run-list button").await;
+    wait_for(&c, "the run URL", "location.hash === '#runs=demo'", 10).await;
+    wait_for(&c, "the plot", "document.querySelector('#run-view .plots img') !== null", 10).await;
+    click(&c, "#run-view .plots img").await;
+    wait_for(&c, "the enlarged plot", "!document.getElementById('lightbox').hidden", 10).await;
+    screenshot(&c, &shots, "plot-enlarged").await;
+    click(&c, "#lightbox").await;
+    wait_for(&c, "the closed plot", "document.getElementById('lightbox').hidden", 10).await;
+    c.goto(&format!("{url}/#runs=demo")).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_for(&c, "the run from its link", "!document.getElementById('tab-runs').hidden && document.querySelector('#run-view h2') !== null", 20).await;
+
+    c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(&runs);
+    let _ = std::fs::remove_dir_all(&profile);
 }

@@ -25,6 +25,7 @@ mod analyze;
 mod assets;
 mod error;
 mod limits;
+mod presets;
 mod models;
 mod play;
 mod review;
@@ -105,6 +106,8 @@ struct AppState {
     /// time goes on from what the table already holds.
     solvers: Mutex<Vec<Solver>>,
     models: models::Models,
+    /// Strength presets with their measured Elo (see [`presets`]).
+    presets: Vec<presets::Preset>,
     agents: play::AgentCache,
     stats: Stats,
 }
@@ -185,6 +188,47 @@ impl AppState {
     }
 }
 
+/// Board sizes the server and the page accept (one rule, sent to the page in
+/// `/api/agents`): 4 to 9 columns (moves are digits), at least 4 rows, and at most 64 bits of
+/// board (`width * (height + 1)`).
+const MIN_SIDE: usize = 4;
+const MAX_WIDTH: usize = 9;
+const MAX_BITS: usize = 64;
+
+/// The board-size rule as the page reads it.
+fn board_rule() -> serde_json::Value {
+    serde_json::json!({
+        "min_width": MIN_SIDE,
+        "max_width": MAX_WIDTH,
+        "min_height": MIN_SIDE,
+        "max_bits": MAX_BITS,
+        "text": board_rule_text(),
+    })
+}
+
+fn board_rule_text() -> String {
+    format!(
+        "boards are {MIN_SIDE} to {MAX_WIDTH} columns wide and at least {MIN_SIDE} rows high, \
+         with width x (height + 1) at most {MAX_BITS}"
+    )
+}
+
+/// The board of `width` x `height` when [`board_rule`] allows it, else a 400 saying the rule.
+fn board_of(width: usize, height: usize) -> Result<crate::Geometry, ApiError> {
+    let ok = (MIN_SIDE..=MAX_WIDTH).contains(&width)
+        && height >= MIN_SIDE
+        && width.saturating_mul(height.saturating_add(1)) <= MAX_BITS;
+    if !ok {
+        return Err(ApiError::BadRequest(format!(
+            "a {} x {} board is not supported: {}",
+            limits::short(&width.to_string()),
+            limits::short(&height.to_string()),
+            board_rule_text()
+        )));
+    }
+    crate::Geometry::new(width, height).map_err(ApiError::bad)
+}
+
 /// The position after `moves` (1-based columns; empty or `-` for the empty board) on a
 /// `width` x `height` board (7 x 6 unless given): a 400 naming the bad move or size.
 fn position_of(
@@ -192,8 +236,7 @@ fn position_of(
     width: Option<usize>,
     height: Option<usize>,
 ) -> Result<crate::Position, ApiError> {
-    let geom =
-        crate::Geometry::new(width.unwrap_or(7), height.unwrap_or(6)).map_err(ApiError::bad)?;
+    let geom = board_of(width.unwrap_or(7), height.unwrap_or(6))?;
     let moves = moves.trim();
     let moves = if moves == "-" { "" } else { moves };
     crate::Position::from_moves(geom, moves)
@@ -203,11 +246,13 @@ fn position_of(
 /// The app: page, API and run files over `config`. Model files are loaded here, once.
 pub fn router(config: ServeConfig) -> Router {
     let models = models::Models::load(&config.models);
+    let presets = presets::load(&config.models);
     let state = Arc::new(AppState {
         heavy: Arc::new(Semaphore::new(config.heavy.max(1))),
         solvers: Mutex::new(Vec::new()),
         agents: play::AgentCache::default(),
         models,
+        presets,
         stats: Stats::default(),
         config,
     });

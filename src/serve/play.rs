@@ -176,6 +176,8 @@ pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Valu
         "kinds": kinds,
         "models": state.models.names(),
         "limits": super::limits::limits(state.config.move_limit),
+        "presets": state.presets,
+        "board": super::board_rule(),
     }))
 }
 

@@ -154,11 +154,20 @@ pub const PV_BUDGET: std::time::Duration = std::time::Duration::from_millis(500)
 fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
     let mut line = Vec::new();
     let mut p = *pos;
-    let start = std::time::Instant::now();
+    // Each solver step is bounded too: one step off the book can take seconds, and the
+    // scores are ready already. The caller's interrupt still applies.
+    let outer = solver.interrupt().cloned();
+    let deadline = std::time::Instant::now() + PV_BUDGET;
+    solver.set_interrupt(Some(
+        outer
+            .clone()
+            .unwrap_or_default()
+            .with_deadline(deadline),
+    ));
     while !p.last_move_won() && !p.is_full() {
         let col = match solver.book().and_then(|b| b.best_move(&p)) {
             Some((col, _)) => col,
-            None if start.elapsed() > PV_BUDGET => break,
+            None if std::time::Instant::now() > deadline => break,
             None => match solver.best_move(&p) {
                 Some((col, _)) if !solver.was_interrupted() => col,
                 _ => break,
@@ -167,6 +176,7 @@ fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
         line.push(col + 1);
         p.play_col(col);
     }
+    solver.set_interrupt(outer);
     line
 }
 

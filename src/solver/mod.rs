@@ -223,6 +223,11 @@ impl Solver {
         self.interrupt = interrupt;
     }
 
+    /// The interrupt searches poll, if any.
+    pub fn interrupt(&self) -> Option<&Interrupt> {
+        self.interrupt.as_ref()
+    }
+
     /// Whether the interrupt stopped the last search (the last score is then only bounds).
     pub fn was_interrupted(&self) -> bool {
         self.stopped

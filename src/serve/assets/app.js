@@ -8,8 +8,9 @@ const S = {
   width: 7,
   height: 6,
   moves: [],          // 1-based columns
-  mode: "ai",         // ai | humans | edit
-  human: "x",         // the human's side against the computer
+  mode: "play",       // play | edit
+  players: { x: "human", o: "computer" }, // who plays each side, switchable at any moment
+  lastBy: null,       // who made the last move in this session: "human", "computer" or null
   thinking: false,
   generation: 0,      // bumps on every change: stale answers are dropped
   models: [],
@@ -18,7 +19,16 @@ const S = {
   paused: false,      // browsing history or a review: the computer waits for a human move
   fromHistory: false, // the current change came from the URL (back, forward, a link)
   review: null,       // { moves, answer }: the game under review and the server's grades
+  analysis: null,     // the last analysis of the current position
+  marked: null,       // a column to outline: { col, kind: "hinted" | "played" }
+  rule: { min_width: 4, max_width: 9, min_height: 4, max_bits: 64, text: "" }, // the server's board rule
+  presets: [],
+  autoDelay: 700,     // ms between moves when the computer plays both sides
 };
+
+const computerPlays = (side) => S.players[side] === "computer";
+const someComputer = () => computerPlays("x") || computerPlays("o");
+const other = (side) => (side === "x" ? "o" : "x");
 
 // ---- rules (the server checks everything again) ----
 
@@ -74,6 +84,32 @@ const AGENT_CHOICES = [
   ["random", "random", false],
 ];
 
+// Strength presets (from the server, each with its measured Elo) and a custom spec.
+function setupPresets() {
+  const sel = $("preset");
+  sel.innerHTML = "";
+  for (const p of S.presets) {
+    const o = document.createElement("option");
+    o.value = p.agent;
+    const elo = p.elo === null || p.elo === undefined ? "" : ` · Elo ${Math.round(p.elo)}`;
+    o.textContent = `${p.name}${elo}`;
+    o.title = `${p.agent}: ${p.about}` + (p.games ? ` (${p.games} ladder games, 95% interval ${Math.round(p.low)}…${Math.round(p.high)})` : "");
+    sel.appendChild(o);
+  }
+  const custom = document.createElement("option");
+  custom.value = "custom";
+  custom.textContent = "Custom agent…";
+  sel.appendChild(custom);
+  sel.value = S.presets.length ? S.presets[0].agent : "custom";
+  const apply = () => {
+    document.body.classList.toggle("custom", sel.value === "custom");
+    $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value;
+    retryComputer();
+  };
+  sel.addEventListener("change", apply);
+  apply();
+}
+
 function specFromControls() {
   const kind = $("agent-kind").value;
   const choice = AGENT_CHOICES.find((c) => c[0] === kind);
@@ -95,10 +131,20 @@ function setupAgents() {
     $("agent-spec").value = specFromControls();
     const choice = AGENT_CHOICES.find((c) => c[0] === sel.value);
     $("depth").disabled = !(choice && choice[2]);
+    retryComputer();
   };
   sel.addEventListener("change", sync);
   $("depth").addEventListener("change", sync);
-  sync();
+  // A typed spec is a custom agent; fixing a bad one retries the computer's move.
+  $("agent-spec").addEventListener("change", () => {
+    const preset = $("preset");
+    if ([...preset.options].some((o) => o.value === $("agent-spec").value.trim())) preset.value = $("agent-spec").value.trim();
+    else preset.value = "custom";
+    document.body.classList.toggle("custom", preset.value === "custom");
+    retryComputer();
+  });
+  $("agent-spec").value = specFromControls();
+  $("depth").disabled = false;
 }
 
 // ---- server calls ----
@@ -140,7 +186,8 @@ function renderBoard() {
   board.innerHTML = "";
   const last = S.moves.length ? S.moves[S.moves.length - 1] - 1 : -1;
   const winSet = new Set(win ? win.cells.map(([c, r]) => `${c},${r}`) : []);
-  const humanTurn = S.mode !== "ai" || toMove === S.human || S.paused;
+  // A human may play for the side to move unless the computer is about to (or is) moving.
+  const humanTurn = S.mode === "edit" || !computerPlays(toMove) || S.paused;
   for (let c = 0; c < S.width; c++) {
     const col = document.createElement("button");
     col.type = "button";
@@ -158,6 +205,7 @@ function renderBoard() {
       if (winSet.has(`${c},${r}`)) cell.classList.add("win");
       col.appendChild(cell);
     }
+    if (S.marked && S.marked.col === c + 1) col.classList.add(S.marked.kind);
     col.addEventListener("click", () => humanPlay(c + 1));
     board.appendChild(col);
   }
@@ -168,11 +216,13 @@ function renderBoard() {
     if (!win) {
       text = "Draw: the board is full.";
       kind = "draw";
-    } else if (S.mode === "ai") {
-      const you = win.player === S.human;
+    } else if (S.lastBy && someComputer() && !(computerPlays("x") && computerPlays("o"))) {
+      // A game played here against the computer: say who won in those terms.
+      const you = !computerPlays(win.player);
       text = you ? "You win!" : "The computer wins.";
       kind = you ? "win" : "loss";
     } else {
+      // Two humans, the computer against itself, or a finished game opened from a link.
       text = `${win.player} wins!`;
       kind = "win";
     }
@@ -184,11 +234,14 @@ function renderBoard() {
     result.textContent = "";
     delete result.dataset.result;
   }
-  if (!over) {
-    if (S.thinking) setStatus("The computer is thinking…", "thinking");
-    else if (S.mode === "ai" && S.paused && toMove !== S.human) setStatus(`${toMove} to move: the computer waits until you play a move.`, "your-turn");
-    else if (S.mode === "ai") setStatus(toMove === S.human ? `Your move (${toMove}).` : "Computer to move.", "your-turn");
-    else setStatus(`${toMove} to move.`, "your-turn");
+  if (S.keepStatus) {
+    // A message about the last load or move stays until the next change.
+  } else if (!over) {
+    if (S.thinking) setStatus(`The computer is thinking (${toMove})…`, "thinking");
+    else if (S.mode === "edit") setStatus(`Editing: ${toMove} to move. Click columns to add stones; the computer waits.`, "your-turn");
+    else if (computerPlays(toMove) && S.paused) setStatus(`${toMove} to move (the computer's side): press Computer move, or play a column for it.`, "your-turn");
+    else if (computerPlays(toMove)) setStatus(`Computer to move (${toMove}).`, "your-turn");
+    else setStatus(someComputer() ? `Your move (${toMove}).` : `${toMove} to move.`, "your-turn");
   } else {
     setStatus("Game over.", "over");
   }
@@ -204,9 +257,45 @@ function scoreClass(low, high) {
   return low > 0 ? "win" : low < 0 ? "loss" : "draw";
 }
 
+// A column's score chip: the exact score, else what the bounds already decide ("≥+3": a
+// win at least that fast, "≤-2": a loss, "≥0": at least a draw, "?": anything), short enough
+// for nine columns (the title has the bounds).
 function scoreText(c) {
   if (c.exact) return c.score > 0 ? `+${c.score}` : String(c.score);
-  return `${c.low}…${c.high}`;
+  if (c.low > 0) return `≥+${c.low}`;
+  if (c.high < 0) return `≤${c.high}`;
+  if (c.low === 0) return "≥0";
+  if (c.high === 0) return "≤0";
+  return "?";
+}
+
+function ordinal(k) {
+  const tens = k % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][k % 10] || "th";
+  return `${k}${suffix}`;
+}
+
+// An exact score of the side to move in words from the board's point of view: who wins and
+// with which of their own stones, or a draw.
+function scoreWords(score, toMove, width, height) {
+  const half = Math.ceil((width * height) / 2);
+  if (score > 0) return `${toMove} wins with its ${ordinal(half + 1 - score)} stone`;
+  if (score < 0) return `${other(toMove)} wins with its ${ordinal(half + 1 + score)} stone`;
+  return "a draw with best play (each side can hold it)";
+}
+
+function analysisWords(a) {
+  if (a.result) return a.words;
+  if (a.score !== null && a.score !== undefined) return `${a.to_move} to move: ${scoreWords(a.score, a.to_move, a.width, a.height)}`;
+  if (a.score_low === null || a.score_low === undefined) return `${a.to_move} to move`;
+  const [lo, hi, me, you] = [a.score_low, a.score_high, a.to_move, other(a.to_move)];
+  let known;
+  if (lo > 0) known = `${me} wins (how fast is not known yet)`;
+  else if (hi < 0) known = `${you} wins (how fast is not known yet)`;
+  else if (lo === 0) known = `${me} at least draws`;
+  else if (hi === 0) known = `${you} at least draws`;
+  else known = "any result is still possible";
+  return `${me} to move: not solved yet; ${known}`;
 }
 
 function renderAnalysis(a) {
@@ -237,32 +326,54 @@ function renderAnalysis(a) {
   }
   panel.dataset.complete = String(a.complete);
   const who = a.to_move;
-  $("analysis-words").textContent = a.result
-    ? a.words
-    : `${who} to move: ${a.words}${a.complete ? "" : " (still solving…)"}`;
+  void who;
+  $("analysis-words").textContent = analysisWords(a);
   $("analysis-best").textContent = a.best.length ? `Best column${a.best.length > 1 ? "s" : ""}: ${a.best.join(", ")}` : "";
   $("analysis-pv").textContent = a.principal_variation.length ? `Best line: ${a.principal_variation.join(" ")}` : "";
-  $("analysis-meta").textContent = `${a.stones} stones · ${a.nodes.toLocaleString()} positions searched in ${a.ms.toFixed(0)} ms`;
+  $("analysis-meta").textContent = `${a.stones} stones · ${a.nodes.toLocaleString()} positions searched in ${fmtMs(a.ms)}`;
 }
 
-async function refreshAnalysis() {
+// A duration for people: microseconds below a millisecond, never "0.0 ms".
+function fmtMs(ms) {
+  if (ms < 1) return `${Math.max(1, Math.round(ms * 1000))} µs`;
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 10000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+// Asks the server for the current position's scores: they show as soon as they are known
+// (at once inside the opening book); the best line follows when it is ready. A position the
+// solver cannot finish within two tries is said so plainly, its bounds shown once, and
+// "Keep solving" asks again with the server's longest limit: never an endless "solving".
+async function refreshAnalysis(longer) {
   const gen = S.generation;
-  renderAnalysis(null);
-  $("analysis-words").textContent = "Solving…";
-  // Early positions take long: ask with a short limit and ask again while not complete (the
-  // server's solvers keep what they proved, so each round goes further).
-  for (let round = 0; round < 40; round++) {
-    let a;
+  S.analysis = null;
+  $("keep-solving").hidden = true;
+  if (!longer) renderAnalysis(null);
+  $("analysis-words").textContent = longer ? "Solving (up to 15 s)…" : "Solving…";
+  const tries = longer ? 1 : 2;
+  let a = null;
+  for (let round = 0; round < tries + 5; round++) {
     try {
-      a = await api(`/api/analyze?moves=${movesText()}&${sizeQuery()}&ms=2000`);
+      a = await api(`/api/analyze?moves=${movesText()}&${sizeQuery()}&ms=${longer ? 15000 : 2000}`);
     } catch (e) {
       if (gen === S.generation) $("analysis-words").textContent = `Analysis failed: ${e.message}`;
       return;
     }
     if (gen !== S.generation) return;
+    S.analysis = a;
     renderAnalysis(a);
-    // Exact: done once the best line also reaches the end of the game (a few rounds at most).
-    if (a.complete && (a.principal_variation_complete || a.result || round >= 5)) return;
+    if (a.result) return;
+    if (a.complete) {
+      // The scores are exact; ask a few more times only to complete the best line.
+      if (a.principal_variation_complete || round >= tries + 4) return;
+      continue;
+    }
+    if (round + 1 >= tries) break;
+  }
+  if (a && !a.complete && gen === S.generation) {
+    $("analysis-words").textContent = `${analysisWords(a)}. The solver could not finish this position in time; the scores shown are bounds.`;
+    $("keep-solving").hidden = false;
   }
 }
 
@@ -386,6 +497,8 @@ async function refreshModels() {
 
 function changed() {
   S.generation++;
+  S.keepStatus = false;
+  S.marked = null;
   syncUrl();
   renderBoard();
   refreshAnalysis();
@@ -395,17 +508,36 @@ function changed() {
 function humanPlay(col) {
   const { over, toMove } = state();
   if (S.thinking || over || !legal(col)) return;
-  if (S.mode === "ai" && toMove !== S.human && !S.paused) return;
+  if (S.mode !== "edit" && computerPlays(toMove) && !S.paused) return;
   S.paused = false;
+  S.lastBy = S.mode === "edit" ? null : "human";
   S.moves.push(col);
   changed();
   maybeComputer();
 }
 
-async function maybeComputer() {
+// The computer moves when it plays the side to move (not while editing, browsing or after
+// a link was opened); playing both sides, it waits S.autoDelay between moves.
+function maybeComputer() {
   const { over, toMove } = state();
-  if (S.mode !== "ai" || over || toMove === S.human || S.thinking || S.paused) return;
+  if (S.mode !== "play" || over || !computerPlays(toMove) || S.thinking || S.paused) return;
+  if (computerPlays(other(toMove))) {
+    const gen = S.generation;
+    setTimeout(() => {
+      if (gen === S.generation) computerMove();
+    }, S.autoDelay);
+  } else {
+    computerMove();
+  }
+}
+
+// The agent plays the side to move now, whoever plays it ("Computer move").
+async function computerMove() {
+  const { over, toMove } = state();
+  if (over || S.thinking) return;
   S.thinking = true;
+  S.paused = false;
+  S.keepStatus = false;
   const gen = S.generation;
   renderBoard();
   try {
@@ -416,25 +548,41 @@ async function maybeComputer() {
       body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length }),
     });
     S.thinking = false;
+    S.failed = false;
     if (gen !== S.generation) return;
     S.moves.push(r.column);
+    S.lastBy = "computer";
     changed();
-    setStatusAfterMove(r);
+    if (!state().over) {
+      const cut = r.stopped ? " at the time limit" : "";
+      setStatus(`The computer (${toMove}) played column ${r.column} in ${fmtMs(r.ms)}${cut}. ${computerPlays(other(toMove)) ? "" : `Your move (${other(toMove)}).`}`, "your-turn");
+    }
+    maybeComputer();
   } catch (e) {
     S.thinking = false;
+    S.failed = true;
+    S.paused = true;
     renderBoard();
-    setStatus(`The computer could not move: ${e.message}`, "error");
+    S.keepStatus = false;
+    setStatus(`The computer could not move: ${e.message}. Fix the agent spec (or pick a strength), then press Computer move.`, "error");
   }
 }
 
-function setStatusAfterMove(r) {
-  if (!state().over) setStatus(`The computer played column ${r.column} (${r.ms.toFixed(1)} ms). Your move (${S.human}).`, "your-turn");
+// After the agent changed: a computer move that failed (or is due) is tried again.
+function retryComputer() {
+  if (!S.failed) return;
+  S.failed = false;
+  S.paused = false;
+  maybeComputer();
 }
 
 function newGame() {
   S.moves = [];
   S.thinking = false;
   S.paused = false;
+  S.failed = false;
+  S.lastBy = null;
+  S.keepStatus = false;
   changed();
   maybeComputer();
 }
@@ -443,31 +591,71 @@ function undo() {
   if (S.thinking || !S.moves.length) return;
   S.paused = false;
   S.moves.pop();
-  // Against the computer, go back to the human's turn.
-  if (S.mode === "ai" && state().toMove !== S.human && S.moves.length) S.moves.pop();
+  // Against the computer, go back to a human's turn.
+  if (S.mode === "play" && computerPlays(state().toMove) && !computerPlays(other(state().toMove)) && S.moves.length) S.moves.pop();
+  S.lastBy = null;
   changed();
-  maybeComputer();
+  S.paused = computerPlays(state().toMove);
+  renderBoard();
 }
 
-// Loads a move string; from a URL (a link, back or forward) the computer does not answer
-// until the human plays.
-function loadMoves(text, fromUrl) {
-  const t = text.trim();
-  const digits = t === "-" ? [] : t.split("").map((d) => parseInt(d, 10));
-  const before = S.moves;
-  S.moves = [];
-  for (let i = 0; i < digits.length; i++) {
-    const c = digits[i];
-    if (!(c >= 1) || !legal(c) || state().over) {
-      S.moves = before;
-      setStatus(`Cannot load "${t}": move ${i + 1} ("${t[i]}") is not a legal column.`, "error");
-      return;
+// The longest legal prefix of a move string and, when it stops early, why (in board terms,
+// quoting at most a few characters of the input).
+function parseMoves(text) {
+  const t = text.trim() === "-" ? "" : text.trim();
+  const moves = [];
+  const saved = S.moves;
+  S.moves = moves;
+  let problem = null;
+  try {
+    for (let i = 0; i < t.length; i++) {
+      const ch = t[i];
+      const c = ch >= "1" && ch <= "9" ? ch.charCodeAt(0) - 48 : NaN;
+      const { win, over } = state();
+      if (over) {
+        problem = win ? `the game was already won by ${win.player} after move ${i}` : `the board was full after move ${i}`;
+        break;
+      }
+      if (Number.isNaN(c)) {
+        problem = `move ${i + 1} is "${shortText(ch, 4)}", not a column digit`;
+        break;
+      }
+      if (c > S.width) {
+        problem = `move ${i + 1} is column ${c}, off the ${S.width}-column board`;
+        break;
+      }
+      if (!legal(c)) {
+        problem = `move ${i + 1} is column ${c}, which is full`;
+        break;
+      }
+      moves.push(c);
     }
-    S.moves.push(c);
+  } finally {
+    S.moves = saved;
   }
-  if (fromUrl) S.paused = true;
+  return { moves, problem, text: t };
+}
+
+function shortText(t, n) {
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+}
+
+// Loads a move string, as much of it as is legal; from a URL (a link, back or forward) the
+// computer does not answer until asked.
+function loadMoves(text, fromUrl) {
+  const { moves, problem, text: t } = parseMoves(text);
+  S.moves = moves;
+  S.lastBy = null;
+  S.failed = false;
+  S.paused = fromUrl || S.paused;
+  S.keepStatus = false;
   changed();
-  maybeComputer();
+  if (problem) {
+    const shown = moves.length ? `the first ${moves.length} move${moves.length > 1 ? "s" : ""}` : "the empty board";
+    setStatus(`The moves "${shortText(t, 24)}" stop early: ${problem}. Showing ${shown}.`, "error");
+    S.keepStatus = true;
+  }
+  if (!fromUrl) maybeComputer();
 }
 
 // ---- shareable positions: #moves=4453[&width=W&height=H] ----
@@ -501,19 +689,39 @@ function setBoardSize(width, height) {
   S.height = height;
 }
 
-// Shows the position the URL names (on load, back and forward).
+// Whether the server's board rule allows `width` x `height` (the rule comes from
+// /api/agents, so the page and the server never disagree).
+function boardAllowed(width, height) {
+  const r = S.rule;
+  return Number.isInteger(width) && Number.isInteger(height) && width >= r.min_width && width <= r.max_width &&
+    height >= r.min_height && width * (height + 1) <= r.max_bits;
+}
+
+// Shows what the URL names (on load, back and forward): a position, or the runs tab.
 function applyHash() {
-  const p = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (!p.has("moves")) return false;
-  if (location.hash === hashFor(S.moves, S.width, S.height)) return true;
-  const width = parseInt(p.get("width") || "7", 10);
-  const height = parseInt(p.get("height") || "6", 10);
-  if (!(width >= 4 && width <= 9 && height >= 4 && height <= 10)) {
-    setStatus(`Cannot show the link's board of ${p.get("width")} x ${p.get("height")}.`, "error");
-    return false;
+  const h = location.hash.replace(/^#/, "");
+  if (h === "runs" || h.startsWith("runs=")) {
+    showTab("runs", true);
+    if (h.startsWith("runs=")) showRun(decodeURIComponent(h.slice(5)));
+    return true;
   }
+  const p = new URLSearchParams(h);
+  if (!p.has("moves")) return false;
+  if (!$("tab-play").hidden && location.hash === hashFor(S.moves, S.width, S.height)) return true;
+  showTab("play", true);
+  const rawW = p.get("width") || "7";
+  const rawH = p.get("height") || "6";
+  const width = /^\d{1,3}$/.test(rawW) ? parseInt(rawW, 10) : NaN;
+  const height = /^\d{1,3}$/.test(rawH) ? parseInt(rawH, 10) : NaN;
   S.fromHistory = true;
   try {
+    if (!boardAllowed(width, height)) {
+      setBoardSize(7, 6);
+      loadMoves("", true);
+      setStatus(`The link's board "${shortText(rawW, 6)} x ${shortText(rawH, 6)}" is not supported (${S.rule.text}). Showing the empty 7 x 6 board.`, "error");
+      S.keepStatus = true;
+      return true;
+    }
     setBoardSize(width, height);
     loadMoves(p.get("moves") || "", true);
   } finally {
@@ -609,10 +817,11 @@ function renderReview() {
   }
   // Score by move, from x's side: up is good for x.
   const series = reviewSeries(r);
-  const W = 420, H = 140, pad = 12;
+  const W = 420, H = 160, left = 30, right = 8, topPad = 10, bottom = 26;
   const top = Math.max(4, ...series.filter((v) => v !== null).map(Math.abs));
-  const px = (i) => pad + (i * (W - 2 * pad)) / Math.max(1, series.length - 1);
-  const py = (v) => H / 2 - (v * (H / 2 - pad)) / top;
+  const px = (i) => left + (i * (W - left - right)) / Math.max(1, series.length - 1);
+  const mid = topPad + (H - topPad - bottom) / 2;
+  const py = (v) => mid - (v * (mid - topPad)) / top;
   const ns = "http://www.w3.org/2000/svg";
   const add = (tag, attrs) => {
     const el = document.createElementNS(ns, tag);
@@ -620,7 +829,22 @@ function renderReview() {
     chart.appendChild(el);
     return el;
   };
-  add("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "axis" });
+  // Axes: the score for x up the side (positive: x wins), move numbers along the bottom.
+  const label = (x, y, text, anchor) => {
+    const t = add("text", { x, y, "text-anchor": anchor });
+    t.textContent = text;
+  };
+  add("line", { x1: left, x2: left, y1: topPad, y2: H - bottom, class: "tick" });
+  for (const v of [top, 0, -top]) {
+    add("line", { x1: left - 3, x2: W - right, y1: py(v).toFixed(1), y2: py(v).toFixed(1), class: v === 0 ? "axis" : "tick" });
+    label(left - 5, py(v) + 3, signed(v), "end");
+  }
+  const step = series.length > 30 ? 10 : 5;
+  for (let i = 0; i < series.length; i += step) {
+    add("line", { x1: px(i).toFixed(1), x2: px(i).toFixed(1), y1: H - bottom, y2: H - bottom + 3, class: "tick" });
+    label(px(i), H - bottom + 12, String(i), "middle");
+  }
+  label((left + W - right) / 2, H - 3, "move number (score for x after it: up is good for x)", "middle");
   let path = "";
   series.forEach((v, i) => {
     if (v === null) return;
@@ -646,9 +870,14 @@ function showReviewPly(ply) {
   S.paused = true;
   S.moves = review.moves.slice(0, ply);
   changed();
+  // The column then played, outlined on the board.
+  if (ply < review.moves.length) {
+    S.marked = { col: review.moves[ply], kind: "played" };
+    renderBoard();
+  }
   for (const li of $("review-list").children) li.classList.toggle("current", li.dataset.ply === String(ply));
   const m = review.answer && review.answer.reviews[ply];
-  if (m) setStatus(`Move ${m.number}: ${m.player} played ${m.column}, ${GRADE_WORDS[m.grade]}.`, "review");
+  if (m) setStatus(`Move ${m.number}: ${m.player} played column ${m.column} (outlined), ${GRADE_WORDS[m.grade]}.`, "review");
   else setStatus(`The position after the last move (${ply} stones).`, "review");
 }
 
@@ -748,6 +977,16 @@ async function showRun(name) {
   if (r.report) parts.push(`<h3>Report</h3><div class="report">${markdown(r.report)}</div>`);
   parts.push(`<p class="meta">${r.files.length} files.</p>`);
   view.innerHTML = parts.join("\n");
+  for (const img of view.querySelectorAll(".plots img")) img.addEventListener("click", () => enlarge(img.src, img.alt));
+  const want = `#runs=${encodeURIComponent(r.name)}`;
+  if (location.hash !== want) history.replaceState(null, "", want);
+}
+
+// Shows a plot at full size; a click anywhere closes it.
+function enlarge(src, alt) {
+  $("lightbox-img").src = src;
+  $("lightbox-img").alt = alt;
+  $("lightbox").hidden = false;
 }
 
 async function loadRuns() {
@@ -778,27 +1017,52 @@ async function loadRuns() {
 
 function setMode(mode) {
   S.mode = mode;
-  document.body.classList.remove("mode-ai", "mode-humans", "mode-edit");
+  document.body.classList.remove("mode-play", "mode-edit");
   document.body.classList.add(`mode-${mode}`);
+  S.paused = false;
   renderBoard();
   maybeComputer();
 }
 
-function showTab(tab) {
+function setPlayer(side, who) {
+  S.players[side] = who;
+  document.body.classList.toggle("has-computer", someComputer());
+  // The position stays; the computer takes over at once if it is its turn.
+  S.paused = false;
+  S.failed = false;
+  renderBoard();
+  maybeComputer();
+}
+
+// Shows a tab; the runs tab lives in the URL (#runs, #runs=NAME) and the play tab's URL is
+// the position's.
+function showTab(tab, fromUrl) {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === tab);
   $("tab-play").hidden = tab !== "play";
   $("tab-runs").hidden = tab !== "runs";
-  if (tab === "runs") loadRuns();
+  if (tab === "runs") {
+    loadRuns();
+    if (!fromUrl && !location.hash.startsWith("#runs")) history.pushState(null, "", "#runs");
+  } else if (!fromUrl) {
+    const want = hashFor(S.moves, S.width, S.height);
+    if (location.hash !== want) history.pushState(null, "", want);
+  }
 }
 
 async function init() {
   setupAgents();
-  document.body.classList.add("mode-ai");
+  document.body.classList.add("mode-play", "has-computer");
+  try {
+    const info = await api("/api/agents");
+    if (info.board) S.rule = info.board;
+    S.presets = info.presets || [];
+  } catch (_) {
+    S.presets = [];
+  }
+  setupPresets();
   $("mode").addEventListener("change", (e) => setMode(e.target.value));
-  $("human-side").addEventListener("change", (e) => {
-    S.human = e.target.value;
-    newGame();
-  });
+  $("player-x").addEventListener("change", (e) => setPlayer("x", e.target.value));
+  $("player-o").addEventListener("change", (e) => setPlayer("o", e.target.value));
   $("board-size").addEventListener("change", (e) => {
     const [w, h] = e.target.value.split("x").map(Number);
     S.width = w;
@@ -807,6 +1071,12 @@ async function init() {
   });
   $("share-button").addEventListener("click", share);
   $("review-button").addEventListener("click", reviewGame);
+  $("keep-solving").addEventListener("click", () => refreshAnalysis(true));
+  $("move-now").addEventListener("click", computerMove);
+  $("hint").addEventListener("click", hint);
+  $("lightbox").addEventListener("click", () => {
+    $("lightbox").hidden = true;
+  });
   window.addEventListener("popstate", applyHash);
   window.addEventListener("hashchange", applyHash);
   $("new-game").addEventListener("click", newGame);
@@ -821,9 +1091,14 @@ async function init() {
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape") $("lightbox").hidden = true;
+    // Keys act on the board only while it is shown.
+    if ($("tab-play").hidden) return;
     if (/^[1-9]$/.test(e.key)) humanPlay(parseInt(e.key, 10));
     else if (e.key === "u") undo();
     else if (e.key === "n") newGame();
+    else if (e.key === "m") computerMove();
+    else if (e.key === "h") hint();
   });
   try {
     S.models = (await api("/api/models")).models;
@@ -831,6 +1106,34 @@ async function init() {
     S.models = [];
   }
   if (!applyHash()) changed();
+}
+
+// The solver's best column, only that: outlined on the board (the scores may stay hidden).
+async function hint() {
+  const { over } = state();
+  if (over) return;
+  const gen = S.generation;
+  let a = S.analysis;
+  if (!a || !a.complete) {
+    try {
+      a = await api(`/api/analyze?moves=${movesText()}&${sizeQuery()}&ms=3000`);
+    } catch (e) {
+      setStatus(`No hint: ${e.message}`, "error");
+      return;
+    }
+  }
+  if (gen !== S.generation) return;
+  if (!a.best.length) {
+    setStatus("No hint yet: the solver has not found the best column in time.", "error");
+    return;
+  }
+  // Several best columns: the most central of them.
+  const centre = (S.width + 1) / 2;
+  const col = a.best.slice().sort((p, q) => Math.abs(p - centre) - Math.abs(q - centre))[0];
+  S.marked = { col, kind: "hinted" };
+  renderBoard();
+  setStatus(`Hint: column ${col}.`, "your-turn");
+  S.keepStatus = true;
 }
 
 init();
