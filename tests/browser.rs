@@ -497,11 +497,7 @@ async fn status(c: &Client) -> String {
 }
 
 async fn select(c: &Client, css: &str, value: &str) {
-    element(c, css)
-        .await
-        .select_by_value(value)
-        .await
-        .unwrap();
+    element(c, css).await.select_by_value(value).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -527,7 +523,11 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     wait_for(&c, "the page to be ready", READY, 30).await;
 
     // Presets carry the shipped ladder's Elo; a legend says which colour is which.
-    let presets = js(&c, "[...document.querySelectorAll('#preset option')].map(o => o.textContent)").await;
+    let presets = js(
+        &c,
+        "[...document.querySelectorAll('#preset option')].map(o => o.textContent)",
+    )
+    .await;
     let presets: Vec<String> = presets
         .as_array()
         .unwrap()
@@ -535,10 +535,16 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
     assert_eq!(presets.len(), 6, "{presets:?}");
-    for (p, name) in presets.iter().zip(["Easy", "Medium", "Hard", "Expert", "Perfect"]) {
+    for (p, name) in presets
+        .iter()
+        .zip(["Easy", "Medium", "Hard", "Expert", "Perfect"])
+    {
         assert!(p.starts_with(name) && p.contains("Elo"), "{presets:?}");
     }
-    assert_eq!(js(&c, "document.querySelectorAll('#controls .stone.x').length").await, 1);
+    assert_eq!(
+        js(&c, "document.querySelectorAll('#controls .stone.x').length").await,
+        1
+    );
 
     // Bad links keep a usable page: the longest legal prefix, a short message naming the
     // problem, nothing echoed at length, nothing pushed sideways.
@@ -557,31 +563,64 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
         wait_for(&c, name, &format!("{STONES} === {stones} && document.getElementById('status').dataset.state === 'error'"), 20).await;
         let text = status(&c).await;
         assert!(text.contains(needle), "{name}: {text}");
-        assert!(text.len() < 260, "{name}: the message echoes too much: {text}");
-        assert_eq!(js(&c, "document.querySelectorAll('#board .col').length").await, 7, "{name}");
-        let overflow = js(&c, "document.documentElement.scrollWidth - document.documentElement.clientWidth").await;
-        assert!(overflow.as_i64().unwrap() <= 0, "{name}: {overflow} px sideways");
+        assert!(
+            text.len() < 260,
+            "{name}: the message echoes too much: {text}"
+        );
+        assert_eq!(
+            js(&c, "document.querySelectorAll('#board .col').length").await,
+            7,
+            "{name}"
+        );
+        let overflow = js(
+            &c,
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+        )
+        .await;
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "{name}: {overflow} px sideways"
+        );
     }
     screenshot(&c, &shots, "bad-link").await;
 
     // A link where it is the computer's turn: it says so and waits; "Computer move" plays.
     c.goto(&format!("{url}/#moves=4")).await.unwrap();
     wait_for(&c, "the linked position", &format!("{STONES} === 1"), 20).await;
-    assert!(status(&c).await.contains("press Computer move"), "{}", status(&c).await);
+    assert!(
+        status(&c).await.contains("press Computer move"),
+        "{}",
+        status(&c).await
+    );
     screenshot(&c, &shots, "computer-turn-link").await;
     click(&c, "#move-now").await;
     wait_for(&c, "the computer's move", &format!("{STONES} === 2"), 30).await;
-    wait_for(&c, "its report", "document.getElementById('status').textContent.includes('The computer (o) played column')", 10).await;
+    wait_for(
+        &c,
+        "its report",
+        "document.getElementById('status').textContent.includes('The computer (o) played column')",
+        10,
+    )
+    .await;
     assert!(!status(&c).await.contains("0.0 ms"), "{}", status(&c).await);
 
     // Either side can switch at any moment without losing the position.
     select(&c, "#player-x", "computer").await;
     select(&c, "#player-o", "human").await;
     wait_for(&c, "x's computer move", &format!("{STONES} === 3"), 30).await;
-    assert_eq!(js(&c, "location.hash.length").await, "#moves=".len() as u64 + 3);
+    assert_eq!(
+        js(&c, "location.hash.length").await,
+        "#moves=".len() as u64 + 3
+    );
     // The computer against itself, a pause between moves.
     select(&c, "#player-o", "computer").await;
-    wait_for(&c, "computer against computer", &format!("{STONES} >= 7"), 60).await;
+    wait_for(
+        &c,
+        "computer against computer",
+        &format!("{STONES} >= 7"),
+        60,
+    )
+    .await;
     select(&c, "#player-x", "human").await;
     select(&c, "#player-o", "human").await;
     screenshot(&c, &shots, "computer-vs-computer").await;
@@ -591,16 +630,38 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     select(&c, "#player-o", "computer").await;
     c.execute("const i = document.getElementById('agent-spec'); i.value = 'bogus'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
     click(&c, "#board .col[data-col='4']").await;
-    wait_for(&c, "the failed move", "document.getElementById('status').textContent.includes('could not move')", 20).await;
-    assert!(status(&c).await.contains("unknown agent"), "{}", status(&c).await);
+    wait_for(
+        &c,
+        "the failed move",
+        "document.getElementById('status').textContent.includes('could not move')",
+        20,
+    )
+    .await;
+    assert!(
+        status(&c).await.contains("unknown agent"),
+        "{}",
+        status(&c).await
+    );
     c.execute("const i = document.getElementById('agent-spec'); i.value = 'easy'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
     wait_for(&c, "the retried move", &format!("{STONES} === 2"), 20).await;
 
     // A hint shows only the best column, with the scores hidden.
     click(&c, "#show-hints").await;
-    wait_for(&c, "an exact analysis", "document.getElementById('analysis').dataset.complete === 'true'", 30).await;
+    wait_for(
+        &c,
+        "an exact analysis",
+        "document.getElementById('analysis').dataset.complete === 'true'",
+        30,
+    )
+    .await;
     click(&c, "#hint").await;
-    wait_for(&c, "the hint", "document.querySelectorAll('#board .col.hinted').length === 1", 20).await;
+    wait_for(
+        &c,
+        "the hint",
+        "document.querySelectorAll('#board .col.hinted').length === 1",
+        20,
+    )
+    .await;
     assert!(status(&c).await.starts_with("Hint: column "));
     screenshot(&c, &shots, "hint").await;
     click(&c, "#show-hints").await;
@@ -608,23 +669,62 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     // Scores in words, from the board's side.
     let words = js(&c, "document.getElementById('analysis-words').textContent").await;
     let words = words.as_str().unwrap();
-    assert!(words.starts_with("x to move: ") && (words.contains(" wins with its ") || words.contains("draw")), "{words}");
+    assert!(
+        words.starts_with("x to move: ")
+            && (words.contains(" wins with its ") || words.contains("draw")),
+        "{words}"
+    );
 
     // The review chart has axes with move numbers; a reviewed position marks the move played.
     click(&c, "#review-button").await;
-    wait_for(&c, "the review", "document.getElementById('review').dataset.complete === 'true'", 60).await;
-    let labels = js(&c, "[...document.querySelectorAll('#review-chart text')].map(t => t.textContent)").await;
-    let labels: Vec<&str> = labels.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert!(labels.contains(&"0") && labels.iter().any(|l| l.starts_with("move number")), "{labels:?}");
+    wait_for(
+        &c,
+        "the review",
+        "document.getElementById('review').dataset.complete === 'true'",
+        60,
+    )
+    .await;
+    let labels = js(
+        &c,
+        "[...document.querySelectorAll('#review-chart text')].map(t => t.textContent)",
+    )
+    .await;
+    let labels: Vec<&str> = labels
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"0") && labels.iter().any(|l| l.starts_with("move number")),
+        "{labels:?}"
+    );
     click(&c, "#review-list li[data-ply='1']").await;
-    wait_for(&c, "the marked move", "document.querySelectorAll('#board .col.played').length === 1", 10).await;
+    wait_for(
+        &c,
+        "the marked move",
+        "document.querySelectorAll('#board .col.played').length === 1",
+        10,
+    )
+    .await;
     screenshot(&c, &shots, "review-axes").await;
 
     // A board the solver cannot finish: said once, bounds kept, a button to keep solving.
-    c.goto(&format!("{url}/#moves=&width=9&height=6")).await.unwrap();
-    wait_for(&c, "the unfinished analysis", "!document.getElementById('keep-solving').hidden", 30).await;
+    c.goto(&format!("{url}/#moves=&width=9&height=6"))
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "the unfinished analysis",
+        "!document.getElementById('keep-solving').hidden",
+        30,
+    )
+    .await;
     let words = js(&c, "document.getElementById('analysis-words').textContent").await;
-    assert!(words.as_str().unwrap().contains("could not finish"), "{words}");
+    assert!(
+        words.as_str().unwrap().contains("could not finish"),
+        "{words}"
+    );
     screenshot(&c, &shots, "unsolved").await;
 
     // The runs tab lives in the URL, keys do not play on the hidden board, plots enlarge.
@@ -635,16 +735,44 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     let body = c.find(Locator::Css("body")).await.unwrap();
     body.send_keys("5").await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(js(&c, "S.moves.length").await, 1, "a key played on the hidden board");
-    wait_for(&c, "the run list", "document.querySelectorAll('#run-list button').length === 1", 10).await;
+    assert_eq!(
+        js(&c, "S.moves.length").await,
+        1,
+        "a key played on the hidden board"
+    );
+    wait_for(
+        &c,
+        "the run list",
+        "document.querySelectorAll('#run-list button').length === 1",
+        10,
+    )
+    .await;
     click(&c, "#run-list button").await;
     wait_for(&c, "the run URL", "location.hash === '#runs=demo'", 10).await;
-    wait_for(&c, "the plot", "document.querySelector('#run-view .plots img') !== null", 10).await;
+    wait_for(
+        &c,
+        "the plot",
+        "document.querySelector('#run-view .plots img') !== null",
+        10,
+    )
+    .await;
     click(&c, "#run-view .plots img").await;
-    wait_for(&c, "the enlarged plot", "!document.getElementById('lightbox').hidden", 10).await;
+    wait_for(
+        &c,
+        "the enlarged plot",
+        "!document.getElementById('lightbox').hidden",
+        10,
+    )
+    .await;
     screenshot(&c, &shots, "plot-enlarged").await;
     click(&c, "#lightbox").await;
-    wait_for(&c, "the closed plot", "document.getElementById('lightbox').hidden", 10).await;
+    wait_for(
+        &c,
+        "the closed plot",
+        "document.getElementById('lightbox').hidden",
+        10,
+    )
+    .await;
     c.goto(&format!("{url}/#runs=demo")).await.unwrap();
     c.refresh().await.unwrap();
     wait_for(&c, "the run from its link", "!document.getElementById('tab-runs').hidden && document.querySelector('#run-view h2') !== null", 20).await;

@@ -25,9 +25,9 @@ mod analyze;
 mod assets;
 mod error;
 mod limits;
-mod presets;
 mod models;
 mod play;
+mod presets;
 mod review;
 mod runs;
 
@@ -96,6 +96,8 @@ struct Stats {
     finished: AtomicU64,
     cancelled: AtomicU64,
     stopped_at_limit: AtomicU64,
+    /// The longest a heavy task ran past its time limit, in microseconds.
+    max_overrun_us: AtomicU64,
 }
 
 /// What every handler shares.
@@ -146,7 +148,13 @@ impl AppState {
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             state.stats.in_flight.fetch_add(1, Ordering::Relaxed);
+            let started = std::time::Instant::now();
             let out = work(&state, &stop);
+            let overrun = started.elapsed().saturating_sub(limit);
+            state
+                .stats
+                .max_overrun_us
+                .fetch_max(overrun.as_micros() as u64, Ordering::Relaxed);
             state.stats.in_flight.fetch_sub(1, Ordering::Relaxed);
             let counter = if stop.is_cancelled() {
                 &state.stats.cancelled
@@ -326,6 +334,7 @@ async fn status(
         "finished": n(&s.finished),
         "cancelled": n(&s.cancelled),
         "stopped_at_limit": n(&s.stopped_at_limit),
+        "max_overrun_ms": n(&s.max_overrun_us) as f64 / 1e3,
         "models": state.models.names(),
     }))
 }

@@ -9,13 +9,21 @@ use std::path::Path;
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("Easy", "easy", "open lines, one move ahead"),
     ("Medium", "hard", "open lines, five moves ahead"),
-    ("Hard", "gbt:depth=3", "the gradient-boosted trees, three moves ahead"),
+    (
+        "Hard",
+        "gbt:depth=3",
+        "the gradient-boosted trees, three moves ahead",
+    ),
     (
         "Expert",
         "ntuple:depth=1,safe=true",
         "the n-tuple network learned by self-play, one move ahead",
     ),
-    ("Perfect", "perfect:ties=random", "the solver: never a mistake"),
+    (
+        "Perfect",
+        "perfect:ties=random",
+        "the solver: never a mistake",
+    ),
 ];
 
 /// The ladder file under the models folder.

@@ -159,10 +159,7 @@ fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
     let outer = solver.interrupt().cloned();
     let deadline = std::time::Instant::now() + PV_BUDGET;
     solver.set_interrupt(Some(
-        outer
-            .clone()
-            .unwrap_or_default()
-            .with_deadline(deadline),
+        outer.clone().unwrap_or_default().with_deadline(deadline),
     ));
     while !p.last_move_won() && !p.is_full() {
         let col = match solver.book().and_then(|b| b.best_move(&p)) {
