@@ -25,7 +25,8 @@ pub struct ServeArgs {
     /// Default time limit of one analysis, in milliseconds.
     #[arg(long, default_value_t = 3000)]
     analyze_ms: u64,
-    /// Time limit of one agent's move, in milliseconds (then 503).
+    /// Time limit of one agent's move, in milliseconds: the agent then answers the best move it
+    /// found so far, marked "stopped" (also the ceiling of a spec's `ms`).
     #[arg(long, default_value_t = 20000)]
     move_ms: u64,
     /// Transposition table of each pooled solver, in MiB.

@@ -18,9 +18,6 @@ pub enum ApiError {
     /// Every slot for heavy work stayed busy for too long.
     #[error("the server is busy: {0}")]
     Busy(String),
-    /// The work was stopped at the server's time limit.
-    #[error("{0}")]
-    TooSlow(String),
     /// A bug or a failed blocking task: reported, never a panic in the client's face.
     #[error("internal error: {0}")]
     Internal(String),
@@ -36,7 +33,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Busy(_) | ApiError::TooSlow(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

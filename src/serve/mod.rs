@@ -64,7 +64,7 @@ pub struct ServeConfig {
     pub analyze_limit: Duration,
     /// The longest analysis a request may ask for.
     pub analyze_max: Duration,
-    /// Time after which an agent's move is stopped and the request fails with a 503.
+    /// Time after which an agent's move is stopped: it answers the best move found so far.
     pub move_limit: Duration,
     /// Largest request body in bytes.
     pub body_limit: usize,
