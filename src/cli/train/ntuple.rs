@@ -144,6 +144,11 @@ pub struct NTupleArgs {
     /// Self-play workers sharing one network (default: every core; 1 replays a seed exactly).
     #[arg(long, value_parser = crate::cli::at_least_one)]
     threads: Option<usize>,
+    /// Hand over the mean of the weights over the run's last share F of self-play games
+    /// (a snapshot every round of 2,000 games per worker) instead of the last weights
+    /// (0: no averaging).
+    #[arg(long, value_name = "F", default_value_t = NTupleConfig::default().tail)]
+    tail: f32,
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
@@ -180,6 +185,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         },
         safe: a.safe,
         threads: a.threads.unwrap_or_else(rayon::current_num_threads),
+        tail: a.tail,
     };
     config.check()?;
     let (mut examples, mut notes) = (Vec::new(), Vec::new());

@@ -70,6 +70,12 @@ pub struct NTupleConfig {
     pub safe: bool,
     /// Self-play workers sharing the network (1: exactly reproducible).
     pub threads: usize,
+    /// The share of the run's last self-play games over which the weights are averaged
+    /// (0: the network is the last weights). A constant step keeps the weights of the
+    /// opening moving from game to game, so a depth-1 agent's first moves flip with them;
+    /// the average of many snapshots (Polyak-Ruppert averaging) sits still.
+    #[serde(default)]
+    pub tail: f32,
 }
 
 impl Default for NTupleConfig {
@@ -97,6 +103,7 @@ impl Default for NTupleConfig {
             rule: Rule::Td,
             safe: true,
             threads: 1,
+            tail: 0.0,
         }
     }
 }
@@ -129,6 +136,13 @@ impl NTupleConfig {
                 return bad(name, v.to_string(), "a value in [0, 1)");
             }
         }
+        if !(0.0..1.0).contains(&self.tail) {
+            return bad(
+                "tail",
+                self.tail.to_string(),
+                "a share of the games in [0, 1)",
+            );
+        }
         if self.opening > 8 {
             return bad(
                 "opening",
@@ -137,6 +151,12 @@ impl NTupleConfig {
             );
         }
         Ok(())
+    }
+
+    /// The first self-play game whose weights the tail average takes (`games` when the run
+    /// does not average).
+    pub(super) fn tail_from(&self) -> usize {
+        self.games - ((self.tail as f64 * self.games as f64).round() as usize).min(self.games)
     }
 
     /// The value at game `g` of a quantity decaying geometrically from `a` to `b` over the

@@ -27,6 +27,7 @@ pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_pe
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
+pub use self_play::TailAverage;
 use self_play::{TclState, Weights, self_play};
 
 use crate::datasets::Example;
@@ -87,6 +88,8 @@ pub struct Checkpoint {
     pub network: NTupleData,
     /// TCL's accumulators, when the rule keeps them.
     pub tcl: Option<TclState>,
+    /// The tail average so far, when the run averages.
+    pub tail: Option<TailAverage>,
 }
 
 /// Where and how often a run saves its state.
@@ -135,6 +138,7 @@ pub fn train_ntuple(
             curve: Vec::new(),
             network: NTupleNetwork::new(geom, config.layout)?.data(),
             tcl: None,
+            tail: None,
         },
     };
     let mut net = NTupleNetwork::from_data(geom, state.network.clone())?;
@@ -166,6 +170,17 @@ pub fn train_ntuple(
         progress.advance(state.games_done);
         let mut shared = Weights::new(&net, config.rule, state.tcl.as_ref());
         let threads = config.threads.max(1);
+        let tail_from = config.tail_from();
+        let mut tail = state.tail.clone().unwrap_or_default();
+        // The network the run would hand over if it stopped now: the tail average once it
+        // has a snapshot, else the weights as they are.
+        let handed = |net: &NTupleNetwork, tail: &TailAverage| {
+            let mut out = net.clone();
+            if tail.count > 0 {
+                out.weights_mut().copy_from_slice(&tail.mean);
+            }
+            out
+        };
         while state.games_done < config.games {
             // Play up to the next curve point, checkpoint or the end, whichever comes first.
             let done = state.games_done;
@@ -178,13 +193,22 @@ pub fn train_ntuple(
                 .min(next_at(every))
                 .min(config.games);
             let t0 = Instant::now();
-            self_play(config, &net, &mut shared, done, end, threads, progress);
+            let feed = (config.tail > 0.0).then_some((&mut tail, tail_from));
+            self_play(
+                config,
+                &net,
+                &mut shared,
+                done..end,
+                threads,
+                feed,
+                progress,
+            );
             state.seconds += t0.elapsed().as_secs_f64();
             state.games_done = end;
             shared.copy_into(&mut net);
             let at_curve = config.curve_every > 0 && end % config.curve_every == 0;
             if (at_curve || end == config.games)
-                && let Some(pt) = measure(&net, &state, "self-play")?
+                && let Some(pt) = measure(&handed(&net, &tail), &state, "self-play")?
             {
                 progress.note(&pt.summary());
                 state.curve.push(pt);
@@ -192,10 +216,18 @@ pub fn train_ntuple(
             if let Some(c) = checkpointing {
                 state.network = net.data();
                 state.tcl = shared.tcl_state();
+                state.tail = (tail.count > 0).then(|| tail.clone());
                 save_checkpoint(&c.path, &state)?;
             }
         }
         progress.finish();
+        state.tail = (tail.count > 0).then_some(tail);
+    }
+    // A tail-averaging run hands over the average, not the last weights.
+    if let Some(t) = &state.tail
+        && t.count > 0
+    {
+        net.weights_mut().copy_from_slice(&t.mean);
     }
     if !supervised_first && !state.supervised_done {
         supervised(config, &mut net, examples, &mut state, progress);
@@ -309,7 +341,7 @@ mod tests {
         // Simulate the interruption: train 100 games by hand into a checkpoint.
         let mut net = NTupleNetwork::new(g, state_100.layout).unwrap();
         let mut w = Weights::new(&net, state_100.rule, None);
-        self_play(&state_100, &net, &mut w, 0, 100, 1, &q);
+        self_play(&state_100, &net, &mut w, 0..100, 1, None, &q);
         w.copy_into(&mut net);
         save_checkpoint(
             &cp.path,
@@ -321,6 +353,7 @@ mod tests {
                 curve: Vec::new(),
                 network: net.data(),
                 tcl: None,
+                tail: None,
             },
         )
         .unwrap();
@@ -358,6 +391,56 @@ mod tests {
             let p = crate::Position::from_moves(g, "4453").unwrap();
             assert!(a.network.value(&p).abs() < 1.0, "{rule:?}");
         }
+    }
+
+    #[test]
+    fn a_tail_average_is_the_mean_of_the_rounds_and_survives_a_resume() {
+        let g = Geometry::STANDARD;
+        let q = crate::progress::Quiet;
+        // 6,000 games on one worker: rounds end at 2,000, 4,000 and 6,000, and a tail of
+        // half the run takes the snapshots after 4,000 and 6,000.
+        let plain = NTupleConfig {
+            games: 6000,
+            ..small()
+        };
+        let tailed = NTupleConfig {
+            tail: 0.5,
+            ..plain.clone()
+        };
+        assert_eq!(tailed.tail_from(), 3000);
+        let mut net = NTupleNetwork::new(g, plain.layout).unwrap();
+        let mut w = Weights::new(&net, plain.rule, None);
+        self_play(&plain, &net, &mut w, 0..4000, 1, None, &q);
+        w.copy_into(&mut net);
+        let at_4000 = net.weights().to_vec();
+        let last = train_ntuple(&plain, g, &[], None, None, &q).unwrap();
+        let avg = train_ntuple(&tailed, g, &[], None, None, &q).unwrap();
+        for ((a, b), m) in at_4000
+            .iter()
+            .zip(last.network.weights())
+            .zip(avg.network.weights())
+        {
+            assert!(((a + b) / 2.0 - m).abs() < 1e-6, "{a} {b} {m}");
+        }
+        assert_ne!(avg.network.data(), last.network.data());
+        // Checkpoints every 1,000 games keep the average: a resumed run hands over the same.
+        let dir = std::env::temp_dir().join(format!("c4-ntuple-tail-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cp = Checkpointing {
+            path: dir.join("t.checkpoint"),
+            every: 1000,
+            resume: true,
+        };
+        let _ = std::fs::remove_file(&cp.path);
+        let short = NTupleConfig {
+            games: 6000,
+            ..tailed.clone()
+        };
+        let whole = train_ntuple(&short, g, &[], None, Some(&cp), &q).unwrap();
+        let again = train_ntuple(&short, g, &[], None, Some(&cp), &q).unwrap();
+        assert_eq!(again.network.data(), whole.network.data());
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(NTupleConfig { tail: 1.0, ..plain }.check().is_err());
     }
 
     #[test]

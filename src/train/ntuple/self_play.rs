@@ -21,6 +21,7 @@ use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 /// How far back traces reach: states whose share of the newest's credit falls below this
 /// are dropped.
@@ -144,6 +145,35 @@ fn merge_into(global: &mut [f32], locals: Vec<&mut [f32]>, parts: usize) {
     });
 }
 
+/// The running mean of the weights taken at the end of every round of self-play from a
+/// given game on (the tail average of [`NTupleConfig::tail`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TailAverage {
+    /// The mean so far (empty before the first snapshot).
+    pub mean: Vec<f32>,
+    /// Snapshots in the mean.
+    pub count: u64,
+}
+
+impl TailAverage {
+    /// Adds one snapshot of the weights to the mean.
+    fn add(&mut self, weights: &[f32]) {
+        self.count += 1;
+        if self.mean.len() != weights.len() {
+            self.mean = weights.to_vec();
+            self.count = 1;
+            return;
+        }
+        let k = 1.0 / self.count as f32;
+        for (m, &w) in self.mean.iter_mut().zip(weights) {
+            *m += (w - *m) * k;
+        }
+    }
+}
+
+/// Where self-play feeds its tail average: the average and the first game it takes.
+pub(super) type TailFeed<'a> = Option<(&'a mut TailAverage, usize)>;
+
 /// One worker's reusable buffers.
 #[derive(Default)]
 pub(super) struct Worker {
@@ -158,22 +188,37 @@ pub(super) struct Worker {
 /// Games each worker plays between two merges of the workers' changes.
 const ROUND_PER_WORKER: usize = 2000;
 
-/// Plays games `from..to` on `threads` workers and adds what they learn to `weights`; `net`
+/// Plays `games` (by number) on `threads` workers and adds what they learn to `weights`; `net`
 /// supplies the tuples.
 pub(super) fn self_play(
     config: &NTupleConfig,
     net: &NTupleNetwork,
     weights: &mut Weights,
-    from: usize,
-    to: usize,
+    games: std::ops::Range<usize>,
     threads: usize,
+    mut tail: TailFeed,
     progress: &dyn Progress,
 ) {
+    // The weights after every round that ends past the tail's first game join its mean.
+    let (from, to) = (games.start, games.end);
+    let mut snapshot = |weights: &Weights, end: usize| {
+        if let Some((avg, first)) = tail.as_mut()
+            && end > *first
+        {
+            avg.add(&weights.weights);
+        }
+    };
     if threads <= 1 {
         let mut worker = Worker::default();
-        for g in from..to {
-            self_play_game(config, net, weights, g, &mut worker);
-            progress.advance(1);
+        let mut start = from;
+        while start < to {
+            let end = (start + ROUND_PER_WORKER).min(to);
+            for g in start..end {
+                self_play_game(config, net, weights, g, &mut worker);
+                progress.advance(1);
+            }
+            snapshot(weights, end);
+            start = end;
         }
         return;
     }
@@ -210,6 +255,7 @@ pub(super) fn self_play(
         for ((slot, _), w) in locals.iter_mut().zip(ws) {
             *slot = w;
         }
+        snapshot(weights, end);
         start = end;
     }
 }
