@@ -65,6 +65,8 @@ impl<'a, S: Slot> Search<'a, S> {
         interrupt: Option<&'a Interrupt>,
         hint: Option<&'a OrderHint>,
     ) -> Self {
+        table.ready();
+        deep.ready();
         Search {
             geom,
             columns,

@@ -85,6 +85,15 @@ impl<S: Slot> Table<S> {
         })
     }
 
+    /// Faults every page of the entries in, once: a search calls this before its first
+    /// probe, so that probes never pay a page fault.
+    #[inline]
+    pub fn ready(&mut self) {
+        if !self.entries.faulted {
+            self.entries.prefault();
+        }
+    }
+
     /// (entry index, bits to store) of a key.
     #[inline]
     fn locate(&self, key: u64) -> (usize, u64) {
@@ -149,9 +158,10 @@ unsafe impl Sync for SharedTable {}
 
 impl SharedTable {
     pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Result<Self, TableError> {
-        Ok(SharedTable {
-            inner: Table::new(log_size, key_bits, value_bits)?,
-        })
+        // Shared by reference from the start: its pages are faulted in now.
+        let mut inner = Table::new(log_size, key_bits, value_bits)?;
+        inner.ready();
+        Ok(SharedTable { inner })
     }
 
     #[inline]
@@ -207,6 +217,8 @@ struct Entries<S: Slot> {
     ptr: std::ptr::NonNull<S>,
     len: usize,
     backing: Backing,
+    /// Whether every page has been touched (see [`Table::ready`]).
+    faulted: bool,
 }
 
 /// Where the entry array's memory came from, so that it goes back the same way.
@@ -239,11 +251,14 @@ impl<S: Slot> Entries<S> {
             ptr,
             len,
             backing: Backing::Heap(layout),
+            faulted: true,
         })
     }
 
     /// A fresh anonymous mapping (zero pages), advised to use transparent huge pages before
-    /// any page is touched, then prefaulted. The advice must come first: a page already
+    /// any page is touched; the first search prefaults it ([`Table::ready`]), so that a
+    /// solver made for positions the book answers never pays for its table (64 MiB of pages
+    /// take tens of milliseconds to fault in). The advice must come first: a page already
     /// faulted in as 4 KiB stays so (the global allocator zeroes large aligned blocks by
     /// writing them, which is why a 4 GiB table got 16 MiB of huge pages that way).
     #[cfg(target_os = "linux")]
@@ -272,19 +287,22 @@ impl<S: Slot> Entries<S> {
         unsafe {
             libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
         }
-        let mut entries = Entries {
+        Some(Entries {
             ptr: std::ptr::NonNull::new(start as *mut S)?,
             len,
             backing: Backing::Mapped { base, len: map_len },
-        };
-        entries.prefault();
-        Some(entries)
+            faulted: false,
+        })
     }
 
     /// Touches every page now. The allocator hands out lazily mapped zero pages; without this
     /// each first probe of a page pays a page fault, which dominated short searches (34 us
     /// instead of 5 us for a 50-node end-game solve).
     fn prefault(&mut self) {
+        if self.faulted {
+            return;
+        }
+        self.faulted = true;
         let step = (4096 / std::mem::size_of::<S>()).max(1);
         let slice: &mut [S] = self;
         for i in (0..slice.len()).step_by(step) {

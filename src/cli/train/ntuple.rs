@@ -123,7 +123,7 @@ pub struct NTupleArgs {
     #[arg(long, default_value = "models/ntuple.bin")]
     out: PathBuf,
     /// Save the training state to OUT's `.checkpoint` file every K games (0: never).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 250_000)]
     checkpoint_every: usize,
     /// Continue from OUT's checkpoint (same settings).
     #[arg(long)]
