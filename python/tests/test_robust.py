@@ -328,11 +328,11 @@ def test_bitbully_pieces():
     assert agent.move(tie) in tie_best
 
 
-# --- README's tour -------------------------------------------------------------------------
+# --- the manual's tour -------------------------------------------------------------------------
 
 
-def test_readme_tour_runs_as_written():
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("## From Python", 1)[1]
-    code = section.split("```python", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md (From Python)", "exec"), {})
+def test_the_manuals_tour_runs_as_written():
+    text = (REPO / "docs" / "python.md").read_text(encoding="utf-8")
+    code = text.split("```python", 1)[1].split("```", 1)[0]
+    assert "c4.Solver()" in code
+    exec(compile(code, "docs/python.md (the tour)", "exec"), {})

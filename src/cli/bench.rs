@@ -14,18 +14,23 @@ use std::path::PathBuf;
 pub enum BenchCommand {
     /// Solve every position of benchmark files ("MOVES SCORE" lines) and report mean time,
     /// mean nodes, nodes per second and mismatches per file.
+    #[command(after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench solver ../shared/data/pons/Test_L2_R2 --limit 100")]
     Solver(SolverBenchArgs),
     /// Grade an agent's move in every position of benchmark files against the solver: error
     /// rate (moves that lose game-theoretic value), exact-optimal rate, mean time per move.
+    #[command(after_help = "Examples:\n  c4 bench agent --agent ntuple:ms=10 --sets middle-easy,middle-medium --limit 200")]
     Agent(AgentBenchArgs),
     /// Search speed per evaluator: a fixed-depth search from every position of benchmark
     /// files, reporting nodes per second.
+    #[command(after_help = "Examples:\n  c4 bench search --eval handtuned,threat --depth 5 --sets middle-easy")]
     Search(SearchBenchArgs),
     /// Monte Carlo playout speed: playouts per second per core from a position (default the
     /// empty board), uniform or smart, with the mean result.
+    #[command(after_help = "Examples:\n  c4 bench playouts --playouts 100000 --smart")]
     Playouts(PlayoutBenchArgs),
     /// Full analysis (every column exact, as `c4 analyze` gives it) of positions from seeded
     /// varied games at every ply, timed one by one: p50/p95/p99/max by band of plies.
+    #[command(after_help = "Examples:\n  c4 bench analyze --plies 6..12 --count 50")]
     Analyze(analyze::AnalyzeBenchArgs),
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Every Monte Carlo evaluation runs dozens of playouts, so this loop is the hottest code of
 //! the hybrid evaluator. Compared with the generic loop in `montecarlo.rs` it gains about
-//! half again as many playouts per second (BENCHMARKS.md, "Speed of evaluation"), from:
+//! half again as many playouts per second (docs/results.md, "Speed of evaluation"), from:
 //! - constant shifts and column masks: the board's shape is known at compile time;
 //! - four plies per 64 random bits, 16 bits a ply, so the generator runs once per four plies
 //!   and no counter tracks how many bits are left;

@@ -3,7 +3,7 @@
 //!
 //! Connect Four is decided by lines of four, and a tree reading single cells has to find
 //! every line's cells by a chain of splits. Giving it each line's state directly made the
-//! largest single gain on the UCI holdout (BENCHMARKS.md, "Gradient-boosted trees"): the
+//! largest single gain on the UCI holdout (docs/results.md, "Gradient-boosted trees"): the
 //! tree asks "is this line still open for the mover, and how full?" in one split.
 
 use crate::game::Direction;

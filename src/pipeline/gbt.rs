@@ -25,7 +25,7 @@ pub const FEATURES: FeatureSet = FeatureSet::CellsOddEven;
 /// Leaves per tree: the reference configuration's depth limit (7) with every leaf of a
 /// complete tree allowed. Inference walks complete trees, so this costs no time per
 /// evaluation, and it lowered the middle-medium error rate from 7.1% to 5.9% (1000
-/// positions, BENCHMARKS.md).
+/// positions, docs/results.md).
 pub const LEAVES: usize = 127;
 
 /// What the GBT stage produced.

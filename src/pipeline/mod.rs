@@ -173,7 +173,7 @@ impl Sizes {
                 lms_epochs: crate::train::lms::SupervisedConfig::default().epochs,
                 // 60 iterations of the reference configuration on `cells+oddeven` evaluate a
                 // position in under 2 us and play as well at equal depth as the 371 that
-                // early stopping keeps, and better at equal time (BENCHMARKS.md).
+                // early stopping keeps, and better at equal time (docs/results.md).
                 gbt_max_iter: 60,
                 // About 30 s on two cores with the shipped recipe from scratch (a sixth of
                 // one shipped run's games, models/README.md): 800,000 games and three curve

@@ -24,7 +24,7 @@
 //! 0 a draw, a win with the mover's k-th stone `ceil(cells/2) + 1 - k`, a loss its negative.
 //! Weak solving answers only -1 / 0 / +1 with a single window around zero; it is usually
 //! faster (the empty board: 18 s against 36 s), but not on positions that are fast wins,
-//! where the strong probes near the score prune harder (see BENCHMARKS.md).
+//! where the strong probes near the score prune harder (see docs/results.md).
 //!
 //! Where things live: this file is the facade ([`Solver`], [`Mode`], errors, the probe
 //! sequence); `questions` the answers built on scores (every column, a bound, the best move);

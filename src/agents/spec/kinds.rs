@@ -265,7 +265,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
                 .filter(|p| !p.is_empty())
                 .unwrap_or(DEFAULT_GBT_MODEL);
             // Smart playouts by default: at depth 3 they lift the score against
-            // handtuned:depth=3 from 70% to 81% (BENCHMARKS.md).
+            // handtuned:depth=3 from 70% to 81% (docs/results.md).
             let rollouts = a.rollouts(true)?;
             let d = eval::Phases::default();
             let model_until =

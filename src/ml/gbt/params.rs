@@ -127,7 +127,7 @@ impl GbtParams {
     }
 
     /// Our most accurate configuration on the UCI holdout (with mirror augmentation: 0.8715
-    /// accuracy, BENCHMARKS.md): the reference seed and validation rule with learning rate
+    /// accuracy, docs/results.md): the reference seed and validation rule with learning rate
     /// 0.1, up to 3000 iterations, 127 leaves of depth at most 10, 20 rows per leaf, L2 1.0,
     /// 10% validation and 30 iterations of patience.
     pub fn best() -> Self {
