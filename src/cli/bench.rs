@@ -14,15 +14,21 @@ use std::path::PathBuf;
 pub enum BenchCommand {
     /// Solve every position of benchmark files ("MOVES SCORE" lines) and report mean time,
     /// mean nodes, nodes per second and mismatches per file.
-    #[command(after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench solver ../shared/data/pons/Test_L2_R2 --limit 100")]
+    #[command(
+        after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench solver ../shared/data/pons/Test_L2_R2 --limit 100"
+    )]
     Solver(SolverBenchArgs),
     /// Grade an agent's move in every position of benchmark files against the solver: error
     /// rate (moves that lose game-theoretic value), exact-optimal rate, mean time per move.
-    #[command(after_help = "Examples:\n  c4 bench agent --agent ntuple:ms=10 --sets middle-easy,middle-medium --limit 200")]
+    #[command(
+        after_help = "Examples:\n  c4 bench agent --agent ntuple:ms=10 --sets middle-easy,middle-medium --limit 200"
+    )]
     Agent(AgentBenchArgs),
     /// Search speed per evaluator: a fixed-depth search from every position of benchmark
     /// files, reporting nodes per second.
-    #[command(after_help = "Examples:\n  c4 bench search --eval handtuned,threat --depth 5 --sets middle-easy")]
+    #[command(
+        after_help = "Examples:\n  c4 bench search --eval handtuned,threat --depth 5 --sets middle-easy"
+    )]
     Search(SearchBenchArgs),
     /// Monte Carlo playout speed: playouts per second per core from a position (default the
     /// empty board), uniform or smart, with the mean result.
@@ -221,6 +227,7 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
         // One solver per file: every set starts from an empty table.
         let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
+        solver.ready();
         solver.set_symmetry_plies(a.symmetry_plies);
         let summary = bench_file(
             &mut solver,

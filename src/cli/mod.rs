@@ -39,44 +39,62 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Solve positions read from FILE or stdin: prints "MOVES SCORE NODES MICROS" per line.
-    #[command(after_help = "Examples:\n  echo 4453 | c4 solve\n  c4 solve --best data/bench/end-easy")]
+    #[command(
+        after_help = "Examples:\n  echo 4453 | c4 solve\n  c4 solve --best data/bench/end-easy"
+    )]
     Solve(solve::SolveArgs),
     /// Draw a position and the solver's score of every column.
     #[command(after_help = "Examples:\n  c4 analyze 4453\n  c4 analyze 33 --width 6 --height 5")]
     Analyze(analyze::AnalyzeArgs),
     /// Play against an agent in the terminal (or line by line with --plain).
-    #[command(after_help = "Examples:\n  c4 play --agent ntuple:ms=10\n  c4 play --agent easy --first agent")]
+    #[command(
+        after_help = "Examples:\n  c4 play --agent ntuple:ms=10\n  c4 play --agent easy --first agent"
+    )]
     Play(play::PlayArgs),
     /// A model's value (and a GBT's probabilities) of every position of a file, as CSV:
     /// moves,value,p_loss,p_draw,p_win.
-    #[command(after_help = "Examples:\n  c4 predict models/ntuple.bin data/positions/opening-6.txt.gz --limit 5")]
+    #[command(
+        after_help = "Examples:\n  c4 predict models/ntuple.bin data/positions/opening-6.txt.gz --limit 5"
+    )]
     Predict(predict::PredictArgs),
     /// Round-robin tournament between agents: pairing table, Elo, games.csv, summary.json.
-    #[command(after_help = "Examples:\n  c4 tournament --agents easy hard gbt:depth=2 --games 10 --seed 1")]
+    #[command(
+        after_help = "Examples:\n  c4 tournament --agents easy hard gbt:depth=2 --games 10 --seed 1"
+    )]
     Tournament(tournament::TournamentArgs),
     /// Each agent against a baseline (score and Elo difference with 95% intervals, time per
     /// move) and graded by the solver on benchmark sets; table, evaluate.json and charts.
-    #[command(after_help = "Examples:\n  c4 evaluate --agent gbt:depth=3 --games 200 --out runs/evaluate\n  c4 evaluate --agent ntuple:depth=1,safe=true --baseline perfect:ties=random --side first --openings 0 --games 500 --positions 0 --out runs/yardstick")]
+    #[command(
+        after_help = "Examples:\n  c4 evaluate --agent gbt:depth=3 --games 200 --out runs/evaluate\n  c4 evaluate --agent ntuple:depth=1,safe=true --baseline perfect:ties=random --side first --openings 0 --games 500 --positions 0 --out runs/yardstick"
+    )]
     Evaluate(evaluate::EvaluateArgs),
     /// Benchmarks.
     #[command(subcommand)]
-    #[command(after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench agent --agent ntuple:depth=1,safe=true --sets middle-easy --limit 100")]
+    #[command(
+        after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench agent --agent ntuple:depth=1,safe=true --sets middle-easy --limit 100"
+    )]
     Bench(bench::BenchCommand),
     /// Data sets: the UCI file (summary, fetch, reconstruction, label checks) and
     /// solver-labelled self-play positions.
     #[command(subcommand)]
-    #[command(after_help = "Examples:\n  c4 data uci\n  c4 data label positions.txt --out labelled.txt")]
+    #[command(
+        after_help = "Examples:\n  c4 data uci\n  c4 data label positions.txt --out labelled.txt"
+    )]
     Data(data::DataCommand),
     /// Train learners (gradient-boosted trees, LMS weights) and save their models.
     #[command(subcommand)]
-    #[command(after_help = "Examples:\n  c4 train ntuple --out models/ntuple.bin\n  c4 train gbt --out models/gbt.bin")]
+    #[command(
+        after_help = "Examples:\n  c4 train ntuple --out models/ntuple.bin\n  c4 train gbt --out models/gbt.bin"
+    )]
     Train(train::TrainCommand),
     /// The main job: data, LMS, GBT, tournament ladder with Elo, error rates against the
     /// solver, plots and report.md, in one run directory.
     #[command(after_help = "Examples:\n  c4 pipeline\n  c4 pipeline --quick --out runs/quick")]
     Pipeline(pipeline::PipelineArgs),
     /// Charts (PNG and SVG) from training curves, tournament summaries and benchmark JSON.
-    #[command(after_help = "Examples:\n  c4 plot models/ntuple.perfect.csv --out plots\n  c4 plot runs/pipeline")]
+    #[command(
+        after_help = "Examples:\n  c4 plot models/ntuple.perfect.csv --out plots\n  c4 plot runs/pipeline"
+    )]
     Plot(plot::PlotArgs),
     /// The web UI: play any agent, the solver's analysis, the models' values and reasons,
     /// pipeline runs; a JSON API under /api.

@@ -35,6 +35,7 @@ pub struct SolveArgs {
 
 pub fn run(a: SolveArgs) -> Result<()> {
     let mut solver = Solver::with_table_mib(a.board.geometry()?, a.tt_mib)?;
+    solver.ready();
     solver.set_symmetry_plies(a.symmetry_plies);
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };
     let reader: Box<dyn BufRead> = match &a.file {

@@ -97,6 +97,7 @@ pub fn time_analyses(
     progress: &dyn crate::progress::Progress,
 ) -> Result<Vec<AnalyzeTiming>, super::SolverError> {
     let mut solver = Solver::with_table_mib(geom, tt_mib)?;
+    solver.ready();
     progress.start("positions", positions.len());
     let mut out = Vec::with_capacity(positions.len());
     for (moves, p) in positions {

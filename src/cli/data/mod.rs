@@ -39,15 +39,21 @@ pub enum DataCommand {
     GenerateUci(GenerateArgs),
     /// Sample N distinct unlabelled positions ("MOVES" lines) spread evenly over a range of
     /// stone counts, from games of a seeded agent mix with random moves mixed in.
-    #[command(after_help = "Examples:\n  c4 data positions --plies 10..36 --count 100000 --seed 1 --out positions.txt")]
+    #[command(
+        after_help = "Examples:\n  c4 data positions --plies 10..36 --count 100000 --seed 1 --out positions.txt"
+    )]
     Positions(PositionsArgs),
     /// Label "MOVES" lines with the solver: "MOVES SCORE" lines in the source's order
     /// (strong scores unless --weak), sharded, resumable.
-    #[command(after_help = "Examples:\n  c4 data label positions.txt --out parts/part-0.txt --shard 0/8 --resume")]
+    #[command(
+        after_help = "Examples:\n  c4 data label positions.txt --out parts/part-0.txt --shard 0/8 --resume"
+    )]
     Label(LabelArgs),
     /// Merge the shards of a `c4 data label` job into one file in the source's order, after
     /// checking they are every shard once, complete, and agree; prints the sha256.
-    #[command(after_help = "Examples:\n  c4 data merge parts/part-*.txt --source positions.txt --out labelled.txt")]
+    #[command(
+        after_help = "Examples:\n  c4 data merge parts/part-*.txt --source positions.txt --out labelled.txt"
+    )]
     Merge(MergeArgs),
     /// Make the opening book: the exact score of every unfinished position with at most
     /// --plies stones (mirror images folded). Only the deepest positions are solved (sharded,

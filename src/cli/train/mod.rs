@@ -16,7 +16,9 @@ use pick::PickArgs;
 pub enum TrainCommand {
     /// Gradient-boosted trees on the UCI data and/or solver-labelled positions: holdout or
     /// K-fold CV metrics, per-iteration curve, optional linfa baselines; saves the model.
-    #[command(after_help = "Examples:\n  c4 train gbt --out models/gbt.bin\n  c4 train gbt --config best --mirror-augment --out runs/gbt-best.bin")]
+    #[command(
+        after_help = "Examples:\n  c4 train gbt --out models/gbt.bin\n  c4 train gbt --config best --mirror-augment --out runs/gbt-best.bin"
+    )]
     Gbt(GbtArgs),
     /// LMS: learn the linear evaluator's eight weights by self-play against the hand-tuned
     /// agent; saves the weights, a per-game learning curve and the evaluation matches.
@@ -25,12 +27,16 @@ pub enum TrainCommand {
     /// An n-tuple network (many small cell patterns, one weight table each): TD self-play
     /// and/or supervised LMS on solver-labelled positions; saves the network, its learning
     /// curve (score against handtuned:depth=5, mistakes on each benchmark set) and a report.
-    #[command(after_help = "Examples:\n  c4 train ntuple --out models/ntuple.bin\n  c4 train ntuple --games 500000 --runs 5 --curve-perfect 100 --out runs/ntuple/net.bin")]
+    #[command(
+        after_help = "Examples:\n  c4 train ntuple --out models/ntuple.bin\n  c4 train ntuple --games 500000 --runs 5 --curve-perfect 100 --out runs/ntuple/net.bin"
+    )]
     Ntuple(NTupleArgs),
     /// Choose among n-tuple runs of one recipe: the best by games against the perfect
     /// player, or the average of their weights (an ensemble at no cost per evaluation),
     /// with every candidate's measured wins.
-    #[command(after_help = "Examples:\n  c4 train ntuple-pick runs/ntuple/net.run*.bin --by average --games 200 --out models/ntuple.bin")]
+    #[command(
+        after_help = "Examples:\n  c4 train ntuple-pick runs/ntuple/net.run*.bin --by average --games 200 --out models/ntuple.bin"
+    )]
     NtuplePick(PickArgs),
 }
 

@@ -81,13 +81,15 @@ pub struct NTupleConfig {
 impl Default for NTupleConfig {
     /// The recipe chosen on the in-house yardstick (models/README.md): from scratch, TD(0.5)
     /// at a constant step, constant exploration (Thill measured that a decaying epsilon makes
-    /// weaker second players), every game from the empty board, and the one-move rule in
+    /// weaker second players), every game from the empty board, the one-move rule in
     /// self-play's greedy moves (90% wins as first player against perfect play after 3M
-    /// games, against 57% without it).
+    /// games, against 57% without it), and the network handed over as the mean of the
+    /// weights over the last half of the games (first-player wins of single 3M-game runs
+    /// went from 0-81% to 92-95% with it).
     fn default() -> Self {
         NTupleConfig {
             layout: NTupleLayout::default(),
-            games: 3_000_000,
+            games: 7_000_000,
             rate: 0.004,
             rate_final: 0.004,
             epsilon: 0.1,
@@ -103,7 +105,7 @@ impl Default for NTupleConfig {
             rule: Rule::Td,
             safe: true,
             threads: 1,
-            tail: 0.0,
+            tail: 0.5,
         }
     }
 }

@@ -315,6 +315,7 @@ mod tests {
             },
             games: 300,
             curve_every: 0,
+            tail: 0.0,
             ..NTupleConfig::default()
         }
     }
