@@ -55,7 +55,11 @@ fn words(line: &str) -> Vec<String> {
 /// Every `$ ` command of every ```console block in `path`.
 fn examples(path: &Path) -> Vec<Example> {
     let text = std::fs::read_to_string(path).unwrap();
-    let name = path.strip_prefix(repo()).unwrap_or(path).display().to_string();
+    let name = path
+        .strip_prefix(repo())
+        .unwrap_or(path)
+        .display()
+        .to_string();
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -93,7 +97,10 @@ fn examples(path: &Path) -> Vec<Example> {
                 e.expected.push_str(line);
                 e.expected.push('\n');
             } else {
-                panic!("{name}:{}: a console block must start with `$ c4 ...`", start + k + 1);
+                panic!(
+                    "{name}:{}: a console block must start with `$ c4 ...`",
+                    start + k + 1
+                );
             }
         }
         out.extend(current);
@@ -142,6 +149,12 @@ fn the_examples_of_the_readme_and_the_manual_run_as_written() {
 fn command_lines_split_like_a_shell() {
     assert_eq!(
         words(r#"c4 evaluate --agent "ntuple:depth=1,safe=true" 'a b'"#),
-        ["c4", "evaluate", "--agent", "ntuple:depth=1,safe=true", "a b"]
+        [
+            "c4",
+            "evaluate",
+            "--agent",
+            "ntuple:depth=1,safe=true",
+            "a b"
+        ]
     );
 }
