@@ -3,7 +3,7 @@
 
 mod common;
 
-use connect4_ml::serve::{ServeConfig, serve};
+use connect4_ml::serve::ServeConfig;
 use serde_json::Value;
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
@@ -12,20 +12,7 @@ use std::time::{Duration, Instant};
 
 /// A server on a free loopback port, running on its own thread until the test ends.
 fn start(config: ServeConfig) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            serve(listener, config).await.unwrap();
-        });
-    });
-    rx.recv().unwrap()
+    common::serve_in_process(config)
 }
 
 fn repo() -> PathBuf {

@@ -4,26 +4,15 @@
 //! afterwards. `C4_FUZZ_REQUESTS` sets the number (600 by default; the closing note of the
 //! robustness work reports a 10,000-request run).
 
-use connect4_ml::serve::{ServeConfig, serve};
+use connect4_ml::serve::ServeConfig;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod common;
+
 fn start(config: ServeConfig) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            serve(listener, config).await.unwrap();
-        });
-    });
-    rx.recv().unwrap()
+    common::serve_in_process(config)
 }
 
 /// A small seeded generator (xorshift64*), so a failing request can be replayed.

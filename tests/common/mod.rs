@@ -253,3 +253,22 @@ pub fn spawn_serve<S: AsRef<std::ffi::OsStr>>(
         .to_string();
     (Killed(child), url)
 }
+
+/// A `c4 serve` server in this process on a free loopback port, running on its own thread
+/// (a two-worker runtime) until the test ends.
+pub fn serve_in_process(config: connect4_ml::serve::ServeConfig) -> std::net::SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            connect4_ml::serve::serve(listener, config).await.unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
