@@ -134,6 +134,17 @@ async fn js(c: &Client, script: &str) -> serde_json::Value {
         .unwrap()
 }
 
+/// How many pixels the page sticks out sideways (0 or less: it fits the window).
+async fn sideways_overflow(c: &Client) -> i64 {
+    js(
+        c,
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    )
+    .await
+    .as_i64()
+    .unwrap()
+}
+
 /// Saves a screenshot and checks that it is a PNG of the window's size with some content.
 async fn screenshot(c: &Client, dir: &Path, name: &str) -> PathBuf {
     let png = c.screenshot().await.unwrap();
@@ -346,15 +357,8 @@ async fn play_a_game_against_easy_in_chromium() {
     // Phone width: nothing sticks out sideways.
     c.set_window_size(390, 844).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let overflow = js(
-        &c,
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    )
-    .await;
-    assert!(
-        overflow.as_i64().unwrap() <= 0,
-        "page is {overflow} px wider than a phone"
-    );
+    let overflow = sideways_overflow(&c).await;
+    assert!(overflow <= 0, "page is {overflow} px wider than a phone");
     screenshot(&c, &shots, "phone").await;
     c.set_window_size(1200, 1400).await.unwrap();
 
@@ -572,15 +576,8 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
             7,
             "{name}"
         );
-        let overflow = js(
-            &c,
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-        )
-        .await;
-        assert!(
-            overflow.as_i64().unwrap() <= 0,
-            "{name}: {overflow} px sideways"
-        );
+        let overflow = sideways_overflow(&c).await;
+        assert!(overflow <= 0, "{name}: {overflow} px sideways");
     }
     screenshot(&c, &shots, "bad-link").await;
 
