@@ -15,7 +15,7 @@ pub enum BenchCommand {
     /// Solve every position of benchmark files ("MOVES SCORE" lines) and report mean time,
     /// mean nodes, nodes per second and mismatches per file.
     #[command(
-        after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench solver ../shared/data/pons/Test_L2_R2 --limit 100"
+        after_help = "Examples:\n  c4 bench solver --sets end-easy,middle-easy\n  c4 bench solver data/bench/middle-medium --limit 100"
     )]
     Solver(SolverBenchArgs),
     /// Grade an agent's move in every position of benchmark files against the solver: error
