@@ -90,14 +90,22 @@ impl CurvePoint {
         } else {
             format!("; wins against perfect: {}", p.join(", "))
         };
+        // `--curve-games 0` plays no match against the hand-tuned agent: no score to show.
+        let score = if self.score.is_finite() {
+            format!(
+                "score {:.1}% [{:.1}, {:.1}]; ",
+                100.0 * self.score,
+                100.0 * self.score_low,
+                100.0 * self.score_high
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} after {} games, {:.0} s: score {:.1}% [{:.1}, {:.1}]; mistakes {}{perfect}",
+            "{} after {} games, {:.0} s: {score}mistakes {}{perfect}",
             self.part,
             self.games,
             self.seconds,
-            100.0 * self.score,
-            100.0 * self.score_low,
-            100.0 * self.score_high,
             m.join(", ")
         )
     }

@@ -101,12 +101,14 @@ impl Weights {
     }
 
     /// Adds what each of `locals` changed since it was copied from `self`, then copies the
-    /// sum back into every local.
-    fn merge(&mut self, locals: &mut [Weights]) {
+    /// sum back into every local; only `slots` (the weights a board can index, in
+    /// increasing order) can have changed.
+    fn merge(&mut self, locals: &mut [Weights], slots: &[u32]) {
         let parts = locals.len().max(1);
         merge_into(
             &mut self.weights,
             locals.iter_mut().map(|l| &mut l.weights[..]).collect(),
+            slots,
             parts,
         );
         if let Some((sum, size)) = &mut self.tcl {
@@ -114,30 +116,44 @@ impl Weights {
                 .iter_mut()
                 .filter_map(|l| l.tcl.as_mut().map(|(s, a)| (&mut s[..], &mut a[..])))
                 .unzip();
-            merge_into(sum, sums, parts);
-            merge_into(size, sizes, parts);
+            merge_into(sum, sums, slots, parts);
+            merge_into(size, sizes, slots, parts);
         }
     }
 }
 
-/// `global[i] += sum over locals of (local[i] - global[i])`, then every local takes the
-/// result: one pass over the arrays, split into `parts` ranges merged on as many threads
-/// (the arrays are tens of megabytes; a single thread's merge cost a third of a round).
-fn merge_into(global: &mut [f32], locals: Vec<&mut [f32]>, parts: usize) {
-    let chunk = global.len().div_ceil(parts).max(1);
-    let mut local_chunks: Vec<_> = locals.into_iter().map(|l| l.chunks_mut(chunk)).collect();
+/// `global[i] += sum over locals of (local[i] - global[i])` for every `i` in `slots`, then
+/// every local takes the result: `slots` split into `parts` runs merged on as many threads.
+/// The arrays are tens of megabytes but a board indexes only about a seventh of them, so
+/// the merge reads only those (a merge of the whole arrays cost a tenth of a round).
+fn merge_into(global: &mut [f32], mut locals: Vec<&mut [f32]>, slots: &[u32], parts: usize) {
+    let per = slots.len().div_ceil(parts).max(1);
     std::thread::scope(|s| {
-        for g in global.chunks_mut(chunk) {
-            let mut ls: Vec<&mut [f32]> = local_chunks
+        // Carve the arrays at slot boundaries so that each thread owns disjoint ranges.
+        let (mut global, mut offset) = (global, 0usize);
+        for run in slots.chunks(per) {
+            let end = run.last().map_or(offset, |&e| e as usize + 1);
+            let (g, rest) = std::mem::take(&mut global).split_at_mut(end - offset);
+            global = rest;
+            let ls: Vec<&mut [f32]> = locals
                 .iter_mut()
-                .map(|it| it.next().expect("locals as long as the global weights"))
+                .map(|l| {
+                    let (head, rest) = std::mem::take(l).split_at_mut(end - offset);
+                    *l = rest;
+                    head
+                })
                 .collect();
+            let base = offset;
+            offset = end;
             s.spawn(move || {
-                for (i, w) in g.iter_mut().enumerate() {
-                    let base = *w;
-                    *w += ls.iter().map(|l| l[i] - base).sum::<f32>();
+                let mut ls = ls;
+                for &i in run {
+                    let i = i as usize - base;
+                    let w0 = g[i];
+                    let w = w0 + ls.iter().map(|l| l[i] - w0).sum::<f32>();
+                    g[i] = w;
                     for l in ls.iter_mut() {
-                        l[i] = *w;
+                        l[i] = w;
                     }
                 }
             });
@@ -156,8 +172,9 @@ pub struct TailAverage {
 }
 
 impl TailAverage {
-    /// Adds one snapshot of the weights to the mean.
-    fn add(&mut self, weights: &[f32]) {
+    /// Adds one snapshot of the weights to the mean; only `slots` can have changed since
+    /// the first snapshot (the others no board indexes).
+    fn add(&mut self, weights: &[f32], slots: &[u32]) {
         self.count += 1;
         if self.mean.len() != weights.len() {
             self.mean = weights.to_vec();
@@ -165,7 +182,8 @@ impl TailAverage {
             return;
         }
         let k = 1.0 / self.count as f32;
-        for (m, &w) in self.mean.iter_mut().zip(weights) {
+        for &i in slots {
+            let (m, w) = (&mut self.mean[i as usize], weights[i as usize]);
             *m += (w - *m) * k;
         }
     }
@@ -201,11 +219,12 @@ pub(super) fn self_play(
 ) {
     // The weights after every round that ends past the tail's first game join its mean.
     let (from, to) = (games.start, games.end);
+    let slots = net.reachable_slots();
     let mut snapshot = |weights: &Weights, end: usize| {
         if let Some((avg, first)) = tail.as_mut()
             && end > *first
         {
-            avg.add(&weights.weights);
+            avg.add(&weights.weights, &slots);
         }
     };
     if threads <= 1 {
@@ -251,7 +270,7 @@ pub(super) fn self_play(
                 )
             })
             .collect();
-        weights.merge(&mut ws);
+        weights.merge(&mut ws, &slots);
         for ((slot, _), w) in locals.iter_mut().zip(ws) {
             *slot = w;
         }
@@ -364,5 +383,33 @@ pub(super) fn self_play_game(
             w.spare.push(old);
         }
         pos = after;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_into;
+
+    #[test]
+    fn a_merge_adds_every_copys_changes_at_the_slots_in_every_split() {
+        let slots = [1u32, 2, 5, 6, 9];
+        for parts in 1..=4 {
+            let mut global = vec![1.0f32; 10];
+            let (mut a, mut b) = (global.clone(), global.clone());
+            for &i in &slots {
+                a[i as usize] += 0.5;
+                b[i as usize] -= 0.25 * i as f32;
+            }
+            merge_into(&mut global, vec![&mut a, &mut b], &slots, parts);
+            for i in 0..10 {
+                let want = if slots.contains(&(i as u32)) {
+                    1.0 + 0.5 - 0.25 * i as f32
+                } else {
+                    1.0
+                };
+                assert_eq!(global[i], want, "weight {i}, {parts} parts");
+                assert_eq!((a[i], b[i]), (want, want), "copies take the sum");
+            }
+        }
     }
 }
