@@ -68,13 +68,21 @@ impl Weights {
         self.tcl.clone()
     }
 
+    /// The value (first player's view) of the position whose weights are `active`. Four
+    /// running sums instead of one: the additions of one sum wait on each other, four
+    /// chains overlap (a quarter of self-play's time went to that wait).
     #[inline(always)]
     fn value(&self, active: &[u32]) -> f32 {
-        active
-            .iter()
-            .map(|&i| self.weights[i as usize])
-            .sum::<f32>()
-            .tanh()
+        let w = &self.weights;
+        let mut acc = [0.0f32; 4];
+        let mut quads = active.chunks_exact(4);
+        for q in &mut quads {
+            for k in 0..4 {
+                acc[k] += w[q[k] as usize];
+            }
+        }
+        let rest: f32 = quads.remainder().iter().map(|&i| w[i as usize]).sum();
+        ((acc[0] + acc[1]) + (acc[2] + acc[3]) + rest).tanh()
     }
 
     /// Moves the weights at `active` by `change` (TCL scales each weight's share by its own
