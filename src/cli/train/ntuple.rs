@@ -8,7 +8,7 @@ use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::ml::ntuple::NTupleLayout;
 use connect4_ml::progress::Progress;
 use connect4_ml::train::ntuple::{
-    Checkpointing, CurveProbe, NTupleConfig, Order, Rule, Target, save_run, train_ntuple,
+    Checkpointing, CurveProbe, Loss, NTupleConfig, Order, Rule, Target, save_run, train_ntuple,
 };
 use std::path::PathBuf;
 
@@ -28,6 +28,15 @@ pub enum OrderArg {
     SupervisedFirst,
     /// Self-play first, then the labelled positions.
     SelfPlayFirst,
+}
+
+/// `--loss` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LossArg {
+    /// Squared error through the squash: steps shrink where the value saturates.
+    Mse,
+    /// Cross-entropy of the win chance: the step is the error alone.
+    Log,
 }
 
 /// `--rule` values.
@@ -149,6 +158,10 @@ pub struct NTupleArgs {
     /// (0: no averaging).
     #[arg(long, value_name = "F", default_value_t = NTupleConfig::default().tail)]
     tail: f32,
+    /// What self-play's step minimizes: squared error through the squash, or
+    /// cross-entropy of the win chance (no slope factor: a wrong saturated value learns).
+    #[arg(long, value_enum, default_value = "mse")]
+    loss: LossArg,
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
@@ -186,6 +199,10 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         safe: a.safe,
         threads: a.threads.unwrap_or_else(rayon::current_num_threads),
         tail: a.tail,
+        loss: match a.loss {
+            LossArg::Mse => Loss::Mse,
+            LossArg::Log => Loss::Log,
+        },
     };
     config.check()?;
     let (mut examples, mut notes) = (Vec::new(), Vec::new());

@@ -23,6 +23,19 @@ pub enum Rule {
     Tcl,
 }
 
+/// What self-play's step minimizes: it decides whether a step shrinks where the value
+/// saturates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Loss {
+    /// Squared error through the `tanh`: a step is scaled by the squash's slope
+    /// `1 - v^2`, so a value stuck near -1 or 1 barely moves.
+    #[default]
+    Mse,
+    /// Cross-entropy of the win chance `(1 + v) / 2`: the step is the error alone, so a
+    /// saturated value that is wrong learns as fast as any other.
+    Log,
+}
+
 /// Which source comes first when both are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Order {
@@ -76,6 +89,9 @@ pub struct NTupleConfig {
     /// the average of many snapshots (Polyak-Ruppert averaging) sits still.
     #[serde(default)]
     pub tail: f32,
+    /// What self-play's step minimizes.
+    #[serde(default)]
+    pub loss: Loss,
 }
 
 impl Default for NTupleConfig {
@@ -106,6 +122,7 @@ impl Default for NTupleConfig {
             safe: true,
             threads: 1,
             tail: 0.5,
+            loss: Loss::Mse,
         }
     }
 }

@@ -22,7 +22,7 @@ mod files;
 mod pick;
 mod self_play;
 
-pub use config::{NTupleConfig, Order, Rule, Target};
+pub use config::{Loss, NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
@@ -376,12 +376,18 @@ mod tests {
     fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
         let g = Geometry::STANDARD;
         let q = crate::progress::Quiet;
-        for rule in [Rule::Td, Rule::Tcl] {
+        let mut nets = Vec::new();
+        for (rule, loss) in [
+            (Rule::Td, Loss::Mse),
+            (Rule::Tcl, Loss::Mse),
+            (Rule::Td, Loss::Log),
+        ] {
             let cfg = NTupleConfig {
                 threads: 2,
                 games: 3000,
                 opening: 0,
                 rule,
+                loss,
                 ..small()
             };
             let a = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
@@ -391,7 +397,10 @@ mod tests {
             assert!(a.network.weights().iter().any(|&w| w != 0.0), "{rule:?}");
             let p = crate::Position::from_moves(g, "4453").unwrap();
             assert!(a.network.value(&p).abs() < 1.0, "{rule:?}");
+            nets.push(a.network.data());
         }
+        // The cross-entropy step is another rule, not the same one renamed.
+        assert_ne!(nets[0], nets[2]);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::{NTupleConfig, Rule};
+use super::{Loss, NTupleConfig, Rule};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
 use crate::progress::Progress;
@@ -377,7 +377,11 @@ pub(super) fn self_play_game(
             let delta = value - weights.value(newest);
             let mut credit = rate * delta;
             for (active, v) in w.trace.iter().rev() {
-                weights.step(active, credit * (1.0 - v * v));
+                let slope = match config.loss {
+                    Loss::Mse => 1.0 - v * v,
+                    Loss::Log => 1.0,
+                };
+                weights.step(active, credit * slope);
                 credit *= config.lambda;
             }
         }
