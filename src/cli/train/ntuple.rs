@@ -8,7 +8,8 @@ use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::ml::ntuple::NTupleLayout;
 use connect4_ml::progress::Progress;
 use connect4_ml::train::ntuple::{
-    Checkpointing, CurveProbe, Loss, NTupleConfig, Order, Rule, Target, save_run, train_ntuple,
+    Checkpointing, CurveProbe, Explore, Loss, NTupleConfig, Order, Rule, Target, save_run,
+    train_ntuple,
 };
 use std::path::PathBuf;
 
@@ -37,6 +38,15 @@ pub enum LossArg {
     Mse,
     /// Cross-entropy of the win chance: the step is the error alone.
     Log,
+}
+
+/// `--explore` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExploreArg {
+    /// Any legal column.
+    Any,
+    /// Only the columns the one-move rule allows.
+    Safe,
 }
 
 /// `--rule` values.
@@ -162,6 +172,10 @@ pub struct NTupleArgs {
     /// cross-entropy of the win chance (no slope factor: a wrong saturated value learns).
     #[arg(long, value_enum, default_value = "mse")]
     loss: LossArg,
+    /// Which columns self-play's random moves are drawn from: any legal one, or only those
+    /// the one-move rule allows (no exploring move hands over a win at once).
+    #[arg(long, value_enum, default_value = "any")]
+    explore: ExploreArg,
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
@@ -202,6 +216,10 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         loss: match a.loss {
             LossArg::Mse => Loss::Mse,
             LossArg::Log => Loss::Log,
+        },
+        explore: match a.explore {
+            ExploreArg::Any => Explore::Any,
+            ExploreArg::Safe => Explore::Safe,
         },
     };
     config.check()?;

@@ -36,6 +36,17 @@ pub enum Loss {
     Log,
 }
 
+/// Which columns self-play's random (exploring) moves are drawn from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Explore {
+    /// Any legal column, including one that hands the opponent a win at once.
+    #[default]
+    Any,
+    /// The columns the one-move rule allows (take a win, never hand one over): exploring
+    /// moves then lead into games worth learning from, not into immediate losses.
+    Safe,
+}
+
 /// Which source comes first when both are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Order {
@@ -92,6 +103,9 @@ pub struct NTupleConfig {
     /// What self-play's step minimizes.
     #[serde(default)]
     pub loss: Loss,
+    /// Which columns exploring moves are drawn from.
+    #[serde(default)]
+    pub explore: Explore,
 }
 
 impl Default for NTupleConfig {
@@ -123,6 +137,7 @@ impl Default for NTupleConfig {
             threads: 1,
             tail: 0.5,
             loss: Loss::Mse,
+            explore: Explore::Any,
         }
     }
 }

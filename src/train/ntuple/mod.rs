@@ -22,7 +22,7 @@ mod files;
 mod pick;
 mod self_play;
 
-pub use config::{Loss, NTupleConfig, Order, Rule, Target};
+pub use config::{Explore, Loss, NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
@@ -377,10 +377,11 @@ mod tests {
         let g = Geometry::STANDARD;
         let q = crate::progress::Quiet;
         let mut nets = Vec::new();
-        for (rule, loss) in [
-            (Rule::Td, Loss::Mse),
-            (Rule::Tcl, Loss::Mse),
-            (Rule::Td, Loss::Log),
+        for (rule, loss, explore) in [
+            (Rule::Td, Loss::Mse, Explore::Any),
+            (Rule::Tcl, Loss::Mse, Explore::Any),
+            (Rule::Td, Loss::Log, Explore::Any),
+            (Rule::Td, Loss::Mse, Explore::Safe),
         ] {
             let cfg = NTupleConfig {
                 threads: 2,
@@ -388,6 +389,7 @@ mod tests {
                 opening: 0,
                 rule,
                 loss,
+                explore,
                 ..small()
             };
             let a = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
@@ -399,8 +401,9 @@ mod tests {
             assert!(a.network.value(&p).abs() < 1.0, "{rule:?}");
             nets.push(a.network.data());
         }
-        // The cross-entropy step is another rule, not the same one renamed.
+        // The cross-entropy step and safe exploration change what is learned.
         assert_ne!(nets[0], nets[2]);
+        assert_ne!(nets[0], nets[3]);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::{Loss, NTupleConfig, Rule};
+use super::{Explore, Loss, NTupleConfig, Rule};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
 use crate::progress::Progress;
@@ -287,6 +287,13 @@ pub(super) fn self_play(
     }
 }
 
+/// The columns (bit c for column c) of which `cells` holds a cell.
+fn column_set(geom: crate::game::Geometry, cells: u64) -> u16 {
+    (0..geom.width())
+        .filter(|&c| cells & geom.column_mask(c) != 0)
+        .fold(0, |s, c| s | 1 << c)
+}
+
 /// One self-play game, learning as it goes.
 pub(super) fn self_play_game(
     config: &NTupleConfig,
@@ -329,7 +336,7 @@ pub(super) fn self_play_game(
         // Every legal afterstate's value (first player's view), slots kept for the chosen.
         let mut legal = 0u16;
         let mut best = (usize::MAX, f32::NEG_INFINITY);
-        let allowed = if config.safe {
+        let allowed = if config.safe || config.explore == Explore::Safe {
             let wins = pos.winning_cells() & pos.possible();
             let safe = pos.possible_non_losing_moves();
             if wins != 0 {
@@ -353,13 +360,18 @@ pub(super) fn self_play_game(
                 net.active_into(&after, &mut w.candidates[c]);
                 weights.value(&w.candidates[c])
             };
-            if allowed & geom.column_mask(c) != 0 && sign * values[c] > best.1 {
+            let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
+            if greedy_ok && sign * values[c] > best.1 {
                 best = (c, sign * values[c]);
             }
         }
         let explore = rng.r#gen::<f32>() < epsilon;
         let col = if explore {
-            let cols: Vec<usize> = (0..geom.width()).filter(|&c| legal >> c & 1 == 1).collect();
+            let from = match config.explore {
+                Explore::Any => legal,
+                Explore::Safe => legal & column_set(geom, allowed),
+            };
+            let cols: Vec<usize> = (0..geom.width()).filter(|&c| from >> c & 1 == 1).collect();
             cols[rng.gen_range(0..cols.len())]
         } else {
             best.0
