@@ -74,7 +74,7 @@ fn main() {
     }
     println!("mistaken positions (moves, column played, winning columns): games");
     let mut list: Vec<_> = where_.into_iter().collect();
-    list.sort_by(|a, b| b.1.cmp(&a.1));
+    list.sort_by_key(|e| std::cmp::Reverse(e.1));
     for ((before, col, winning), n) in list.iter().take(25) {
         println!("  {before:<20} played {col}, wins {winning}: {n}");
     }
