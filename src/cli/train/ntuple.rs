@@ -170,11 +170,11 @@ pub struct NTupleArgs {
     tail: f32,
     /// What self-play's step minimizes: squared error through the squash, or
     /// cross-entropy of the win chance (no slope factor: a wrong saturated value learns).
-    #[arg(long, value_enum, default_value = "mse")]
+    #[arg(long, value_enum, default_value = "log")]
     loss: LossArg,
     /// Which columns self-play's random moves are drawn from: any legal one, or only those
     /// the one-move rule allows (no exploring move hands over a win at once).
-    #[arg(long, value_enum, default_value = "any")]
+    #[arg(long, value_enum, default_value = "safe")]
     explore: ExploreArg,
 }
 
