@@ -8,8 +8,8 @@ use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::ml::ntuple::NTupleLayout;
 use connect4_ml::progress::Progress;
 use connect4_ml::train::ntuple::{
-    Checkpointing, CurveProbe, Explore, Loss, NTupleConfig, Order, Rule, Target, save_run,
-    train_ntuple,
+    Checkpointing, CurveProbe, Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target,
+    save_run, train_ntuple,
 };
 use std::path::PathBuf;
 
@@ -47,6 +47,17 @@ pub enum ExploreArg {
     Any,
     /// Only the columns the one-move rule allows.
     Safe,
+}
+
+/// `--learn-explored` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LearnExploredArg {
+    /// Every exploring move cuts the trace.
+    None,
+    /// Learn through the first player's exploring moves only.
+    First,
+    /// Learn through every exploring move.
+    All,
 }
 
 /// `--rule` values.
@@ -176,6 +187,11 @@ pub struct NTupleArgs {
     /// the one-move rule allows (no exploring move hands over a win at once).
     #[arg(long, value_enum, default_value = "safe")]
     explore: ExploreArg,
+    /// Whose exploring moves the values learn through instead of cutting the trace: nobody's
+    /// (values of greedy play), the first player's only (as second player the network
+    /// learns what a fallible first player hands it), or everyone's (on-policy TD).
+    #[arg(long, value_enum, default_value = "none")]
+    learn_explored: LearnExploredArg,
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
@@ -220,6 +236,11 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         explore: match a.explore {
             ExploreArg::Any => Explore::Any,
             ExploreArg::Safe => Explore::Safe,
+        },
+        learn_explored: match a.learn_explored {
+            LearnExploredArg::None => LearnExplored::None,
+            LearnExploredArg::First => LearnExplored::First,
+            LearnExploredArg::All => LearnExplored::All,
         },
     };
     config.check()?;

@@ -49,6 +49,24 @@ pub enum Explore {
     Safe,
 }
 
+/// Whose exploring moves self-play learns through. Cutting the trace at an exploring move
+/// teaches the values of greedy play (what a perfect opponent leaves); learning through it
+/// teaches the values of play in which that side sometimes errs. (Files from before the
+/// option read as `None`, what they were trained with.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LearnExplored {
+    /// Nobody's: every exploring move cuts the trace.
+    #[default]
+    None,
+    /// The first player's only: the second player's afterstates step toward the value after
+    /// the first player's random move, so as second player the network learns what a
+    /// fallible first player hands it, while the first player's values keep assuming an
+    /// opponent that does not err.
+    First,
+    /// Everyone's (on-policy TD of epsilon-greedy play).
+    All,
+}
+
 /// Which source comes first when both are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Order {
@@ -108,6 +126,9 @@ pub struct NTupleConfig {
     /// Which columns exploring moves are drawn from.
     #[serde(default)]
     pub explore: Explore,
+    /// Whose exploring moves the values learn through (the others cut the trace).
+    #[serde(default)]
+    pub learn_explored: LearnExplored,
 }
 
 impl Default for NTupleConfig {
@@ -142,6 +163,7 @@ impl Default for NTupleConfig {
             tail: 0.5,
             loss: Loss::Log,
             explore: Explore::Safe,
+            learn_explored: LearnExplored::None,
         }
     }
 }

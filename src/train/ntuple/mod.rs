@@ -22,7 +22,7 @@ mod files;
 mod pick;
 mod self_play;
 
-pub use config::{Explore, Loss, NTupleConfig, Order, Rule, Target};
+pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
@@ -377,11 +377,13 @@ mod tests {
         let g = Geometry::STANDARD;
         let q = crate::progress::Quiet;
         let mut nets = Vec::new();
-        for (rule, loss, explore) in [
-            (Rule::Td, Loss::Mse, Explore::Any),
-            (Rule::Tcl, Loss::Mse, Explore::Any),
-            (Rule::Td, Loss::Log, Explore::Any),
-            (Rule::Td, Loss::Mse, Explore::Safe),
+        for (rule, loss, explore, learn_explored) in [
+            (Rule::Td, Loss::Mse, Explore::Any, LearnExplored::None),
+            (Rule::Tcl, Loss::Mse, Explore::Any, LearnExplored::None),
+            (Rule::Td, Loss::Log, Explore::Any, LearnExplored::None),
+            (Rule::Td, Loss::Mse, Explore::Safe, LearnExplored::None),
+            (Rule::Td, Loss::Mse, Explore::Safe, LearnExplored::First),
+            (Rule::Td, Loss::Log, Explore::Safe, LearnExplored::All),
         ] {
             let cfg = NTupleConfig {
                 threads: 2,
@@ -390,6 +392,7 @@ mod tests {
                 rule,
                 loss,
                 explore,
+                learn_explored,
                 ..small()
             };
             let a = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
@@ -401,9 +404,12 @@ mod tests {
             assert!(a.network.value(&p).abs() < 1.0, "{rule:?}");
             nets.push(a.network.data());
         }
-        // The cross-entropy step and safe exploration change what is learned.
+        // The cross-entropy step, safe exploration and learning through exploring moves
+        // change what is learned.
         assert_ne!(nets[0], nets[2]);
         assert_ne!(nets[0], nets[3]);
+        assert_ne!(nets[3], nets[4]);
+        assert_ne!(nets[4], nets[5]);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::{Explore, Loss, NTupleConfig, Rule};
+use super::{Explore, LearnExplored, Loss, NTupleConfig, Rule};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
 use crate::progress::Progress;
@@ -379,7 +379,26 @@ pub(super) fn self_play_game(
         let value = values[col];
         let after = pos.after(col).expect("a legal column");
         let terminal = after.last_move_won() || after.is_full();
-        if explore {
+        let through = match config.learn_explored {
+            LearnExplored::None => false,
+            LearnExplored::First => mover == Player::First,
+            LearnExplored::All => true,
+        };
+        if explore && !through {
+            for (t, _) in w.trace.drain(..) {
+                w.spare.push(t);
+            }
+        } else if explore && config.learn_explored == LearnExplored::First {
+            // Only the second player's afterstate just before learns what the first
+            // player's error handed it; the older ones (the first player's own) do not.
+            if let Some((newest, v)) = w.trace.last() {
+                let slope = match config.loss {
+                    Loss::Mse => 1.0 - v * v,
+                    Loss::Log => 1.0,
+                };
+                let delta = value - weights.value(newest);
+                weights.step(newest, rate * delta * slope);
+            }
             for (t, _) in w.trace.drain(..) {
                 w.spare.push(t);
             }
