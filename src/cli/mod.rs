@@ -339,6 +339,15 @@ fn at_least(s: &str, min: usize) -> Result<usize, String> {
     }
 }
 
+/// The command line a model file records as its provenance, named `c4 ...` whatever path
+/// the binary ran from (a file must not carry a path of the machine that made it).
+pub(crate) fn command_line() -> String {
+    std::iter::once("c4".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Value parser of a count flag: at least 1.
 pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
     at_least(s, 1)

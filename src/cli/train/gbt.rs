@@ -160,7 +160,7 @@ pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
         baselines: a.baselines,
         forest_size: a.forest_size,
     };
-    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed);
+    let meta = TrainingMeta::new(crate::cli::command_line(), a.seed);
     let trained = train_gbt(&cfg, &data, &a.out, geom, meta, &crate::cli::Bars::new())?;
     let (out, main) = (&trained.output, &data.main);
     let r = &out.report;

@@ -185,7 +185,7 @@ pub(super) fn save_supervised_only(
         100.0 * m.score
     );
     report.evaluation = Some(m.clone());
-    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed)
+    let meta = TrainingMeta::new(crate::cli::command_line(), a.seed)
         .rows(report.fit.train_rows)
         .data(report.data.clone())
         .metrics(vec![
@@ -292,7 +292,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
                 .map(|d| format!("start: supervised fit to {d}")),
         );
     }
-    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), kept_seed)
+    let meta = TrainingMeta::new(crate::cli::command_line(), kept_seed)
         .rows(run.games)
         .data(data)
         .metrics(report.metrics());

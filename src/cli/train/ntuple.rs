@@ -384,7 +384,7 @@ fn train_one(
         run.seconds,
         run.games as f64 / run.seconds.max(1e-9)
     );
-    let mut meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), config.seed)
+    let mut meta = TrainingMeta::new(crate::cli::command_line(), config.seed)
         .rows(run.labelled + run.games)
         .data(notes);
     if let Some(last) = run.curve.last() {

@@ -77,7 +77,7 @@ pub(super) fn run_pick(a: PickArgs) -> Result<()> {
         let mark = if i == report.chosen { "*" } else { " " };
         println!("{mark} {:<40} {}", c.name, cells.join("; "));
     }
-    let meta = TrainingMeta::new(std::env::args().collect::<Vec<_>>().join(" "), a.seed);
+    let meta = TrainingMeta::new(crate::cli::command_line(), a.seed);
     save_ntuple(&a.out, &net, meta)?;
     let json = connect4_ml::io::beside(&a.out, ".pick.json");
     connect4_ml::io::write_json_atomic(&json, &report)
