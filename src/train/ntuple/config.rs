@@ -37,6 +37,16 @@ pub enum Loss {
     Log,
 }
 
+impl Loss {
+    /// The factor a step at value `v` is scaled by.
+    pub fn slope(self, v: f32) -> f32 {
+        match self {
+            Loss::Mse => 1.0 - v * v,
+            Loss::Log => 1.0,
+        }
+    }
+}
+
 /// Which columns self-play's random (exploring) moves are drawn from. (Files from before
 /// the option read as `Any`; the recipe's default is `Safe`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::{Explore, LearnExplored, Loss, NTupleConfig, Rule};
+use super::{Explore, LearnExplored, NTupleConfig, Rule};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
 use crate::progress::Progress;
@@ -379,41 +379,27 @@ pub(super) fn self_play_game(
         let value = values[col];
         let after = pos.after(col).expect("a legal column");
         let terminal = after.last_move_won() || after.is_full();
-        let through = match config.learn_explored {
-            LearnExplored::None => false,
-            LearnExplored::First => mover == Player::First,
-            LearnExplored::All => true,
+        // At an exploring move the trace is cut (the values of greedy play), or only its
+        // newest afterstate learns (the second player's, before a first-player error it
+        // learns from), or it goes on as at any move (on-policy).
+        let (learned, cut) = match (explore, config.learn_explored) {
+            (false, _) | (true, LearnExplored::All) => (usize::MAX, false),
+            (true, LearnExplored::First) if mover == Player::First => (1, true),
+            (true, _) => (0, true),
         };
-        if explore && !through {
-            for (t, _) in w.trace.drain(..) {
-                w.spare.push(t);
-            }
-        } else if explore && config.learn_explored == LearnExplored::First {
-            // Only the second player's afterstate just before learns what the first
-            // player's error handed it; the older ones (the first player's own) do not.
-            if let Some((newest, v)) = w.trace.last() {
-                let slope = match config.loss {
-                    Loss::Mse => 1.0 - v * v,
-                    Loss::Log => 1.0,
-                };
-                let delta = value - weights.value(newest);
-                weights.step(newest, rate * delta * slope);
-            }
-            for (t, _) in w.trace.drain(..) {
-                w.spare.push(t);
-            }
-        } else if let Some((newest, _)) = w.trace.last() {
+        if let Some((newest, _)) = w.trace.last().filter(|_| learned > 0) {
             // The newest afterstate's TD error at its current value (this game's earlier
             // steps moved it); older ones share it by lambda^k.
             let delta = value - weights.value(newest);
             let mut credit = rate * delta;
-            for (active, v) in w.trace.iter().rev() {
-                let slope = match config.loss {
-                    Loss::Mse => 1.0 - v * v,
-                    Loss::Log => 1.0,
-                };
-                weights.step(active, credit * slope);
+            for (active, v) in w.trace.iter().rev().take(learned) {
+                weights.step(active, credit * config.loss.slope(*v));
                 credit *= config.lambda;
+            }
+        }
+        if cut {
+            for (t, _) in w.trace.drain(..) {
+                w.spare.push(t);
             }
         }
         if terminal {
