@@ -573,7 +573,8 @@ fn label_with_an_order_model_gives_the_exact_scores() {
 /// One labelling job shared by the tests below: 30 Pons end-game positions (their scores are
 /// independent of our solver) with one bad line, labelled unsharded and in three shards.
 struct LabelRun {
-    dir: std::path::PathBuf,
+    /// Kept for the whole process (a static is never dropped): the label tests share it.
+    dir: common::TempDir,
     src: std::path::PathBuf,
     source: Vec<String>,
     /// "MOVES SCORE" as Pons gives them, the bad line left out.

@@ -18,9 +18,13 @@ pub enum Ties {
     Centre,
     /// Uniformly at random (seeded): the literature's perfect opponent.
     Random,
+    /// Uniformly at random among every column that keeps the position's outcome: any winning
+    /// column, not only the fastest (draws and the slowest loss as with `Random`). A reading
+    /// of "equally good moves" by value alone, which makes a winning player's games longer.
+    Value,
 }
 
-/// The perfect agent's settings (`perfect[:tt=MIB][,ties=centre|random][,eps=E][,seed=S]`).
+/// The perfect agent's settings (`perfect[:tt=MIB][,ties=centre|random|value][,eps=E][,seed=S]`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PerfectSettings {
     /// Solver table size, MiB.
@@ -173,12 +177,18 @@ impl Perfect {
             if solver.was_interrupted() {
                 return None;
             }
+            // Every child scores at least -target from its side; optimal ones exactly. By
+            // value, a won position accepts every child lost for the other side.
+            let bound = if self.settings.ties == Ties::Value && target > 0 {
+                -1
+            } else {
+                -target
+            };
             let mut mask = 0u16;
             for col in pos.legal_columns().collect::<Vec<_>>() {
                 let mut child = *pos;
                 child.play_col(col);
-                // Every child scores at least -target from its side; optimal ones exactly.
-                if self.solver().score_at_most(&child, -target) {
+                if self.solver().score_at_most(&child, bound) {
                     mask |= 1 << col;
                 }
                 if self.solver().was_interrupted() {
@@ -239,7 +249,7 @@ impl Agent for Perfect {
         };
         let optimal = (0..g.width()).filter(|&c| mask >> c & 1 == 1);
         match self.settings.ties {
-            Ties::Random => self.pick(optimal),
+            Ties::Random | Ties::Value => self.pick(optimal),
             Ties::Centre => g.centre_order().find(|&c| mask >> c & 1 == 1),
         }
         .unwrap_or_else(|| Self::fallback(&pos))
@@ -302,6 +312,30 @@ mod tests {
         let a = agent(Ties::Random, 0.0, &shared, 7).choose(&Turn::new(pos));
         let b = agent(Ties::Random, 0.0, &shared, 7).choose(&Turn::new(pos));
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn value_ties_play_every_winning_column() {
+        let g = Geometry::STANDARD;
+        // After 4 4 5 5 x wins with columns 3 and 6 (score 18, fastest) and 4 and 5 (score 2).
+        let pos = Position::from_moves(g, "4455").unwrap();
+        let played = |ties| {
+            let shared = Arc::new(PerfectShared::default());
+            (0..40)
+                .map(|game| agent(ties, 0.0, &shared, game).choose(&Turn::new(pos)))
+                .collect::<std::collections::BTreeSet<usize>>()
+        };
+        assert_eq!(played(Ties::Random), [2, 5].into());
+        assert_eq!(played(Ties::Value), [2, 3, 4, 5].into());
+        // Drawn and lost positions keep the best exact score: after 4 3 4 only 4 draws.
+        let drawn = Position::from_moves(g, "434").unwrap();
+        let shared = Arc::new(PerfectShared::default());
+        for game in 0..10 {
+            assert_eq!(
+                agent(Ties::Value, 0.0, &shared, game).choose(&Turn::new(drawn)),
+                3
+            );
+        }
     }
 
     #[test]

@@ -69,12 +69,37 @@ pub fn ok(out: &Output, what: &str) -> String {
     text(&out.stdout)
 }
 
+/// A temporary folder owned by one test: removed when the test passes, kept when it panics
+/// so that what the failing command wrote can be inspected.
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// A new, empty temporary folder for one test (named after the process and `name`).
-pub fn temp_dir(name: &str) -> PathBuf {
+pub fn temp_dir(name: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("c4-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TempDir(d)
 }
 
 /// A path as `&str`, for argument lists (test paths are UTF-8).

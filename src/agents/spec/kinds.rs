@@ -124,8 +124,8 @@ pub const AGENT_KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "perfect",
-        usage: "perfect[:tt=MIB][,ties=centre|random][,eps=E][,seed=S]",
-        summary: "the solver: fastest win, slowest loss; ties centre first or random; eps: share of random moves that give no immediate win",
+        usage: "perfect[:tt=MIB][,ties=centre|random|value][,eps=E][,seed=S]",
+        summary: "the solver: fastest win, slowest loss; ties centre first, random, or random among all moves of the same outcome (value); eps: share of random moves that give no immediate win",
         keys: &["tt", "ties", "eps", "seed"],
         parse: |a, _| {
             let tt_mib = a.number(
@@ -137,7 +137,8 @@ pub const AGENT_KINDS: &[KindInfo] = &[
             let ties = match a.take("ties") {
                 None | Some("centre" | "center") => crate::agents::Ties::Centre,
                 Some("random") => crate::agents::Ties::Random,
-                Some(v) => return Err(a.bad("ties", v, "centre or random")),
+                Some("value") => crate::agents::Ties::Value,
+                Some(v) => return Err(a.bad("ties", v, "centre, random or value")),
             };
             let eps = a.number("eps", 0.0, 0.0..=1.0, "a share of random moves from 0 to 1")?;
             let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;

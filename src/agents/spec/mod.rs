@@ -10,7 +10,7 @@
 //! | `hard` | open lines, depth 5 |
 //! | `window[:depth=N]`, `handtuned[:depth=N]`, `threat[:depth=N]` | that evaluator, depth N (5) |
 //! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
-//! | `perfect[:tt=MIB][,ties=centre\|random][,eps=E][,seed=S]` | the solver; random tie-breaks and a share of random safe moves for the literature's yardstick |
+//! | `perfect[:tt=MIB][,ties=centre\|random\|value][,eps=E][,seed=S]` | the solver; random tie-breaks and a share of random safe moves for the literature's yardstick |
 //! | `adaptive[:depth=N][,start=R]` | matches the opponent's strength |
 //! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
 //! | `gbt[:depth=N]` | `model:models/gbt.bin`, the shipped GBT model |
