@@ -8,8 +8,6 @@
 mod common;
 
 use connect4_ml::agents::AgentSpec;
-use connect4_ml::game::Geometry;
-use connect4_ml::solver::Solver;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,21 +18,8 @@ fn main() {
         .expect("an agent spec");
     let games: u64 = args.next().map_or(500, |g| g.parse().expect("games"));
     let seed: u64 = args.next().map_or(7, |s| s.parse().expect("seed"));
-    let geom = Geometry::default();
-    let agent = spec.factory(geom).expect("agent");
-    let perfect = "perfect:ties=random"
-        .parse::<AgentSpec>()
-        .unwrap()
-        .factory(geom)
-        .unwrap();
-    let mut solver = Solver::new(geom);
     let (mut wins, mut slips) = (0, Vec::new());
-    for g in 0..games {
-        let (mut a, mut p) = (
-            agent.build(seed + g).unwrap(),
-            perfect.build(seed * 7919 + g).unwrap(),
-        );
-        let game = common::play(a.as_mut(), p.as_mut(), true, &mut solver, geom);
+    for game in common::play_match(&spec, "perfect:ties=random", true, games, seed) {
         wins += usize::from(game.won);
         // A first player's game not won had its slip: it starts in a won position.
         if !game.won {

@@ -8,8 +8,6 @@
 mod common;
 
 use connect4_ml::agents::AgentSpec;
-use connect4_ml::game::Geometry;
-use connect4_ml::solver::Solver;
 
 fn main() {
     let usage = "usage: second_player_mistakes AGENT EPS [GAMES] [SEED]";
@@ -22,22 +20,10 @@ fn main() {
         .expect("EPS: a share in [0, 1]");
     let games: u64 = args.next().map_or(200, |g| g.parse().expect("games"));
     let seed: u64 = args.next().map_or(7, |s| s.parse().expect("seed"));
-    let geom = Geometry::default();
-    let agent = spec.factory(geom).expect("agent");
-    let perfect = format!("perfect:ties=random,eps={eps}")
-        .parse::<AgentSpec>()
-        .expect("EPS: a share in [0, 1]")
-        .factory(geom)
-        .expect("EPS: a share in [0, 1]");
-    let mut solver = Solver::new(geom);
+    let perfect = format!("perfect:ties=random,eps={eps}");
     let (mut wins, mut draws, mut chances, mut converted) = (0, 0, 0, 0);
     let mut slips = Vec::new();
-    for g in 0..games {
-        let (mut a, mut p) = (
-            agent.build(seed + g).unwrap(),
-            perfect.build(seed * 7919 + g).unwrap(),
-        );
-        let game = common::play(a.as_mut(), p.as_mut(), false, &mut solver, geom);
+    for game in common::play_match(&spec, &perfect, false, games, seed) {
         wins += usize::from(game.won);
         draws += usize::from(game.drawn);
         chances += usize::from(game.had_win);

@@ -1,7 +1,7 @@
 //! What the `*_player_mistakes` examples share: one game of an agent against the perfect
 //! player, watched by the solver for the first move that throws a won position away.
 #![allow(dead_code)] // each example reads the fields it reports
-use connect4_ml::agents::{Agent, Turn};
+use connect4_ml::agents::{Agent, AgentSpec, Turn};
 use connect4_ml::game::{Geometry, Position};
 use connect4_ml::solver::{Mode, Solver};
 use std::collections::BTreeMap;
@@ -28,6 +28,34 @@ pub struct Game {
     pub had_win: bool,
     /// Its first slip, if any.
     pub slip: Option<Slip>,
+}
+
+/// Plays `games` games of `agent` (moving first when `agent_first`) against the agent of
+/// `perfect`, a `perfect:...` spec, from the empty board on 7x6; game g seeds the agent
+/// with `seed + g` and the perfect player with `seed * 7919 + g`.
+pub fn play_match(
+    agent: &AgentSpec,
+    perfect: &str,
+    agent_first: bool,
+    games: u64,
+    seed: u64,
+) -> Vec<Game> {
+    let geom = Geometry::default();
+    let agent = agent.factory(geom).expect("agent");
+    let perfect = perfect
+        .parse::<AgentSpec>()
+        .and_then(|s| s.factory(geom))
+        .unwrap_or_else(|e| panic!("{perfect}: {e}"));
+    let mut solver = Solver::new(geom);
+    (0..games)
+        .map(|g| {
+            let (mut a, mut p) = (
+                agent.build(seed + g).unwrap(),
+                perfect.build(seed * 7919 + g).unwrap(),
+            );
+            play(a.as_mut(), p.as_mut(), agent_first, &mut solver, geom)
+        })
+        .collect()
 }
 
 /// Plays `agent` (moving first when `agent_first`) against `other` from the empty board.
