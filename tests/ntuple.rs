@@ -189,3 +189,107 @@ fn train_ntuple_refuses_bad_settings_and_a_foreign_checkpoint() {
     assert!(!o.status.success());
     assert!(both(&o).contains("gbt.bin"), "{}", both(&o));
 }
+
+/// The weights of a network file.
+fn weights_of(path: &std::path::Path) -> Vec<f32> {
+    connect4_ml::ml::model_file::load_ntuple(path, None)
+        .unwrap()
+        .network
+        .weights()
+        .to_vec()
+}
+
+#[test]
+fn a_recipe_file_trains_and_a_model_file_retrains_itself_on_any_number_of_threads() {
+    let d = temp_dir("ntuple-recipe");
+    let recipe = d.join("small.toml");
+    std::fs::write(
+        &recipe,
+        "games = 600\nlanes = 4\nlane_games = 50\nseed = 9\n[layout]\ntuples = 12\ncells = 4\n",
+    )
+    .unwrap();
+    let train = |extra: &[&str], out: &std::path::Path| {
+        let mut args = vec![
+            "train",
+            "ntuple",
+            "--curve-positions",
+            "0",
+            "--checkpoint-every",
+            "0",
+            "--out",
+            s(out),
+        ];
+        args.extend(extra);
+        ok(&c4(&args))
+    };
+    let a = d.join("a.bin");
+    train(&["--recipe", s(&recipe), "--threads", "1"], &a);
+    // The model records its recipe: trained again from the file, on 3 threads (and with the
+    // recipe given as flags and --set on 4), it is the same network.
+    let b = d.join("b.bin");
+    train(&["--recipe", s(&a), "--threads", "3"], &b);
+    assert_eq!(weights_of(&a), weights_of(&b));
+    let c = d.join("c.bin");
+    train(
+        &[
+            "--games",
+            "600",
+            "--tuples",
+            "12",
+            "--cells",
+            "4",
+            "--seed",
+            "9",
+            "--set",
+            "lanes=4",
+            "--set",
+            "lane_games=50",
+            "--threads",
+            "4",
+        ],
+        &c,
+    );
+    assert_eq!(weights_of(&a), weights_of(&c));
+    // Another seed learns other weights.
+    let e = d.join("e.bin");
+    train(&["--recipe", s(&a), "--set", "seed=10"], &e);
+    assert_ne!(weights_of(&a), weights_of(&e));
+}
+
+#[test]
+fn bad_recipes_are_refused_at_once_with_what_and_where() {
+    let d = temp_dir("ntuple-recipe-bad");
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, "games = 10\nlamda = 0.5\n").unwrap();
+    let out = d.join("n.bin");
+    for (extra, want) in [
+        (vec!["--recipe", s(&bad)], "lamda"),
+        (
+            vec!["--recipe", "no/such/recipe.toml"],
+            "no/such/recipe.toml",
+        ),
+        (vec!["--recipe", "models/gbt.bin"], "records no recipe"),
+        (vec!["--set", "gamez=3"], "no such setting"),
+        (vec!["--set", "rate"], "KEY=VALUE"),
+        (vec!["--loss", "hinge"], "hinge"),
+        (vec!["--set", "lanes=0"], "lanes"),
+        // 7x6 has 131 pairs of neighbouring cells: refused, never a walk for ever.
+        (
+            vec!["--cells", "2", "--tuples", "200", "--games", "10"],
+            "found only 131",
+        ),
+    ] {
+        let mut args = vec![
+            "train",
+            "ntuple",
+            "--curve-positions",
+            "0",
+            "--out",
+            s(&out),
+        ];
+        args.extend(extra);
+        let o = c4(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(both(&o).contains(want), "{args:?}: {}", both(&o));
+    }
+}

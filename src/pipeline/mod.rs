@@ -45,7 +45,6 @@ pub mod report;
 use crate::arena::TournamentConfig;
 use crate::game::Geometry;
 use crate::progress::Progress;
-use crate::train::lms::LmsConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -77,9 +76,10 @@ pub struct PipelineConfig {
     pub resume: bool,
 }
 
-/// Sizes of every stage, from `--quick` or the default. The report quotes these, never
-/// literals of its own.
+/// Sizes of every stage, from `--quick` or the default (`recipes/pipeline*.toml`). The
+/// report quotes these, never literals of its own.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Sizes {
     /// Self-play games whose positions are labelled.
     pub selfplay_games: usize,
@@ -130,76 +130,49 @@ pub struct Sizes {
     pub bench_files: Vec<String>,
 }
 
+/// The default run's sizes (`recipes/pipeline.toml`).
+pub const PIPELINE_RECIPE: &str = include_str!("../../recipes/pipeline.toml");
+/// The quick run's sizes (`recipes/pipeline-quick.toml`).
+pub const PIPELINE_QUICK_RECIPE: &str = include_str!("../../recipes/pipeline-quick.toml");
+
 impl Sizes {
-    /// The sizes for a quick or a default run.
+    /// The sizes for a quick or a default run, from the recipe files built into the binary
+    /// (a test reads both).
     pub fn new(quick: bool) -> Sizes {
-        if quick {
-            Sizes {
-                selfplay_games: 16,
-                selfplay_openings: 4,
-                selfplay_plies: (10, 41),
-                lms_games: 200,
-                lms_eval_every: 50,
-                lms_eval_games: 20,
-                positions_limit: Some(20_000),
-                heldout_limit: Some(2_000),
-                lms_epochs: 2,
-                gbt_max_iter: 40,
-                ntuple_games: 4_000,
-                ntuple_curve_positions: 10,
-                ntuple_curve_games: 4,
-                ntuple_curve_perfect: 4,
-                depth: 3,
-                ladder_games: 2,
-                ladder_openings: 8,
-                detail_games: 10,
-                detail_openings: 2,
-                evaluate_games: 10,
-                bench_positions: 5,
-                bench_files: ["end-easy", "middle-easy", "begin-easy"]
-                    .map(String::from)
-                    .to_vec(),
-            }
+        let (text, name) = if quick {
+            (PIPELINE_QUICK_RECIPE, "recipes/pipeline-quick.toml")
         } else {
-            Sizes {
-                selfplay_games: 400,
-                selfplay_openings: 4,
-                selfplay_plies: (10, 41),
-                lms_games: LmsConfig::default().max_games,
-                lms_eval_every: LmsConfig::default().eval_every,
-                lms_eval_games: LmsConfig::default().eval_games,
-                positions_limit: None,
-                heldout_limit: None,
-                lms_epochs: crate::train::lms::SupervisedConfig::default().epochs,
-                // 60 iterations of the reference configuration on `cells+oddeven` evaluate a
-                // position in under 2 us and play as well at equal depth as the 371 that
-                // early stopping keeps, and better at equal time (docs/results.md).
-                gbt_max_iter: 60,
-                // About 30 s on two cores with the shipped recipe from scratch (a sixth of
-                // one shipped run's games, models/README.md): 800,000 games and three curve
-                // points took the default run to 214 s, past its 3 minutes.
-                ntuple_games: 500_000,
-                ntuple_curve_positions: 200,
-                ntuple_curve_games: 100,
-                ntuple_curve_perfect: 40,
-                depth: 3,
-                ladder_games: 10,
-                ladder_openings: 6,
-                detail_games: 200,
-                detail_openings: 2,
-                evaluate_games: 400,
-                bench_positions: 200,
-                bench_files: [
-                    "end-easy",
-                    "middle-easy",
-                    "middle-medium",
-                    "begin-easy",
-                    "begin-medium",
-                ]
-                .map(String::from)
-                .to_vec(),
-            }
-        }
+            (PIPELINE_RECIPE, "recipes/pipeline.toml")
+        };
+        Sizes::from_toml(text).unwrap_or_else(|e| panic!("{name} is not a pipeline recipe: {e}"))
+    }
+
+    /// Sizes from a recipe file's text.
+    pub fn from_toml(text: &str) -> Result<Sizes, toml::de::Error> {
+        toml::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod sizes_tests {
+    use super::*;
+
+    #[test]
+    fn the_pipeline_recipes_read_and_keep_their_sizes() {
+        let (full, quick) = (Sizes::new(false), Sizes::new(true));
+        assert_eq!(full.ntuple_games, 500_000);
+        assert_eq!(
+            full.lms_games,
+            crate::train::lms::LmsConfig::default().max_games
+        );
+        assert_eq!(
+            full.lms_epochs,
+            crate::train::lms::SupervisedConfig::default().epochs
+        );
+        assert_eq!(full.positions_limit, None);
+        assert_eq!(quick.positions_limit, Some(20_000));
+        assert_eq!(quick.ntuple_games, 4_000);
+        assert!(Sizes::from_toml("ntuple_gamez = 3").is_err());
     }
 }
 

@@ -8,7 +8,7 @@ use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::game::Geometry;
 use crate::io::model_format::TrainingMeta;
 use crate::progress::Progress;
-use crate::train::ntuple::{CurvePoint, CurveProbe, NTupleConfig, save_run, train_ntuple};
+use crate::train::ntuple::{CurvePoint, CurveProbe, Machine, NTupleConfig, save_run, train_ntuple};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -39,11 +39,13 @@ pub fn run(
     let examples: &[crate::datasets::Example] = &[];
     let cfg = NTupleConfig {
         games: sizes.ntuple_games,
-        // The curve at the start and the end: each point's matches cost seconds.
-        curve_every: sizes.ntuple_games,
         seed: config.seed,
-        threads: rayon::current_num_threads().max(1),
         ..NTupleConfig::default()
+    };
+    // The curve at the start and the end: each point's matches cost seconds.
+    let machine = Machine {
+        threads: rayon::current_num_threads().max(1),
+        curve_every: sizes.ntuple_games,
     };
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench
     // keeps (`curve-columns.json`); a folder without them (the Pons files) gets no curve,
@@ -66,8 +68,16 @@ pub fn run(
     } else {
         None
     };
-    let run = train_ntuple(&cfg, geom, examples, probe.as_ref(), None, observer)
-        .map_err(fail("ntuple"))?;
+    let run = train_ntuple(
+        &cfg,
+        geom,
+        examples,
+        probe.as_ref(),
+        None,
+        &machine,
+        observer,
+    )
+    .map_err(fail("ntuple"))?;
     let path = config.out.join("models/ntuple.bin");
     let meta =
         TrainingMeta::new("c4 pipeline (stage ntuple)", config.seed).rows(run.labelled + run.games);

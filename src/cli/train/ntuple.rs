@@ -2,128 +2,82 @@
 //! solver-labelled positions, with its learning curve.
 
 use anyhow::{Result, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::ml::ntuple::NTupleLayout;
 use connect4_ml::progress::Progress;
 use connect4_ml::train::ntuple::{
-    Checkpointing, CurveProbe, Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target,
-    save_run, train_ntuple,
+    Checkpointing, CurveProbe, Machine, NTupleConfig, save_run, train_ntuple,
 };
 use std::path::PathBuf;
 
-/// `--target` values.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum TargetArg {
-    /// Win 1, draw 0, loss -1.
-    Wdl,
-    /// A sooner win is worth more (0.5 to 1).
-    Score,
-}
-
-/// `--order` values.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum OrderArg {
-    /// The labelled positions first, then self-play.
-    SupervisedFirst,
-    /// Self-play first, then the labelled positions.
-    SelfPlayFirst,
-}
-
-/// `--loss` values.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum LossArg {
-    /// Squared error through the squash: steps shrink where the value saturates.
-    Mse,
-    /// Cross-entropy of the win chance: the step is the error alone.
-    Log,
-}
-
-/// `--explore` values.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ExploreArg {
-    /// Any legal column.
-    Any,
-    /// Only the columns the one-move rule allows.
-    Safe,
-}
-
-/// `--learn-explored` values.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum LearnExploredArg {
-    /// Every exploring move cuts the trace.
-    None,
-    /// Learn through the first player's exploring moves only.
-    First,
-    /// Learn through every exploring move.
-    All,
-}
-
-/// `--rule` values.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum RuleArg {
-    /// One step size for every weight.
-    Td,
-    /// Temporal coherence learning: per-weight steps that shrink as updates disagree.
-    Tcl,
-}
-
+/// `c4 train ntuple`'s options. Those marked [recipe] change one key of the recipe
+/// (`--recipe FILE`, default the shipped `recipes/ntuple.toml`); left out, the recipe's value
+/// holds. The others say how this machine runs it.
 #[derive(Args, Debug)]
 pub struct NTupleArgs {
-    /// Self-play games (0: none).
-    #[arg(long, default_value_t = NTupleConfig::default().games)]
-    games: usize,
+    /// The recipe: a TOML file (as `recipes/ntuple.toml`), or a model file that recorded
+    /// the recipe it was trained with (e.g. models/ntuple.bin). Default: the shipped recipe.
+    #[arg(long, value_name = "FILE")]
+    recipe: Option<PathBuf>,
+    /// Change one key of the recipe: `--set rate=0.003 --set layout.cells=7` (after the
+    /// recipe file and the flags below).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// [recipe] Self-play games (0: none).
+    #[arg(long)]
+    games: Option<usize>,
     /// Solver-labelled "MOVES SCORE" files to fit first (e.g. data/positions/train.txt.gz).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     supervised: Vec<PathBuf>,
     /// Also fit the UCI file's labelled 8-stone positions.
     #[arg(long, value_name = "PATH")]
     uci: Option<PathBuf>,
-    /// Passes over the labelled positions.
-    #[arg(long, default_value_t = NTupleConfig::default().epochs)]
-    epochs: usize,
-    /// Step size of the supervised passes.
-    #[arg(long, default_value_t = NTupleConfig::default().supervised_rate)]
-    supervised_rate: f32,
-    /// What a labelled position teaches.
-    #[arg(long, value_enum, default_value = "wdl")]
-    target: TargetArg,
-    /// Which source first when both are given.
-    #[arg(long, value_enum, default_value = "supervised-first")]
-    order: OrderArg,
-    /// Self-play step size at the first game.
-    #[arg(long, default_value_t = NTupleConfig::default().rate)]
-    rate: f32,
-    /// ... and at the last (geometric decay).
-    #[arg(long, default_value_t = NTupleConfig::default().rate_final)]
-    rate_final: f32,
-    /// Chance of a random move at the first game.
-    #[arg(long, default_value_t = NTupleConfig::default().epsilon)]
-    epsilon: f32,
-    /// ... and at the last.
-    #[arg(long, default_value_t = NTupleConfig::default().epsilon_final)]
-    epsilon_final: f32,
-    /// TD(lambda)'s trace decay (0: TD(0)).
-    #[arg(long, default_value_t = NTupleConfig::default().lambda)]
-    lambda: f32,
-    /// Random plies opening each self-play game.
-    #[arg(long, default_value_t = NTupleConfig::default().opening)]
-    opening: usize,
-    /// Tuples in the network.
-    #[arg(long, default_value_t = NTupleLayout::default().tuples)]
-    tuples: usize,
-    /// Cells per tuple.
-    #[arg(long, default_value_t = NTupleLayout::default().cells)]
-    cells: usize,
-    /// Tables per tuple: 2 (one per side to move) or 1.
-    #[arg(long, default_value_t = NTupleLayout::default().sets)]
-    sets: usize,
-    /// Seed of the random walks that choose the tuples' cells.
-    #[arg(long, default_value_t = NTupleLayout::default().seed)]
-    layout_seed: u64,
-    /// Measure the curve every K self-play games (0: only after each part).
-    #[arg(long, default_value_t = NTupleConfig::default().curve_every)]
+    /// [recipe] Passes over the labelled positions.
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// [recipe] Step size of the supervised passes.
+    #[arg(long)]
+    supervised_rate: Option<f32>,
+    /// [recipe] What a labelled position teaches: wdl, score.
+    #[arg(long)]
+    target: Option<String>,
+    /// [recipe] Which source first when both are given: supervised-first, self-play-first.
+    #[arg(long)]
+    order: Option<String>,
+    /// [recipe] Self-play step size at the first game.
+    #[arg(long)]
+    rate: Option<f32>,
+    /// [recipe] ... and at the last (geometric decay).
+    #[arg(long)]
+    rate_final: Option<f32>,
+    /// [recipe] Chance of a random move at the first game.
+    #[arg(long)]
+    epsilon: Option<f32>,
+    /// [recipe] ... and at the last.
+    #[arg(long)]
+    epsilon_final: Option<f32>,
+    /// [recipe] TD(lambda)'s trace decay (0: TD(0)).
+    #[arg(long)]
+    lambda: Option<f32>,
+    /// [recipe] Random plies opening each self-play game.
+    #[arg(long)]
+    opening: Option<usize>,
+    /// [recipe] Tuples in the network.
+    #[arg(long)]
+    tuples: Option<usize>,
+    /// [recipe] Cells per tuple.
+    #[arg(long)]
+    cells: Option<usize>,
+    /// [recipe] Tables per tuple: 2 (one per side to move) or 1.
+    #[arg(long)]
+    sets: Option<usize>,
+    /// [recipe] Seed of the random walks that choose the tuples' cells.
+    #[arg(long)]
+    layout_seed: Option<u64>,
+    /// Measure the curve every K self-play games, at the end of the round that reaches K
+    /// (0: only after each part).
+    #[arg(long, default_value_t = Machine::default().curve_every)]
     curve_every: usize,
     /// Games of each curve match against handtuned:depth=5 (0: no match).
     #[arg(long, default_value_t = 100)]
@@ -146,104 +100,137 @@ pub struct NTupleArgs {
     /// OUT as `.curve-columns.json`, so that the shipped data is never overwritten).
     #[arg(long)]
     curve_cache: Option<PathBuf>,
-    /// Seed of the run.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// [recipe] Seed of the run.
+    #[arg(long)]
+    seed: Option<u64>,
     /// Where the network goes; the curve (.curve.csv) and report (.report.json) beside it.
     #[arg(long, default_value = "models/ntuple.bin")]
     out: PathBuf,
-    /// Save the training state to OUT's `.checkpoint` file every K games (0: never).
+    /// Save the training state to OUT's `.checkpoint` file every K games, at the end of the
+    /// round that reaches K (0: never).
     #[arg(long, default_value_t = 250_000)]
     checkpoint_every: usize,
-    /// Continue from OUT's checkpoint (same settings).
+    /// Continue from OUT's checkpoint (same recipe; any number of threads).
     #[arg(long)]
     resume: bool,
-    /// Self-play's learning rule.
-    #[arg(long, value_enum, default_value = "td")]
-    rule: RuleArg,
-    /// Self-play's greedy moves take immediate wins and never hand one over (true by
-    /// default: it lifts first-player wins against perfect play from 57% to 90% at 3M games).
-    #[arg(long, default_value_t = NTupleConfig::default().safe, action = clap::ArgAction::Set)]
-    safe: bool,
+    /// [recipe] Self-play's learning rule: td, tcl.
+    #[arg(long)]
+    rule: Option<String>,
+    /// [recipe] Self-play's greedy moves take immediate wins and never hand one over (true
+    /// in the shipped recipe: it lifts first-player wins against perfect play from 57% to
+    /// 90% at 3M games).
+    #[arg(long)]
+    safe: Option<bool>,
     /// Train R runs of this recipe with seeds SEED, SEED+1, ...: each is saved as
     /// `OUT-STEM.runK.bin` with its curve, every run's matches against the perfect player go
     /// to `OUT-STEM.perfect.csv`, and OUT is a copy of the run that won most as first player
     /// at its last curve point (pick again on fresh games with `c4 train ntuple-pick`).
     #[arg(long, default_value_t = 1, value_parser = crate::cli::at_least_one)]
     runs: usize,
-    /// Self-play workers sharing one network (default: every core; 1 replays a seed exactly).
+    /// Threads that run self-play's lanes (default: every core). What is learned does not
+    /// depend on it: a seed gives the same network on any number of threads.
     #[arg(long, value_parser = crate::cli::at_least_one)]
     threads: Option<usize>,
-    /// Hand over the mean of the weights over the run's last share F of self-play games
-    /// (a snapshot every round of 2,000 games per worker) instead of the last weights
-    /// (0: no averaging).
-    #[arg(long, value_name = "F", default_value_t = NTupleConfig::default().tail)]
-    tail: f32,
-    /// What self-play's step minimizes: squared error through the squash, or
-    /// cross-entropy of the win chance (no slope factor: a wrong saturated value learns).
-    #[arg(long, value_enum, default_value = "log")]
-    loss: LossArg,
-    /// Which columns self-play's random moves are drawn from: any legal one, or only those
-    /// the one-move rule allows (no exploring move hands over a win at once).
-    #[arg(long, value_enum, default_value = "safe")]
-    explore: ExploreArg,
-    /// Whose exploring moves the values learn through instead of cutting the trace: nobody's
-    /// (values of greedy play), the first player's only (as second player the network
-    /// learns what a fallible first player hands it), or everyone's (on-policy TD).
-    #[arg(long, value_enum, default_value = "none")]
-    learn_explored: LearnExploredArg,
+    /// [recipe] Lanes of self-play: the most threads that add speed, and part of what is
+    /// learned.
+    #[arg(long)]
+    lanes: Option<usize>,
+    /// [recipe] Games each lane plays in a round.
+    #[arg(long)]
+    lane_games: Option<usize>,
+    /// [recipe] Hand over the mean of the weights over the run's last share F of self-play
+    /// games (a snapshot every round) instead of the last weights (0: no averaging).
+    #[arg(long, value_name = "F")]
+    tail: Option<f32>,
+    /// [recipe] What self-play's step minimizes: mse (squared error through the squash),
+    /// log (cross-entropy of the win chance: a wrong saturated value learns).
+    #[arg(long)]
+    loss: Option<String>,
+    /// [recipe] Which columns self-play's random moves are drawn from: any, safe (only those
+    /// the one-move rule allows).
+    #[arg(long)]
+    explore: Option<String>,
+    /// [recipe] Whose exploring moves the values learn through instead of cutting the
+    /// trace: none (values of greedy play), first (as second player the network learns what
+    /// a fallible first player hands it), all (on-policy TD).
+    #[arg(long)]
+    learn_explored: Option<String>,
+}
+
+impl NTupleArgs {
+    /// The recipe: the file (or the shipped one), then the recipe flags given, then each
+    /// `--set`, each checked.
+    fn recipe(&self) -> Result<NTupleConfig> {
+        let mut config = match &self.recipe {
+            Some(path) => NTupleConfig::from_file(path)?,
+            None => NTupleConfig::default(),
+        };
+        let flags: Vec<(&str, Option<String>)> = vec![
+            ("games", self.games.map(|v| v.to_string())),
+            ("epochs", self.epochs.map(|v| v.to_string())),
+            (
+                "supervised_rate",
+                self.supervised_rate.map(|v| v.to_string()),
+            ),
+            ("target", self.target.clone()),
+            ("order", self.order.clone()),
+            ("rate", self.rate.map(|v| v.to_string())),
+            ("rate_final", self.rate_final.map(|v| v.to_string())),
+            ("epsilon", self.epsilon.map(|v| v.to_string())),
+            ("epsilon_final", self.epsilon_final.map(|v| v.to_string())),
+            ("lambda", self.lambda.map(|v| v.to_string())),
+            ("opening", self.opening.map(|v| v.to_string())),
+            ("layout.tuples", self.tuples.map(|v| v.to_string())),
+            ("layout.cells", self.cells.map(|v| v.to_string())),
+            ("layout.sets", self.sets.map(|v| v.to_string())),
+            ("layout.seed", self.layout_seed.map(|v| v.to_string())),
+            ("seed", self.seed.map(|v| v.to_string())),
+            ("rule", self.rule.clone()),
+            ("safe", self.safe.map(|v| v.to_string())),
+            ("lanes", self.lanes.map(|v| v.to_string())),
+            ("lane_games", self.lane_games.map(|v| v.to_string())),
+            ("tail", self.tail.map(|v| v.to_string())),
+            ("loss", self.loss.clone()),
+            ("explore", self.explore.clone()),
+            ("learn_explored", self.learn_explored.clone()),
+        ];
+        for (key, value) in flags {
+            if let Some(v) = value {
+                config
+                    .set(key, &quoted(&v))
+                    .map_err(|e| anyhow::anyhow!("--{}: {e}", flag_name(key)))?;
+            }
+        }
+        for kv in &self.set {
+            let Some((k, v)) = kv.split_once('=') else {
+                bail!("--set {kv}: expected KEY=VALUE, e.g. --set rate=0.003");
+            };
+            config.set(k.trim(), v.trim())?;
+        }
+        Ok(config)
+    }
+}
+
+/// The command-line flag that sets a recipe key.
+fn flag_name(key: &str) -> String {
+    match key {
+        "layout.seed" => "layout-seed".into(),
+        k => k.trim_start_matches("layout.").replace('_', "-"),
+    }
+}
+
+/// A flag's value as TOML: numbers and booleans as they are, words as strings.
+fn quoted(v: &str) -> String {
+    if v.parse::<f64>().is_ok() || v == "true" || v == "false" {
+        v.to_string()
+    } else {
+        format!("{v:?}")
+    }
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     let geom = Geometry::default();
-    let config = NTupleConfig {
-        layout: NTupleLayout {
-            tuples: a.tuples,
-            cells: a.cells,
-            sets: a.sets,
-            seed: a.layout_seed,
-        },
-        games: a.games,
-        rate: a.rate,
-        rate_final: a.rate_final,
-        epsilon: a.epsilon,
-        epsilon_final: a.epsilon_final,
-        lambda: a.lambda,
-        opening: a.opening,
-        epochs: a.epochs,
-        supervised_rate: a.supervised_rate,
-        target: match a.target {
-            TargetArg::Wdl => Target::Wdl,
-            TargetArg::Score => Target::Score,
-        },
-        order: match a.order {
-            OrderArg::SupervisedFirst => Order::SupervisedFirst,
-            OrderArg::SelfPlayFirst => Order::SelfPlayFirst,
-        },
-        curve_every: a.curve_every,
-        seed: a.seed,
-        rule: match a.rule {
-            RuleArg::Td => Rule::Td,
-            RuleArg::Tcl => Rule::Tcl,
-        },
-        safe: a.safe,
-        threads: a.threads.unwrap_or_else(rayon::current_num_threads),
-        tail: a.tail,
-        loss: match a.loss {
-            LossArg::Mse => Loss::Mse,
-            LossArg::Log => Loss::Log,
-        },
-        explore: match a.explore {
-            ExploreArg::Any => Explore::Any,
-            ExploreArg::Safe => Explore::Safe,
-        },
-        learn_explored: match a.learn_explored {
-            LearnExploredArg::None => LearnExplored::None,
-            LearnExploredArg::First => LearnExplored::First,
-            LearnExploredArg::All => LearnExplored::All,
-        },
-    };
-    config.check()?;
+    let config = a.recipe()?;
     let (mut examples, mut notes) = (Vec::new(), Vec::new());
     if a.uci.is_some() || !a.supervised.is_empty() {
         let sources =
@@ -255,7 +242,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         examples.extend(sources.extra);
         notes = sources.notes;
     }
-    if examples.is_empty() && a.games == 0 {
+    if examples.is_empty() && config.games == 0 {
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
     let bars = crate::cli::Bars::new();
@@ -275,7 +262,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
                 &write,
                 a.curve_positions,
                 a.curve_games,
-                a.seed,
+                config.seed,
                 &bars,
             )?
             .with_perfect(a.curve_perfect, &a.curve_eps)?,
@@ -301,7 +288,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     let mut written = Vec::new();
     for k in 0..a.runs {
         let cfg = NTupleConfig {
-            seed: a.seed + k as u64,
+            seed: config.seed + k as u64,
             ..config.clone()
         };
         let out = connect4_ml::io::beside(&a.out, &format!(".run{k}.bin"));
@@ -371,7 +358,19 @@ fn train_one(
         every: a.checkpoint_every,
         resume: a.resume,
     };
-    let run = train_ntuple(config, geom, examples, probe, Some(&checkpoint), bars)?;
+    let machine = Machine {
+        threads: a.threads.unwrap_or_else(rayon::current_num_threads),
+        curve_every: a.curve_every,
+    };
+    let run = train_ntuple(
+        config,
+        geom,
+        examples,
+        probe,
+        Some(&checkpoint),
+        &machine,
+        bars,
+    )?;
     for pt in &run.curve {
         println!("{}", pt.summary());
     }
@@ -386,7 +385,8 @@ fn train_one(
     );
     let mut meta = TrainingMeta::new(crate::cli::command_line(), config.seed)
         .rows(run.labelled + run.games)
-        .data(notes);
+        .data(notes)
+        .recipe(config.to_toml());
     if let Some(last) = run.curve.last() {
         let mut metrics = vec![("curve_score".to_string(), last.score)];
         metrics.extend(

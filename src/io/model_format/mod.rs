@@ -61,6 +61,11 @@ pub struct TrainingMeta {
     pub metrics: Vec<(String, f64)>,
     /// The crate version that wrote the file.
     pub crate_version: String,
+    /// The recipe a trainer that has one was run with (TOML text; `c4 train ntuple
+    /// --recipe FILE` reads it back). Stored after the header's other fields, so files
+    /// without it, written before it existed, read as `None`, and older readers skip it.
+    #[serde(skip)]
+    pub recipe: Option<String>,
 }
 
 impl TrainingMeta {
@@ -84,6 +89,12 @@ impl TrainingMeta {
     /// Data sources with their sha256.
     pub fn data(mut self, data: Vec<String>) -> Self {
         self.data = data;
+        self
+    }
+
+    /// The recipe the model was trained with (TOML).
+    pub fn recipe(mut self, recipe: impl Into<String>) -> Self {
+        self.recipe = Some(recipe.into());
         self
     }
 
@@ -133,7 +144,10 @@ pub fn encode_model<T: Serialize>(
     header: &ModelHeader,
     body: &T,
 ) -> Result<Vec<u8>, bincode::error::EncodeError> {
-    let h = bincode::serde::encode_to_vec(header, config())?;
+    let mut h = bincode::serde::encode_to_vec(header, config())?;
+    if let Some(recipe) = &header.meta.recipe {
+        h.extend(bincode::serde::encode_to_vec(Some(recipe), config())?);
+    }
     let b = bincode::serde::encode_to_vec(body, config())?;
     let mut out = Vec::with_capacity(8 + 4 + 4 + h.len() + 8 + b.len() + 32);
     out.extend_from_slice(MAGIC);
@@ -212,13 +226,21 @@ fn split<'a>(path: &Path, bytes: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), Model
 }
 
 fn decode_header(path: &Path, h: &[u8]) -> Result<ModelHeader, ModelFileError> {
-    bincode::serde::decode_from_slice::<ModelHeader, _>(h, config())
-        .map(|(v, _)| v)
-        .map_err(|source| ModelFileError::Decode {
-            path: path.to_path_buf(),
-            part: "header",
-            source,
-        })
+    let err = |source| ModelFileError::Decode {
+        path: path.to_path_buf(),
+        part: "header",
+        source,
+    };
+    let (mut header, used) =
+        bincode::serde::decode_from_slice::<ModelHeader, _>(h, config()).map_err(err)?;
+    // The fields added after the first release follow the header's own bytes.
+    if used < h.len() {
+        header.meta.recipe =
+            bincode::serde::decode_from_slice::<Option<String>, _>(&h[used..], config())
+                .map_err(err)?
+                .0;
+    }
+    Ok(header)
 }
 
 fn check(path: &Path, header: &ModelHeader, expect: &Expect) -> Result<(), ModelFileError> {
@@ -363,6 +385,19 @@ mod tests {
         expect: &Expect,
     ) -> Result<(ModelHeader, Vec<(u32, f64)>), ModelFileError> {
         decode_model(Path::new("m.bin"), bytes, expect)
+    }
+
+    #[test]
+    fn a_recipe_rides_after_the_header_and_files_without_one_read_as_none() {
+        let p = Path::new("m.bin");
+        let plain = encode_model(&header(), &body()).unwrap();
+        let (h, _) = decode_model::<Vec<(u32, f64)>>(p, &plain, &Expect::default()).unwrap();
+        assert_eq!(h.meta.recipe, None);
+        let mut with = header();
+        with.meta = with.meta.recipe("games = 5\n");
+        let bytes = encode_model(&with, &body()).unwrap();
+        let (h, b) = decode_model::<Vec<(u32, f64)>>(p, &bytes, &Expect::default()).unwrap();
+        assert_eq!((h, b), (with, body()));
     }
 
     #[test]

@@ -33,6 +33,7 @@ const STATES: usize = 4;
 /// The shape of a network: how many tuples of how many cells, tables split by the side to
 /// move or not, and the seed of the random walks that choose the cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct NTupleLayout {
     /// Number of tuples.
     pub tuples: usize,
@@ -81,6 +82,19 @@ pub enum NTupleError {
     /// Stored parts that do not fit together (a damaged or hand-made file).
     #[error("inconsistent network: {0}")]
     Inconsistent(&'static str),
+    /// More distinct tuples than the board has (a board of 7x6 has 131 pairs of
+    /// neighbouring cells, for example).
+    #[error(
+        "{tuples} distinct tuples of {cells} cells: the random walks found only {found} on this board"
+    )]
+    TooManyTuples {
+        /// Tuples asked for.
+        tuples: usize,
+        /// Cells per tuple.
+        cells: usize,
+        /// Distinct tuples found before the walks stopped finding new ones.
+        found: usize,
+    },
     /// A NaN or infinite weight.
     #[error("weight {0} is not finite")]
     NotFinite(usize),
@@ -131,7 +145,19 @@ impl NTupleNetwork {
         );
         let (w, h) = (geom.width() as i32, geom.height() as i32);
         let mut tuples = Vec::with_capacity(layout.tuples);
+        // Walks that keep finding tuples already drawn mean the board has no more: stop
+        // after this many in a row rather than walk for ever.
+        const FRUITLESS: usize = 20_000;
+        let mut fruitless = 0;
         while tuples.len() < layout.tuples {
+            if fruitless >= FRUITLESS {
+                return Err(NTupleError::TooManyTuples {
+                    tuples: layout.tuples,
+                    cells: layout.cells,
+                    found: tuples.len(),
+                });
+            }
+            fruitless += 1;
             let mut cells: Vec<(u8, u8)> =
                 vec![(rng.gen_range(0..w) as u8, rng.gen_range(0..h) as u8)];
             let mut tries = 0;
@@ -160,6 +186,7 @@ impl NTupleNetwork {
                 cells.sort_unstable();
                 if !tuples.contains(&cells) {
                     tuples.push(cells);
+                    fruitless = 0;
                 }
             }
         }
@@ -396,6 +423,31 @@ fn check_layout(geom: Geometry, l: &NTupleLayout) -> Result<(), NTupleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn more_tuples_than_the_board_has_are_refused_at_once() {
+        let g = Geometry::STANDARD;
+        let layout = |tuples, cells| NTupleLayout {
+            tuples,
+            cells,
+            sets: 1,
+            seed: 1,
+        };
+        // 7x6 has 36 + 35 + 60 = 131 pairs of neighbouring cells.
+        assert_eq!(
+            NTupleNetwork::new(g, layout(131, 2)).unwrap().cells.len(),
+            131
+        );
+        let e = NTupleNetwork::new(g, layout(200, 2)).unwrap_err();
+        assert_eq!(
+            e,
+            NTupleError::TooManyTuples {
+                tuples: 200,
+                cells: 2,
+                found: 131
+            }
+        );
+    }
 
     #[test]
     fn a_network_is_symmetric_and_learns_toward_its_target() {

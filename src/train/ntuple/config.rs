@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a supervised position teaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Target {
     /// Win 1, draw 0, loss -1.
     Wdl,
@@ -16,6 +17,7 @@ pub enum Target {
 
 /// How self-play moves the weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// One step size for every weight.
     Td,
@@ -27,6 +29,7 @@ pub enum Rule {
 /// saturates. (Files and checkpoints from before the option read as `Mse`, what they were
 /// trained with; the recipe's default is `Log`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Loss {
     /// Squared error through the `tanh`: a step is scaled by the squash's slope
     /// `1 - v^2`, so a value stuck near -1 or 1 barely moves.
@@ -50,6 +53,7 @@ impl Loss {
 /// Which columns self-play's random (exploring) moves are drawn from. (Files from before
 /// the option read as `Any`; the recipe's default is `Safe`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Explore {
     /// Any legal column, including one that hands the opponent a win at once.
     #[default]
@@ -64,6 +68,7 @@ pub enum Explore {
 /// teaches the values of play in which that side sometimes errs. (Files from before the
 /// option read as `None`, what they were trained with.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LearnExplored {
     /// Nobody's: every exploring move cuts the trace.
     #[default]
@@ -79,6 +84,7 @@ pub enum LearnExplored {
 
 /// Which source comes first when both are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Order {
     /// The labelled positions, then self-play from the fitted network.
     SupervisedFirst,
@@ -86,8 +92,10 @@ pub enum Order {
     SelfPlayFirst,
 }
 
-/// Settings of a run.
+/// The recipe of a run: everything that decides what it learns (`recipes/ntuple.toml` is
+/// the shipped one, see [`NTupleConfig::from_toml`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct NTupleConfig {
     /// The network's shape.
     pub layout: NTupleLayout,
@@ -113,8 +121,6 @@ pub struct NTupleConfig {
     pub target: Target,
     /// Which source first.
     pub order: Order,
-    /// Measure the curve every K self-play games (0: only at the end of each part).
-    pub curve_every: usize,
     /// Seed of everything random in the run.
     pub seed: u64,
     /// The learning rule of self-play.
@@ -122,8 +128,13 @@ pub struct NTupleConfig {
     /// Self-play's greedy moves take an immediate win and avoid moves that hand one over
     /// (the one-move rule the evaluated agent applies).
     pub safe: bool,
-    /// Self-play workers sharing the network (1: exactly reproducible).
-    pub threads: usize,
+    /// Lanes of self-play: each round, every lane plays `lane_games` games on its own copy
+    /// of the weights and the lanes' changes are combined (`self_play`'s docs). What a run
+    /// learns depends on the lanes, never on the threads that run them; more threads than
+    /// lanes add no speed.
+    pub lanes: usize,
+    /// Games each lane plays in a round.
+    pub lane_games: usize,
     /// The share of the run's last self-play games over which the weights are averaged
     /// (0: the network is the last weights). A constant step keeps the weights of the
     /// opening moving from game to game, so a depth-1 agent's first moves flip with them;
@@ -165,11 +176,11 @@ impl Default for NTupleConfig {
             supervised_rate: 0.002,
             target: Target::Wdl,
             order: Order::SupervisedFirst,
-            curve_every: 500_000,
             seed: 0,
             rule: Rule::Td,
             safe: true,
-            threads: 1,
+            lanes: 16,
+            lane_games: 1000,
             tail: 0.5,
             loss: Loss::Log,
             explore: Explore::Safe,
@@ -213,6 +224,16 @@ impl NTupleConfig {
                 "a share of the games in [0, 1)",
             );
         }
+        if !(1..=1024).contains(&self.lanes) {
+            return bad("lanes", self.lanes.to_string(), "from 1 to 1024 lanes");
+        }
+        if !(1..=1_000_000).contains(&self.lane_games) {
+            return bad(
+                "lane_games",
+                self.lane_games.to_string(),
+                "from 1 to 1,000,000 games a lane a round",
+            );
+        }
         if self.opening > 8 {
             return bad(
                 "opening",
@@ -221,6 +242,11 @@ impl NTupleConfig {
             );
         }
         Ok(())
+    }
+
+    /// Games in one round of self-play (all lanes together).
+    pub fn round_games(&self) -> usize {
+        self.lanes.max(1) * self.lane_games.max(1)
     }
 
     /// The first self-play game whose weights the tail average takes (`games` when the run

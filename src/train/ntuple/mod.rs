@@ -20,6 +20,7 @@ mod config;
 mod curve;
 mod files;
 mod pick;
+mod recipe;
 mod self_play;
 
 pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
@@ -27,8 +28,9 @@ pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_pe
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
-pub use self_play::TailAverage;
-use self_play::{TclState, Weights, self_play};
+pub use recipe::{RecipeError, SHIPPED_RECIPE};
+pub use self_play::{Diverged, SUMMED_LANES, TailAverage};
+use self_play::{TclState, Weights, round_of, self_play};
 
 use crate::datasets::Example;
 use crate::game::{Geometry, Player};
@@ -69,6 +71,30 @@ pub enum NTupleTrainError {
     /// The curve's measurements.
     #[error(transparent)]
     Curve(#[from] curve::CurveError),
+    /// Self-play's weights left the range a learning run keeps them in.
+    #[error(transparent)]
+    Diverged(#[from] Diverged),
+}
+
+/// How a run uses the machine it runs on. None of it changes what the run learns: a
+/// checkpoint resumes on any machine, and a seed gives the same network on any.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// Threads that run self-play's lanes (more than the recipe's lanes add nothing).
+    pub threads: usize,
+    /// Measure the curve every K self-play games (0: only after each part), at the end of
+    /// the round that reaches it.
+    pub curve_every: usize,
+}
+
+impl Default for Machine {
+    /// Every core rayon sees; the curve every 500,000 games.
+    fn default() -> Self {
+        Machine {
+            threads: rayon::current_num_threads().max(1),
+            curve_every: 500_000,
+        }
+    }
 }
 
 /// The state a run saves and resumes from.
@@ -118,13 +144,14 @@ pub struct NTupleRun {
 
 /// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
 /// self-play games, in the configured order, measuring the curve with `probe` (none:
-/// no curve).
+/// no curve) as often as `machine` says.
 pub fn train_ntuple(
     config: &NTupleConfig,
     geom: Geometry,
     examples: &[Example],
     probe: Option<&CurveProbe>,
     checkpointing: Option<&Checkpointing>,
+    machine: &Machine,
     progress: &dyn Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
     config.check()?;
@@ -169,7 +196,7 @@ pub fn train_ntuple(
         progress.start("self-play games", config.games);
         progress.advance(state.games_done);
         let mut shared = Weights::new(&net, config.rule, state.tcl.as_ref());
-        let threads = config.threads.max(1);
+        let threads = machine.threads.max(1);
         let tail_from = config.tail_from();
         let mut tail = state.tail.clone().unwrap_or_default();
         // The network the run would hand over if it stopped now: the tail average once it
@@ -189,9 +216,11 @@ pub fn train_ntuple(
                 k => (done / k + 1) * k,
             };
             let every = checkpointing.map_or(0, |c| c.every);
-            let end = next_at(config.curve_every)
-                .min(next_at(every))
-                .min(config.games);
+            let curve_due = next_at(machine.curve_every);
+            let end = curve_due.min(next_at(every)).min(config.games);
+            // Rounds are the recipe's, not the machine's: stop at the end of the round
+            // that reaches the point, so the cadence never changes what is learned.
+            let end = round_of(config, end - 1, config.games).end;
             let t0 = Instant::now();
             let feed = (config.tail > 0.0).then_some((&mut tail, tail_from));
             self_play(
@@ -202,11 +231,11 @@ pub fn train_ntuple(
                 threads,
                 feed,
                 progress,
-            );
+            )?;
             state.seconds += t0.elapsed().as_secs_f64();
             state.games_done = end;
             shared.copy_into(&mut net);
-            let at_curve = config.curve_every > 0 && end % config.curve_every == 0;
+            let at_curve = machine.curve_every > 0 && end >= curve_due;
             if (at_curve || end == config.games)
                 && let Some(pt) = measure(&handed(&net, &tail), &state, "self-play")?
             {
@@ -314,9 +343,17 @@ mod tests {
                 seed: 3,
             },
             games: 300,
-            curve_every: 0,
+            lanes: 4,
+            lane_games: 25,
             tail: 0.0,
             ..NTupleConfig::default()
+        }
+    }
+
+    fn one() -> Machine {
+        Machine {
+            threads: 1,
+            curve_every: 0,
         }
     }
 
@@ -324,8 +361,8 @@ mod tests {
     fn self_play_is_seeded_and_resumes_to_the_same_network() {
         let g = Geometry::STANDARD;
         let q = crate::progress::Quiet;
-        let a = train_ntuple(&small(), g, &[], None, None, &q).unwrap();
-        let b = train_ntuple(&small(), g, &[], None, None, &q).unwrap();
+        let a = train_ntuple(&small(), g, &[], None, None, &one(), &q).unwrap();
+        let b = train_ntuple(&small(), g, &[], None, None, &one(), &q).unwrap();
         assert_eq!(a.network.data(), b.network.data());
         assert_eq!(a.games, 300);
         // Stop after 100 games (a run of 100 with checkpoints), then resume to 300.
@@ -342,7 +379,7 @@ mod tests {
         // Simulate the interruption: train 100 games by hand into a checkpoint.
         let mut net = NTupleNetwork::new(g, state_100.layout).unwrap();
         let mut w = Weights::new(&net, state_100.rule, None);
-        self_play(&state_100, &net, &mut w, 0..100, 1, None, &q);
+        self_play(&state_100, &net, &mut w, 0..100, 1, None, &q).unwrap();
         w.copy_into(&mut net);
         save_checkpoint(
             &cp.path,
@@ -358,14 +395,14 @@ mod tests {
             },
         )
         .unwrap();
-        let resumed = train_ntuple(&small(), g, &[], None, Some(&cp), &q).unwrap();
+        let resumed = train_ntuple(&small(), g, &[], None, Some(&cp), &one(), &q).unwrap();
         assert_eq!(resumed.network.data(), a.network.data());
         // Other settings: refused.
         let other = NTupleConfig {
             rate: 0.003,
             ..small()
         };
-        let e = train_ntuple(&other, g, &[], None, Some(&cp), &q)
+        let e = train_ntuple(&other, g, &[], None, Some(&cp), &one(), &q)
             .err()
             .unwrap();
         assert!(e.to_string().contains("other settings"), "{e}");
@@ -386,7 +423,6 @@ mod tests {
             (Rule::Td, Loss::Log, Explore::Safe, LearnExplored::All),
         ] {
             let cfg = NTupleConfig {
-                threads: 2,
                 games: 3000,
                 opening: 0,
                 rule,
@@ -395,8 +431,12 @@ mod tests {
                 learn_explored,
                 ..small()
             };
-            let a = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
-            let b = train_ntuple(&cfg, g, &[], None, None, &q).unwrap();
+            let two = Machine {
+                threads: 2,
+                ..one()
+            };
+            let a = train_ntuple(&cfg, g, &[], None, None, &two, &q).unwrap();
+            let b = train_ntuple(&cfg, g, &[], None, None, &two, &q).unwrap();
             assert_eq!(a.network.data(), b.network.data(), "{rule:?}");
             // Both rules moved the weights, and every value stays inside (-1, 1).
             assert!(a.network.weights().iter().any(|&w| w != 0.0), "{rule:?}");
@@ -413,13 +453,67 @@ mod tests {
     }
 
     #[test]
+    fn a_seed_gives_the_same_network_on_any_number_of_threads() {
+        let g = Geometry::STANDARD;
+        let q = crate::progress::Quiet;
+        // 16 lanes of 50 games: rounds of 800, and 2,000 games end in a cut round.
+        let cfg = NTupleConfig {
+            games: 2000,
+            lanes: 16,
+            lane_games: 50,
+            tail: 0.5,
+            ..small()
+        };
+        let reference = train_ntuple(&cfg, g, &[], None, None, &one(), &q)
+            .unwrap()
+            .network
+            .data();
+        assert!(reference.weights.iter().any(|&w| w != 0.0));
+        for threads in [2, 3, 8, 16, 64] {
+            // Neither the threads nor where the curve stops the run change what it learns.
+            let m = Machine {
+                threads,
+                curve_every: 700,
+            };
+            let run = train_ntuple(&cfg, g, &[], None, None, &m, &q).unwrap();
+            assert_eq!(run.network.data(), reference, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_diverging_run_stops_at_the_round_that_did_it() {
+        let g = Geometry::STANDARD;
+        // A step this large throws the opening's values past their targets even one game at
+        // a time.
+        let cfg = NTupleConfig {
+            games: 4000,
+            lanes: 4,
+            lane_games: 50,
+            rate: 0.5,
+            rate_final: 0.5,
+            ..small()
+        };
+        let e = train_ntuple(&cfg, g, &[], None, None, &one(), &crate::progress::Quiet)
+            .err()
+            .expect("diverges");
+        let text = e.to_string();
+        assert!(matches!(e, NTupleTrainError::Diverged(_)), "{text}");
+        assert!(
+            text.contains("self-play diverged in the round of games"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_tail_average_is_the_mean_of_the_rounds_and_survives_a_resume() {
         let g = Geometry::STANDARD;
         let q = crate::progress::Quiet;
-        // 6,000 games on one worker: rounds end at 2,000, 4,000 and 6,000, and a tail of
-        // half the run takes the snapshots after 4,000 and 6,000.
+        // 6,000 games in rounds of 2,000: rounds end at 2,000, 4,000 and 6,000, and a tail
+        // of half the run takes the snapshots after 4,000 and 6,000.
         let plain = NTupleConfig {
             games: 6000,
+            lanes: 2,
+            lane_games: 1000,
             ..small()
         };
         let tailed = NTupleConfig {
@@ -429,11 +523,11 @@ mod tests {
         assert_eq!(tailed.tail_from(), 3000);
         let mut net = NTupleNetwork::new(g, plain.layout).unwrap();
         let mut w = Weights::new(&net, plain.rule, None);
-        self_play(&plain, &net, &mut w, 0..4000, 1, None, &q);
+        self_play(&plain, &net, &mut w, 0..4000, 1, None, &q).unwrap();
         w.copy_into(&mut net);
         let at_4000 = net.weights().to_vec();
-        let last = train_ntuple(&plain, g, &[], None, None, &q).unwrap();
-        let avg = train_ntuple(&tailed, g, &[], None, None, &q).unwrap();
+        let last = train_ntuple(&plain, g, &[], None, None, &one(), &q).unwrap();
+        let avg = train_ntuple(&tailed, g, &[], None, None, &one(), &q).unwrap();
         for ((a, b), m) in at_4000
             .iter()
             .zip(last.network.weights())
@@ -455,8 +549,8 @@ mod tests {
             games: 6000,
             ..tailed.clone()
         };
-        let whole = train_ntuple(&short, g, &[], None, Some(&cp), &q).unwrap();
-        let again = train_ntuple(&short, g, &[], None, Some(&cp), &q).unwrap();
+        let whole = train_ntuple(&short, g, &[], None, Some(&cp), &one(), &q).unwrap();
+        let again = train_ntuple(&short, g, &[], None, Some(&cp), &one(), &q).unwrap();
         assert_eq!(again.network.data(), whole.network.data());
         std::fs::remove_dir_all(&dir).ok();
         assert!(NTupleConfig { tail: 1.0, ..plain }.check().is_err());
@@ -482,7 +576,16 @@ mod tests {
             supervised_rate: 0.01,
             ..small()
         };
-        let run = train_ntuple(&cfg, g, &examples, None, None, &crate::progress::Quiet).unwrap();
+        let run = train_ntuple(
+            &cfg,
+            g,
+            &examples,
+            None,
+            None,
+            &one(),
+            &crate::progress::Quiet,
+        )
+        .unwrap();
         for e in &examples {
             let want = target(e, Target::Wdl);
             let got = run.network.value(&e.position);

@@ -1,12 +1,20 @@
-//! TD(lambda) self-play on afterstates, on every core at once.
+//! TD(lambda) self-play on afterstates, in lanes that any number of threads can run.
 //!
-//! With more than one worker, each plays its share of a round of games on its own copy of
-//! the weights, and at the end of the round every copy's changes are added to the shared
-//! weights (local steps, then a sum of the changes). Lock-free updates of one shared copy
-//! (Hogwild) were measured first and made two threads slower than one: the weights of the
-//! opening, which every game updates, bounce between the cores' caches. Games are assigned
-//! to workers by number and rounds end at fixed games, so a seed replays exactly for a
-//! given number of workers.
+//! A run's games are dealt to a fixed number of lanes (a setting of the recipe, never of the
+//! machine): each round, every lane plays its share of the round's games on its own copy of
+//! the weights, starting from the shared weights, and at the end of the round the lanes'
+//! changes are combined in lane order. Threads only decide which lane runs where, so a seed
+//! gives the same network, bit for bit, on 1 thread or 64.
+//!
+//! How the changes combine. A weight that only one lane moved takes that lane's change, as
+//! if the games had been played one after the other. A weight that many lanes moved needs
+//! care: the weights of the opening are indexed by every game, and each lane has already
+//! pulled their value most of the way to its target (a step moves a position's value by
+//! about `rate x 2 x tuples` of its error, more than half), so adding K lanes' changes
+//! throws the value K times as far: with four or more it diverges. So a weight takes at
+//! most [`SUMMED_LANES`] lanes' worth: the mean of its lanes' changes times
+//! `min(lanes that moved it, SUMMED_LANES)`. Two lanes summed is what the trainer did on two
+//! threads before lanes existed, and reached the recipe's 97% and more.
 //!
 //! Two learning rules: plain TD (one step size for every weight) and temporal coherence
 //! learning (TCL, Beal & Smith 1999; with the exponential transfer of Bagheri, Thill, Koch
@@ -30,8 +38,11 @@ const TRACE_CUT: f32 = 0.01;
 /// The exponential transfer's steepness (Bagheri et al. 2015 use 2.7).
 const TCL_BETA: f32 = 2.7;
 
-/// The weights self-play moves, and TCL's two accumulators per weight when the rule keeps
-/// them.
+/// The most lanes' worth of change one weight takes from a round (see the module docs).
+pub const SUMMED_LANES: f32 = 2.0;
+
+/// The shared weights self-play moves, and TCL's two accumulators per weight when the rule
+/// keeps them.
 #[derive(Clone)]
 pub(super) struct Weights {
     weights: Vec<f32>,
@@ -47,7 +58,7 @@ impl Weights {
     pub(super) fn new(net: &NTupleNetwork, rule: Rule, tcl: Option<&TclState>) -> Self {
         let n = net.len();
         Weights {
-            weights: net.weights().to_vec(),
+            weights: huge_copy(net.weights()),
             tcl: match (rule, tcl) {
                 (Rule::Td, _) => None,
                 (Rule::Tcl, Some((s, a))) if s.len() == n && a.len() == n => {
@@ -68,12 +79,103 @@ impl Weights {
         self.tcl.clone()
     }
 
+    /// The sum before the squash of the position whose weights are `active`.
+    fn raw(&self, active: &[u32]) -> f32 {
+        active.iter().map(|&i| self.weights[i as usize]).sum()
+    }
+}
+
+/// A copy of `src` in memory the kernel is asked to back with huge pages. Self-play reads and
+/// writes tens of megabytes of weights at random: with 4 KiB pages nearly every access also
+/// misses the address-translation cache, with 2 MiB pages the reachable weights fit it.
+fn huge_copy(src: &[f32]) -> Vec<f32> {
+    let mut v: Vec<f32> = Vec::with_capacity(src.len());
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_mut_ptr() as usize;
+        let end = start + v.capacity() * std::mem::size_of::<f32>();
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to > from {
+            // SAFETY: [from, to) lies inside the vector's own allocation, which is live and
+            // not yet touched; madvise only gives the kernel a hint about that range and
+            // changes no byte of it (a refusal is harmless and ignored).
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v.extend_from_slice(src);
+    v
+}
+
+/// One thread's working copy of the weights (and TCL's accumulators), equal to the shared
+/// weights at the start of each lane, and a bit per weight the lane moved. A full copy
+/// rather than a list of changes on top of the shared weights: a position's value then
+/// reads one array, not two (reading two halved self-play's speed).
+pub(super) struct Lane {
+    weights: Vec<f32>,
+    tcl: Option<(Vec<f32>, Vec<f32>)>,
+    moved: Vec<u64>,
+}
+
+impl Lane {
+    /// A copy of `shared`.
+    pub(super) fn new(shared: &Weights) -> Self {
+        Lane {
+            weights: huge_copy(&shared.weights),
+            tcl: shared
+                .tcl
+                .as_ref()
+                .map(|(s, a)| (huge_copy(s), huge_copy(a))),
+            moved: vec![0; shared.weights.len().div_ceil(64)],
+        }
+    }
+
+    /// Hands over what the lane changed (its moved weights, in increasing order) into
+    /// `out`, and makes the copy equal to `shared` again.
+    fn hand_over(&mut self, shared: &Weights, out: &mut LaneChange) {
+        out.clear();
+        for word in 0..self.moved.len() {
+            let mut bits = std::mem::take(&mut self.moved[word]);
+            while bits != 0 {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.slots.push(i as u32);
+                out.weights.push(self.weights[i] - shared.weights[i]);
+                self.weights[i] = shared.weights[i];
+                if let (Some((s, a)), Some((s0, a0))) = (&mut self.tcl, &shared.tcl) {
+                    out.tcl.push((s[i] - s0[i], a[i] - a0[i]));
+                    (s[i], a[i]) = (s0[i], a0[i]);
+                }
+            }
+        }
+    }
+
+    /// Takes `shared`'s values at `slots` (the weights the last round moved).
+    fn refresh(&mut self, shared: &Weights, slots: &[u32]) {
+        for &i in slots {
+            let i = i as usize;
+            self.weights[i] = shared.weights[i];
+            if let (Some((s, a)), Some((s0, a0))) = (&mut self.tcl, &shared.tcl) {
+                (s[i], a[i]) = (s0[i], a0[i]);
+            }
+        }
+    }
+}
+
+/// The weights as one lane sees them: its thread's copy.
+pub(super) struct LaneView<'a> {
+    lane: &'a mut Lane,
+}
+
+impl LaneView<'_> {
     /// The value (first player's view) of the position whose weights are `active`. Four
     /// running sums instead of one: the additions of one sum wait on each other, four
     /// chains overlap (a quarter of self-play's time went to that wait).
     #[inline(always)]
     fn value(&self, active: &[u32]) -> f32 {
-        let w = &self.weights;
+        let w = &self.lane.weights;
         let mut acc = [0.0f32; 4];
         let mut quads = active.chunks_exact(4);
         for q in &mut quads {
@@ -86,13 +188,17 @@ impl Weights {
     }
 
     /// Moves the weights at `active` by `change` (TCL scales each weight's share by its own
-    /// coherence).
+    /// coherence), and marks them moved.
     #[inline(always)]
     fn step(&mut self, active: &[u32], change: f32) {
-        match &mut self.tcl {
+        let lane = &mut *self.lane;
+        for &i in active {
+            lane.moved[i as usize >> 6] |= 1 << (i & 63);
+        }
+        match &mut lane.tcl {
             None => {
                 for &i in active {
-                    self.weights[i as usize] += change;
+                    lane.weights[i as usize] += change;
                 }
             }
             Some((sum, size)) => {
@@ -100,73 +206,185 @@ impl Weights {
                     let i = i as usize;
                     let (n, a) = (sum[i], size[i]);
                     let coherence = if a > 0.0 { n.abs() / a } else { 1.0 };
-                    self.weights[i] += change * (TCL_BETA * (coherence - 1.0)).exp();
+                    lane.weights[i] += change * (TCL_BETA * (coherence - 1.0)).exp();
                     sum[i] = n + change;
                     size[i] = a + change.abs();
                 }
             }
         }
     }
+}
 
-    /// Adds what each of `locals` changed since it was copied from `self`, then copies the
-    /// sum back into every local; only `slots` (the weights a board can index, in
-    /// increasing order) can have changed.
-    fn merge(&mut self, locals: &mut [Weights], slots: &[u32]) {
-        let parts = locals.len().max(1);
-        merge_into(
-            &mut self.weights,
-            locals.iter_mut().map(|l| &mut l.weights[..]).collect(),
-            slots,
-            parts,
-        );
-        if let Some((sum, size)) = &mut self.tcl {
-            let (sums, sizes): (Vec<_>, Vec<_>) = locals
-                .iter_mut()
-                .filter_map(|l| l.tcl.as_mut().map(|(s, a)| (&mut s[..], &mut a[..])))
-                .unzip();
-            merge_into(sum, sums, slots, parts);
-            merge_into(size, sizes, slots, parts);
-        }
+/// What one lane changed in one round: the moved weights in increasing order and, for
+/// each, its change (and TCL's accumulators' changes).
+#[derive(Default)]
+struct LaneChange {
+    slots: Vec<u32>,
+    weights: Vec<f32>,
+    tcl: Vec<(f32, f32)>,
+}
+
+impl LaneChange {
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.weights.clear();
+        self.tcl.clear();
+    }
+
+    /// The index of this lane's first entry at or past `slot`.
+    fn from(&self, slot: usize) -> usize {
+        self.slots.partition_point(|&s| (s as usize) < slot)
     }
 }
 
-/// `global[i] += sum over locals of (local[i] - global[i])` for every `i` in `slots`, then
-/// every local takes the result: `slots` split into `parts` runs merged on as many threads.
-/// The arrays are tens of megabytes but a board indexes only about a seventh of them, so
-/// the merge reads only those (a merge of the whole arrays cost a tenth of a round).
-fn merge_into(global: &mut [f32], mut locals: Vec<&mut [f32]>, slots: &[u32], parts: usize) {
-    let per = slots.len().div_ceil(parts).max(1);
-    std::thread::scope(|s| {
-        // Carve the arrays at slot boundaries so that each thread owns disjoint ranges.
-        let (mut global, mut offset) = (global, 0usize);
-        for run in slots.chunks(per) {
-            let end = run.last().map_or(offset, |&e| e as usize + 1);
-            let (g, rest) = std::mem::take(&mut global).split_at_mut(end - offset);
-            global = rest;
-            let ls: Vec<&mut [f32]> = locals
-                .iter_mut()
-                .map(|l| {
-                    let (head, rest) = std::mem::take(l).split_at_mut(end - offset);
-                    *l = rest;
-                    head
-                })
-                .collect();
-            let base = offset;
-            offset = end;
-            s.spawn(move || {
-                let mut ls = ls;
-                for &i in run {
-                    let i = i as usize - base;
-                    let w0 = g[i];
-                    let w = w0 + ls.iter().map(|l| l[i] - w0).sum::<f32>();
-                    g[i] = w;
-                    for l in ls.iter_mut() {
-                        l[i] = w;
-                    }
-                }
+/// Why self-play stopped: the weights left the range any sane run keeps them in.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "self-play diverged in the round of games {first} to {last}: {what}; the recipe's steps \
+     are too large for it (lower rate, or fewer lanes)"
+)]
+pub struct Diverged {
+    /// The round's first game.
+    pub first: usize,
+    /// The round's last game.
+    pub last: usize,
+    /// What was found.
+    pub what: String,
+}
+
+/// The largest sum before the squash that a position of one stone may reach. `tanh` of 9
+/// is already 1 in `f32`; a run that learns keeps the opening far inside that (the shipped
+/// network's one-stone values lie within +-0.5), one that diverges passes it within a few
+/// rounds.
+const SATURATED: f32 = 12.0;
+
+/// One weight's combined change: how many lanes moved it and the sums of their changes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    slot: u32,
+    lanes: u32,
+    weight: f32,
+    tcl: (f32, f32),
+}
+
+/// Merges two lists sorted by slot into `out`, adding the entries of a slot both hold.
+fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if x.slot < y.slot {
+            out.push(x);
+            i += 1;
+        } else if y.slot < x.slot {
+            out.push(y);
+            j += 1;
+        } else {
+            out.push(Entry {
+                slot: x.slot,
+                lanes: x.lanes + y.lanes,
+                weight: x.weight + y.weight,
+                tcl: (x.tcl.0 + y.tcl.0, x.tcl.1 + y.tcl.1),
             });
+            i += 1;
+            j += 1;
         }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
+/// Combines the lanes' changes of one round into `shared`. The lanes' sorted lists are
+/// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
+/// fixed order of additions, so the result does not depend on the threads, and every pass
+/// reads and writes its lists in order. The weights are cut into `parts` ranges merged on
+/// as many threads, and each moved weight is then written once. Returns how many weights
+/// moved; fails on one that is not finite.
+fn combine(
+    shared: &mut Weights,
+    lanes: &[LaneChange],
+    parts: usize,
+    moved: &mut Vec<Vec<u32>>,
+) -> Result<usize, String> {
+    let n = shared.weights.len();
+    let per = n.div_ceil(parts.max(1)).max(1);
+    let mut tcl: Vec<Option<(&mut [f32], &mut [f32])>> = match &mut shared.tcl {
+        Some((s, a)) => s
+            .chunks_mut(per)
+            .zip(a.chunks_mut(per))
+            .map(|(s, a)| Some((s, a)))
+            .collect(),
+        None => (0..n.div_ceil(per)).map(|_| None).collect(),
+    };
+    moved.resize_with(n.div_ceil(per), Vec::new);
+    let results: Vec<Result<usize, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = shared
+            .weights
+            .chunks_mut(per)
+            .zip(tcl.iter_mut())
+            .zip(moved.iter_mut())
+            .enumerate()
+            .map(|(k, ((w, tcl), moved))| {
+                s.spawn(move || {
+                    let base = k * per;
+                    let end = base + w.len();
+                    let mut level: Vec<Vec<Entry>> = lanes
+                        .iter()
+                        .map(|l| {
+                            (l.from(base)..l.from(end))
+                                .map(|e| Entry {
+                                    slot: l.slots[e],
+                                    lanes: 1,
+                                    weight: l.weights[e],
+                                    tcl: l.tcl.get(e).copied().unwrap_or((0.0, 0.0)),
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    while level.len() > 1 {
+                        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+                        let mut it = level.into_iter();
+                        while let Some(a) = it.next() {
+                            match it.next() {
+                                Some(b) => {
+                                    let mut out = Vec::new();
+                                    merge_sorted(&a, &b, &mut out);
+                                    next.push(out);
+                                }
+                                None => next.push(a),
+                            }
+                        }
+                        level = next;
+                    }
+                    let merged = level.pop().unwrap_or_default();
+                    moved.clear();
+                    for e in &merged {
+                        moved.push(e.slot);
+                        let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
+                        let i = e.slot as usize - base;
+                        w[i] += e.weight * share;
+                        if let Some((sum, size)) = tcl.as_mut() {
+                            sum[i] += e.tcl.0 * share;
+                            size[i] += e.tcl.1 * share;
+                        }
+                        if !w[i].is_finite() {
+                            return Err(format!("weight {} is {}", e.slot, w[i]));
+                        }
+                    }
+                    Ok(merged.len())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a combining thread panicked".into()))
+            })
+            .collect()
     });
+    results.into_iter().sum()
 }
 
 /// The running mean of the weights taken at the end of every round of self-play from a
@@ -211,11 +429,18 @@ pub(super) struct Worker {
     spare: Vec<Vec<u32>>,
 }
 
-/// Games each worker plays between two merges of the workers' changes.
-const ROUND_PER_WORKER: usize = 2000;
+/// The games of the round that contains game `g` of a recipe: rounds of `lanes x
+/// lane_games` games counted from game 0, the last one cut at `to`.
+pub(super) fn round_of(config: &NTupleConfig, g: usize, to: usize) -> std::ops::Range<usize> {
+    let round = config.round_games();
+    let start = g / round * round;
+    start..(start + round).min(to)
+}
 
-/// Plays `games` (by number) on `threads` workers and adds what they learn to `weights`; `net`
-/// supplies the tuples.
+/// Plays `games` (by number) in the recipe's lanes on up to `threads` threads and adds what
+/// they learn to `weights`; `net` supplies the tuples. Rounds are counted from game 0, so
+/// a range that starts and ends at round boundaries (or at the run's last game) gives the
+/// same weights however the run is cut into calls.
 pub(super) fn self_play(
     config: &NTupleConfig,
     net: &NTupleNetwork,
@@ -224,67 +449,94 @@ pub(super) fn self_play(
     threads: usize,
     mut tail: TailFeed,
     progress: &dyn Progress,
-) {
-    // The weights after every round that ends past the tail's first game join its mean.
+) -> Result<(), Diverged> {
     let (from, to) = (games.start, games.end);
+    let lanes = config.lanes.max(1);
+    let threads = threads.clamp(1, lanes);
     let slots = net.reachable_slots();
-    let mut snapshot = |weights: &Weights, end: usize| {
+    let openings = one_stone_slots(net);
+    let mut moved = Vec::new();
+    let mut own: Vec<(Lane, Worker)> = (0..threads)
+        .map(|_| (Lane::new(weights), Worker::default()))
+        .collect();
+    let mut changes: Vec<LaneChange> = (0..lanes).map(|_| LaneChange::default()).collect();
+    let mut start = from;
+    while start < to {
+        let end = round_of(config, start, to).end;
+        {
+            let shared = &*weights;
+            // Thread j runs lanes j, j + threads, ...; lane k plays the round's games whose
+            // number is k modulo the lanes.
+            let mut mine: Vec<Vec<(usize, &mut LaneChange)>> =
+                (0..threads).map(|_| Vec::new()).collect();
+            for (k, c) in changes.iter_mut().enumerate() {
+                mine[k % threads].push((k, c));
+            }
+            std::thread::scope(|s| {
+                for ((lane, worker), mine) in own.iter_mut().zip(mine) {
+                    s.spawn(move || {
+                        for (k, out) in mine {
+                            let first = start + (k + lanes - start % lanes) % lanes;
+                            let mut view = LaneView { lane };
+                            for g in (first..end).step_by(lanes) {
+                                self_play_game(config, net, &mut view, g, worker);
+                                progress.advance(1);
+                            }
+                            lane.hand_over(shared, out);
+                        }
+                    });
+                }
+            });
+        }
+        let diverged = |what: String| Diverged {
+            first: start,
+            last: end - 1,
+            what,
+        };
+        combine(weights, &changes, threads, &mut moved).map_err(diverged)?;
+        // Every thread's copy takes the new values of the weights the round moved.
+        let (shared, moved) = (&*weights, &moved);
+        std::thread::scope(|s| {
+            for (lane, _) in own.iter_mut() {
+                s.spawn(move || {
+                    for m in moved {
+                        lane.refresh(shared, m);
+                    }
+                });
+            }
+        });
+        for (c, active) in &openings {
+            let raw = weights.raw(active);
+            if raw.abs() > SATURATED {
+                return Err(diverged(format!(
+                    "the one-stone position {c} sums to {raw:.1} before the squash (value {:.4})",
+                    raw.tanh()
+                )));
+            }
+        }
         if let Some((avg, first)) = tail.as_mut()
             && end > *first
         {
             avg.add(&weights.weights, &slots);
         }
-    };
-    if threads <= 1 {
-        let mut worker = Worker::default();
-        let mut start = from;
-        while start < to {
-            let end = (start + ROUND_PER_WORKER).min(to);
-            for g in start..end {
-                self_play_game(config, net, weights, g, &mut worker);
-                progress.advance(1);
-            }
-            snapshot(weights, end);
-            start = end;
-        }
-        return;
-    }
-    let mut locals: Vec<(Weights, Worker)> = (0..threads)
-        .map(|_| (weights.clone(), Worker::default()))
-        .collect();
-    let round = ROUND_PER_WORKER * threads;
-    let mut start = from;
-    while start < to {
-        let end = (start + round).min(to);
-        std::thread::scope(|s| {
-            for (k, (w, worker)) in locals.iter_mut().enumerate() {
-                s.spawn(move || {
-                    for g in (start + k..end).step_by(threads) {
-                        self_play_game(config, net, w, g, worker);
-                        progress.advance(1);
-                    }
-                });
-            }
-        });
-        let mut ws: Vec<Weights> = locals
-            .iter_mut()
-            .map(|(w, _)| {
-                std::mem::replace(
-                    w,
-                    Weights {
-                        weights: Vec::new(),
-                        tcl: None,
-                    },
-                )
-            })
-            .collect();
-        weights.merge(&mut ws, &slots);
-        for ((slot, _), w) in locals.iter_mut().zip(ws) {
-            *slot = w;
-        }
-        snapshot(weights, end);
         start = end;
     }
+    Ok(())
+}
+
+/// The weights of each position of one stone, with its move string: what a diverging run
+/// saturates first.
+fn one_stone_slots(net: &NTupleNetwork) -> Vec<(String, Vec<u32>)> {
+    let geom = net.geometry();
+    (0..geom.width())
+        .map(|c| {
+            let mut pos = Position::new(geom);
+            pos.play_col(c);
+            let mut active = Vec::new();
+            net.active_into(&pos, &mut active);
+            ((c + 1).to_string(), active)
+        })
+        .collect()
 }
 
 /// The columns (bit c for column c) of which `cells` holds a cell.
@@ -298,7 +550,7 @@ fn column_set(geom: crate::game::Geometry, cells: u64) -> u16 {
 pub(super) fn self_play_game(
     config: &NTupleConfig,
     net: &NTupleNetwork,
-    weights: &mut Weights,
+    weights: &mut LaneView,
     g: usize,
     w: &mut Worker,
 ) {
@@ -417,28 +669,58 @@ pub(super) fn self_play_game(
 
 #[cfg(test)]
 mod tests {
-    use super::merge_into;
+    use super::*;
 
     #[test]
-    fn a_merge_adds_every_copys_changes_at_the_slots_in_every_split() {
-        let slots = [1u32, 2, 5, 6, 9];
-        for parts in 1..=4 {
-            let mut global = vec![1.0f32; 10];
-            let (mut a, mut b) = (global.clone(), global.clone());
-            for &i in &slots {
-                a[i as usize] += 0.5;
-                b[i as usize] -= 0.25 * i as f32;
+    fn lanes_changes_combine_in_full_alone_and_at_most_two_lanes_worth_together() {
+        let n = 200;
+        for parts in [1, 2, 3, 7] {
+            let mut shared = Weights {
+                weights: vec![1.0; n],
+                tcl: None,
+            };
+            let mut lane = Lane::new(&shared);
+            let mut lanes: Vec<LaneChange> = (0..4).map(|_| LaneChange::default()).collect();
+            // Lane k moves weight 5 by k + 1 (all four lanes), weight 70 by 0.5 (lanes 0
+            // and 1), and weight 100 + k by 0.25 (its own).
+            for (k, out) in lanes.iter_mut().enumerate() {
+                let mut view = LaneView { lane: &mut lane };
+                view.step(&[5], k as f32 + 1.0);
+                if k < 2 {
+                    view.step(&[70], 0.5);
+                }
+                view.step(&[100 + k as u32], 0.25);
+                lane.hand_over(&shared, out);
+                assert_eq!(lane.weights, shared.weights, "the copy is restored");
+                assert!(lane.moved.iter().all(|&b| b == 0));
             }
-            merge_into(&mut global, vec![&mut a, &mut b], &slots, parts);
-            for i in 0..10 {
-                let want = if slots.contains(&(i as u32)) {
-                    1.0 + 0.5 - 0.25 * i as f32
-                } else {
-                    1.0
-                };
-                assert_eq!(global[i], want, "weight {i}, {parts} parts");
-                assert_eq!((a[i], b[i]), (want, want), "copies take the sum");
+            assert_eq!(lanes[2].slots, [5, 102]);
+            let mut moved = Vec::new();
+            assert_eq!(combine(&mut shared, &lanes, parts, &mut moved), Ok(6));
+            let mut all: Vec<u32> = moved.concat();
+            all.sort_unstable();
+            assert_eq!(all, [5, 70, 100, 101, 102, 103]);
+            // Four lanes at weight 5: mean 2.5, two lanes' worth.
+            assert_eq!(shared.weights[5], 1.0 + 5.0, "{parts} parts");
+            assert_eq!(shared.weights[70], 1.0 + 1.0);
+            for k in 0..4 {
+                assert_eq!(shared.weights[100 + k], 1.25);
             }
+            assert_eq!(shared.weights[6], 1.0);
         }
+    }
+
+    #[test]
+    fn a_weight_that_is_not_finite_stops_the_combination() {
+        let mut shared = Weights {
+            weights: vec![0.0; 64],
+            tcl: None,
+        };
+        let mut lane = Lane::new(&shared);
+        let mut out = LaneChange::default();
+        LaneView { lane: &mut lane }.step(&[3], f32::INFINITY);
+        lane.hand_over(&shared, &mut out);
+        let e = combine(&mut shared, &[out], 2, &mut Vec::new()).unwrap_err();
+        assert!(e.contains("weight 3 is inf"), "{e}");
     }
 }
