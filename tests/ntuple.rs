@@ -26,6 +26,10 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
         "6",
         "--curve-every",
         "200",
+        "--lanes",
+        "4",
+        "--lane-games",
+        "50",
         "--curve-games",
         "4",
         "--curve-perfect",
@@ -220,7 +224,7 @@ fn a_recipe_file_trains_and_a_model_file_retrains_itself_on_any_number_of_thread
             s(out),
         ];
         args.extend(extra);
-        ok(&c4(&args))
+        ok(&c4(&args), "train ntuple")
     };
     let a = d.join("a.bin");
     train(&["--recipe", s(&recipe), "--threads", "1"], &a);

@@ -24,6 +24,9 @@ pub struct NTupleArgs {
     /// recipe file and the flags below).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Print the recipe (after --recipe, the flags and --set) as TOML and stop.
+    #[arg(long)]
+    print_recipe: bool,
     /// [recipe] Self-play games (0: none).
     #[arg(long)]
     games: Option<usize>,
@@ -231,6 +234,10 @@ fn quoted(v: &str) -> String {
 pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     let geom = Geometry::default();
     let config = a.recipe()?;
+    if a.print_recipe {
+        print!("{}", config.to_toml());
+        return Ok(());
+    }
     let (mut examples, mut notes) = (Vec::new(), Vec::new());
     if a.uci.is_some() || !a.supervised.is_empty() {
         let sources =

@@ -26,8 +26,8 @@ pub enum Rule {
 }
 
 /// What self-play's step minimizes: it decides whether a step shrinks where the value
-/// saturates. (Files and checkpoints from before the option read as `Mse`, what they were
-/// trained with; the recipe's default is `Log`.)
+/// saturates. (`Mse`, the type's default, is what runs before the option used; the recipe's
+/// is `Log`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Loss {
@@ -50,8 +50,8 @@ impl Loss {
     }
 }
 
-/// Which columns self-play's random (exploring) moves are drawn from. (Files from before
-/// the option read as `Any`; the recipe's default is `Safe`.)
+/// Which columns self-play's random (exploring) moves are drawn from. (`Any`, the type's
+/// default, is what runs before the option used; the recipe's is `Safe`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Explore {
@@ -139,16 +139,12 @@ pub struct NTupleConfig {
     /// (0: the network is the last weights). A constant step keeps the weights of the
     /// opening moving from game to game, so a depth-1 agent's first moves flip with them;
     /// the average of many snapshots (Polyak-Ruppert averaging) sits still.
-    #[serde(default)]
     pub tail: f32,
     /// What self-play's step minimizes.
-    #[serde(default)]
     pub loss: Loss,
     /// Which columns exploring moves are drawn from.
-    #[serde(default)]
     pub explore: Explore,
     /// Whose exploring moves the values learn through (the others cut the trace).
-    #[serde(default)]
     pub learn_explored: LearnExplored,
 }
 

@@ -159,6 +159,10 @@ mod tests {
         assert_eq!((short.games, short.layout.cells), (1000, 6));
         assert_eq!(short.rate, shipped.rate);
         assert_eq!(short.layout.tuples, shipped.layout.tuples);
+        assert_eq!(
+            (short.tail, short.loss, short.explore),
+            (shipped.tail, shipped.loss, shipped.explore)
+        );
     }
 
     #[test]
