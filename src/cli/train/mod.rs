@@ -30,7 +30,7 @@ pub enum TrainCommand {
     #[command(
         after_help = "Examples:\n  c4 train ntuple --out models/ntuple.bin\n  c4 train ntuple --games 500000 --runs 5 --curve-perfect 100 --out runs/ntuple/net.bin"
     )]
-    Ntuple(NTupleArgs),
+    Ntuple(Box<NTupleArgs>),
     /// Choose among n-tuple runs of one recipe: the best by games against the perfect
     /// player, or the average of their weights (an ensemble at no cost per evaluation),
     /// with every candidate's measured wins.
@@ -45,7 +45,7 @@ pub fn run(cmd: TrainCommand) -> Result<()> {
     match cmd {
         TrainCommand::Gbt(a) => gbt::run_gbt(a),
         TrainCommand::Lms(a) => lms::run_lms(a),
-        TrainCommand::Ntuple(a) => ntuple::run_ntuple(a),
+        TrainCommand::Ntuple(a) => ntuple::run_ntuple(*a),
         TrainCommand::NtuplePick(a) => pick::run_pick(a),
     }
 }
