@@ -146,7 +146,24 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
 fn train_ntuple_refuses_bad_settings_and_a_foreign_checkpoint() {
     let d = temp_dir("ntuple-bad");
     let out = d.join("n.bin");
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, "games = 10\nlamda = 0.5\n").unwrap();
     for (extra, want) in [
+        (vec!["--recipe", s(&bad)], "lamda"),
+        (
+            vec!["--recipe", "no/such/recipe.toml"],
+            "no/such/recipe.toml",
+        ),
+        (vec!["--recipe", "models/gbt.bin"], "records no recipe"),
+        (vec!["--set", "gamez=3"], "no such setting"),
+        (vec!["--set", "rate"], "KEY=VALUE"),
+        (vec!["--loss", "hinge"], "hinge"),
+        (vec!["--set", "lanes=0"], "lanes"),
+        // 7x6 has 131 pairs of neighbouring cells: refused, never a walk for ever.
+        (
+            vec!["--cells", "2", "--tuples", "200", "--games", "10"],
+            "found only 131",
+        ),
         (vec!["--cells", "1"], "cells per tuple"),
         (vec!["--sets", "3"], "sets of tables"),
         (vec!["--lambda", "1.5"], "lambda = 1.5"),
@@ -258,42 +275,4 @@ fn a_recipe_file_trains_and_a_model_file_retrains_itself_on_any_number_of_thread
     let e = d.join("e.bin");
     train(&["--recipe", s(&a), "--set", "seed=10"], &e);
     assert_ne!(weights_of(&a), weights_of(&e));
-}
-
-#[test]
-fn bad_recipes_are_refused_at_once_with_what_and_where() {
-    let d = temp_dir("ntuple-recipe-bad");
-    let bad = d.join("bad.toml");
-    std::fs::write(&bad, "games = 10\nlamda = 0.5\n").unwrap();
-    let out = d.join("n.bin");
-    for (extra, want) in [
-        (vec!["--recipe", s(&bad)], "lamda"),
-        (
-            vec!["--recipe", "no/such/recipe.toml"],
-            "no/such/recipe.toml",
-        ),
-        (vec!["--recipe", "models/gbt.bin"], "records no recipe"),
-        (vec!["--set", "gamez=3"], "no such setting"),
-        (vec!["--set", "rate"], "KEY=VALUE"),
-        (vec!["--loss", "hinge"], "hinge"),
-        (vec!["--set", "lanes=0"], "lanes"),
-        // 7x6 has 131 pairs of neighbouring cells: refused, never a walk for ever.
-        (
-            vec!["--cells", "2", "--tuples", "200", "--games", "10"],
-            "found only 131",
-        ),
-    ] {
-        let mut args = vec![
-            "train",
-            "ntuple",
-            "--curve-positions",
-            "0",
-            "--out",
-            s(&out),
-        ];
-        args.extend(extra);
-        let o = c4(&args);
-        assert!(!o.status.success(), "{args:?}");
-        assert!(both(&o).contains(want), "{args:?}: {}", both(&o));
-    }
 }
