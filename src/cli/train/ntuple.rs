@@ -11,7 +11,7 @@ use connect4_ml::train::ntuple::{
 };
 use std::path::PathBuf;
 
-/// `c4 train ntuple`'s options. Those marked [recipe] change one key of the recipe
+/// `c4 train ntuple`'s options. Those marked (recipe) change one key of the recipe
 /// (`--recipe FILE`, default the shipped `recipes/ntuple.toml`); left out, the recipe's value
 /// holds. The others say how this machine runs it.
 #[derive(Args, Debug)]
@@ -27,7 +27,7 @@ pub struct NTupleArgs {
     /// Print the recipe (after --recipe, the flags and --set) as TOML and stop.
     #[arg(long)]
     print_recipe: bool,
-    /// [recipe] Self-play games (0: none).
+    /// (recipe) Self-play games (0: none).
     #[arg(long)]
     games: Option<usize>,
     /// Solver-labelled "MOVES SCORE" files to fit first (e.g. data/positions/train.txt.gz).
@@ -36,46 +36,46 @@ pub struct NTupleArgs {
     /// Also fit the UCI file's labelled 8-stone positions.
     #[arg(long, value_name = "PATH")]
     uci: Option<PathBuf>,
-    /// [recipe] Passes over the labelled positions.
+    /// (recipe) Passes over the labelled positions.
     #[arg(long)]
     epochs: Option<usize>,
-    /// [recipe] Step size of the supervised passes.
+    /// (recipe) Step size of the supervised passes.
     #[arg(long)]
     supervised_rate: Option<f32>,
-    /// [recipe] What a labelled position teaches: wdl, score.
+    /// (recipe) What a labelled position teaches: wdl, score.
     #[arg(long)]
     target: Option<String>,
-    /// [recipe] Which source first when both are given: supervised-first, self-play-first.
+    /// (recipe) Which source first when both are given: supervised-first, self-play-first.
     #[arg(long)]
     order: Option<String>,
-    /// [recipe] Self-play step size at the first game.
+    /// (recipe) Self-play step size at the first game.
     #[arg(long)]
     rate: Option<f32>,
-    /// [recipe] ... and at the last (geometric decay).
+    /// (recipe) ... and at the last (geometric decay).
     #[arg(long)]
     rate_final: Option<f32>,
-    /// [recipe] Chance of a random move at the first game.
+    /// (recipe) Chance of a random move at the first game.
     #[arg(long)]
     epsilon: Option<f32>,
-    /// [recipe] ... and at the last.
+    /// (recipe) ... and at the last.
     #[arg(long)]
     epsilon_final: Option<f32>,
-    /// [recipe] TD(lambda)'s trace decay (0: TD(0)).
+    /// (recipe) TD(lambda)'s trace decay (0: TD(0)).
     #[arg(long)]
     lambda: Option<f32>,
-    /// [recipe] Random plies opening each self-play game.
+    /// (recipe) Random plies opening each self-play game.
     #[arg(long)]
     opening: Option<usize>,
-    /// [recipe] Tuples in the network.
+    /// (recipe) Tuples in the network.
     #[arg(long)]
     tuples: Option<usize>,
-    /// [recipe] Cells per tuple.
+    /// (recipe) Cells per tuple.
     #[arg(long)]
     cells: Option<usize>,
-    /// [recipe] Tables per tuple: 2 (one per side to move) or 1.
+    /// (recipe) Tables per tuple: 2 (one per side to move) or 1.
     #[arg(long)]
     sets: Option<usize>,
-    /// [recipe] Seed of the random walks that choose the tuples' cells.
+    /// (recipe) Seed of the random walks that choose the tuples' cells.
     #[arg(long)]
     layout_seed: Option<u64>,
     /// Measure the curve every K self-play games, at the end of the round that reaches K
@@ -103,7 +103,7 @@ pub struct NTupleArgs {
     /// OUT as `.curve-columns.json`, so that the shipped data is never overwritten).
     #[arg(long)]
     curve_cache: Option<PathBuf>,
-    /// [recipe] Seed of the run.
+    /// (recipe) Seed of the run.
     #[arg(long)]
     seed: Option<u64>,
     /// Where the network goes; the curve (.curve.csv) and report (.report.json) beside it.
@@ -116,10 +116,10 @@ pub struct NTupleArgs {
     /// Continue from OUT's checkpoint (same recipe; any number of threads).
     #[arg(long)]
     resume: bool,
-    /// [recipe] Self-play's learning rule: td, tcl.
+    /// (recipe) Self-play's learning rule: td, tcl.
     #[arg(long)]
     rule: Option<String>,
-    /// [recipe] Self-play's greedy moves take immediate wins and never hand one over (true
+    /// (recipe) Self-play's greedy moves take immediate wins and never hand one over (true
     /// in the shipped recipe: it lifts first-player wins against perfect play from 57% to
     /// 90% at 3M games).
     #[arg(long)]
@@ -134,26 +134,26 @@ pub struct NTupleArgs {
     /// depend on it: a seed gives the same network on any number of threads.
     #[arg(long, value_parser = crate::cli::at_least_one)]
     threads: Option<usize>,
-    /// [recipe] Lanes of self-play: the most threads that add speed, and part of what is
+    /// (recipe) Lanes of self-play: the most threads that add speed, and part of what is
     /// learned.
     #[arg(long)]
     lanes: Option<usize>,
-    /// [recipe] Games each lane plays in a round.
+    /// (recipe) Games each lane plays in a round.
     #[arg(long)]
     lane_games: Option<usize>,
-    /// [recipe] Hand over the mean of the weights over the run's last share F of self-play
+    /// (recipe) Hand over the mean of the weights over the run's last share F of self-play
     /// games (a snapshot every round) instead of the last weights (0: no averaging).
     #[arg(long, value_name = "F")]
     tail: Option<f32>,
-    /// [recipe] What self-play's step minimizes: mse (squared error through the squash),
+    /// (recipe) What self-play's step minimizes: mse (squared error through the squash),
     /// log (cross-entropy of the win chance: a wrong saturated value learns).
     #[arg(long)]
     loss: Option<String>,
-    /// [recipe] Which columns self-play's random moves are drawn from: any, safe (only those
+    /// (recipe) Which columns self-play's random moves are drawn from: any, safe (only those
     /// the one-move rule allows).
     #[arg(long)]
     explore: Option<String>,
-    /// [recipe] Whose exploring moves the values learn through instead of cutting the
+    /// (recipe) Whose exploring moves the values learn through instead of cutting the
     /// trace: none (values of greedy play), first (as second player the network learns what
     /// a fallible first player hands it), all (on-policy TD).
     #[arg(long)]
