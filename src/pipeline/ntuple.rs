@@ -8,7 +8,7 @@ use super::{PipelineConfig, PipelineError, Sizes, fail};
 use crate::game::Geometry;
 use crate::io::model_format::TrainingMeta;
 use crate::progress::Progress;
-use crate::train::ntuple::{CurvePoint, CurveProbe, Machine, NTupleConfig, save_run, train_ntuple};
+use crate::train::ntuple::{CurvePoint, CurveProbe, Job, Machine, NTupleConfig, train_job};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -68,26 +68,27 @@ pub fn run(
     } else {
         None
     };
-    let run = train_ntuple(
-        &cfg,
+    let job = Job {
+        config: cfg,
         geom,
         examples,
-        probe.as_ref(),
-        None,
-        &machine,
-        observer,
-    )
-    .map_err(fail("ntuple"))?;
-    let path = config.out.join("models/ntuple.bin");
-    let meta =
-        TrainingMeta::new("c4 pipeline (stage ntuple)", config.seed).rows(run.labelled + run.games);
-    let written = save_run(&path, &cfg, &run, meta).map_err(fail("ntuple"))?;
+        probe: probe.as_ref(),
+        machine,
+        checkpoint_every: 0,
+        resume: false,
+        runs: 1,
+        out: config.out.join("models/ntuple.bin"),
+        meta: TrainingMeta::new("c4 pipeline (stage ntuple)", config.seed),
+    };
+    let outcome = train_job(&job, observer, &mut |_, _| {}).map_err(fail("ntuple"))?;
+    let (run, written) = (outcome.runs.into_iter().next(), outcome.written);
+    let run = run.ok_or_else(|| fail("ntuple")("the job ran no run"))?;
     Ok((
         NTupleResult {
             labelled: run.labelled,
             games: run.games,
             seconds: run.seconds,
-            weights: run.network.len(),
+            weights: run.weights,
             curve: run.curve,
         },
         written,

@@ -5,10 +5,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::progress::Progress;
-use connect4_ml::train::ntuple::{
-    Checkpointing, CurveProbe, Machine, NTupleConfig, save_run, train_ntuple,
-};
+use connect4_ml::train::ntuple::{CurveProbe, Job, Machine, NTupleConfig, train_job};
 use std::path::PathBuf;
 
 /// `c4 train ntuple`'s options. Those marked (recipe) change one key of the recipe
@@ -277,138 +274,49 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     } else {
         None
     };
-    if a.runs == 1 {
-        let (_, written) = train_one(
-            &a,
-            &config,
-            geom,
-            &examples,
-            probe.as_ref(),
-            &bars,
-            &a.out,
-            notes,
-        )?;
-        crate::cli::print_written(&written);
-        return Ok(());
-    }
-    let mut runs = Vec::new();
-    let mut written = Vec::new();
-    for k in 0..a.runs {
-        let cfg = NTupleConfig {
-            seed: config.seed + k as u64,
-            ..config.clone()
-        };
-        let out = connect4_ml::io::beside(&a.out, &format!(".run{k}.bin"));
-        bars.note(&format!("run {k} of {}: seed {}", a.runs, cfg.seed));
-        let (run, w) = train_one(
-            &a,
-            &cfg,
-            geom,
-            &examples,
-            probe.as_ref(),
-            &bars,
-            &out,
-            notes.clone(),
-        )?;
-        written.extend(w);
-        runs.push((k, cfg.seed, run.curve, out));
-    }
-    let table: Vec<(usize, u64, &[connect4_ml::train::ntuple::CurvePoint])> =
-        runs.iter().map(|(k, s, c, _)| (*k, *s, &c[..])).collect();
-    let perfect = connect4_ml::io::beside(&a.out, ".perfect.csv");
-    connect4_ml::train::ntuple::write_perfect_csv(&perfect, &table)?;
-    written.push(perfect);
-    // The run that won most as first player at its last point (then most as second).
-    let last_wins = |c: &[connect4_ml::train::ntuple::CurvePoint]| -> (usize, usize) {
-        c.last().map_or((0, 0), |pt| {
-            let wins = |side: &str| -> usize {
-                pt.vs_perfect
-                    .iter()
-                    .filter(|m| m.side == side)
-                    .map(|m| m.wins)
-                    .sum()
-            };
-            (wins("first"), wins("second"))
-        })
-    };
-    let best = runs
-        .iter()
-        .max_by_key(|(k, _, c, _)| (last_wins(c), std::cmp::Reverse(*k)))
-        .expect("at least one run");
-    println!(
-        "runs: {}; best at the last curve point: run {} (seed {}), {:?} wins (first, second)",
-        a.runs,
-        best.0,
-        best.1,
-        last_wins(&best.2)
-    );
-    connect4_ml::io::write_bytes_atomic(&a.out, &std::fs::read(&best.3)?)?;
-    written.push(a.out.clone());
-    crate::cli::print_written(&written);
-    Ok(())
-}
-
-/// Trains and saves one run to `out`; returns it and the files written.
-#[allow(clippy::too_many_arguments)]
-fn train_one(
-    a: &NTupleArgs,
-    config: &NTupleConfig,
-    geom: Geometry,
-    examples: &[connect4_ml::datasets::Example],
-    probe: Option<&CurveProbe>,
-    bars: &crate::cli::Bars,
-    out: &std::path::Path,
-    notes: Vec<String>,
-) -> Result<(connect4_ml::train::ntuple::NTupleRun, Vec<PathBuf>)> {
-    let checkpoint = Checkpointing {
-        path: connect4_ml::io::beside(out, ".checkpoint"),
-        every: a.checkpoint_every,
-        resume: a.resume,
-    };
-    let machine = Machine {
-        threads: a.threads.unwrap_or_else(rayon::current_num_threads),
-        curve_every: a.curve_every,
-    };
-    let run = train_ntuple(
+    let job = Job {
         config,
         geom,
-        examples,
-        probe,
-        Some(&checkpoint),
-        &machine,
-        bars,
-    )?;
-    for pt in &run.curve {
-        println!("{}", pt.summary());
-    }
-    println!(
-        "{} weights, {} labelled positions x {} epochs, {} self-play games in {:.1} s ({:.0} games/s)",
-        run.network.len(),
-        run.labelled,
-        if run.labelled > 0 { config.epochs } else { 0 },
-        run.games,
-        run.seconds,
-        run.games as f64 / run.seconds.max(1e-9)
-    );
-    let mut meta = TrainingMeta::new(crate::cli::command_line(), config.seed)
-        .rows(run.labelled + run.games)
-        .data(notes)
-        .recipe(config.to_toml());
-    if let Some(last) = run.curve.last() {
-        let mut metrics = vec![("curve_score".to_string(), last.score)];
-        metrics.extend(
-            last.mistakes
-                .iter()
-                .map(|(s, m)| (format!("mistakes_{s}"), *m)),
+        examples: &examples,
+        probe: probe.as_ref(),
+        machine: Machine {
+            threads: a.threads.unwrap_or_else(rayon::current_num_threads),
+            curve_every: a.curve_every,
+        },
+        checkpoint_every: a.checkpoint_every,
+        resume: a.resume,
+        runs: a.runs,
+        out: a.out.clone(),
+        meta: TrainingMeta::new(crate::cli::command_line(), 0).data(notes),
+    };
+    let outcome = train_job(&job, &bars, &mut |_, run| {
+        for pt in &run.curve {
+            println!("{}", pt.summary());
+        }
+        println!(
+            "{} weights, {} labelled positions x {} epochs, {} self-play games in {:.1} s ({:.0} games/s)",
+            run.weights,
+            run.labelled,
+            if run.labelled > 0 {
+                job.config.epochs
+            } else {
+                0
+            },
+            run.games,
+            run.seconds,
+            run.games as f64 / run.seconds.max(1e-9)
         );
-        metrics.extend(
-            last.vs_perfect
-                .iter()
-                .map(|m| (format!("perfect_{}_eps{}_wins", m.side, m.eps), m.win_rate)),
+    })?;
+    if outcome.runs.len() > 1 {
+        let best = &outcome.runs[outcome.best];
+        println!(
+            "runs: {}; best at the last curve point: run {} (seed {}), {:?} wins (first, second)",
+            outcome.runs.len(),
+            outcome.best,
+            best.seed,
+            best.last_wins()
         );
-        meta = meta.metrics(metrics);
     }
-    let written = save_run(out, config, &run, meta)?;
-    let _ = std::fs::remove_file(&checkpoint.path);
-    Ok((run, written))
+    crate::cli::print_written(&outcome.written);
+    Ok(())
 }

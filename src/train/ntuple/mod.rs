@@ -19,6 +19,8 @@
 mod config;
 mod curve;
 mod files;
+mod job;
+mod lanes;
 mod pick;
 mod recipe;
 mod self_play;
@@ -27,10 +29,13 @@ pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
+pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
+pub use lanes::SUMMED_LANES;
+use lanes::{TclState, Weights};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
 pub use recipe::{RecipeError, SHIPPED_RECIPE};
-pub use self_play::{Diverged, SUMMED_LANES, TailAverage};
-use self_play::{TclState, Weights, round_of, self_play};
+pub use self_play::{Diverged, TailAverage};
+use self_play::{round_of, self_play};
 
 use crate::datasets::Example;
 use crate::game::{Geometry, Player};

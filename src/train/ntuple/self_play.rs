@@ -22,7 +22,8 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::{Explore, LearnExplored, NTupleConfig, Rule};
+use super::lanes::{Lane, LaneChange, Weights, combine};
+use super::{Explore, LearnExplored, NTupleConfig};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
 use crate::progress::Progress;
@@ -36,206 +37,7 @@ use serde::{Deserialize, Serialize};
 const TRACE_CUT: f32 = 0.01;
 
 /// The exponential transfer's steepness (Bagheri et al. 2015 use 2.7).
-const TCL_BETA: f32 = 2.7;
-
-/// The most lanes' worth of change one weight takes from a round (see the module docs).
-pub const SUMMED_LANES: f32 = 2.0;
-
-/// The shared weights self-play moves, and TCL's two accumulators per weight when the rule
-/// keeps them.
-#[derive(Clone)]
-pub(super) struct Weights {
-    weights: Vec<f32>,
-    /// TCL: the sum of each weight's recommended changes and the sum of their sizes.
-    tcl: Option<(Vec<f32>, Vec<f32>)>,
-}
-
-/// The TCL accumulators as a checkpoint stores them.
-pub(super) type TclState = (Vec<f32>, Vec<f32>);
-
-impl Weights {
-    /// The weights of `net`, with TCL accumulators for `rule` (from `tcl` if resuming).
-    pub(super) fn new(net: &NTupleNetwork, rule: Rule, tcl: Option<&TclState>) -> Self {
-        let n = net.len();
-        Weights {
-            weights: huge_copy(net.weights()),
-            tcl: match (rule, tcl) {
-                (Rule::Td, _) => None,
-                (Rule::Tcl, Some((s, a))) if s.len() == n && a.len() == n => {
-                    Some((s.clone(), a.clone()))
-                }
-                (Rule::Tcl, _) => Some((vec![0.0; n], vec![0.0; n])),
-            },
-        }
-    }
-
-    /// Copies the weights into `net`.
-    pub(super) fn copy_into(&self, net: &mut NTupleNetwork) {
-        net.weights_mut().copy_from_slice(&self.weights);
-    }
-
-    /// The TCL accumulators, for a checkpoint.
-    pub(super) fn tcl_state(&self) -> Option<TclState> {
-        self.tcl.clone()
-    }
-
-    /// The sum before the squash of the position whose weights are `active`.
-    fn raw(&self, active: &[u32]) -> f32 {
-        active.iter().map(|&i| self.weights[i as usize]).sum()
-    }
-}
-
-/// A copy of `src` in memory the kernel is asked to back with huge pages. Self-play reads and
-/// writes tens of megabytes of weights at random: with 4 KiB pages nearly every access also
-/// misses the address-translation cache, with 2 MiB pages the reachable weights fit it.
-fn huge_copy(src: &[f32]) -> Vec<f32> {
-    let mut v: Vec<f32> = Vec::with_capacity(src.len());
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = v.as_mut_ptr() as usize;
-        let end = start + v.capacity() * std::mem::size_of::<f32>();
-        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-        if to > from {
-            // SAFETY: [from, to) lies inside the vector's own allocation, which is live and
-            // not yet touched; madvise only gives the kernel a hint about that range and
-            // changes no byte of it (a refusal is harmless and ignored).
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    v.extend_from_slice(src);
-    v
-}
-
-/// One thread's working copy of the weights (and TCL's accumulators), equal to the shared
-/// weights at the start of each lane, and a bit per weight the lane moved. A full copy
-/// rather than a list of changes on top of the shared weights: a position's value then
-/// reads one array, not two (reading two halved self-play's speed).
-pub(super) struct Lane {
-    weights: Vec<f32>,
-    tcl: Option<(Vec<f32>, Vec<f32>)>,
-    moved: Vec<u64>,
-}
-
-impl Lane {
-    /// A copy of `shared`.
-    pub(super) fn new(shared: &Weights) -> Self {
-        Lane {
-            weights: huge_copy(&shared.weights),
-            tcl: shared
-                .tcl
-                .as_ref()
-                .map(|(s, a)| (huge_copy(s), huge_copy(a))),
-            moved: vec![0; shared.weights.len().div_ceil(64)],
-        }
-    }
-
-    /// Hands over what the lane changed (its moved weights, in increasing order) into
-    /// `out`, and makes the copy equal to `shared` again.
-    fn hand_over(&mut self, shared: &Weights, out: &mut LaneChange) {
-        out.clear();
-        for word in 0..self.moved.len() {
-            let mut bits = std::mem::take(&mut self.moved[word]);
-            while bits != 0 {
-                let i = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                out.slots.push(i as u32);
-                out.weights.push(self.weights[i] - shared.weights[i]);
-                self.weights[i] = shared.weights[i];
-                if let (Some((s, a)), Some((s0, a0))) = (&mut self.tcl, &shared.tcl) {
-                    out.tcl.push((s[i] - s0[i], a[i] - a0[i]));
-                    (s[i], a[i]) = (s0[i], a0[i]);
-                }
-            }
-        }
-    }
-
-    /// Takes `shared`'s values at `slots` (the weights the last round moved).
-    fn refresh(&mut self, shared: &Weights, slots: &[u32]) {
-        for &i in slots {
-            let i = i as usize;
-            self.weights[i] = shared.weights[i];
-            if let (Some((s, a)), Some((s0, a0))) = (&mut self.tcl, &shared.tcl) {
-                (s[i], a[i]) = (s0[i], a0[i]);
-            }
-        }
-    }
-}
-
-/// The weights as one lane sees them: its thread's copy.
-pub(super) struct LaneView<'a> {
-    lane: &'a mut Lane,
-}
-
-impl LaneView<'_> {
-    /// The value (first player's view) of the position whose weights are `active`. Four
-    /// running sums instead of one: the additions of one sum wait on each other, four
-    /// chains overlap (a quarter of self-play's time went to that wait).
-    #[inline(always)]
-    fn value(&self, active: &[u32]) -> f32 {
-        let w = &self.lane.weights;
-        let mut acc = [0.0f32; 4];
-        let mut quads = active.chunks_exact(4);
-        for q in &mut quads {
-            for k in 0..4 {
-                acc[k] += w[q[k] as usize];
-            }
-        }
-        let rest: f32 = quads.remainder().iter().map(|&i| w[i as usize]).sum();
-        ((acc[0] + acc[1]) + (acc[2] + acc[3]) + rest).tanh()
-    }
-
-    /// Moves the weights at `active` by `change` (TCL scales each weight's share by its own
-    /// coherence), and marks them moved.
-    #[inline(always)]
-    fn step(&mut self, active: &[u32], change: f32) {
-        let lane = &mut *self.lane;
-        for &i in active {
-            lane.moved[i as usize >> 6] |= 1 << (i & 63);
-        }
-        match &mut lane.tcl {
-            None => {
-                for &i in active {
-                    lane.weights[i as usize] += change;
-                }
-            }
-            Some((sum, size)) => {
-                for &i in active {
-                    let i = i as usize;
-                    let (n, a) = (sum[i], size[i]);
-                    let coherence = if a > 0.0 { n.abs() / a } else { 1.0 };
-                    lane.weights[i] += change * (TCL_BETA * (coherence - 1.0)).exp();
-                    sum[i] = n + change;
-                    size[i] = a + change.abs();
-                }
-            }
-        }
-    }
-}
-
-/// What one lane changed in one round: the moved weights in increasing order and, for
-/// each, its change (and TCL's accumulators' changes).
-#[derive(Default)]
-struct LaneChange {
-    slots: Vec<u32>,
-    weights: Vec<f32>,
-    tcl: Vec<(f32, f32)>,
-}
-
-impl LaneChange {
-    fn clear(&mut self) {
-        self.slots.clear();
-        self.weights.clear();
-        self.tcl.clear();
-    }
-
-    /// The index of this lane's first entry at or past `slot`.
-    fn from(&self, slot: usize) -> usize {
-        self.slots.partition_point(|&s| (s as usize) < slot)
-    }
-}
+pub(super) const TCL_BETA: f32 = 2.7;
 
 /// Why self-play stopped: the weights left the range any sane run keeps them in.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -257,135 +59,6 @@ pub struct Diverged {
 /// network's one-stone values lie within +-0.5), one that diverges passes it within a few
 /// rounds.
 const SATURATED: f32 = 12.0;
-
-/// One weight's combined change: how many lanes moved it and the sums of their changes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Entry {
-    slot: u32,
-    lanes: u32,
-    weight: f32,
-    tcl: (f32, f32),
-}
-
-/// Merges two lists sorted by slot into `out`, adding the entries of a slot both hold.
-fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
-    out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        if x.slot < y.slot {
-            out.push(x);
-            i += 1;
-        } else if y.slot < x.slot {
-            out.push(y);
-            j += 1;
-        } else {
-            out.push(Entry {
-                slot: x.slot,
-                lanes: x.lanes + y.lanes,
-                weight: x.weight + y.weight,
-                tcl: (x.tcl.0 + y.tcl.0, x.tcl.1 + y.tcl.1),
-            });
-            i += 1;
-            j += 1;
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-}
-
-/// Combines the lanes' changes of one round into `shared`. The lanes' sorted lists are
-/// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
-/// fixed order of additions, so the result does not depend on the threads, and every pass
-/// reads and writes its lists in order. The weights are cut into `parts` ranges merged on
-/// as many threads, and each moved weight is then written once. Returns how many weights
-/// moved; fails on one that is not finite.
-fn combine(
-    shared: &mut Weights,
-    lanes: &[LaneChange],
-    parts: usize,
-    moved: &mut Vec<Vec<u32>>,
-) -> Result<usize, String> {
-    let n = shared.weights.len();
-    let per = n.div_ceil(parts.max(1)).max(1);
-    let mut tcl: Vec<Option<(&mut [f32], &mut [f32])>> = match &mut shared.tcl {
-        Some((s, a)) => s
-            .chunks_mut(per)
-            .zip(a.chunks_mut(per))
-            .map(|(s, a)| Some((s, a)))
-            .collect(),
-        None => (0..n.div_ceil(per)).map(|_| None).collect(),
-    };
-    moved.resize_with(n.div_ceil(per), Vec::new);
-    let results: Vec<Result<usize, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = shared
-            .weights
-            .chunks_mut(per)
-            .zip(tcl.iter_mut())
-            .zip(moved.iter_mut())
-            .enumerate()
-            .map(|(k, ((w, tcl), moved))| {
-                s.spawn(move || {
-                    let base = k * per;
-                    let end = base + w.len();
-                    let mut level: Vec<Vec<Entry>> = lanes
-                        .iter()
-                        .map(|l| {
-                            (l.from(base)..l.from(end))
-                                .map(|e| Entry {
-                                    slot: l.slots[e],
-                                    lanes: 1,
-                                    weight: l.weights[e],
-                                    tcl: l.tcl.get(e).copied().unwrap_or((0.0, 0.0)),
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    while level.len() > 1 {
-                        let mut next = Vec::with_capacity(level.len().div_ceil(2));
-                        let mut it = level.into_iter();
-                        while let Some(a) = it.next() {
-                            match it.next() {
-                                Some(b) => {
-                                    let mut out = Vec::new();
-                                    merge_sorted(&a, &b, &mut out);
-                                    next.push(out);
-                                }
-                                None => next.push(a),
-                            }
-                        }
-                        level = next;
-                    }
-                    let merged = level.pop().unwrap_or_default();
-                    moved.clear();
-                    for e in &merged {
-                        moved.push(e.slot);
-                        let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
-                        let i = e.slot as usize - base;
-                        w[i] += e.weight * share;
-                        if let Some((sum, size)) = tcl.as_mut() {
-                            sum[i] += e.tcl.0 * share;
-                            size[i] += e.tcl.1 * share;
-                        }
-                        if !w[i].is_finite() {
-                            return Err(format!("weight {} is {}", e.slot, w[i]));
-                        }
-                    }
-                    Ok(merged.len())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a combining thread panicked".into()))
-            })
-            .collect()
-    });
-    results.into_iter().sum()
-}
 
 /// The running mean of the weights taken at the end of every round of self-play from a
 /// given game on (the tail average of [`NTupleConfig::tail`]).
@@ -464,7 +137,7 @@ pub(super) fn self_play(
     while start < to {
         let end = round_of(config, start, to).end;
         {
-            let shared = &*weights;
+            let (shared, reachable) = (&*weights, &slots[..]);
             // Thread j runs lanes j, j + threads, ...; lane k plays the round's games whose
             // number is k modulo the lanes.
             let mut mine: Vec<Vec<(usize, &mut LaneChange)>> =
@@ -477,12 +150,11 @@ pub(super) fn self_play(
                     s.spawn(move || {
                         for (k, out) in mine {
                             let first = start + (k + lanes - start % lanes) % lanes;
-                            let mut view = LaneView { lane };
                             for g in (first..end).step_by(lanes) {
-                                self_play_game(config, net, &mut view, g, worker);
+                                self_play_game(config, net, lane, g, worker);
                                 progress.advance(1);
                             }
-                            lane.hand_over(shared, out);
+                            lane.hand_over(shared, reachable, out);
                         }
                     });
                 }
@@ -550,7 +222,7 @@ fn column_set(geom: crate::game::Geometry, cells: u64) -> u16 {
 pub(super) fn self_play_game(
     config: &NTupleConfig,
     net: &NTupleNetwork,
-    weights: &mut LaneView,
+    weights: &mut Lane,
     g: usize,
     w: &mut Worker,
 ) {
@@ -664,63 +336,5 @@ pub(super) fn self_play_game(
             w.spare.push(old);
         }
         pos = after;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lanes_changes_combine_in_full_alone_and_at_most_two_lanes_worth_together() {
-        let n = 200;
-        for parts in [1, 2, 3, 7] {
-            let mut shared = Weights {
-                weights: vec![1.0; n],
-                tcl: None,
-            };
-            let mut lane = Lane::new(&shared);
-            let mut lanes: Vec<LaneChange> = (0..4).map(|_| LaneChange::default()).collect();
-            // Lane k moves weight 5 by k + 1 (all four lanes), weight 70 by 0.5 (lanes 0
-            // and 1), and weight 100 + k by 0.25 (its own).
-            for (k, out) in lanes.iter_mut().enumerate() {
-                let mut view = LaneView { lane: &mut lane };
-                view.step(&[5], k as f32 + 1.0);
-                if k < 2 {
-                    view.step(&[70], 0.5);
-                }
-                view.step(&[100 + k as u32], 0.25);
-                lane.hand_over(&shared, out);
-                assert_eq!(lane.weights, shared.weights, "the copy is restored");
-                assert!(lane.moved.iter().all(|&b| b == 0));
-            }
-            assert_eq!(lanes[2].slots, [5, 102]);
-            let mut moved = Vec::new();
-            assert_eq!(combine(&mut shared, &lanes, parts, &mut moved), Ok(6));
-            let mut all: Vec<u32> = moved.concat();
-            all.sort_unstable();
-            assert_eq!(all, [5, 70, 100, 101, 102, 103]);
-            // Four lanes at weight 5: mean 2.5, two lanes' worth.
-            assert_eq!(shared.weights[5], 1.0 + 5.0, "{parts} parts");
-            assert_eq!(shared.weights[70], 1.0 + 1.0);
-            for k in 0..4 {
-                assert_eq!(shared.weights[100 + k], 1.25);
-            }
-            assert_eq!(shared.weights[6], 1.0);
-        }
-    }
-
-    #[test]
-    fn a_weight_that_is_not_finite_stops_the_combination() {
-        let mut shared = Weights {
-            weights: vec![0.0; 64],
-            tcl: None,
-        };
-        let mut lane = Lane::new(&shared);
-        let mut out = LaneChange::default();
-        LaneView { lane: &mut lane }.step(&[3], f32::INFINITY);
-        lane.hand_over(&shared, &mut out);
-        let e = combine(&mut shared, &[out], 2, &mut Vec::new()).unwrap_err();
-        assert!(e.contains("weight 3 is inf"), "{e}");
     }
 }

@@ -1,0 +1,280 @@
+//! A whole training job, the one entry point `c4 train ntuple` and the pipeline's n-tuple
+//! stage share: a recipe trained once, or several times with seeds `seed, seed + 1, ...`,
+//! each run saved with its curve and report, and the run that won most against the perfect
+//! player at its last curve point copied to the job's file.
+
+use super::{
+    Checkpointing, CurvePoint, CurveProbe, Machine, NTupleConfig, NTupleTrainError, save_run,
+    train_ntuple, write_perfect_csv,
+};
+use crate::datasets::Example;
+use crate::game::Geometry;
+use crate::io::beside;
+use crate::io::model_format::{ModelFileError, TrainingMeta};
+use crate::progress::Progress;
+use std::path::{Path, PathBuf};
+
+/// What to train and where to put it.
+pub struct Job<'a> {
+    /// The recipe (its seed is the first run's).
+    pub config: NTupleConfig,
+    /// The board.
+    pub geom: Geometry,
+    /// Labelled positions for the supervised part (empty: self-play alone).
+    pub examples: &'a [Example],
+    /// The learning curve's measurements, if any.
+    pub probe: Option<&'a CurveProbe>,
+    /// Threads and curve cadence: they change nothing a run learns.
+    pub machine: Machine,
+    /// Save a checkpoint beside each run's file every K self-play games (0: never).
+    pub checkpoint_every: usize,
+    /// Resume each run from its checkpoint when one is there.
+    pub resume: bool,
+    /// Runs of the recipe (at least 1).
+    pub runs: usize,
+    /// The network's file; with several runs, run k is saved beside it as `.run{k}.bin`.
+    pub out: PathBuf,
+    /// What every model file records beside the recipe and the metrics (command, data).
+    pub meta: TrainingMeta,
+}
+
+/// One run of a job, as saved.
+#[derive(Clone, Debug)]
+pub struct JobRun {
+    /// Its seed.
+    pub seed: u64,
+    /// Its model file.
+    pub path: PathBuf,
+    /// Its learning curve.
+    pub curve: Vec<CurvePoint>,
+    /// Self-play games.
+    pub games: usize,
+    /// Labelled positions of the supervised part.
+    pub labelled: usize,
+    /// Training seconds (measurements excluded).
+    pub seconds: f64,
+    /// Weights in the network.
+    pub weights: usize,
+}
+
+impl JobRun {
+    /// Wins against the perfect player at the last curve point, as first and as second
+    /// player (all eps together): what picks a job's best run.
+    pub fn last_wins(&self) -> (usize, usize) {
+        self.curve.last().map_or((0, 0), |pt| {
+            let wins = |side: &str| -> usize {
+                pt.vs_perfect
+                    .iter()
+                    .filter(|m| m.side == side)
+                    .map(|m| m.wins)
+                    .sum()
+            };
+            (wins("first"), wins("second"))
+        })
+    }
+}
+
+/// What a job made.
+#[derive(Clone, Debug)]
+pub struct JobOutcome {
+    /// Every run in order.
+    pub runs: Vec<JobRun>,
+    /// The run copied to the job's file: the most wins as first player at the last curve
+    /// point, then as second, then the earliest.
+    pub best: usize,
+    /// Every file written, the job's file last.
+    pub written: Vec<PathBuf>,
+}
+
+/// Why a job stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// Training failed (settings, checkpoint, curve, divergence).
+    #[error(transparent)]
+    Train(#[from] NTupleTrainError),
+    /// A file could not be written.
+    #[error(transparent)]
+    Save(#[from] ModelFileError),
+}
+
+/// Trains and saves the job's runs; `done(k, run)` hears of each run as it is saved (the CLI
+/// prints its curve). A single run is saved straight to the job's file.
+pub fn train_job(
+    job: &Job,
+    progress: &dyn Progress,
+    done: &mut dyn FnMut(usize, &JobRun),
+) -> Result<JobOutcome, JobError> {
+    let runs = job.runs.max(1);
+    let mut out = JobOutcome {
+        runs: Vec::with_capacity(runs),
+        best: 0,
+        written: Vec::new(),
+    };
+    for k in 0..runs {
+        let config = NTupleConfig {
+            seed: job.config.seed + k as u64,
+            ..job.config.clone()
+        };
+        let path = if runs == 1 {
+            job.out.clone()
+        } else {
+            progress.note(&format!("run {k} of {runs}: seed {}", config.seed));
+            beside(&job.out, &format!(".run{k}.bin"))
+        };
+        let (run, written) = train_one(job, &config, &path, progress)?;
+        done(k, &run);
+        out.written.extend(written);
+        out.runs.push(run);
+    }
+    out.best = (0..runs)
+        .max_by_key(|&k| (out.runs[k].last_wins(), std::cmp::Reverse(k)))
+        .unwrap_or(0);
+    if runs > 1 {
+        let table: Vec<(usize, u64, &[CurvePoint])> = out
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (k, r.seed, &r.curve[..]))
+            .collect();
+        let perfect = beside(&job.out, ".perfect.csv");
+        write_perfect_csv(&perfect, &table).map_err(|source| ModelFileError::Io {
+            path: perfect.clone(),
+            source,
+        })?;
+        out.written.push(perfect);
+        copy_atomic(&out.runs[out.best].path, &job.out)?;
+        out.written.push(job.out.clone());
+    }
+    Ok(out)
+}
+
+/// Trains one run of `config` and saves it to `path` with its curve and report.
+fn train_one(
+    job: &Job,
+    config: &NTupleConfig,
+    path: &Path,
+    progress: &dyn Progress,
+) -> Result<(JobRun, Vec<PathBuf>), JobError> {
+    let checkpoint = Checkpointing {
+        path: beside(path, ".checkpoint"),
+        every: job.checkpoint_every,
+        resume: job.resume,
+    };
+    let run = train_ntuple(
+        config,
+        job.geom,
+        job.examples,
+        job.probe,
+        Some(&checkpoint),
+        &job.machine,
+        progress,
+    )?;
+    let mut meta = TrainingMeta {
+        seed: config.seed,
+        ..job.meta.clone()
+    }
+    .rows(run.labelled + run.games)
+    .recipe(config.to_toml());
+    if let Some(last) = run.curve.last() {
+        let mut metrics = vec![("curve_score".to_string(), last.score)];
+        metrics.extend(
+            last.mistakes
+                .iter()
+                .map(|(s, m)| (format!("mistakes_{s}"), *m)),
+        );
+        metrics.extend(
+            last.vs_perfect
+                .iter()
+                .map(|m| (format!("perfect_{}_eps{}_wins", m.side, m.eps), m.win_rate)),
+        );
+        meta = meta.metrics(metrics);
+    }
+    let written = save_run(path, config, &run, meta)?;
+    // The run is saved: its checkpoint has nothing left to resume.
+    let _ = std::fs::remove_file(&checkpoint.path);
+    Ok((
+        JobRun {
+            seed: config.seed,
+            path: path.to_path_buf(),
+            curve: run.curve,
+            games: run.games,
+            labelled: run.labelled,
+            seconds: run.seconds,
+            weights: run.network.len(),
+        },
+        written,
+    ))
+}
+
+/// Copies `from` to `to` atomically (the job's file is never seen half written).
+fn copy_atomic(from: &Path, to: &Path) -> Result<(), ModelFileError> {
+    let bytes = std::fs::read(from).map_err(|source| ModelFileError::Io {
+        path: from.to_path_buf(),
+        source,
+    })?;
+    crate::io::write_bytes_atomic(to, &bytes).map_err(|source| ModelFileError::Io {
+        path: to.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ml::ntuple::NTupleLayout;
+    use crate::progress::Quiet;
+
+    #[test]
+    fn a_job_of_several_runs_saves_each_and_copies_the_pick() {
+        let dir = std::env::temp_dir().join(format!("c4-ntuple-job-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let job = Job {
+            config: NTupleConfig {
+                layout: NTupleLayout {
+                    tuples: 4,
+                    cells: 4,
+                    sets: 1,
+                    seed: 3,
+                },
+                games: 40,
+                lanes: 2,
+                lane_games: 10,
+                seed: 9,
+                ..NTupleConfig::default()
+            },
+            geom: Geometry::STANDARD,
+            examples: &[],
+            probe: None,
+            machine: Machine {
+                threads: 2,
+                curve_every: 0,
+            },
+            checkpoint_every: 0,
+            resume: false,
+            runs: 2,
+            out: dir.join("net.bin"),
+            meta: TrainingMeta::new("test", 0),
+        };
+        let mut heard = Vec::new();
+        let outcome = train_job(&job, &Quiet, &mut |k, r| heard.push((k, r.seed))).unwrap();
+        assert_eq!(heard, [(0, 9), (1, 10)]);
+        assert_eq!(outcome.runs.len(), 2);
+        // No curve: no wins anywhere, so the earliest run is the pick.
+        assert_eq!(outcome.best, 0);
+        assert_eq!(outcome.written.last(), Some(&job.out));
+        assert_eq!(
+            std::fs::read(&job.out).unwrap(),
+            std::fs::read(dir.join("net.run0.bin")).unwrap()
+        );
+        for p in &outcome.written {
+            assert!(p.is_file(), "{}", p.display());
+        }
+        // Each run's file records its own recipe, seed included.
+        let file = crate::ml::model_file::load_ntuple(&dir.join("net.run1.bin"), None).unwrap();
+        let meta = file.header.meta;
+        let recipe = NTupleConfig::from_toml(&meta.recipe.unwrap(), "net.run1.bin").unwrap();
+        assert_eq!(recipe.seed, 10);
+        assert_eq!(meta.seed, 10);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

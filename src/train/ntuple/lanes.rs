@@ -1,0 +1,394 @@
+//! Lanes: the copies of the weights self-play's lanes play on, and how their changes
+//! combine into the shared weights (see the self-play module's docs for why).
+
+use super::Rule;
+use super::self_play::TCL_BETA;
+use crate::ml::ntuple::NTupleNetwork;
+
+/// The most lanes' worth of change one weight takes from a round (see the module docs).
+pub const SUMMED_LANES: f32 = 2.0;
+
+/// The shared weights self-play moves, and TCL's two accumulators per weight when the rule
+/// keeps them.
+#[derive(Clone)]
+pub(super) struct Weights {
+    pub(super) weights: Vec<f32>,
+    /// TCL: the sum of each weight's recommended changes and the sum of their sizes.
+    tcl: Option<(Vec<f32>, Vec<f32>)>,
+}
+
+/// The TCL accumulators as a checkpoint stores them.
+pub(super) type TclState = (Vec<f32>, Vec<f32>);
+
+impl Weights {
+    /// The weights of `net`, with TCL accumulators for `rule` (from `tcl` if resuming).
+    pub(super) fn new(net: &NTupleNetwork, rule: Rule, tcl: Option<&TclState>) -> Self {
+        let n = net.len();
+        Weights {
+            weights: huge_copy(net.weights()),
+            tcl: match (rule, tcl) {
+                (Rule::Td, _) => None,
+                (Rule::Tcl, Some((s, a))) if s.len() == n && a.len() == n => {
+                    Some((s.clone(), a.clone()))
+                }
+                (Rule::Tcl, _) => Some((vec![0.0; n], vec![0.0; n])),
+            },
+        }
+    }
+
+    /// Copies the weights into `net`.
+    pub(super) fn copy_into(&self, net: &mut NTupleNetwork) {
+        net.weights_mut().copy_from_slice(&self.weights);
+    }
+
+    /// The TCL accumulators, for a checkpoint.
+    pub(super) fn tcl_state(&self) -> Option<TclState> {
+        self.tcl.clone()
+    }
+
+    /// The sum before the squash of the position whose weights are `active`.
+    pub(super) fn raw(&self, active: &[u32]) -> f32 {
+        active.iter().map(|&i| self.weights[i as usize]).sum()
+    }
+}
+
+/// A copy of `src` in memory the kernel is asked to back with huge pages. Self-play reads and
+/// writes tens of megabytes of weights at random: with 4 KiB pages nearly every access also
+/// misses the address-translation cache, with 2 MiB pages the reachable weights fit it.
+fn huge_copy(src: &[f32]) -> Vec<f32> {
+    let mut v: Vec<f32> = Vec::with_capacity(src.len());
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_mut_ptr() as usize;
+        let end = start + v.capacity() * std::mem::size_of::<f32>();
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to > from {
+            // SAFETY: [from, to) lies inside the vector's own allocation, which is live and
+            // not yet touched; madvise only gives the kernel a hint about that range and
+            // changes no byte of it (a refusal is harmless and ignored).
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v.extend_from_slice(src);
+    v
+}
+
+/// One thread's working copy of the weights (and TCL's accumulators), equal to the shared
+/// weights at the start of each lane. A full copy rather than a list of changes on top of
+/// the shared weights: a position's value then reads one array, not two (reading two halved
+/// self-play's speed). What the lane moved is found at hand-over by comparing the copy with
+/// the shared weights over the reachable slots, not marked at every step: a mark per step
+/// cost a sixth of self-play's time, the comparison about one per cent.
+pub(super) struct Lane {
+    weights: Vec<f32>,
+    tcl: Option<(Vec<f32>, Vec<f32>)>,
+}
+
+impl Lane {
+    /// A copy of `shared`.
+    pub(super) fn new(shared: &Weights) -> Self {
+        Lane {
+            weights: huge_copy(&shared.weights),
+            tcl: shared
+                .tcl
+                .as_ref()
+                .map(|(s, a)| (huge_copy(s), huge_copy(a))),
+        }
+    }
+
+    /// The value (first player's view) of the position whose weights are `active`. Four
+    /// running sums instead of one: the additions of one sum wait on each other, four
+    /// chains overlap (a quarter of self-play's time went to that wait).
+    #[inline(always)]
+    pub(super) fn value(&self, active: &[u32]) -> f32 {
+        let w = &self.weights;
+        let mut acc = [0.0f32; 4];
+        let mut quads = active.chunks_exact(4);
+        for q in &mut quads {
+            for k in 0..4 {
+                acc[k] += w[q[k] as usize];
+            }
+        }
+        let rest: f32 = quads.remainder().iter().map(|&i| w[i as usize]).sum();
+        ((acc[0] + acc[1]) + (acc[2] + acc[3]) + rest).tanh()
+    }
+
+    /// Moves the weights at `active` by `change` (TCL scales each weight's share by its own
+    /// coherence).
+    #[inline(always)]
+    pub(super) fn step(&mut self, active: &[u32], change: f32) {
+        match &mut self.tcl {
+            None => {
+                for &i in active {
+                    self.weights[i as usize] += change;
+                }
+            }
+            Some((sum, size)) => {
+                for &i in active {
+                    let i = i as usize;
+                    let (n, a) = (sum[i], size[i]);
+                    let coherence = if a > 0.0 { n.abs() / a } else { 1.0 };
+                    self.weights[i] += change * (TCL_BETA * (coherence - 1.0)).exp();
+                    sum[i] = n + change;
+                    size[i] = a + change.abs();
+                }
+            }
+        }
+    }
+
+    /// Hands over what the lane changed into `out`: the weights among `slots` (increasing;
+    /// the only ones a board indexes) whose value differs from `shared`'s, and makes the
+    /// copy equal to `shared` again. A weight stepped back to its exact starting value
+    /// counts as unmoved, which changes nothing.
+    pub(super) fn hand_over(&mut self, shared: &Weights, slots: &[u32], out: &mut LaneChange) {
+        out.clear();
+        match (&mut self.tcl, &shared.tcl) {
+            (Some((s, a)), Some((s0, a0))) => {
+                for &i in slots {
+                    let i = i as usize;
+                    // TCL's size only grows when a weight is stepped: it tells moved ones.
+                    if a[i] != a0[i] || self.weights[i] != shared.weights[i] {
+                        out.slots.push(i as u32);
+                        out.weights.push(self.weights[i] - shared.weights[i]);
+                        out.tcl.push((s[i] - s0[i], a[i] - a0[i]));
+                        self.weights[i] = shared.weights[i];
+                        (s[i], a[i]) = (s0[i], a0[i]);
+                    }
+                }
+            }
+            _ => {
+                for &i in slots {
+                    let i = i as usize;
+                    let (w, w0) = (self.weights[i], shared.weights[i]);
+                    if w.to_bits() != w0.to_bits() {
+                        out.slots.push(i as u32);
+                        out.weights.push(w - w0);
+                        self.weights[i] = w0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes `shared`'s values at `slots` (the weights the last round moved).
+    pub(super) fn refresh(&mut self, shared: &Weights, slots: &[u32]) {
+        for &i in slots {
+            let i = i as usize;
+            self.weights[i] = shared.weights[i];
+            if let (Some((s, a)), Some((s0, a0))) = (&mut self.tcl, &shared.tcl) {
+                (s[i], a[i]) = (s0[i], a0[i]);
+            }
+        }
+    }
+}
+
+/// What one lane changed in one round: the moved weights in increasing order and, for
+/// each, its change (and TCL's accumulators' changes).
+#[derive(Default)]
+pub(super) struct LaneChange {
+    slots: Vec<u32>,
+    weights: Vec<f32>,
+    tcl: Vec<(f32, f32)>,
+}
+
+impl LaneChange {
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.weights.clear();
+        self.tcl.clear();
+    }
+
+    /// The index of this lane's first entry at or past `slot`.
+    fn from(&self, slot: usize) -> usize {
+        self.slots.partition_point(|&s| (s as usize) < slot)
+    }
+}
+
+/// One weight's combined change: how many lanes moved it and the sums of their changes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    slot: u32,
+    lanes: u32,
+    weight: f32,
+    tcl: (f32, f32),
+}
+
+/// Merges two lists sorted by slot into `out`, adding the entries of a slot both hold.
+fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if x.slot < y.slot {
+            out.push(x);
+            i += 1;
+        } else if y.slot < x.slot {
+            out.push(y);
+            j += 1;
+        } else {
+            out.push(Entry {
+                slot: x.slot,
+                lanes: x.lanes + y.lanes,
+                weight: x.weight + y.weight,
+                tcl: (x.tcl.0 + y.tcl.0, x.tcl.1 + y.tcl.1),
+            });
+            i += 1;
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
+/// Combines the lanes' changes of one round into `shared`. The lanes' sorted lists are
+/// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
+/// fixed order of additions, so the result does not depend on the threads, and every pass
+/// reads and writes its lists in order. The weights are cut into `parts` ranges merged on
+/// as many threads, and each moved weight is then written once. Returns how many weights
+/// moved; fails on one that is not finite.
+pub(super) fn combine(
+    shared: &mut Weights,
+    lanes: &[LaneChange],
+    parts: usize,
+    moved: &mut Vec<Vec<u32>>,
+) -> Result<usize, String> {
+    let n = shared.weights.len();
+    let per = n.div_ceil(parts.max(1)).max(1);
+    let mut tcl: Vec<Option<(&mut [f32], &mut [f32])>> = match &mut shared.tcl {
+        Some((s, a)) => s
+            .chunks_mut(per)
+            .zip(a.chunks_mut(per))
+            .map(|(s, a)| Some((s, a)))
+            .collect(),
+        None => (0..n.div_ceil(per)).map(|_| None).collect(),
+    };
+    moved.resize_with(n.div_ceil(per), Vec::new);
+    let results: Vec<Result<usize, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = shared
+            .weights
+            .chunks_mut(per)
+            .zip(tcl.iter_mut())
+            .zip(moved.iter_mut())
+            .enumerate()
+            .map(|(k, ((w, tcl), moved))| {
+                s.spawn(move || {
+                    let base = k * per;
+                    let end = base + w.len();
+                    let mut level: Vec<Vec<Entry>> = lanes
+                        .iter()
+                        .map(|l| {
+                            (l.from(base)..l.from(end))
+                                .map(|e| Entry {
+                                    slot: l.slots[e],
+                                    lanes: 1,
+                                    weight: l.weights[e],
+                                    tcl: l.tcl.get(e).copied().unwrap_or((0.0, 0.0)),
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    while level.len() > 1 {
+                        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+                        let mut it = level.into_iter();
+                        while let Some(a) = it.next() {
+                            match it.next() {
+                                Some(b) => {
+                                    let mut out = Vec::new();
+                                    merge_sorted(&a, &b, &mut out);
+                                    next.push(out);
+                                }
+                                None => next.push(a),
+                            }
+                        }
+                        level = next;
+                    }
+                    let merged = level.pop().unwrap_or_default();
+                    moved.clear();
+                    for e in &merged {
+                        moved.push(e.slot);
+                        let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
+                        let i = e.slot as usize - base;
+                        w[i] += e.weight * share;
+                        if let Some((sum, size)) = tcl.as_mut() {
+                            sum[i] += e.tcl.0 * share;
+                            size[i] += e.tcl.1 * share;
+                        }
+                        if !w[i].is_finite() {
+                            return Err(format!("weight {} is {}", e.slot, w[i]));
+                        }
+                    }
+                    Ok(merged.len())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a combining thread panicked".into()))
+            })
+            .collect()
+    });
+    results.into_iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_changes_combine_in_full_alone_and_at_most_two_lanes_worth_together() {
+        let n = 200;
+        for parts in [1, 2, 3, 7] {
+            let mut shared = Weights {
+                weights: vec![1.0; n],
+                tcl: None,
+            };
+            let all_slots: Vec<u32> = (0..n as u32).collect();
+            let mut lane = Lane::new(&shared);
+            let mut lanes: Vec<LaneChange> = (0..4).map(|_| LaneChange::default()).collect();
+            // Lane k moves weight 5 by k + 1 (all four lanes), weight 70 by 0.5 (lanes 0
+            // and 1), and weight 100 + k by 0.25 (its own).
+            for (k, out) in lanes.iter_mut().enumerate() {
+                lane.step(&[5], k as f32 + 1.0);
+                if k < 2 {
+                    lane.step(&[70], 0.5);
+                }
+                lane.step(&[100 + k as u32], 0.25);
+                lane.hand_over(&shared, &all_slots, out);
+                assert_eq!(lane.weights, shared.weights, "the copy is restored");
+            }
+            assert_eq!(lanes[2].slots, [5, 102]);
+            let mut moved = Vec::new();
+            assert_eq!(combine(&mut shared, &lanes, parts, &mut moved), Ok(6));
+            let mut all: Vec<u32> = moved.concat();
+            all.sort_unstable();
+            assert_eq!(all, [5, 70, 100, 101, 102, 103]);
+            // Four lanes at weight 5: mean 2.5, two lanes' worth.
+            assert_eq!(shared.weights[5], 1.0 + 5.0, "{parts} parts");
+            assert_eq!(shared.weights[70], 1.0 + 1.0);
+            for k in 0..4 {
+                assert_eq!(shared.weights[100 + k], 1.25);
+            }
+            assert_eq!(shared.weights[6], 1.0);
+        }
+    }
+
+    #[test]
+    fn a_weight_that_is_not_finite_stops_the_combination() {
+        let mut shared = Weights {
+            weights: vec![0.0; 64],
+            tcl: None,
+        };
+        let mut lane = Lane::new(&shared);
+        let mut out = LaneChange::default();
+        lane.step(&[3], f32::INFINITY);
+        lane.hand_over(&shared, &[0, 3, 9], &mut out);
+        let e = combine(&mut shared, &[out], 2, &mut Vec::new()).unwrap_err();
+        assert!(e.contains("weight 3 is inf"), "{e}");
+    }
+}
