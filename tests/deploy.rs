@@ -115,9 +115,11 @@ fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
 #[test]
 fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
     let label = std::fs::read_to_string(root().join("deploy/slurm/label.sbatch")).unwrap();
+    // The shard count is the array's size, 8 by default (outside Slurm).
     let shards: usize = label
         .lines()
-        .find_map(|l| l.strip_prefix("SHARDS="))
+        .find_map(|l| l.strip_prefix("SHARDS=${SLURM_ARRAY_TASK_COUNT:-"))
+        .and_then(|l| l.strip_suffix('}'))
         .unwrap()
         .parse()
         .unwrap();
@@ -127,7 +129,7 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
         .unwrap();
     assert_eq!(array, format!("0-{}", shards - 1), "array and SHARDS agree");
     let merge = std::fs::read_to_string(root().join("deploy/slurm/merge.sbatch")).unwrap();
-    assert!(merge.contains(&format!("SHARDS={shards}")));
+    assert!(merge.contains(&format!("SHARDS=${{SHARDS:-{shards}}}")));
     // The scripts themselves, with c4 on the PATH, as Slurm would start them.
     let dir = temp_dir("slurm");
     let whole = job_inputs(&dir);
