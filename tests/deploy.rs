@@ -208,6 +208,16 @@ fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
         .map(|e| e["name"].as_str().unwrap())
         .collect();
     assert_eq!(env, ["GAMES", "CURVE_PERFECT", "CURVE_POSITIONS"]);
+    assert_eq!(
+        c["env"][0]["value"].as_str(),
+        Some(
+            connect4_ml::train::ntuple::NTupleConfig::default()
+                .games
+                .to_string()
+                .as_str()
+        ),
+        "the manifest trains the shipped recipe's games"
+    );
     let args = args_of(c);
     let dir = temp_dir("k8s-ntuple");
     let work = dir.display().to_string();
