@@ -176,7 +176,7 @@ impl Default for NTupleConfig {
             rule: Rule::Td,
             safe: true,
             lanes: 16,
-            lane_games: 1000,
+            lane_games: 250,
             tail: 0.5,
             loss: Loss::Log,
             explore: Explore::Safe,

@@ -77,14 +77,16 @@ fn huge_copy(src: &[f32]) -> Vec<f32> {
 }
 
 /// One thread's working copy of the weights (and TCL's accumulators), equal to the shared
-/// weights at the start of each lane. A full copy rather than a list of changes on top of
-/// the shared weights: a position's value then reads one array, not two (reading two halved
-/// self-play's speed). What the lane moved is found at hand-over by comparing the copy with
-/// the shared weights over the reachable slots, not marked at every step: a mark per step
-/// cost a sixth of self-play's time, the comparison about one per cent.
+/// weights at the start of each lane, and a bit per weight a position of the lane's traces
+/// indexed. A full copy rather than a list of changes on top of the shared weights: a
+/// position's value then reads one array, not two (reading two halved self-play's speed).
+/// The bits are set once per position entering a trace, not at every step of it (marking
+/// at every step cost a sixth of self-play's time; scanning every reachable weight at
+/// hand-over instead cost a fifth when lanes play 250 games a round).
 pub(super) struct Lane {
     weights: Vec<f32>,
     tcl: Option<(Vec<f32>, Vec<f32>)>,
+    marked: Vec<u64>,
 }
 
 impl Lane {
@@ -96,6 +98,16 @@ impl Lane {
                 .tcl
                 .as_ref()
                 .map(|(s, a)| (huge_copy(s), huge_copy(a))),
+            marked: vec![0; shared.weights.len().div_ceil(64)],
+        }
+    }
+
+    /// Marks the weights at `active` as ones the lane may move: every position that can
+    /// learn is marked when it enters a trace, before its first step.
+    #[inline(always)]
+    pub(super) fn mark(&mut self, active: &[u32]) {
+        for &i in active {
+            self.marked[i as usize >> 6] |= 1 << (i & 63);
         }
     }
 
@@ -139,34 +151,35 @@ impl Lane {
         }
     }
 
-    /// Hands over what the lane changed into `out`: the weights among `slots` (increasing;
-    /// the only ones a board indexes) whose value differs from `shared`'s, and makes the
-    /// copy equal to `shared` again. A weight stepped back to its exact starting value
-    /// counts as unmoved, which changes nothing.
-    pub(super) fn hand_over(&mut self, shared: &Weights, slots: &[u32], out: &mut LaneChange) {
+    /// Hands over what the lane changed into `out`: the marked weights (in increasing order)
+    /// whose value (or TCL size) differs from `shared`'s, and makes the copy equal to
+    /// `shared` again. A weight stepped back to its exact starting value counts as unmoved,
+    /// which changes nothing.
+    pub(super) fn hand_over(&mut self, shared: &Weights, out: &mut LaneChange) {
         out.clear();
-        match (&mut self.tcl, &shared.tcl) {
-            (Some((s, a)), Some((s0, a0))) => {
-                for &i in slots {
-                    let i = i as usize;
-                    // TCL's size only grows when a weight is stepped: it tells moved ones.
-                    if a[i] != a0[i] || self.weights[i] != shared.weights[i] {
-                        out.slots.push(i as u32);
-                        out.weights.push(self.weights[i] - shared.weights[i]);
-                        out.tcl.push((s[i] - s0[i], a[i] - a0[i]));
-                        self.weights[i] = shared.weights[i];
-                        (s[i], a[i]) = (s0[i], a0[i]);
+        for word in 0..self.marked.len() {
+            let mut bits = std::mem::take(&mut self.marked[word]);
+            while bits != 0 {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (w, w0) = (self.weights[i], shared.weights[i]);
+                match (&mut self.tcl, &shared.tcl) {
+                    (Some((s, a)), Some((s0, a0))) => {
+                        // TCL's size only grows when a weight is stepped: it tells moved ones.
+                        if a[i] != a0[i] || w.to_bits() != w0.to_bits() {
+                            out.slots.push(i as u32);
+                            out.weights.push(w - w0);
+                            out.tcl.push((s[i] - s0[i], a[i] - a0[i]));
+                            self.weights[i] = w0;
+                            (s[i], a[i]) = (s0[i], a0[i]);
+                        }
                     }
-                }
-            }
-            _ => {
-                for &i in slots {
-                    let i = i as usize;
-                    let (w, w0) = (self.weights[i], shared.weights[i]);
-                    if w.to_bits() != w0.to_bits() {
-                        out.slots.push(i as u32);
-                        out.weights.push(w - w0);
-                        self.weights[i] = w0;
+                    _ => {
+                        if w.to_bits() != w0.to_bits() {
+                            out.slots.push(i as u32);
+                            out.weights.push(w - w0);
+                            self.weights[i] = w0;
+                        }
                     }
                 }
             }
@@ -348,18 +361,20 @@ mod tests {
                 weights: vec![1.0; n],
                 tcl: None,
             };
-            let all_slots: Vec<u32> = (0..n as u32).collect();
             let mut lane = Lane::new(&shared);
             let mut lanes: Vec<LaneChange> = (0..4).map(|_| LaneChange::default()).collect();
             // Lane k moves weight 5 by k + 1 (all four lanes), weight 70 by 0.5 (lanes 0
             // and 1), and weight 100 + k by 0.25 (its own).
             for (k, out) in lanes.iter_mut().enumerate() {
+                lane.mark(&[5, 70, 100 + k as u32, 150]);
                 lane.step(&[5], k as f32 + 1.0);
                 if k < 2 {
                     lane.step(&[70], 0.5);
                 }
                 lane.step(&[100 + k as u32], 0.25);
-                lane.hand_over(&shared, &all_slots, out);
+                // Weight 150 is marked but never stepped: not handed over.
+                lane.hand_over(&shared, out);
+                assert!(lane.marked.iter().all(|&b| b == 0));
                 assert_eq!(lane.weights, shared.weights, "the copy is restored");
             }
             assert_eq!(lanes[2].slots, [5, 102]);
@@ -386,8 +401,9 @@ mod tests {
         };
         let mut lane = Lane::new(&shared);
         let mut out = LaneChange::default();
+        lane.mark(&[0, 3, 9]);
         lane.step(&[3], f32::INFINITY);
-        lane.hand_over(&shared, &[0, 3, 9], &mut out);
+        lane.hand_over(&shared, &mut out);
         let e = combine(&mut shared, &[out], 2, &mut Vec::new()).unwrap_err();
         assert!(e.contains("weight 3 is inf"), "{e}");
     }

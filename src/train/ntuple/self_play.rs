@@ -137,7 +137,7 @@ pub(super) fn self_play(
     while start < to {
         let end = round_of(config, start, to).end;
         {
-            let (shared, reachable) = (&*weights, &slots[..]);
+            let shared = &*weights;
             // Thread j runs lanes j, j + threads, ...; lane k plays the round's games whose
             // number is k modulo the lanes.
             let mut mine: Vec<Vec<(usize, &mut LaneChange)>> =
@@ -154,7 +154,7 @@ pub(super) fn self_play(
                                 self_play_game(config, net, lane, g, worker);
                                 progress.advance(1);
                             }
-                            lane.hand_over(shared, reachable, out);
+                            lane.hand_over(shared, out);
                         }
                     });
                 }
@@ -330,6 +330,7 @@ pub(super) fn self_play_game(
             break;
         }
         let slots = std::mem::replace(&mut w.candidates[col], w.spare.pop().unwrap_or_default());
+        weights.mark(&slots);
         w.trace.push((slots, value));
         if w.trace.len() > horizon {
             let (old, _) = w.trace.remove(0);
