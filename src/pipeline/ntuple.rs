@@ -1,5 +1,6 @@
-//! Stage 4, ntuple: the n-tuple network trained from scratch by TD self-play on every core,
-//! with the shipped recipe (`models/ntuple.bin`, its curve and report); its learning curve
+//! Stage 4, ntuple: the n-tuple network trained from scratch by TD self-play, with the
+//! shipped recipe in the pipeline recipe's lanes (`models/ntuple.bin`, its curve and
+//! report; the same network on any number of cores); its learning curve
 //! is measured as `c4 train ntuple` measures it: mistakes on the benchmark sets and wins
 //! against the perfect player.
 
@@ -39,6 +40,8 @@ pub fn run(
     let examples: &[crate::datasets::Example] = &[];
     let cfg = NTupleConfig {
         games: sizes.ntuple_games,
+        lanes: sizes.ntuple_lanes,
+        lane_games: sizes.ntuple_lane_games,
         seed: config.seed,
         ..NTupleConfig::default()
     };
