@@ -1,0 +1,119 @@
+//! Tests of the parent module.
+
+use super::*;
+
+#[test]
+fn more_tuples_than_the_board_has_are_refused_at_once() {
+    let g = Geometry::STANDARD;
+    let layout = |tuples, cells| NTupleLayout {
+        tuples,
+        cells,
+        sets: 1,
+        seed: 1,
+    };
+    // 7x6 has 36 + 35 + 60 = 131 pairs of neighbouring cells.
+    assert_eq!(
+        NTupleNetwork::new(g, layout(131, 2)).unwrap().cells.len(),
+        131
+    );
+    let e = NTupleNetwork::new(g, layout(200, 2)).unwrap_err();
+    assert_eq!(
+        e,
+        NTupleError::TooManyTuples {
+            tuples: 200,
+            cells: 2,
+            found: 131
+        }
+    );
+}
+
+#[test]
+fn a_network_is_symmetric_and_learns_toward_its_target() {
+    let g = Geometry::STANDARD;
+    let mut net = NTupleNetwork::new(g, NTupleLayout::default()).unwrap();
+    assert_eq!(net.tuples().len(), 70);
+    assert!(net.tuples().iter().all(|t| t.len() == 8));
+    let p = Position::from_moves(g, "4453").unwrap();
+    assert_eq!(net.value(&p), 0.0);
+    let a = net.active(&p);
+    for _ in 0..200 {
+        net.learn(&a, 0.8, 0.01);
+    }
+    let v = net.value(&p);
+    assert!((v - 0.8).abs() < 0.05, "{v}");
+    // The mirror image reads the same weights: same value.
+    assert!((net.value(&p.mirror()) - v).abs() < 1e-6);
+    // Other positions moved less.
+    let q = Position::from_moves(g, "1122").unwrap();
+    assert!(net.value(&q).abs() < v.abs());
+    // value() and the active slots agree.
+    assert!((net.raw(&a).tanh() - v).abs() < 1e-6);
+    // Stored and rebuilt, the network is the same.
+    let back = NTupleNetwork::from_data(g, net.data()).unwrap();
+    assert_eq!(back.value(&p), v);
+}
+
+#[test]
+fn bit_extraction_reads_the_same_patterns_as_cell_by_cell() {
+    let g = Geometry::STANDARD;
+    let net = NTupleNetwork::new(g, NTupleLayout::default()).unwrap();
+    if net.extract.is_none() {
+        eprintln!("no BMI2 here: only the cell-by-cell patterns are in use");
+    }
+    let slow = NTupleNetwork {
+        extract: None,
+        ..net.clone()
+    };
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+    for _ in 0..300 {
+        let mut p = Position::new(g);
+        let plies = rng.gen_range(0..40);
+        for _ in 0..plies {
+            let legal: Vec<usize> = (0..7).filter(|&c| p.can_play(c)).collect();
+            match p.after(legal[rng.gen_range(0..legal.len())]) {
+                Some(q) if !q.last_move_won() && !q.is_full() => p = q,
+                _ => break,
+            }
+        }
+        assert_eq!(net.active(&p), slow.active(&p), "{p:?}");
+    }
+}
+
+#[test]
+fn patterns_read_the_four_cell_states() {
+    let g = Geometry::STANDARD;
+    // "41": first player at d1, second at a1; a2 and d2 are playable, b1 too.
+    let p = Position::from_moves(g, "41").unwrap();
+    let mask = p.mask();
+    let reach = mask.wrapping_add(g.bottom_mask()) & g.board_mask();
+    let lo = p.stones_of(Player::Second) | reach;
+    let cells = [bit(g, 3, 0), bit(g, 0, 0), bit(g, 0, 1), bit(g, 0, 2)];
+    // Digits, lowest first: first's stone 2, second's 3, playable 1, not yet 0.
+    assert_eq!(pattern(&cells, mask, lo), 2 + 3 * 4 + 16);
+}
+
+#[test]
+fn bad_layouts_and_data_are_refused() {
+    let g = Geometry::STANDARD;
+    let l = NTupleLayout::default();
+    assert!(NTupleNetwork::new(g, NTupleLayout { cells: 1, ..l }).is_err());
+    assert!(NTupleNetwork::new(g, NTupleLayout { sets: 3, ..l }).is_err());
+    let net = NTupleNetwork::new(
+        g,
+        NTupleLayout {
+            tuples: 3,
+            cells: 4,
+            ..l
+        },
+    )
+    .unwrap();
+    let mut d = net.data();
+    d.weights.pop();
+    assert!(NTupleNetwork::from_data(g, d).is_err());
+    let mut d = net.data();
+    d.weights[5] = f32::NAN;
+    assert!(NTupleNetwork::from_data(g, d).is_err());
+    let mut d = net.data();
+    d.tuples[0][0] = (9, 0);
+    assert!(NTupleNetwork::from_data(g, d).is_err());
+}

@@ -1,0 +1,268 @@
+//! Tests of the parent module.
+
+use super::*;
+use crate::ml::ntuple::NTupleLayout;
+
+fn small() -> NTupleConfig {
+    NTupleConfig {
+        layout: NTupleLayout {
+            tuples: 20,
+            cells: 6,
+            sets: 2,
+            seed: 3,
+        },
+        games: 300,
+        lanes: 4,
+        lane_games: 25,
+        tail: 0.0,
+        ..NTupleConfig::default()
+    }
+}
+
+fn one() -> Machine {
+    Machine {
+        threads: 1,
+        curve_every: 0,
+    }
+}
+
+#[test]
+fn self_play_is_seeded_and_resumes_to_the_same_network() {
+    let g = Geometry::STANDARD;
+    let q = crate::progress::Quiet;
+    let a = train_ntuple(&small(), g, &[], None, None, &one(), &q).unwrap();
+    let b = train_ntuple(&small(), g, &[], None, None, &one(), &q).unwrap();
+    assert_eq!(a.network.data(), b.network.data());
+    assert_eq!(a.games, 300);
+    // Stop after 100 games (a run of 100 with checkpoints), then resume to 300.
+    let dir = std::env::temp_dir().join(format!("c4-ntuple-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = Checkpointing {
+        path: dir.join("n.checkpoint"),
+        every: 100,
+        resume: true,
+    };
+    let _ = std::fs::remove_file(&cp.path);
+    let mut state_100 = small();
+    state_100.games = 300;
+    // Simulate the interruption: train 100 games by hand into a checkpoint.
+    let mut net = NTupleNetwork::new(g, state_100.layout).unwrap();
+    let mut w = Weights::new(&net, state_100.rule, None);
+    self_play(&state_100, &net, &mut w, 0..100, 1, None, &q).unwrap();
+    w.copy_into(&mut net);
+    save_checkpoint(
+        &cp.path,
+        &Checkpoint {
+            config: small(),
+            supervised_done: true,
+            games_done: 100,
+            seconds: 0.0,
+            curve: Vec::new(),
+            network: net.data(),
+            tcl: None,
+            tail: None,
+        },
+    )
+    .unwrap();
+    let resumed = train_ntuple(&small(), g, &[], None, Some(&cp), &one(), &q).unwrap();
+    assert_eq!(resumed.network.data(), a.network.data());
+    // Other settings: refused.
+    let other = NTupleConfig {
+        rate: 0.003,
+        ..small()
+    };
+    let e = train_ntuple(&other, g, &[], None, Some(&cp), &one(), &q)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("other settings"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
+    let g = Geometry::STANDARD;
+    let q = crate::progress::Quiet;
+    let mut nets = Vec::new();
+    for (rule, loss, explore, learn_explored) in [
+        (Rule::Td, Loss::Mse, Explore::Any, LearnExplored::None),
+        (Rule::Tcl, Loss::Mse, Explore::Any, LearnExplored::None),
+        (Rule::Td, Loss::Log, Explore::Any, LearnExplored::None),
+        (Rule::Td, Loss::Mse, Explore::Safe, LearnExplored::None),
+        (Rule::Td, Loss::Mse, Explore::Safe, LearnExplored::First),
+        (Rule::Td, Loss::Log, Explore::Safe, LearnExplored::All),
+    ] {
+        let cfg = NTupleConfig {
+            games: 3000,
+            opening: 0,
+            rule,
+            loss,
+            explore,
+            learn_explored,
+            ..small()
+        };
+        let two = Machine {
+            threads: 2,
+            ..one()
+        };
+        let a = train_ntuple(&cfg, g, &[], None, None, &two, &q).unwrap();
+        let b = train_ntuple(&cfg, g, &[], None, None, &two, &q).unwrap();
+        assert_eq!(a.network.data(), b.network.data(), "{rule:?}");
+        // Both rules moved the weights, and every value stays inside (-1, 1).
+        assert!(a.network.weights().iter().any(|&w| w != 0.0), "{rule:?}");
+        let p = crate::Position::from_moves(g, "4453").unwrap();
+        assert!(a.network.value(&p).abs() < 1.0, "{rule:?}");
+        nets.push(a.network.data());
+    }
+    // The cross-entropy step, safe exploration and learning through exploring moves
+    // change what is learned.
+    assert_ne!(nets[0], nets[2]);
+    assert_ne!(nets[0], nets[3]);
+    assert_ne!(nets[3], nets[4]);
+    assert_ne!(nets[4], nets[5]);
+}
+
+#[test]
+fn a_seed_gives_the_same_network_on_any_number_of_threads() {
+    let g = Geometry::STANDARD;
+    let q = crate::progress::Quiet;
+    // 16 lanes of 50 games: rounds of 800, and 2,000 games end in a cut round.
+    let cfg = NTupleConfig {
+        games: 2000,
+        lanes: 16,
+        lane_games: 50,
+        tail: 0.5,
+        ..small()
+    };
+    let reference = train_ntuple(&cfg, g, &[], None, None, &one(), &q)
+        .unwrap()
+        .network
+        .data();
+    assert!(reference.weights.iter().any(|&w| w != 0.0));
+    for threads in [2, 3, 8, 16, 64] {
+        // Neither the threads nor where the curve stops the run change what it learns.
+        let m = Machine {
+            threads,
+            curve_every: 700,
+        };
+        let run = train_ntuple(&cfg, g, &[], None, None, &m, &q).unwrap();
+        assert_eq!(run.network.data(), reference, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_diverging_run_stops_at_the_round_that_did_it() {
+    let g = Geometry::STANDARD;
+    // A step this large throws the opening's values past their targets even one game at
+    // a time.
+    let cfg = NTupleConfig {
+        games: 4000,
+        lanes: 4,
+        lane_games: 50,
+        rate: 0.5,
+        rate_final: 0.5,
+        ..small()
+    };
+    let e = train_ntuple(&cfg, g, &[], None, None, &one(), &crate::progress::Quiet)
+        .err()
+        .expect("diverges");
+    let text = e.to_string();
+    assert!(matches!(e, NTupleTrainError::Diverged(_)), "{text}");
+    assert!(
+        text.contains("self-play diverged in the round of games"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_tail_average_is_the_mean_of_the_rounds_and_survives_a_resume() {
+    let g = Geometry::STANDARD;
+    let q = crate::progress::Quiet;
+    // 6,000 games in rounds of 2,000: rounds end at 2,000, 4,000 and 6,000, and a tail
+    // of half the run takes the snapshots after 4,000 and 6,000.
+    let plain = NTupleConfig {
+        games: 6000,
+        lanes: 2,
+        lane_games: 1000,
+        ..small()
+    };
+    let tailed = NTupleConfig {
+        tail: 0.5,
+        ..plain.clone()
+    };
+    assert_eq!(tailed.tail_from(), 3000);
+    let mut net = NTupleNetwork::new(g, plain.layout).unwrap();
+    let mut w = Weights::new(&net, plain.rule, None);
+    self_play(&plain, &net, &mut w, 0..4000, 1, None, &q).unwrap();
+    w.copy_into(&mut net);
+    let at_4000 = net.weights().to_vec();
+    let last = train_ntuple(&plain, g, &[], None, None, &one(), &q).unwrap();
+    let avg = train_ntuple(&tailed, g, &[], None, None, &one(), &q).unwrap();
+    for ((a, b), m) in at_4000
+        .iter()
+        .zip(last.network.weights())
+        .zip(avg.network.weights())
+    {
+        assert!(((a + b) / 2.0 - m).abs() < 1e-6, "{a} {b} {m}");
+    }
+    assert_ne!(avg.network.data(), last.network.data());
+    // Checkpoints every 1,000 games keep the average: a resumed run hands over the same.
+    let dir = std::env::temp_dir().join(format!("c4-ntuple-tail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = Checkpointing {
+        path: dir.join("t.checkpoint"),
+        every: 1000,
+        resume: true,
+    };
+    let _ = std::fs::remove_file(&cp.path);
+    let short = NTupleConfig {
+        games: 6000,
+        ..tailed.clone()
+    };
+    let whole = train_ntuple(&short, g, &[], None, Some(&cp), &one(), &q).unwrap();
+    let again = train_ntuple(&short, g, &[], None, Some(&cp), &one(), &q).unwrap();
+    assert_eq!(again.network.data(), whole.network.data());
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(NTupleConfig { tail: 1.0, ..plain }.check().is_err());
+}
+
+#[test]
+fn supervised_passes_fit_the_labels() {
+    let g = Geometry::STANDARD;
+    let examples: Vec<Example> = [("4453", 1), ("1", -1), ("44", 0), ("4455", 2)]
+        .iter()
+        .map(|(m, s)| {
+            let position = crate::Position::from_moves(g, m).unwrap();
+            Example {
+                position,
+                label: crate::datasets::Label::from_score(*s),
+                score: Some(*s),
+            }
+        })
+        .collect();
+    let cfg = NTupleConfig {
+        games: 0,
+        epochs: 200,
+        supervised_rate: 0.01,
+        ..small()
+    };
+    let run = train_ntuple(
+        &cfg,
+        g,
+        &examples,
+        None,
+        None,
+        &one(),
+        &crate::progress::Quiet,
+    )
+    .unwrap();
+    for e in &examples {
+        let want = target(e, Target::Wdl);
+        let got = run.network.value(&e.position);
+        assert!(
+            (got - want).abs() < 0.2,
+            "{:?}: {got} vs {want}",
+            e.position
+        );
+    }
+    assert!(NTupleConfig { rate: 0.0, ..cfg }.check().is_err());
+}
