@@ -26,6 +26,7 @@ fn plies_to_end(pos: &Position, score: i32) -> i32 {
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn search_finds_every_forced_result_inside_its_depth() {
     let text = std::fs::read_to_string(shared_data("pons/Test_L3_R1")).unwrap();
     let depth = 7;

@@ -26,6 +26,7 @@ fn lines(path: &Path) -> Vec<(Position, i32, String)> {
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn every_pons_position_falls_in_its_own_set() {
     let dir = common::shared_data("pons");
     for set in &BENCH_SETS {

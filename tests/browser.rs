@@ -174,6 +174,7 @@ const READY: &str =
     "['your-turn', 'over'].includes(document.getElementById('status').dataset.state)";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and ChromeDriver (Debian's chromium, chromium-driver): run with --include-ignored"]
 async fn play_a_game_against_easy_in_chromium() {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let shots = tmp.join("screenshots");
@@ -505,6 +506,7 @@ async fn select(c: &Client, css: &str, value: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and ChromeDriver (Debian's chromium, chromium-driver): run with --include-ignored"]
 async fn links_sides_presets_hints_and_runs_in_chromium() {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let shots = tmp.join("screenshots");

@@ -81,6 +81,7 @@ fn solve_reads_a_file_and_names_it_in_errors() {
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn analyze_draws_board_and_scores() {
     let out = c4(&["analyze", "4453", "--tt-mib", "16"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -137,6 +138,7 @@ fn analyze_small_board_and_errors() {
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn bench_solver_table_and_json() {
     let path = common::shared_data("pons/Test_L3_R1");
     let p = path.to_str().unwrap();

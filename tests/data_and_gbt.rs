@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{both, c4, s, shared_data, temp_dir};
+use common::{both, c4, s, temp_dir};
 use connect4_ml::Geometry;
 use connect4_ml::datasets::Label;
 use connect4_ml::datasets::enumerate::enumerate_uci;
@@ -22,8 +22,23 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The published file, plain: decompressed once from the repository's data/uci .Z file.
 fn uci_path() -> PathBuf {
-    shared_data("uci/connect-4.data")
+    static PLAIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PLAIN
+        .get_or_init(|| {
+            let z = std::fs::read(common::repo_data("uci/connect-4.data.Z")).unwrap();
+            let plain = connect4_ml::datasets::lzw::decompress(&z).unwrap();
+            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+            let (path, part) = (
+                dir.join("connect-4.data"),
+                dir.join(format!("connect-4.data.{}", std::process::id())),
+            );
+            std::fs::write(&part, plain).unwrap();
+            std::fs::rename(&part, &path).unwrap();
+            path
+        })
+        .clone()
 }
 
 #[test]
@@ -248,7 +263,7 @@ fn serve(body: Vec<u8>, requests: usize) -> (String, std::thread::JoinHandle<()>
 #[test]
 fn fetch_downloads_unpacks_checks_and_writes_the_file() {
     let d = temp_dir("fetch");
-    let z = std::fs::read(shared_data("uci/connect-4.data.Z")).unwrap();
+    let z = std::fs::read(common::repo_data("uci/connect-4.data.Z")).unwrap();
     // The .Z file as served by a loopback server.
     let (url, h) = serve(z.clone(), 1);
     let out = d.join("uci/connect-4.data");
@@ -470,7 +485,7 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
         d.join("t").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", both(&o));
-    let l3 = shared_data("pons/Test_L3_R1");
+    let l3 = common::repo_data("bench/end-easy");
     let o = c4(&[
         "bench",
         "agent",
@@ -515,9 +530,10 @@ fn a_trained_model_plays_in_tournaments_and_benchmarks_and_bad_files_are_refused
     assert!(both(&o).contains("needs path"), "{}", both(&o));
 }
 
-/// The first `n` (moves, score) pairs of one of Pons' benchmark sets in the shared data.
-fn pons_head(set: &str, n: usize) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(shared_data(&format!("pons/{set}"))).unwrap();
+/// The first `n` (moves, score) pairs of one of the repository's benchmark sets (data/bench:
+/// exact scores, drawn like Pons' sets of the same names).
+fn bench_head(set: &str, n: usize) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(common::repo_data(&format!("bench/{set}"))).unwrap();
     text.lines()
         .take(n)
         .map(|l| {
@@ -528,12 +544,12 @@ fn pons_head(set: &str, n: usize) -> Vec<(String, String)> {
 }
 
 /// `--order-model` only changes how fast the solver finds a score, never the score: with the
-/// shipped GBT ordering every node (`--order-plies 42`), Pons' middle-game scores come out
+/// shipped GBT ordering every node (`--order-plies 42`), the middle-easy set's scores come out
 /// exactly; a model file that is not there is named.
 #[test]
 fn label_with_an_order_model_gives_the_exact_scores() {
     let d = temp_dir("order");
-    let lines = pons_head("Test_L2_R1", 40);
+    let lines = bench_head("middle-easy", 40);
     let src = d.join("src.txt");
     let source: Vec<&str> = lines.iter().map(|(m, _)| m.as_str()).collect();
     std::fs::write(&src, source.join("\n") + "\n").unwrap();
@@ -570,16 +586,16 @@ fn label_with_an_order_model_gives_the_exact_scores() {
     );
 }
 
-/// One labelling job shared by the tests below: 30 Pons end-game positions (their scores are
+/// One labelling job shared by the tests below: 30 end-game positions of data/bench/end-easy (their scores are
 /// independent of our solver) with one bad line, labelled unsharded and in three shards.
 struct LabelRun {
     /// Kept for the whole process (a static is never dropped): the label tests share it.
     dir: common::TempDir,
     src: std::path::PathBuf,
     source: Vec<String>,
-    /// "MOVES SCORE" as Pons gives them, the bad line left out.
+    /// "MOVES SCORE" as the set gives them, the bad line left out.
     want: Vec<String>,
-    /// Pons' scores, in order.
+    /// The set's scores, in order.
     scores: Vec<i32>,
     all: std::path::PathBuf,
     /// What `c4 data label` printed for the unsharded run.
@@ -592,7 +608,7 @@ fn label_run() -> &'static LabelRun {
     static RUN: std::sync::OnceLock<LabelRun> = std::sync::OnceLock::new();
     RUN.get_or_init(|| {
         let dir = temp_dir("label");
-        let lines = pons_head("Test_L3_R1", 30);
+        let lines = bench_head("end-easy", 30);
         let mut source: Vec<String> = lines.iter().map(|(m, _)| m.to_string()).collect();
         source.insert(7, "448".into());
         let src = dir.join("src.txt");
@@ -628,7 +644,7 @@ fn label_run() -> &'static LabelRun {
 }
 
 #[test]
-fn data_label_scores_match_pons_and_name_the_bad_line() {
+fn data_label_scores_match_the_file_and_name_the_bad_line() {
     let r = label_run();
     // Unsharded: every good line labelled in order, the bad one named, exit non-zero.
     let o = &r.unsharded;

@@ -39,24 +39,28 @@ fn check(set: &str, mode: Mode, keep: impl Fn(usize) -> bool) -> usize {
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn end_easy_all_lines() {
     assert_eq!(check("Test_L3_R1", Mode::Strong, |_| true), 1000);
     assert_eq!(check("Test_L3_R1", Mode::Weak, |_| true), 1000);
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn middle_easy_all_lines() {
     assert_eq!(check("Test_L2_R1", Mode::Strong, |_| true), 1000);
     assert_eq!(check("Test_L2_R1", Mode::Weak, |_| true), 1000);
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn begin_easy_all_lines() {
     assert_eq!(check("Test_L1_R1", Mode::Strong, |_| true), 1000);
     assert_eq!(check("Test_L1_R1", Mode::Weak, |_| true), 1000);
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn middle_medium_all_lines() {
     assert_eq!(check("Test_L2_R2", Mode::Strong, |_| true), 1000);
     assert_eq!(check("Test_L2_R2", Mode::Weak, |_| true), 1000);
@@ -64,6 +68,7 @@ fn middle_medium_all_lines() {
 
 /// A fixed sample (every 25th line) of the hard beginning-of-game set.
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn begin_medium_sample() {
     assert_eq!(check("Test_L1_R2", Mode::Strong, |i| i % 25 == 0), 40);
     assert_eq!(check("Test_L1_R2", Mode::Weak, |i| i % 25 == 7), 40);
@@ -111,6 +116,7 @@ fn finished_games_score_as_finished() {
 }
 
 #[test]
+#[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn analyze_scores_each_column_as_the_pons_files_score_the_child() {
     // A Pons line Q = P + c gives, independently of our solver, the score of the child
     // reached by playing c in P: analyze(P) must give minus that score in column c.

@@ -4,8 +4,8 @@
 use crate::errors::{Nat, err, interruptible, lock_until};
 use crate::model::to_python;
 use crate::position::geometry;
-use connect4_ml::agents::{AgentSpec, Turn};
-use connect4_ml::arena::{self, GradeSummary, Tournament, TournamentConfig};
+use connect4_engine::agents::{AgentSpec, Turn};
+use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -74,7 +74,7 @@ fn spec_list(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// column. An agent may be shared by threads: their moves take turns.
 #[pyclass(module = "connect4_ml")]
 pub struct Agent {
-    inner: Mutex<Box<dyn connect4_ml::agents::Agent>>,
+    inner: Mutex<Box<dyn connect4_engine::agents::Agent>>,
     spec: String,
     width: usize,
     height: usize,
@@ -182,7 +182,7 @@ pub fn tournament<'py>(
     .map_err(err)?;
     let stop = crate::errors::call_interrupt();
     let summary = interruptible(py, &stop, || {
-        t.run_until(&connect4_ml::progress::Quiet, &stop)
+        t.run_until(&connect4_engine::progress::Quiet, &stop)
     })?
     .map_err(err)?;
     let out = to_python(py, &summary)?;
@@ -251,7 +251,7 @@ pub fn bench_agent<'py>(
                 &positions,
                 jobs,
                 tt_mib,
-                &connect4_ml::progress::Quiet,
+                &connect4_engine::progress::Quiet,
                 &stop,
             )
         })?

@@ -5,9 +5,9 @@
 use crate::errors::err;
 use crate::model::positions_of;
 use crate::position::geometry;
-use connect4_ml::agents::Turn;
-use connect4_ml::eval::ModelEvaluator;
-use connect4_ml::features::FeatureSet;
+use connect4_engine::agents::Turn;
+use connect4_engine::eval::ModelEvaluator;
+use connect4_engine::features::FeatureSet;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;

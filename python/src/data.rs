@@ -2,16 +2,16 @@
 
 use crate::errors::{err, quick};
 use crate::position::geometry;
-use connect4_ml::datasets::labelled::{Expect, read_moves_file};
-use connect4_ml::datasets::uci::load_uci;
-use connect4_ml::game::Player;
+use connect4_learn::datasets::labelled::{Expect, read_moves_file};
+use connect4_learn::datasets::uci::load_uci;
+use connect4_engine::game::Player;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 /// Boards of `positions` as an `n x height x width` int8 array (row 0 at the top, 1 the first
 /// player's stone, 2 the second's).
-fn boards(positions: &[connect4_ml::Position], w: usize, h: usize) -> ndarray::Array3<i8> {
+fn boards(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarray::Array3<i8> {
     ndarray::Array3::from_shape_fn((positions.len(), h, w), |(i, r, c)| {
         match positions[i].cell(c, h - 1 - r) {
             Some(Player::First) => 1,

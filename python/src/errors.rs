@@ -2,7 +2,7 @@
 //! worker thread, stopped by Ctrl-C, a panic turned into an exception (never through the
 //! boundary).
 
-use connect4_ml::Interrupt;
+use connect4_engine::Interrupt;
 use pyo3::prelude::*;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -239,7 +239,7 @@ pub fn draw_index(py: Python<'_>, rng: Option<&Bound<'_, PyAny>>, n: usize) -> P
         Some(r) => {
             let Nat(seed) = r.extract().map_err(|_| bad_rng(r))?;
             // One draw per call from the seed: the same seed picks the same column.
-            return Ok((connect4_ml::seed::splitmix64(seed) % n as u64) as usize);
+            return Ok((connect4_engine::seed::splitmix64(seed) % n as u64) as usize);
         }
     };
     let i: i64 = drawn.extract()?;
@@ -259,7 +259,7 @@ fn got(ob: &Bound<'_, PyAny>) -> String {
 }
 
 /// A `Position` argument; anything else is a `Connect4Error` saying what was expected.
-pub struct Pos(pub connect4_ml::Position);
+pub struct Pos(pub connect4_engine::Position);
 
 impl<'py> FromPyObject<'_, 'py> for Pos {
     type Error = PyErr;
@@ -276,7 +276,7 @@ impl<'py> FromPyObject<'_, 'py> for Pos {
 }
 
 /// A list (any iterable but a string) of `Position`s.
-pub struct Positions(pub Vec<connect4_ml::Position>);
+pub struct Positions(pub Vec<connect4_engine::Position>);
 
 impl<'py> FromPyObject<'_, 'py> for Positions {
     type Error = PyErr;

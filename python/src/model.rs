@@ -3,17 +3,17 @@
 
 use crate::errors::{Pos, Positions, err, quick};
 use crate::position::geometry;
-use connect4_ml::eval::{Evaluator, ModelEvaluator};
-use connect4_ml::features::FeatureSet;
+use connect4_engine::eval::{Evaluator, ModelEvaluator};
+use connect4_engine::features::FeatureSet;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 
 /// Library positions of `positions`, all on `width` x `height` boards (else a named error).
 pub fn positions_of(
-    positions: &[connect4_ml::Position],
+    positions: &[connect4_engine::Position],
     width: usize,
     height: usize,
-) -> PyResult<Vec<connect4_ml::Position>> {
+) -> PyResult<Vec<connect4_engine::Position>> {
     positions
         .iter()
         .enumerate()
@@ -101,7 +101,7 @@ pub struct Model {
 }
 
 impl Model {
-    fn check(&self, p: &connect4_ml::Position) -> PyResult<()> {
+    fn check(&self, p: &connect4_engine::Position) -> PyResult<()> {
         if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
                 "the position is {}x{} but the model is for {}x{} boards",

@@ -2,7 +2,7 @@
 //! (every move returns a new position), hashable, convertible to and from numpy.
 
 use crate::errors::{Nat, err, short_repr};
-use connect4_ml::game::{Geometry, Outcome, Player};
+use connect4_engine::game::{Geometry, Outcome, Player};
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 
@@ -18,14 +18,14 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 #[pyclass(module = "connect4_ml", frozen)]
 #[derive(Clone)]
 pub struct Position {
-    pub(crate) inner: connect4_ml::Position,
+    pub(crate) inner: connect4_engine::Position,
     /// The moves that made it, when known (1-based columns).
     pub(crate) moves: Option<String>,
 }
 
 impl Position {
     /// Wraps a library position reached by `moves` (if known).
-    pub fn wrap(inner: connect4_ml::Position, moves: Option<String>) -> Position {
+    pub fn wrap(inner: connect4_engine::Position, moves: Option<String>) -> Position {
         Position { inner, moves }
     }
 }
@@ -46,7 +46,7 @@ impl Position {
     fn new(moves: crate::errors::Text, width: Nat, height: Nat) -> PyResult<Position> {
         let moves = moves.0.as_str();
         let g = geometry(width.get(), height.get())?;
-        let inner = connect4_ml::Position::from_moves(g, moves).map_err(err)?;
+        let inner = connect4_engine::Position::from_moves(g, moves).map_err(err)?;
         Ok(Position::wrap(inner, Some(moves.trim().to_string())))
     }
 
@@ -88,7 +88,7 @@ impl Position {
         }
         let first_to_move = first.count_ones() == second.count_ones();
         let current = if first_to_move { first } else { second };
-        connect4_ml::Position::from_bits(g, current, mask)
+        connect4_engine::Position::from_bits(g, current, mask)
             .map(|p| Position::wrap(p, None))
             .ok_or_else(|| {
                 err(format!(
@@ -405,14 +405,14 @@ pub fn random_position(
     let mut draw = |n: usize| -> PyResult<usize> {
         if seed_stream.is_some() {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            Ok((connect4_ml::seed::splitmix64(state) % n as u64) as usize)
+            Ok((connect4_engine::seed::splitmix64(state) % n as u64) as usize)
         } else {
             crate::errors::draw_index(py, rng, n)
         }
     };
     // Random games until one lasts: retrying is rare for the plies people ask for.
     for _ in 0..10_000 {
-        let mut p = connect4_ml::Position::new(g);
+        let mut p = connect4_engine::Position::new(g);
         let mut moves = Vec::with_capacity(plies);
         let mut ok = true;
         for _ in 0..plies {

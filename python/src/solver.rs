@@ -2,8 +2,8 @@
 
 use crate::errors::{Nat, Pos, Positions, err, interruptible, lock_until};
 use crate::position::geometry;
-use connect4_ml::Mode;
-use connect4_ml::solver::book::Book;
+use connect4_engine::Mode;
+use connect4_engine::solver::book::Book;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 /// turns (one table), so give each thread its own solver to solve in parallel.
 #[pyclass(module = "connect4_ml")]
 pub struct Solver {
-    inner: Mutex<connect4_ml::Solver>,
+    inner: Mutex<connect4_engine::Solver>,
     width: usize,
     height: usize,
     book_plies: Option<usize>,
@@ -25,7 +25,7 @@ fn mode(weak: bool) -> Mode {
 }
 
 impl Solver {
-    fn check(&self, p: &connect4_ml::Position) -> PyResult<()> {
+    fn check(&self, p: &connect4_engine::Position) -> PyResult<()> {
         if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
                 "the position is {}x{} but this solver is for {}x{} boards",
@@ -47,7 +47,7 @@ impl Solver {
     fn run<T: Send>(
         &self,
         py: Python<'_>,
-        f: impl FnOnce(&mut connect4_ml::Solver) -> T + Send,
+        f: impl FnOnce(&mut connect4_engine::Solver) -> T + Send,
     ) -> PyResult<T> {
         let stop = crate::errors::call_interrupt();
         interruptible(py, &stop, || {
@@ -77,7 +77,7 @@ impl Solver {
     ) -> PyResult<Solver> {
         let (width, height) = (width.get(), height.get());
         let g = geometry(width, height)?;
-        let mut s = connect4_ml::Solver::with_table_mib(g, table_mib.get()).map_err(err)?;
+        let mut s = connect4_engine::Solver::with_table_mib(g, table_mib.get()).map_err(err)?;
         match book {
             None => {}
             Some(b) if b.is_instance_of::<pyo3::types::PyBool>() => {

@@ -211,17 +211,14 @@ mod tests {
 }
 
 #[cfg(test)]
-mod shared_file {
-    /// The real archive member: decompressing it must give the published file exactly.
+mod shipped_file {
+    /// The real archive member (the repository ships it in data/uci): decompressing it must
+    /// give the published file exactly.
     #[test]
     fn decompresses_the_published_file() {
-        let z = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/uci/connect-4.data.Z");
+        let z = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/uci/connect-4.data.Z");
         let bytes = std::fs::read(&z).unwrap_or_else(|e| {
-            panic!(
-                "{} is missing ({e}): the shared test data (../shared/data/uci) is required",
-                z.display()
-            )
+            panic!("{} is missing ({e}): the repository ships it", z.display())
         });
         let out = super::decompress(&bytes).unwrap();
         assert_eq!(

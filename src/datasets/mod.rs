@@ -11,7 +11,7 @@ mod example;
 pub mod fetch;
 pub mod label;
 pub mod labelled;
-mod lzw;
+pub mod lzw;
 pub mod selfplay_csv;
 pub mod sources;
 pub mod uci;
