@@ -1,5 +1,10 @@
 //! Criterion benches of the solver's hot paths on fixed positions.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+// criterion_group! makes an undocumented public function.
+#![allow(missing_docs)]
+
 use connect4_ml::{Geometry, Mode, Position, Solver};
 use criterion::{Criterion, criterion_group, criterion_main};
 

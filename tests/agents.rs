@@ -1,5 +1,8 @@
 //! Search, agents and the arena on real games.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::shared_data;

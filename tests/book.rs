@@ -2,6 +2,9 @@
 //! without it, `c4 data book` (whole, sharded and merged), the `--book` flag's refusals, and
 //! `c4 bench analyze`.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{both, c4, c4_with_stdin, ok, s, temp_dir};

@@ -12,6 +12,9 @@
 //! Set `C4_CHROMIUM` / `C4_CHROMEDRIVER` to use other binaries. Without them the test fails
 //! and says what to install: it never passes without a browser.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Killed, spawn_serve};

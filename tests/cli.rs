@@ -1,5 +1,8 @@
 //! The `c4` binary as a user drives it: good input, bad input, exit codes.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{c4_with_stdin as c4, text};

@@ -2,6 +2,9 @@
 //! sample, resumable labelling, the download path against a loopback HTTP server, self-play
 //! data, GBT accuracy and determinism, and model files used as agents.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{both, c4, s, temp_dir};

@@ -3,6 +3,9 @@
 //! every shard, then merging, gives the file an unsharded run gives. (No Kubernetes, Slurm or
 //! Docker engine runs here; the Dockerfile is checked for what it copies and builds.)
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{c4_in, ok, temp_dir};

@@ -8,6 +8,9 @@
 //! `<!-- quick: c4 ... -->`: that command runs instead of the block's first one, and its output
 //! is checked against the block's.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,5 +1,8 @@
 //! `c4 evaluate` as a user runs it: the table, evaluate.json and the charts, and clear errors.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{c4, text};

@@ -1,5 +1,8 @@
 //! Property tests: the bitboard `Position` against the naive array model, on every size.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::Naive;

@@ -2,6 +2,9 @@
 //! its curve, checkpoint and resume), the `ntuple` and `mcts` agent specs in tournaments and
 //! evaluations, `c4 bench agent`'s six-set table, and `c4 plot` of the curve.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{both, c4, ok, s, temp_dir};

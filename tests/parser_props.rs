@@ -3,6 +3,9 @@
 //! plot inputs). Each property runs `CASES` cases; every call must return `Ok` or a typed
 //! error, never panic.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 use connect4_ml::agents::AgentSpec;
 use connect4_ml::datasets::uci::parse_uci_bytes;
 use connect4_ml::features::FeatureSet;

@@ -2,6 +2,9 @@
 //! and stopped by a failing stage), the notebooks executed on its output, `c4 train lms`,
 //! `c4 plot`, and the model-backed agent specs.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{c4, ok, s, temp_dir};

@@ -1,6 +1,9 @@
 //! `c4 serve`'s JSON API end to end on a loopback port: every endpoint with legal and
 //! illegal input, the limits on heavy work, and cancellation when a client goes away.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use connect4_ml::serve::ServeConfig;

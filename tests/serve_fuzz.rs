@@ -4,6 +4,9 @@
 //! afterwards. `C4_FUZZ_REQUESTS` sets the number (600 by default; the closing note of the
 //! robustness work reports a 10,000-request run).
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 use connect4_ml::serve::ServeConfig;
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -2,6 +2,9 @@
 //! they are (counts, stone spread, no repeats, a held-out set apart from the training set,
 //! the recorded sha256), and their labels are the solver's.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 use connect4_ml::Geometry;
 use connect4_ml::datasets::labelled::{Expect, MovesLine, read_moves_file};
 use connect4_ml::solver::Solver;

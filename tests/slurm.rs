@@ -4,6 +4,9 @@
 //! (installed by .ci/run) and root (slurmd starts jobs as their users); without them the
 //! test fails and says so.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,6 +1,9 @@
 //! The n-tuple literature's yardstick, as a user runs it: `c4 evaluate --side first
 //! --openings 0` against `perfect:ties=random`, and the agent options it relies on.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{c4, ok, temp_dir};

@@ -110,7 +110,7 @@ pub fn run(a: EvaluateArgs) -> Result<()> {
     connect4_ml::io::write_json_atomic(&json, &report)
         .with_context(|| format!("writing {}", json.display()))?;
     let mut written = vec![json];
-    for (stem, chart) in report.charts() {
+    for (stem, chart) in connect4_ml::plot::evaluation::charts(&report) {
         written.extend(chart.save(&a.out.join(stem))?);
     }
     super::print_written(&written);

@@ -1,23 +1,6 @@
-//! Data files that play no games: the UCI data set (reader, exact reconstruction, download,
-//! the `.Z` decoder, label checks), the one reader and writer of "MOVES \[SCORE\]" files (plain
-//! or gzip), the self-play CSV, training sources, the labelling jobs, and what all of them
-//! produce: [`Example`] and [`Label`].
-//!
-//! Not here: learners and model files (`ml`), anything that plays games to make data
-//! (`train`).
+//! The learning crate's data files ([`connect4_learn::datasets`], re-exported whole), and the
+//! one part that needs the network: downloading the UCI archive ([`fetch`]).
 
-pub mod enumerate;
-mod example;
+pub use connect4_learn::datasets::*;
+
 pub mod fetch;
-pub mod label;
-pub mod labelled;
-pub mod lzw;
-pub mod selfplay_csv;
-pub mod sources;
-pub mod uci;
-mod uci_summary;
-
-pub use example::{Example, Label};
-pub use lzw::LzwError;
-pub use uci::UciRow;
-pub use uci_summary::{UciSummary, summarize};

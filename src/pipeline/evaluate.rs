@@ -51,7 +51,7 @@ pub fn run(
     let json = dir.join("evaluate.json");
     crate::io::write_json_atomic(&json, &report).map_err(fail("evaluate"))?;
     let mut written = vec![json];
-    for (stem, chart) in report.charts() {
+    for (stem, chart) in crate::plot::evaluation::charts(&report) {
         written.extend(chart.save(&dir.join(stem)).map_err(fail("evaluate"))?);
     }
     Ok((report, written))

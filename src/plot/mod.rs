@@ -1,6 +1,7 @@
 //! Charts drawn with plotters from plain data series, each saved as PNG and SVG.
 //!
-//! Not here: any other module of the crate: plot imports none.
+//! Not here: any other module of the crate: plot imports none, except [`evaluation`], which
+//! reads the arena's evaluation report.
 //!
 //! Two chart shapes cover every picture the project draws: [`LineChart`] (learning curves:
 //! error, weights, scores or losses against games or iterations) and [`BarChart`]
@@ -13,6 +14,7 @@
 //! machine without any system fonts.
 
 mod draw;
+pub mod evaluation;
 pub mod files;
 
 pub use files::short_label;

@@ -2,6 +2,9 @@
 //! temporary folders, the location of the shared benchmark data, a naive array model of the
 //! game and an exhaustive minimax over it.
 
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+
 #![allow(dead_code)]
 
 use std::collections::HashMap;

@@ -1,0 +1,473 @@
+//! Agent spec strings: `kind[:arg,arg,...]`, each arg `key=value`.
+//!
+//! The kinds live in one table ([`kinds::AGENT_KINDS`]), which the parser, its errors and
+//! the CLI's help read:
+//!
+//! | spec | agent |
+//! |---|---|
+//! | `random` | uniformly random legal moves |
+//! | `easy` | open lines, depth 1 |
+//! | `hard` | open lines, depth 5 |
+//! | `window[:depth=N]`, `handtuned[:depth=N]`, `threat[:depth=N]` | that evaluator, depth N (5) |
+//! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
+//! | `perfect[:tt=MIB][,ties=centre\|random\|value][,eps=E][,seed=S]` | the solver; random tie-breaks and a share of random safe moves for the literature's yardstick |
+//! | `adaptive[:depth=N][,start=R]` | matches the opponent's strength |
+//! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
+//! | `gbt[:depth=N]` | `model:models/gbt.bin`, the shipped GBT model |
+//! | `lms[:PATH][,depth=N]` | linear weights from `c4 train lms` (default `models/lms.bin`) |
+//! | `ntuple[:PATH][,depth=N]` | an n-tuple network from `c4 train ntuple` (default `models/ntuple.bin`) |
+//! | `mcts[:sims=N][,c=C][,seed=S]` | UCT with uniformly random rollouts (1000 simulations, c = sqrt 2) |
+//! | `rollouts[:playouts=R][,smart=B][,seed=S][,depth=N]` | Monte Carlo playouts at the leaves (depth 1) |
+//! | `hybrid[:model=PATH][,depth=N][,rollouts=R][,smart=B (true)][,model_until=P][,blend_until=P][,weight=W][,seed=S]` | model early, blend, rollouts late |
+//!
+//! Model paths are used as given (the CLI resolves a bare `gbt` to `models/gbt.bin` before it
+//! hands a spec over, see [`AgentSpec::map_model_paths`]).
+//!
+//! Every search kind also takes `ms` (time budget per move, iterative deepening stops when
+//! it runs out; without `depth` it then deepens as far as the time allows), `schedule` (deeper
+//! search from a given ply on: `schedule=20:7/30:9`) and
+//! `tt` (table size as a power of two). Evaluators are described by [`EvalSpec`], which is
+//! where model-backed evaluators plug in.
+
+mod args;
+mod error;
+mod factory;
+mod kinds;
+
+pub use error::AgentError;
+pub use factory::AgentFactory;
+pub use kinds::{AGENT_KINDS, KindInfo, kinds_help};
+
+use crate::eval;
+use crate::search::SearchParams;
+use args::Args;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The shipped GBT model, relative to the repository root.
+pub const DEFAULT_GBT_MODEL: &str = "models/gbt.bin";
+/// The shipped LMS weights, relative to the repository root.
+pub const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
+/// The shipped n-tuple network, relative to the repository root.
+pub const DEFAULT_NTUPLE_MODEL: &str = "models/ntuple.bin";
+
+/// Default search depth of the evaluator kinds.
+pub const DEFAULT_DEPTH: u32 = 5;
+
+/// Settings of the Monte Carlo part of `rollouts` and `hybrid` agents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RolloutSpec {
+    /// Playouts per evaluation.
+    pub playouts: u32,
+    /// Playouts take immediate wins and block immediate losses.
+    pub smart: bool,
+    /// Seed mixed into every position's playouts.
+    pub seed: u64,
+}
+
+/// Which evaluator a searching agent uses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalSpec {
+    /// One of [`eval::BUILTIN_EVALUATORS`].
+    Builtin(String),
+    /// A model file of any kind (`model:PATH`).
+    Model(std::path::PathBuf),
+    /// A linear model file (`lms:PATH`); other kinds are refused.
+    Linear(std::path::PathBuf),
+    /// An n-tuple network file (`ntuple:PATH`); other kinds are refused.
+    NTuple(std::path::PathBuf),
+    /// Random playouts.
+    Rollouts(RolloutSpec),
+    /// An evaluator built in memory by the caller (e.g. weights being trained), named; it
+    /// has no spec string and lives only in the factory that holds it
+    /// ([`AgentFactory::search`]).
+    InMemory(String),
+    /// A model early, rollouts late.
+    Hybrid {
+        /// The model file.
+        model: std::path::PathBuf,
+        /// The playouts.
+        rollouts: RolloutSpec,
+        /// Where the phases change.
+        phases: eval::Phases,
+    },
+}
+
+/// What kind of agent a spec describes, with its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentKind {
+    /// Uniformly random legal moves.
+    Random,
+    /// Depth-limited search over an evaluator.
+    Search {
+        /// The leaf evaluator.
+        eval: EvalSpec,
+        /// Depth, schedule, time budget, table size.
+        params: SearchParams,
+    },
+    /// The perfect solver.
+    Perfect(crate::agents::PerfectSettings),
+    /// Monte Carlo tree search (UCT) with random rollouts.
+    Mcts {
+        /// Simulations per move.
+        sims: u32,
+        /// Exploration constant.
+        c: f64,
+        /// Seed of the rollouts.
+        seed: u64,
+        /// The one-move rule at the root.
+        safe: bool,
+    },
+    /// The adaptive-difficulty agent.
+    Adaptive {
+        /// Analysis depth.
+        depth: u32,
+        /// The rank it plays before it has seen the opponent move (1 = best).
+        start: f64,
+    },
+}
+
+/// A parsed agent spec; [`AgentSpec::factory`] turns it into agents.
+///
+/// ```
+/// use connect4_engine::agents::AgentSpec;
+/// use connect4_engine::{Geometry, Position};
+/// let spec: AgentSpec = "negamax:eval=threat,depth=4".parse().unwrap();
+/// let mut agent = spec.factory(Geometry::STANDARD).unwrap().build(0).unwrap();
+/// let empty = Position::new(Geometry::STANDARD);
+/// let column = agent.choose(&connect4_engine::agents::Turn::new(empty));
+/// assert!(column < 7);
+/// // A bad spec says what is wrong.
+/// let err = "hard:depth=3".parse::<AgentSpec>().unwrap_err().to_string();
+/// assert!(err.contains("'hard' takes no option 'depth'"), "{err}");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    text: String,
+    kind: AgentKind,
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = AgentError;
+
+    fn from_str(s: &str) -> Result<Self, AgentError> {
+        let text = s.trim();
+        if text.is_empty() {
+            return Err(AgentError::Empty);
+        }
+        let (name, rest) = match text.split_once(':') {
+            Some((k, r)) => (k.trim(), Some(r)),
+            None => (text, None),
+        };
+        let info = kinds::kind(name).ok_or_else(|| AgentError::UnknownKind {
+            spec: text.into(),
+            kind: name.into(),
+        })?;
+        // Kinds that read a file take its path as a bare first argument (`model:PATH`), or
+        // as `path=PATH` anywhere.
+        // A path holding `,` or `=` is written in double quotes (`model:"a,b=c.bin"`).
+        let (path, rest) = match rest {
+            Some(r) if info.keys.contains(&"path") => {
+                let first = args::split_outside_quotes(text, r)?;
+                match first.first() {
+                    Some(f) if !args::unquote(f).contains('=') || f.starts_with('"') => {
+                        let end = f.as_ptr() as usize - r.as_ptr() as usize + f.len();
+                        let more = r[end..].trim_start().strip_prefix(',');
+                        (Some(args::unquote(f)), more)
+                    }
+                    _ => (None, Some(r)),
+                }
+            }
+            _ => (None, rest),
+        };
+        let args = Args::parse(text, name, rest)?;
+        let kind = info.parse(args, path)?;
+        Ok(AgentSpec {
+            text: text.to_string(),
+            kind,
+        })
+    }
+}
+
+impl AgentSpec {
+    /// A search over any model file (`model:PATH,depth=N`), whatever characters the path
+    /// holds (it is quoted in the text when needed, so the text parses back to this spec).
+    pub fn model(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("model", "", path, depth)
+    }
+
+    /// A search over an n-tuple network (`ntuple:PATH,depth=N`).
+    pub fn ntuple(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("ntuple", "", path, depth)
+    }
+
+    /// A search over linear weights (`lms:PATH,depth=N`).
+    pub fn lms(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("lms", "", path, depth)
+    }
+
+    /// The hybrid agent over a model file (`hybrid:model=PATH,depth=N`), other settings at
+    /// their defaults.
+    pub fn hybrid(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        Self::with_path("hybrid", "model=", path, depth)
+    }
+
+    /// A search over a built-in evaluator kind (`handtuned`, `window`, `threat`) at `depth`.
+    pub fn builtin(kind: &str, depth: u32) -> Result<AgentSpec, AgentError> {
+        format!("{kind}:depth={depth}").parse()
+    }
+
+    fn with_path(kind: &str, key: &str, path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
+        let shown = path.to_string_lossy();
+        let quoted = args::quote(&shown).ok_or_else(|| AgentError::Unquotable {
+            path: shown.to_string(),
+        })?;
+        let mut spec: AgentSpec = format!("{kind}:{key}{quoted},depth={depth}").parse()?;
+        // The path as given, not as text: a path that is not UTF-8 still loads.
+        spec = spec.map_model_paths(|_| path.to_path_buf());
+        Ok(spec)
+    }
+
+    /// The same searching agent playing on a time budget of `ms` per move instead of a fixed
+    /// depth (it deepens until the budget is spent, up to 42 plies), labelled `SPEC@MSms`;
+    /// `None` for agents that do not search (random, perfect, adaptive).
+    pub fn with_time_budget(&self, ms: f64) -> Option<AgentSpec> {
+        let AgentKind::Search { eval, params } = &self.kind else {
+            return None;
+        };
+        let mut params = params.clone();
+        params.time_budget = Some(std::time::Duration::from_secs_f64(ms.max(0.001) / 1e3));
+        params.depth = 42;
+        params.schedule.clear();
+        Some(AgentSpec {
+            text: format!("{}@{ms:.2}ms", self.text),
+            kind: AgentKind::Search {
+                eval: eval.clone(),
+                params,
+            },
+        })
+    }
+
+    /// The same agent with every model path passed through `resolve` (the label keeps the
+    /// spec as written). The CLI uses it to let `model:gbt` stand for `models/gbt.bin`.
+    pub fn map_model_paths(mut self, resolve: impl Fn(&Path) -> PathBuf) -> AgentSpec {
+        if let AgentKind::Search { eval, .. } = &mut self.kind {
+            match eval {
+                EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => *p = resolve(p),
+                EvalSpec::Hybrid { model, .. } => *model = resolve(model),
+                EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => {}
+            }
+        }
+        self
+    }
+}
+
+/// Splits `--agents a,b:depth=3,c` into specs: a comma starts a new spec unless what follows
+/// is a `key=value` option of the current one.
+pub fn split_agent_list(args: &[String]) -> Vec<String> {
+    let mut specs: Vec<String> = Vec::new();
+    for arg in args {
+        let mut current: Option<String> = None;
+        for part in arg.split(',') {
+            let part = part.trim();
+            match current.as_mut() {
+                Some(s) if part.contains('=') && !part.contains(':') => {
+                    s.push(',');
+                    s.push_str(part);
+                }
+                _ => {
+                    if let Some(s) = current.take() {
+                        specs.push(s);
+                    }
+                    current = Some(part.to_string());
+                }
+            }
+        }
+        specs.extend(current);
+    }
+    specs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Geometry;
+
+    #[test]
+    fn the_kind_table_drives_parser_errors_and_help() {
+        let help = kinds_help();
+        for k in AGENT_KINDS {
+            assert!(help.contains(k.usage), "{} missing from the help", k.name);
+            // The bare kind parses unless it needs an argument.
+            match parse(k.name) {
+                Ok(spec) => assert_eq!(spec.label(), k.name),
+                Err(e) => assert!(
+                    matches!(e, AgentError::MissingKey { .. }),
+                    "{}: {e}",
+                    k.name
+                ),
+            }
+            // A key it does not take is refused, naming exactly the keys of the table.
+            let needs = match k.name {
+                "negamax" => "eval=window,",
+                "model" => "path=models/gbt.bin,",
+                _ => "",
+            };
+            let err = parse(&format!("{}:{needs}nokey=1", k.name))
+                .unwrap_err()
+                .to_string();
+            let takes = if k.keys.is_empty() {
+                "nothing".to_string()
+            } else {
+                k.keys.join(", ")
+            };
+            assert!(
+                err.contains(&format!("(it takes: {takes})")),
+                "{}: {err}",
+                k.name
+            );
+        }
+        let unknown = parse("bogus").unwrap_err().to_string();
+        assert!(unknown.contains(&kinds::names().join(", ")), "{unknown}");
+    }
+
+    fn parse(s: &str) -> Result<AgentSpec, AgentError> {
+        s.parse()
+    }
+
+    #[test]
+    fn every_documented_spec_parses() {
+        for s in [
+            "random",
+            "easy",
+            "hard",
+            "window:depth=3",
+            "handtuned:depth=5",
+            "threat:depth=7",
+            "negamax:eval=threat,depth=7,ms=50",
+            "negamax:eval=window,depth=3,schedule=20:5/30:9,tt=18",
+            "perfect",
+            "perfect:tt=16",
+            "adaptive",
+            "adaptive:depth=3",
+        ] {
+            let spec = parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert_eq!(spec.label(), s);
+            spec.factory(Geometry::STANDARD).unwrap().build(1).unwrap();
+        }
+        match parse("hard").unwrap().kind() {
+            AgentKind::Search { eval, params } => {
+                assert_eq!(eval, &EvalSpec::Builtin("openlines".into()));
+                assert_eq!(params.depth, 5);
+            }
+            k => panic!("{k:?}"),
+        }
+        match parse("negamax:eval=window,depth=3,schedule=20:5/30:9")
+            .unwrap()
+            .kind()
+        {
+            AgentKind::Search { params, .. } => {
+                assert_eq!(params.schedule, vec![(20, 5), (30, 9)]);
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        let cases = [
+            ("", "empty agent spec"),
+            ("bogus", "unknown agent 'bogus'"),
+            ("easy:depth=3", "'easy' takes no option 'depth'"),
+            ("window:depth=0", "depth=0: a depth from 1 to 64"),
+            ("window:depth=x", "depth=x"),
+            ("window:deep=3", "takes no option 'deep'"),
+            ("negamax:depth=3", "'negamax' needs eval=..."),
+            ("negamax:eval=nope", "eval=nope: one of openlines"),
+            ("negamax:eval=window,ms=0", "ms=0"),
+            (
+                "negamax:eval=window,schedule=20",
+                "schedule=20: steps PLY:DEPTH",
+            ),
+            ("adaptive:start=2", "start=2: a rank from 0 to 1"),
+            ("window:3", "'3' is not of the form key=value"),
+            ("perfect:tt=0", "tt=0"),
+        ];
+        for (spec, want) in cases {
+            let err = parse(spec).err().unwrap_or_else(|| panic!("{spec} parsed"));
+            assert!(err.to_string().contains(want), "{spec}: {err}");
+        }
+    }
+
+    #[test]
+    fn agent_lists_split_at_new_specs_only() {
+        let got = split_agent_list(&[
+            "easy,window:depth=3,ms=20,hard".to_string(),
+            "perfect".to_string(),
+        ]);
+        assert_eq!(got, vec!["easy", "window:depth=3,ms=20", "hard", "perfect"]);
+        let got = split_agent_list(&["negamax:eval=threat,depth=7,adaptive:depth=3".to_string()]);
+        assert_eq!(got, vec!["negamax:eval=threat,depth=7", "adaptive:depth=3"]);
+    }
+
+    #[test]
+    fn typed_specs_round_trip_through_their_text_whatever_the_path() {
+        let dir = std::env::temp_dir().join(format!("c4-spec a,b=c {}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = dir.join("gbt,depth=9.bin");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DEFAULT_GBT_MODEL),
+            &model,
+        )
+        .unwrap();
+        let lms = dir.join("lms=1.bin");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DEFAULT_LMS_MODEL),
+            &lms,
+        )
+        .unwrap();
+        let specs = [
+            AgentSpec::model(&model, 2).unwrap(),
+            AgentSpec::lms(&lms, 3).unwrap(),
+            AgentSpec::hybrid(&model, 2).unwrap(),
+            AgentSpec::builtin("handtuned", 4).unwrap(),
+        ];
+        for spec in specs {
+            let text = spec.to_string();
+            let back: AgentSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(back, spec, "{text}");
+            // The quoted path is the path: the agent loads its model and plays.
+            let mut agent = back.factory(Geometry::STANDARD).unwrap().build(0).unwrap();
+            let empty = crate::Position::new(Geometry::STANDARD);
+            assert!(agent.choose(&crate::agents::Turn::new(empty)) < 7);
+        }
+        match AgentSpec::model(&model, 2).unwrap().kind() {
+            AgentKind::Search {
+                eval: EvalSpec::Model(p),
+                params,
+            } => {
+                assert_eq!(p, &model);
+                assert_eq!(params.depth, 2);
+            }
+            k => panic!("{k:?}"),
+        }
+        // Plain paths stay unquoted; a quote is refused, an open quote named.
+        assert_eq!(
+            AgentSpec::model(Path::new("models/gbt.bin"), 3)
+                .unwrap()
+                .to_string(),
+            "model:models/gbt.bin,depth=3"
+        );
+        assert!(AgentSpec::model(Path::new("a\"b.bin"), 3).is_err());
+        let err = parse("model:\"a,b.bin,depth=3").unwrap_err().to_string();
+        assert!(err.contains("not closed"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

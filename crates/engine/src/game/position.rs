@@ -1,0 +1,413 @@
+//! The bitboard position: two `u64`s describe any board up to 64 bits.
+
+use super::{GameError, Geometry};
+use std::fmt;
+
+/// One of the two players. `First` (x in the UCI data) moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who makes the first move (x).
+    First,
+    /// The player who moves second (o).
+    Second,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// The UCI / board-drawing symbol: `x` for the first player, `o` for the second.
+    pub fn symbol(self) -> char {
+        match self {
+            Player::First => 'x',
+            Player::Second => 'o',
+        }
+    }
+}
+
+/// How a position stands: still open, won by the player who just moved, or a full-board draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game goes on.
+    Ongoing,
+    /// The named player has four in a row.
+    Won(Player),
+    /// The board is full and nobody has four.
+    Draw,
+}
+
+/// A Connect Four position on any [`Geometry`].
+///
+/// `current` holds the stones of the player to move and `mask` every stone, so playing a move is
+/// two operations and the side to move never needs a branch. Positions are small and `Copy`:
+/// searches copy them rather than undo moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    current: u64,
+    mask: u64,
+    moves: u8,
+    geom: Geometry,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::new(Geometry::STANDARD)
+    }
+}
+
+impl Position {
+    /// The empty board of `geom`.
+    pub fn new(geom: Geometry) -> Self {
+        Position {
+            current: 0,
+            mask: 0,
+            moves: 0,
+            geom,
+        }
+    }
+
+    /// The position after the 1-based column digits of `moves` (e.g. `"4453"`) on `geom`.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "4453").unwrap();
+    /// assert_eq!(p.moves_played(), 4);
+    /// assert!(Position::from_moves(Geometry::STANDARD, "48").is_err());
+    /// ```
+    pub fn from_moves(geom: Geometry, moves: &str) -> Result<Self, GameError> {
+        let mut p = Position::new(geom);
+        p.play_moves(moves)?;
+        Ok(p)
+    }
+
+    /// Plays the column digits of `moves` in turn; errors name the 1-based move number.
+    pub fn play_moves(&mut self, moves: &str) -> Result<(), GameError> {
+        if self.geom.width() > 9 && !moves.is_empty() {
+            return Err(GameError::TooWideForDigits {
+                width: self.geom.width(),
+            });
+        }
+        for ch in moves.chars() {
+            let at = self.moves_played() + 1;
+            let column = ch.to_digit(10).ok_or(GameError::NotADigit { at, ch })? as usize;
+            if column == 0 {
+                return Err(GameError::ColumnOutOfRange {
+                    at,
+                    column,
+                    width: self.geom.width(),
+                });
+            }
+            self.play(column - 1)?;
+        }
+        Ok(())
+    }
+
+    /// The board this position is on.
+    #[inline]
+    pub fn geometry(&self) -> Geometry {
+        self.geom
+    }
+
+    /// Number of columns.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.geom.width()
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.geom.height()
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub fn moves_played(&self) -> usize {
+        self.moves as usize
+    }
+
+    /// The player whose turn it is.
+    #[inline]
+    pub fn side_to_move(&self) -> Player {
+        if self.moves.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    /// Stones of the player to move.
+    #[inline]
+    pub fn current_stones(&self) -> u64 {
+        self.current
+    }
+
+    /// Stones of the player who just moved.
+    #[inline]
+    pub fn opponent_stones(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// Every stone on the board.
+    #[inline]
+    pub fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// Stones of `player`.
+    pub fn stones_of(&self, player: Player) -> u64 {
+        if player == self.side_to_move() {
+            self.current
+        } else {
+            self.opponent_stones()
+        }
+    }
+
+    /// Who occupies cell (`col`, `row`), 0-based, row 0 at the bottom.
+    pub fn cell(&self, col: usize, row: usize) -> Option<Player> {
+        let bit = self.geom.cell_bit(col, row);
+        if self.mask & bit == 0 {
+            None
+        } else if self.current & bit != 0 {
+            Some(self.side_to_move())
+        } else {
+            Some(self.side_to_move().other())
+        }
+    }
+
+    /// Number of stones in column `col` (0-based).
+    pub fn column_height(&self, col: usize) -> usize {
+        (self.mask & self.geom.column_mask(col)).count_ones() as usize
+    }
+
+    /// Whether column `col` (0-based) exists and has room.
+    #[inline]
+    pub fn can_play(&self, col: usize) -> bool {
+        col < self.width() && self.mask & self.geom.top_mask(col) == 0
+    }
+
+    /// The 0-based columns that can take a stone, left to right (none once the game is over).
+    pub fn legal_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        let over = self.last_move_won();
+        (0..self.width()).filter(move |&c| !over && self.can_play(c))
+    }
+
+    /// The player who just moved has four in a row.
+    #[inline]
+    pub fn last_move_won(&self) -> bool {
+        self.geom.has_four(self.opponent_stones())
+    }
+
+    /// Every cell is filled.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.moves_played() == self.geom.cells()
+    }
+
+    /// Won, drawn or still going.
+    pub fn outcome(&self) -> Outcome {
+        if self.last_move_won() {
+            Outcome::Won(self.side_to_move().other())
+        } else if self.is_full() {
+            Outcome::Draw
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    /// Plays column `col` (0-based) after checking that the move is legal.
+    pub fn play(&mut self, col: usize) -> Result<(), GameError> {
+        let at = self.moves_played() + 1;
+        if col >= self.width() {
+            return Err(GameError::ColumnOutOfRange {
+                at,
+                column: col + 1,
+                width: self.width(),
+            });
+        }
+        if self.last_move_won() {
+            return Err(GameError::GameOver { at });
+        }
+        if !self.can_play(col) {
+            return Err(GameError::ColumnFull {
+                at,
+                column: col + 1,
+            });
+        }
+        self.play_col(col);
+        Ok(())
+    }
+
+    /// Plays column `col` (0-based); the caller guarantees it is legal.
+    #[inline]
+    pub fn play_col(&mut self, col: usize) {
+        let bit = (self.mask + self.geom.cell_bit(col, 0)) & self.geom.column_mask(col);
+        self.play_bit(bit);
+    }
+
+    /// Plays the move whose single bit is `bit` (a bit of [`Position::possible`]).
+    #[inline]
+    pub fn play_bit(&mut self, bit: u64) {
+        self.current ^= self.mask;
+        self.mask |= bit;
+        self.moves += 1;
+    }
+
+    /// The position after column `col` (0-based), if legal.
+    pub fn after(&self, col: usize) -> Option<Position> {
+        let mut p = *self;
+        p.play(col).ok()?;
+        Some(p)
+    }
+
+    /// One bit per playable column: the lowest empty cell.
+    #[inline]
+    pub fn possible(&self) -> u64 {
+        (self.mask + self.geom.bottom_mask()) & self.geom.board_mask()
+    }
+
+    /// Empty cells where the player to move would complete four.
+    #[inline]
+    pub fn winning_cells(&self) -> u64 {
+        self.geom.winning_cells(self.current, self.mask)
+    }
+
+    /// Empty cells where the opponent would complete four.
+    #[inline]
+    pub fn opponent_winning_cells(&self) -> u64 {
+        self.geom.winning_cells(self.opponent_stones(), self.mask)
+    }
+
+    /// The player to move can win with the next stone.
+    #[inline]
+    pub fn can_win_next(&self) -> bool {
+        self.winning_cells() & self.possible() != 0
+    }
+
+    /// Playing column `col` (0-based, must be playable) wins at once.
+    #[inline]
+    pub fn is_winning_move(&self, col: usize) -> bool {
+        self.winning_cells() & self.possible() & self.geom.column_mask(col) != 0
+    }
+
+    /// Moves that do not let the opponent win at once. Must only be called when the player to
+    /// move cannot win immediately. If the opponent has a playable winning cell, the only
+    /// candidate is to block it (two such cells: nothing saves us, the result is empty); and no
+    /// move may fill the cell just below an opponent's winning cell, which would let them play
+    /// it next.
+    #[inline]
+    pub fn possible_non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let opponent_win = self.opponent_winning_cells();
+        let forced = possible & opponent_win;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(opponent_win >> 1)
+    }
+
+    /// How many winning cells the player to move would have after playing `bit`: the move
+    /// ordering heuristic (moves that create threats first).
+    #[inline]
+    pub fn move_score(&self, bit: u64) -> u32 {
+        self.geom
+            .winning_cells(self.current | bit, self.mask | bit)
+            .count_ones()
+    }
+
+    /// A number that identifies the position among all positions of its geometry: the stones
+    /// of the player to move plus one extra bit on top of every column's stack. Fits in
+    /// `width * (height + 1)` bits.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.current + self.mask + self.geom.bottom_mask()
+    }
+
+    /// The same position mirrored left to right.
+    pub fn mirror(&self) -> Position {
+        Position {
+            current: self.geom.mirror_bits(self.current),
+            mask: self.geom.mirror_bits(self.mask),
+            moves: self.moves,
+            geom: self.geom,
+        }
+    }
+
+    /// The smaller of the keys of the position and of its mirror image: equal for the two
+    /// mirror images, so symmetric positions share one entry wherever it is used.
+    #[inline]
+    pub fn canonical_key(&self) -> u64 {
+        let k = self.key();
+        let m = self.geom.mirror_bits(k);
+        k.min(m)
+    }
+
+    /// Builds a position from raw bitboards; returns `None` when they are inconsistent
+    /// (stones outside the board, floating stones, impossible counts, a four for the side to
+    /// move).
+    pub fn from_bits(geom: Geometry, current: u64, mask: u64) -> Option<Position> {
+        if mask & !geom.board_mask() != 0 || current & !mask != 0 {
+            return None;
+        }
+        // Gravity: each column's stones form a run from the bottom exactly when adding the
+        // bottom bit carries through the whole run and lands on an empty cell (or sentinel).
+        if (mask + geom.bottom_mask()) & mask != 0 {
+            return None;
+        }
+        let moves = mask.count_ones();
+        let mine = current.count_ones();
+        let theirs = moves - mine;
+        if theirs < mine || theirs > mine + 1 || moves.is_multiple_of(2) != (theirs == mine) {
+            return None;
+        }
+        if geom.has_four(current) {
+            return None;
+        }
+        Some(Position {
+            current,
+            mask,
+            moves: moves as u8,
+            geom,
+        })
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = GameError;
+
+    /// A move string on the standard 7x6 board, e.g. `"4453".parse::<Position>()`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Position::from_moves(Geometry::STANDARD, s)
+    }
+}
+
+impl fmt::Display for Position {
+    /// Draws the board top row first, `x`/`o`/`.`, with column numbers underneath.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..self.height()).rev() {
+            for col in 0..self.width() {
+                let c = self.cell(col, row).map_or('.', Player::symbol);
+                if col > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        for col in 0..self.width() {
+            if col > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}", (col + 1) % 10)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,240 @@
+//! The opening book: the exact (strong) score of every unfinished position with at most
+//! `plies` stones, mirror images folded, made by the data engine (`c4 data book`, see
+//! [`build`]) and read by every exact consumer through the [`Solver`](super::Solver): a
+//! search that reaches a position of the book stops there, so solving, analysing, grading and
+//! labelling early positions costs a lookup instead of minutes.
+//!
+//! The file format is in [`mod@format`]: sorted keys with their scores and a sha256, so a lookup is
+//! a binary search and a load reads the file once. A program installs one book at start-up
+//! ([`install`]; the CLI's `--book`, by default [`default_book`]: a file beside the program or
+//! `data/book-7x6.bin`, else the 7x6 book built into the library); solvers made afterwards
+//! use it. Without a book everything still works, only the opening is slower.
+
+pub mod build;
+pub mod format;
+
+pub use build::{BuildError, book_from_leaves, enumerate_leaves};
+pub use format::BookError;
+
+use crate::game::{Geometry, Position};
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+
+/// The default book of the repository, for 7x6 boards.
+pub const DEFAULT_PATH: &str = "data/book-7x6.bin";
+
+/// An opening book for one board size: sorted entries `canonical key << 8 | score`, where the
+/// canonical key is the smaller of the keys of a position and its mirror image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    geom: Geometry,
+    plies: usize,
+    entries: Vec<u64>,
+}
+
+impl Book {
+    /// A book of `entries` (canonical key, score), any order; refused when a key does not fit
+    /// the format (boards of more than 56 key bits) or appears twice.
+    pub fn new(
+        geom: Geometry,
+        plies: usize,
+        entries: impl IntoIterator<Item = (u64, i32)>,
+    ) -> Result<Self, BookError> {
+        if geom.key_bits() > 56 {
+            return Err(BookError::Board(format!(
+                "{}x{} boards have {}-bit keys; a book holds at most 56",
+                geom.width(),
+                geom.height(),
+                geom.key_bits()
+            )));
+        }
+        let mut entries: Vec<u64> = entries
+            .into_iter()
+            .map(|(k, s)| k << 8 | u64::from(s as i8 as u8))
+            .collect();
+        entries.sort_unstable();
+        if entries.windows(2).any(|w| w[0] >> 8 == w[1] >> 8) {
+            return Err(BookError::Corrupt("a position appears twice".into()));
+        }
+        Ok(Book {
+            geom,
+            plies,
+            entries,
+        })
+    }
+
+    /// Reads a book file for boards of `geom` (any board the file is for, with `None`),
+    /// checked (see [`format::decode`]).
+    pub fn load(path: &Path, geom: Option<Geometry>) -> Result<Self, BookError> {
+        let bytes = std::fs::read(path).map_err(|e| BookError::Read {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        format::decode(&bytes, geom).map_err(|e| e.at(path))
+    }
+
+    /// Writes the book atomically.
+    pub fn save(&self, path: &Path) -> Result<(), BookError> {
+        crate::io::write_bytes_atomic(path, &format::encode(self)).map_err(|e| BookError::Read {
+            path: path.display().to_string(),
+            message: format!("cannot write: {e}"),
+        })
+    }
+
+    /// The board of the book.
+    pub fn geometry(&self) -> Geometry {
+        self.geom
+    }
+
+    /// Positions with at most this many stones are in the book (when unfinished).
+    pub fn plies(&self) -> usize {
+        self.plies
+    }
+
+    /// Number of entries (mirror images count once).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries as (canonical key, score), in key order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, i32)> + '_ {
+        self.entries.iter().map(|&e| (e >> 8, e as u8 as i8 as i32))
+    }
+
+    /// The exact score of `pos` for the side to move, if the book holds it: a position of the
+    /// book's board with at most [`Book::plies`] stones whose game is not over.
+    #[inline]
+    pub fn score(&self, pos: &Position) -> Option<i32> {
+        if pos.moves_played() > self.plies || pos.geometry() != self.geom {
+            return None;
+        }
+        self.get(pos.canonical_key())
+    }
+
+    /// The score stored under a canonical key.
+    #[inline]
+    pub fn get(&self, canonical_key: u64) -> Option<i32> {
+        let i = self.entries.partition_point(|&e| e >> 8 < canonical_key);
+        match self.entries.get(i) {
+            Some(&e) if e >> 8 == canonical_key => Some(e as u8 as i8 as i32),
+            _ => None,
+        }
+    }
+
+    /// The score of every column of `pos` (`None` where full or the game is over), when the
+    /// book answers them all: for positions with fewer stones than [`Book::plies`].
+    pub fn analyze(&self, pos: &Position) -> Option<Vec<Option<i32>>> {
+        if pos.moves_played() >= self.plies || pos.last_move_won() || pos.is_full() {
+            return None;
+        }
+        self.score(pos)?;
+        (0..pos.width())
+            .map(|col| {
+                if !pos.can_play(col) {
+                    Some(None)
+                } else if pos.is_winning_move(col) {
+                    Some(Some(self.geom.win_score(pos.moves_played())))
+                } else {
+                    let child = pos.after(col)?;
+                    if child.is_full() {
+                        Some(Some(0))
+                    } else {
+                        self.score(&child).map(|s| Some(-s))
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// The best column (0-based) of `pos` with its score, from the book alone: the highest
+    /// score, ties to the most central column (as [`Solver::best_move`](super::Solver::best_move)).
+    pub fn best_move(&self, pos: &Position) -> Option<(usize, i32)> {
+        let scores = self.analyze(pos)?;
+        let best = scores.iter().flatten().max().copied()?;
+        self.geom
+            .centre_order()
+            .find(|&c| scores[c] == Some(best))
+            .map(|c| (c, best))
+    }
+}
+
+/// The repository's 7x6 book (every position of up to its plies stones, 89 KB), built into
+/// the library so that every program and the Python package have it wherever they run.
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../../../data/book-7x6.bin");
+
+/// The book built into the library (the repository's `data/book-7x6.bin` at build time).
+pub fn embedded() -> Arc<Book> {
+    static EMBEDDED: std::sync::OnceLock<Arc<Book>> = std::sync::OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            Arc::new(format::decode(EMBEDDED_BYTES, None).expect("the built-in book decodes"))
+        })
+        .clone()
+}
+
+/// Where a book file is looked for when none is named: `book-7x6.bin` beside the running
+/// program (a bigger book shipped with a binary), then [`DEFAULT_PATH`] under the working
+/// folder (the repository's own).
+pub fn default_paths() -> Vec<std::path::PathBuf> {
+    let mut paths = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        paths.push(dir.join("book-7x6.bin"));
+    }
+    paths.push(Path::new(DEFAULT_PATH).to_path_buf());
+    paths
+}
+
+/// The book used when none is named: the first sound file of [`default_paths`] that is at
+/// least as deep as the built-in one, else the built-in book.
+pub fn default_book() -> Arc<Book> {
+    let built_in = embedded();
+    default_paths()
+        .iter()
+        .filter(|p| p.is_file())
+        .filter_map(|p| Book::load(p, None).ok())
+        .find(|b| b.plies() >= built_in.plies())
+        .map(Arc::new)
+        .unwrap_or(built_in)
+}
+
+/// The book installed for this program (see [`install`]): `None` until installed or first
+/// asked for.
+static INSTALLED: RwLock<Option<Option<Arc<Book>>>> = RwLock::new(None);
+
+/// Makes `book` the one solvers made from now on use (`None`: no book).
+pub fn install(book: Option<Arc<Book>>) {
+    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(book);
+}
+
+/// The installed book, if any. When none was installed, [`default_book`] is taken on first
+/// use (a file found beside the program or in the working folder, else the built-in book), so
+/// that library users anywhere get the book as the CLI does; the CLI installs its `--book`
+/// choice first and refuses a bad file with a message.
+pub fn installed() -> Option<Arc<Book>> {
+    if let Some(b) = INSTALLED.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        return b.clone();
+    }
+    let mut slot = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
+    slot.get_or_insert_with(|| Some(default_book())).clone()
+}
+
+/// The installed book's score of `pos`, if it holds it.
+pub fn score(pos: &Position) -> Option<i32> {
+    installed()?.score(pos)
+}
+
+/// The installed book's best move of `pos` (see [`Book::best_move`]).
+pub fn best_move(pos: &Position) -> Option<(usize, i32)> {
+    installed()?.best_move(pos)
+}
+
+#[cfg(test)]
+mod tests;

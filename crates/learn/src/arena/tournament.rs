@@ -1,0 +1,478 @@
+//! Round-robin tournaments: every pairing plays N games, colours alternating, openings shared
+//! by the two colour assignments, games in parallel.
+
+use super::{GameResult, GameScore, PlayedGame, move_string, play_game};
+use crate::Interrupt;
+use crate::agents::{AgentError, AgentFactory, AgentSpec};
+use crate::arena::{EloRating, fit_elo};
+use crate::game::{Geometry, Position};
+use crate::progress::Progress;
+use crate::seed::{Stream, derive_seed};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Settings of a round robin.
+#[derive(Clone, Debug)]
+pub struct TournamentConfig {
+    /// The agents, in report order.
+    pub agents: Vec<AgentSpec>,
+    /// Games per pairing (colours alternate: even-numbered games have the pairing's first
+    /// agent as first player).
+    pub games: usize,
+    /// Random opening plies per game, played by the arena before the agents take over.
+    pub openings: usize,
+    /// Seed of openings, random agents and the Elo bootstrap.
+    pub seed: u64,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Which colour each pairing's first agent plays.
+    pub side: Side,
+}
+
+/// Which colour the first agent of each pairing plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Colours alternate game by game (pairs of games share an opening).
+    #[default]
+    Both,
+    /// Always the first player.
+    First,
+    /// Always the second player.
+    Second,
+}
+
+impl std::str::FromStr for Side {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "both" => Ok(Side::Both),
+            "first" => Ok(Side::First),
+            "second" => Ok(Side::Second),
+            _ => Err(format!("side {s:?}: first, second or both")),
+        }
+    }
+}
+
+/// Why a tournament could not run.
+#[derive(Debug, Error)]
+pub enum TournamentError {
+    /// Fewer than two agents.
+    #[error("a tournament needs at least two agents")]
+    TooFewAgents,
+    /// The same spec twice would make the report ambiguous.
+    #[error("agent '{0}' is listed twice")]
+    Duplicate(String),
+    /// No games asked for.
+    #[error("no games to play: every pairing needs at least one game")]
+    NoGames,
+    /// So many opening plies that no game is left to play.
+    #[error("{openings} opening plies do not fit on a {geometry} board")]
+    OpeningTooLong {
+        /// Plies asked for.
+        openings: usize,
+        /// The board.
+        geometry: Geometry,
+    },
+    /// An agent could not be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The caller's interrupt stopped the tournament before every game was played.
+    #[error("the tournament was interrupted")]
+    Interrupted,
+    /// The thread pool could not start.
+    #[error("cannot start {jobs} worker threads: {source}")]
+    Threads {
+        /// Threads asked for.
+        jobs: usize,
+        /// The reason.
+        source: rayon::ThreadPoolBuildError,
+    },
+}
+
+/// One row of the per-game CSV.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRow {
+    /// Game number in the tournament.
+    pub game: usize,
+    /// Spec of the first player.
+    pub first: String,
+    /// Spec of the second player.
+    pub second: String,
+    /// Opening plies, 1-based digits.
+    pub opening: String,
+    /// All moves, 1-based digits, opening included.
+    pub moves: String,
+    /// "1-0", "1/2-1/2" or "0-1".
+    pub result: String,
+    /// The winner's spec, or empty for a draw.
+    pub winner: String,
+    /// Total plies.
+    pub plies: usize,
+    /// First player's mean time per move, ms.
+    pub first_ms_per_move: f64,
+    /// Second player's mean time per move, ms.
+    pub second_ms_per_move: f64,
+}
+
+/// The result of one pairing from its first agent's side.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct PairingSummary {
+    /// The pairing's first agent.
+    pub agent: String,
+    /// Its opponent.
+    pub opponent: String,
+    /// Games played.
+    pub games: usize,
+    /// Wins of `agent`.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses of `agent`.
+    pub losses: usize,
+    /// (wins + draws / 2) / games, in percent.
+    pub score_pct: f64,
+    /// `agent`'s wins with the first move and with the second.
+    pub wins_as_first: usize,
+    /// `agent`'s wins as second player.
+    pub wins_as_second: usize,
+}
+
+/// Everything a tournament produces.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentSummary {
+    /// Agent specs.
+    pub agents: Vec<String>,
+    /// Games per pairing.
+    pub games_per_pairing: usize,
+    /// Random opening plies per game.
+    pub openings: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Board size, e.g. "7x6".
+    pub board: String,
+    /// Total games.
+    pub total_games: usize,
+    /// One entry per pairing.
+    pub pairings: Vec<PairingSummary>,
+    /// Ratings fitted on all games, best first.
+    pub elo: Vec<EloRating>,
+    /// Mean time per move of each agent over all its games, ms.
+    pub ms_per_move: Vec<(String, f64)>,
+    /// Every game.
+    #[serde(skip)]
+    pub rows: Vec<GameRow>,
+}
+
+/// A prepared tournament.
+///
+/// ```
+/// use connect4_learn::arena::{Tournament, TournamentConfig};
+/// use connect4_learn::Geometry;
+/// let t = Tournament::new(TournamentConfig {
+///     agents: vec!["random".parse().unwrap(), "hard".parse().unwrap()],
+///     games: 4,
+///     openings: 2,
+///     seed: 1,
+///     jobs: 1,
+///     geometry: Geometry::STANDARD,
+///     side: Default::default(),
+/// })
+/// .unwrap();
+/// let summary = t.run(&connect4_learn::progress::Quiet).unwrap();
+/// let p = &summary.pairings[0];
+/// assert_eq!(p.wins + p.draws + p.losses, 4);
+/// assert_eq!(summary.elo.len(), 2);
+/// ```
+pub struct Tournament {
+    config: TournamentConfig,
+    factories: Vec<AgentFactory>,
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+struct Scheduled {
+    game: usize,
+    /// Agent indices: first player, second player.
+    first: usize,
+    second: usize,
+    opening: Vec<usize>,
+    seeds: [u64; 2],
+}
+
+/// `plies` random legal moves from the empty board of `geom` that leave the game open,
+/// drawn from `rng`.
+pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
+    loop {
+        let mut pos = Position::new(geom);
+        let mut moves = Vec::with_capacity(plies);
+        for _ in 0..plies {
+            let legal: Vec<usize> = pos.legal_columns().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let c = legal[rng.gen_range(0..legal.len())];
+            pos.play_col(c);
+            moves.push(c);
+        }
+        if moves.len() == plies && !pos.last_move_won() && !pos.is_full() {
+            return moves;
+        }
+    }
+}
+
+impl Tournament {
+    /// A tournament of agents already built into factories (some may hold evaluators that
+    /// exist only in memory); `config.agents` is replaced by the factories' specs.
+    pub fn from_factories(
+        mut config: TournamentConfig,
+        factories: Vec<AgentFactory>,
+    ) -> Result<Self, TournamentError> {
+        config.agents = factories.iter().map(|f| f.spec().clone()).collect();
+        Self::check(&config)?;
+        Ok(Tournament { config, factories })
+    }
+
+    /// Checks the configuration and loads every agent's evaluators.
+    pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
+        Self::check(&config)?;
+        let factories = config
+            .agents
+            .iter()
+            .map(|a| a.factory(config.geometry))
+            .collect::<Result<_, _>>()?;
+        Ok(Tournament { config, factories })
+    }
+
+    fn check(config: &TournamentConfig) -> Result<(), TournamentError> {
+        if config.agents.len() < 2 {
+            return Err(TournamentError::TooFewAgents);
+        }
+        for (i, a) in config.agents.iter().enumerate() {
+            if config.agents[..i].iter().any(|b| b.label() == a.label()) {
+                return Err(TournamentError::Duplicate(a.label().to_string()));
+            }
+        }
+        if config.games == 0 {
+            return Err(TournamentError::NoGames);
+        }
+        if config.openings + 1 > config.geometry.cells() {
+            return Err(TournamentError::OpeningTooLong {
+                openings: config.openings,
+                geometry: config.geometry,
+            });
+        }
+        Ok(())
+    }
+
+    /// Number of games the tournament will play.
+    pub fn total_games(&self) -> usize {
+        let n = self.config.agents.len();
+        n * (n - 1) / 2 * self.config.games
+    }
+
+    fn schedule(&self) -> Vec<Scheduled> {
+        let c = &self.config;
+        let n = c.agents.len();
+        let mut out = Vec::with_capacity(self.total_games());
+        let mut pairing = 0u64;
+        for i in 0..n {
+            for j in i + 1..n {
+                let mut opening = Vec::new();
+                for g in 0..c.games {
+                    // Games 2k and 2k+1 share opening k, with colours swapped.
+                    if g % 2 == 0 {
+                        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+                            c.seed,
+                            Stream::TournamentOpening,
+                            &[pairing, g as u64 / 2],
+                        ));
+                        opening = random_opening(c.geometry, c.openings, &mut rng);
+                    }
+                    let first_here = match c.side {
+                        Side::Both => g % 2 == 0,
+                        Side::First => true,
+                        Side::Second => false,
+                    };
+                    // With one side fixed every game gets its own opening.
+                    if c.side != Side::Both && g % 2 == 1 {
+                        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+                            c.seed,
+                            Stream::TournamentOpening,
+                            &[pairing, g as u64 / 2, 1],
+                        ));
+                        opening = random_opening(c.geometry, c.openings, &mut rng);
+                    }
+                    let (first, second) = if first_here { (i, j) } else { (j, i) };
+                    let game = out.len();
+                    out.push(Scheduled {
+                        game,
+                        first,
+                        second,
+                        opening: opening.clone(),
+                        seeds: [
+                            derive_seed(c.seed, Stream::TournamentAgent, &[pairing, g as u64, 0]),
+                            derive_seed(c.seed, Stream::TournamentAgent, &[pairing, g as u64, 1]),
+                        ],
+                    });
+                }
+                pairing += 1;
+            }
+        }
+        out
+    }
+
+    /// Plays every game (`progress` advances once per finished game, from worker threads)
+    /// and summarises.
+    pub fn run(&self, progress: &dyn Progress) -> Result<TournamentSummary, TournamentError> {
+        self.run_until(progress, &Interrupt::new())
+    }
+
+    /// [`Tournament::run`] that `stop` can end early (each game checks it before it starts, and
+    /// the agents' searches poll it): then [`TournamentError::Interrupted`], no summary of a
+    /// part of the games. What a caller that must answer Ctrl-C (the Python package) runs.
+    pub fn run_until(
+        &self,
+        progress: &dyn Progress,
+        stop: &Interrupt,
+    ) -> Result<TournamentSummary, TournamentError> {
+        let c = &self.config;
+        let jobs = c.jobs.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|source| TournamentError::Threads { jobs, source })?;
+        let schedule = self.schedule();
+        let played: Vec<Result<(Scheduled, PlayedGame), TournamentError>> = pool.install(|| {
+            schedule
+                .into_par_iter()
+                .map(|s| {
+                    if stop.should_stop() {
+                        return Err(TournamentError::Interrupted);
+                    }
+                    let mut a = self.factories[s.first].build(s.seeds[0])?;
+                    let mut b = self.factories[s.second].build(s.seeds[1])?;
+                    a.set_interrupt(Some(stop.clone()));
+                    b.set_interrupt(Some(stop.clone()));
+                    let g = play_game(
+                        a.as_mut(),
+                        b.as_mut(),
+                        Position::new(c.geometry),
+                        &s.opening,
+                    );
+                    progress.advance(1);
+                    Ok((s, g))
+                })
+                .collect()
+        });
+        let played = played.into_iter().collect::<Result<Vec<_>, _>>()?;
+        if stop.should_stop() {
+            // A search cut short plays a weaker move: such games are not the agents' games.
+            return Err(TournamentError::Interrupted);
+        }
+        Ok(self.summarise(&played))
+    }
+
+    fn summarise(&self, played: &[(Scheduled, PlayedGame)]) -> TournamentSummary {
+        let c = &self.config;
+        let names: Vec<String> = c.agents.iter().map(|a| a.label().to_string()).collect();
+        let n = names.len();
+        let mut rows = Vec::with_capacity(played.len());
+        let mut scores = Vec::with_capacity(played.len());
+        let mut time = vec![(0.0, 0usize); n];
+        for (s, g) in played {
+            let winner = match g.result {
+                GameResult::FirstWin => names[s.first].clone(),
+                GameResult::SecondWin => names[s.second].clone(),
+                GameResult::Draw => String::new(),
+            };
+            rows.push(GameRow {
+                game: s.game,
+                first: names[s.first].clone(),
+                second: names[s.second].clone(),
+                opening: move_string(&s.opening),
+                moves: move_string(&g.moves),
+                result: g.result.notation().to_string(),
+                winner,
+                plies: g.moves.len(),
+                first_ms_per_move: g.ms_per_move[0],
+                second_ms_per_move: g.ms_per_move[1],
+            });
+            scores.push(GameScore {
+                a: s.first,
+                b: s.second,
+                score: g.result.first_score(),
+            });
+            time[s.first].0 += g.ms_per_move[0];
+            time[s.first].1 += 1;
+            time[s.second].0 += g.ms_per_move[1];
+            time[s.second].1 += 1;
+        }
+        let mut pairings = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let mut p = PairingSummary {
+                    agent: names[i].clone(),
+                    opponent: names[j].clone(),
+                    games: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                    score_pct: 0.0,
+                    wins_as_first: 0,
+                    wins_as_second: 0,
+                };
+                for g in scores
+                    .iter()
+                    .filter(|g| (g.a == i && g.b == j) || (g.a == j && g.b == i))
+                {
+                    p.games += 1;
+                    let mine = if g.a == i { g.score } else { 1.0 - g.score };
+                    if mine == 1.0 {
+                        p.wins += 1;
+                        if g.a == i {
+                            p.wins_as_first += 1;
+                        } else {
+                            p.wins_as_second += 1;
+                        }
+                    } else if mine == 0.5 {
+                        p.draws += 1;
+                    } else {
+                        p.losses += 1;
+                    }
+                }
+                p.score_pct =
+                    100.0 * (p.wins as f64 + 0.5 * p.draws as f64) / p.games.max(1) as f64;
+                pairings.push(p);
+            }
+        }
+        let mut elo = fit_elo(
+            &names,
+            &scores,
+            500,
+            derive_seed(c.seed, Stream::TournamentElo, &[]),
+        );
+        elo.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+        TournamentSummary {
+            agents: names.clone(),
+            games_per_pairing: c.games,
+            openings: c.openings,
+            seed: c.seed,
+            board: c.geometry.to_string(),
+            total_games: rows.len(),
+            pairings,
+            elo,
+            ms_per_move: names
+                .iter()
+                .zip(&time)
+                .map(|(a, &(t, k))| (a.clone(), if k > 0 { t / k as f64 } else { 0.0 }))
+                .collect(),
+            rows,
+        }
+    }
+}

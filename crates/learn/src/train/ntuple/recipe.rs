@@ -1,0 +1,205 @@
+//! Recipes as files: an [`NTupleConfig`] written as TOML (`recipes/ntuple.toml` is the
+//! shipped one), read back with every key checked, changed one key at a time (`--set
+//! key=value`), and recorded in the model files a run writes so that a model can be
+//! trained again from itself. A recipe says what is learned; how the machine runs it
+//! (threads, checkpoints, the curve's schedule) is not part of it.
+
+use super::NTupleConfig;
+use std::path::{Path, PathBuf};
+
+/// The shipped recipe's text (`recipes/ntuple.toml`); [`NTupleConfig::default`] is the same
+/// recipe (a test holds them equal).
+pub const SHIPPED_RECIPE: &str = include_str!("../../../../../recipes/ntuple.toml");
+
+/// Why a recipe cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RecipeError {
+    /// The file could not be read.
+    #[error("{path}: {problem}", path = path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        problem: String,
+    },
+    /// Not a recipe: bad TOML, an unknown key, a value of the wrong type.
+    #[error("{origin}: {problem}")]
+    Parse {
+        /// Where the text came from (a file, a model file, `--set`).
+        origin: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A `--set key=value` that names no setting or does not fit it.
+    #[error("--set {key}={value}: {problem}")]
+    Set {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A recipe whose settings are out of range.
+    #[error("{origin}: {problem}")]
+    Invalid {
+        /// Where the recipe came from.
+        origin: String,
+        /// The failed check.
+        problem: String,
+    },
+}
+
+impl NTupleConfig {
+    /// Reads a recipe from TOML text; keys it leaves out keep the shipped recipe's values.
+    /// `origin` names the text in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<NTupleConfig, RecipeError> {
+        let config: NTupleConfig = toml::from_str(text).map_err(|e| RecipeError::Parse {
+            origin: origin.to_string(),
+            problem: e.to_string().trim_end().replace('\n', " "),
+        })?;
+        config.check().map_err(|e| RecipeError::Invalid {
+            origin: origin.to_string(),
+            problem: e.to_string(),
+        })?;
+        Ok(config)
+    }
+
+    /// The recipe as TOML, every key written.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a recipe has only plain values")
+    }
+
+    /// Reads the recipe of `path`: a TOML file, or a model file that recorded the recipe
+    /// it was trained with (`c4 train ntuple` records it).
+    pub fn from_file(path: &Path) -> Result<NTupleConfig, RecipeError> {
+        let read = |problem: String| RecipeError::Read {
+            path: path.to_path_buf(),
+            problem,
+        };
+        let bytes = std::fs::read(path).map_err(|e| read(e.to_string()))?;
+        if bytes.starts_with(crate::io::model_format::MAGIC) {
+            let parts = crate::io::model_format::ModelParts::open(path, &bytes)
+                .map_err(|e| read(e.to_string()))?;
+            let text = parts.header.meta.recipe.ok_or_else(|| {
+                read(
+                    "a model file that records no recipe (trained before recipes were recorded)"
+                        .into(),
+                )
+            })?;
+            return NTupleConfig::from_toml(&text, &format!("{} (its recipe)", path.display()));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| read("not UTF-8 text".into()))?;
+        NTupleConfig::from_toml(&text, &path.display().to_string())
+    }
+
+    /// Changes one setting: `key` as the recipe file names it (`rate`, `layout.cells`),
+    /// `value` as TOML would write it (a bare word is read as a string: `loss=log`). The
+    /// result is checked like a recipe file.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), RecipeError> {
+        let err = |problem: String| RecipeError::Set {
+            key: key.to_string(),
+            value: value.to_string(),
+            problem,
+        };
+        let mut table = toml::Table::try_from(&*self).map_err(|e| err(e.to_string()))?;
+        let parsed = format!("v = {value}")
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_string()));
+        let mut at = &mut table;
+        let parts: Vec<&str> = key.split('.').collect();
+        let (last, path) = parts.split_last().expect("split yields one part");
+        for p in path {
+            at = match at.get_mut(*p) {
+                Some(toml::Value::Table(t)) => t,
+                _ => return Err(err(format!("no table `{p}` in a recipe"))),
+            };
+        }
+        if !at.contains_key(*last) || matches!(at.get(*last), Some(toml::Value::Table(_))) {
+            let keys: Vec<String> = at
+                .iter()
+                .map(|(k, v)| match v {
+                    toml::Value::Table(t) => t
+                        .keys()
+                        .map(|s| format!("{k}.{s}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    _ => k.clone(),
+                })
+                .collect();
+            return Err(err(format!(
+                "no such setting; a recipe has {}",
+                keys.join(", ")
+            )));
+        }
+        at.insert(last.to_string(), parsed);
+        let config: NTupleConfig = table
+            .try_into()
+            .map_err(|e: toml::de::Error| err(e.to_string().trim_end().replace('\n', " ")))?;
+        config.check().map_err(|e| err(e.to_string()))?;
+        *self = config;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_recipe_file_is_the_default_and_round_trips() {
+        let shipped = NTupleConfig::from_toml(SHIPPED_RECIPE, "recipes/ntuple.toml").unwrap();
+        assert_eq!(shipped, NTupleConfig::default());
+        let again = NTupleConfig::from_toml(&shipped.to_toml(), "written").unwrap();
+        assert_eq!(again, shipped);
+        // A partial recipe keeps the shipped values elsewhere.
+        let short = NTupleConfig::from_toml("games = 1000\n[layout]\ncells = 6\n", "x").unwrap();
+        assert_eq!((short.games, short.layout.cells), (1000, 6));
+        assert_eq!(short.rate, shipped.rate);
+        assert_eq!(short.layout.tuples, shipped.layout.tuples);
+        assert_eq!(
+            (short.tail, short.loss, short.explore),
+            (shipped.tail, shipped.loss, shipped.explore)
+        );
+    }
+
+    #[test]
+    fn bad_recipes_and_settings_are_refused_with_what_and_where() {
+        let e = |t: &str| {
+            NTupleConfig::from_toml(t, "r.toml")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(e("gamez = 5").contains("r.toml"), "{}", e("gamez = 5"));
+        assert!(e("gamez = 5").contains("gamez"));
+        assert!(e("rate = \"fast\"").contains("rate"));
+        assert!(e("loss = \"hinge\"").contains("hinge"));
+        assert!(e("rate = 2.0").contains("rate = 2"));
+        assert!(e("lanes = 0").contains("lanes"));
+        let mut c = NTupleConfig::default();
+        c.set("rate", "0.003").unwrap();
+        c.set("loss", "mse").unwrap();
+        c.set("layout.cells", "6").unwrap();
+        c.set("safe", "false").unwrap();
+        assert_eq!(
+            (c.rate, c.loss, c.layout.cells, c.safe),
+            (0.003, super::super::Loss::Mse, 6, false)
+        );
+        let s = |k: &str, v: &str| NTupleConfig::default().set(k, v).unwrap_err().to_string();
+        assert!(
+            s("rat", "1").contains("no such setting"),
+            "{}",
+            s("rat", "1")
+        );
+        assert!(s("rule", "sgd").contains("sgd"), "{}", s("rule", "sgd"));
+        assert!(s("layout.cols", "3").contains("no such setting"));
+        assert!(
+            s("games", "-4").contains("--set games=-4"),
+            "{}",
+            s("games", "-4")
+        );
+        assert!(s("epsilon", "1.5").contains("epsilon"));
+    }
+}
