@@ -37,7 +37,10 @@ fn ceiling(set: FeatureSet, rows: &[Example]) -> (usize, f64) {
         let key: Vec<u64> = buf.iter().map(|v| v.to_bits()).collect();
         groups.entry(key).or_default()[e.label.index()] += 1;
     }
-    let best: usize = groups.values().map(|c| c.iter().max().copied().unwrap_or(0)).sum();
+    let best: usize = groups
+        .values()
+        .map(|c| c.iter().max().copied().unwrap_or(0))
+        .sum();
     (groups.len(), best as f64 / rows.len() as f64)
 }
 

@@ -14,8 +14,8 @@
 //!   ([`datasets::fetch`]), and the `c4` binary, a thin command-line layer.
 
 pub use connect4_learn::{
-    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, arena, eval,
-    features, game, interrupt, io, ml, progress, search, seed, solver, train,
+    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, arena, eval, features,
+    game, interrupt, io, ml, progress, search, seed, solver, train,
 };
 
 pub mod datasets;

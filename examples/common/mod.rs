@@ -51,7 +51,9 @@ pub fn play_match(
         .map(|g| {
             let (mut a, mut p) = (
                 agent.build(seed + g).expect("the agent spec builds"),
-                perfect.build(seed * 7919 + g).expect("the perfect agent builds"),
+                perfect
+                    .build(seed * 7919 + g)
+                    .expect("the perfect agent builds"),
             );
             play(a.as_mut(), p.as_mut(), agent_first, &mut solver, geom)
         })

@@ -2,9 +2,9 @@
 
 use crate::errors::{err, quick};
 use crate::position::geometry;
+use connect4_engine::game::Player;
 use connect4_learn::datasets::labelled::{Expect, read_moves_file};
 use connect4_learn::datasets::uci::load_uci;
-use connect4_engine::game::Player;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

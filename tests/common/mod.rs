@@ -4,7 +4,6 @@
 
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
-
 #![allow(dead_code)]
 
 use std::collections::HashMap;

@@ -23,7 +23,7 @@
 //! use connect4_engine::{Geometry, Mode, Position, Solver};
 //! let pos = Position::from_moves(Geometry::STANDARD, "4453").unwrap();
 //! let mut solver = Solver::new(Geometry::STANDARD);
-//! assert_eq!(solver.score(&pos, Mode::Weak), 1); // the side to move wins
+//! assert_eq!(solver.score(&pos, Mode::Weak), -1); // the side to move loses
 //! ```
 
 pub mod agents;

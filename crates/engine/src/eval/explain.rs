@@ -119,7 +119,9 @@ mod tests {
     #[test]
     fn shipped_gbt_explanation_adds_up() {
         let g = Geometry::STANDARD;
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join("models/gbt.bin");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join("models/gbt.bin");
         let e = GbtEvaluator::load(&path, g).expect("the repository ships models/gbt.bin");
         let p = Position::from_moves(g, "4453").unwrap();
         let x = e.explain(&p);

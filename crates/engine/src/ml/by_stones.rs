@@ -4,8 +4,8 @@
 
 use super::gbt::GbtModel;
 use super::metrics::Metrics;
-use crate::ml::example::Example;
 use crate::features::FeatureSet;
+use crate::ml::example::Example;
 
 /// Accuracy and log loss on the held-out rows whose stone count lies in `lo..=hi`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

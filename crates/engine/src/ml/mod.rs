@@ -6,8 +6,8 @@
 //! imports train or pipeline.
 
 pub mod by_stones;
-pub mod example;
 pub mod dataset;
+pub mod example;
 pub mod gbt;
 pub mod lms;
 pub mod metrics;

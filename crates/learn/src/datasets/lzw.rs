@@ -216,7 +216,9 @@ mod shipped_file {
     /// give the published file exactly.
     #[test]
     fn decompresses_the_published_file() {
-        let z = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join("data/uci/connect-4.data.Z");
+        let z = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join("data/uci/connect-4.data.Z");
         let bytes = std::fs::read(&z).unwrap_or_else(|e| {
             panic!("{} is missing ({e}): the repository ships it", z.display())
         });

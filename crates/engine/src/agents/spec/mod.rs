@@ -423,13 +423,17 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let model = dir.join("gbt,depth=9.bin");
         std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DEFAULT_GBT_MODEL),
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(DEFAULT_GBT_MODEL),
             &model,
         )
         .unwrap();
         let lms = dir.join("lms=1.bin");
         std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(DEFAULT_LMS_MODEL),
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(DEFAULT_LMS_MODEL),
             &lms,
         )
         .unwrap();

@@ -5,8 +5,8 @@
 //! loss / draw / win and a value here, so a five-class model works wherever a three-class one
 //! does.
 
-use crate::ml::example::Label;
 use crate::game::Geometry;
+use crate::ml::example::Label;
 
 /// The classes a GBT learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
