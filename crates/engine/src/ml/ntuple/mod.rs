@@ -16,6 +16,7 @@
 //! (`train::ntuple`) supplies the targets: game results and TD targets in self-play,
 //! solver labels in supervised runs.
 
+pub mod kernel;
 mod packing;
 mod patterns;
 
@@ -359,13 +360,15 @@ impl NTupleNetwork {
         out
     }
 
-    /// The sum of the weights at `active` (the value before the squash).
+    /// The sum of the weights at `active` (the value before the squash; [`kernel::sum`]).
     #[inline]
     pub fn raw(&self, active: &[u32]) -> f32 {
-        active.iter().map(|&i| self.weights[i as usize]).sum()
+        kernel::sum(&self.weights, active)
     }
 
-    /// The value of `pos` for the first player, in (-1, 1).
+    /// The value of `pos` for the first player, in (-1, 1). Reads the patterns straight from
+    /// the board instead of listing them first (what search calls millions of times); the
+    /// same weights as [`kernel::value`] of [`Self::active`], summed in another order.
     pub fn value(&self, pos: &Position) -> f32 {
         let mut sum = 0.0f32;
         let w = &self.weights;
@@ -378,18 +381,13 @@ impl NTupleNetwork {
     /// Moves the weights at `active` toward `target` (first player's view, in [-1, 1]) by
     /// the LMS rule through the squash; returns the error before the step.
     pub fn learn(&mut self, active: &[u32], target: f32, rate: f32) -> f32 {
-        let v = self.raw(active).tanh();
-        let error = target - v;
-        self.step(active, rate * error * (1.0 - v * v));
-        error
+        kernel::learn(&mut self.weights, active, target, rate)
     }
 
     /// Adds `delta` to every weight at `active`.
     #[inline]
     pub fn step(&mut self, active: &[u32], delta: f32) {
-        for &i in active {
-            self.weights[i as usize] += delta;
-        }
+        kernel::step(&mut self.weights, active, delta);
     }
 
     /// Each tuple's share of the sum for `pos` (position and mirror image together), in

@@ -3,7 +3,7 @@
 
 use super::Rule;
 use super::self_play::TCL_BETA;
-use crate::ml::ntuple::NTupleNetwork;
+use crate::ml::ntuple::{NTupleNetwork, kernel};
 
 /// The most lanes' worth of change one weight takes from a round (see the module docs).
 pub const SUMMED_LANES: f32 = 2.0;
@@ -48,7 +48,7 @@ impl Weights {
 
     /// The sum before the squash of the position whose weights are `active`.
     pub(super) fn raw(&self, active: &[u32]) -> f32 {
-        active.iter().map(|&i| self.weights[i as usize]).sum()
+        kernel::sum(&self.weights, active)
     }
 }
 
@@ -111,21 +111,11 @@ impl Lane {
         }
     }
 
-    /// The value (first player's view) of the position whose weights are `active`. Four
-    /// running sums instead of one: the additions of one sum wait on each other, four
-    /// chains overlap (a quarter of self-play's time went to that wait).
+    /// The value (first player's view) of the position whose weights are `active`: the
+    /// network's own kernel on the lane's copy.
     #[inline(always)]
     pub(super) fn value(&self, active: &[u32]) -> f32 {
-        let w = &self.weights;
-        let mut acc = [0.0f32; 4];
-        let mut quads = active.chunks_exact(4);
-        for q in &mut quads {
-            for k in 0..4 {
-                acc[k] += w[q[k] as usize];
-            }
-        }
-        let rest: f32 = quads.remainder().iter().map(|&i| w[i as usize]).sum();
-        ((acc[0] + acc[1]) + (acc[2] + acc[3]) + rest).tanh()
+        kernel::value(&self.weights, active)
     }
 
     /// Moves the weights at `active` by `change` (TCL scales each weight's share by its own
@@ -133,20 +123,9 @@ impl Lane {
     #[inline(always)]
     pub(super) fn step(&mut self, active: &[u32], change: f32) {
         match &mut self.tcl {
-            None => {
-                for &i in active {
-                    self.weights[i as usize] += change;
-                }
-            }
+            None => kernel::step(&mut self.weights, active, change),
             Some((sum, size)) => {
-                for &i in active {
-                    let i = i as usize;
-                    let (n, a) = (sum[i], size[i]);
-                    let coherence = if a > 0.0 { n.abs() / a } else { 1.0 };
-                    self.weights[i] += change * (TCL_BETA * (coherence - 1.0)).exp();
-                    sum[i] = n + change;
-                    size[i] = a + change.abs();
-                }
+                kernel::step_tcl(&mut self.weights, sum, size, active, change, TCL_BETA)
             }
         }
     }
