@@ -1,7 +1,9 @@
 //! `Agent`: any agent spec as a player; tournaments and `bench agent` as functions that
 //! return plain dicts (the JSON the CLI writes).
 
-use crate::errors::{Nat, err, interruptible, lock_until};
+use crate::args::Nat;
+use crate::bridge::{interruptible, lock_until};
+use crate::errors::err;
 use crate::model::to_python;
 use crate::position::geometry;
 use connect4_engine::agents::{AgentSpec, Turn};
@@ -57,13 +59,13 @@ fn spec_list(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         return Err(err(format!(
             "agents: expected a list of agent specs, e.g. [\"easy\", \"gbt:depth=3\"], got the \
              string {}",
-            crate::errors::short_repr(agents)
+            crate::args::short_repr(agents)
         )));
     }
     agents.extract::<Vec<String>>().map_err(|_| {
         err(format!(
             "agents: expected a list of agent specs (strings), got {}",
-            crate::errors::short_repr(agents)
+            crate::args::short_repr(agents)
         ))
     })
 }
@@ -87,7 +89,7 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, width = Nat(7), height = Nat(6), seed = Nat(0), models = None))]
     fn new(
-        spec: crate::errors::Text,
+        spec: crate::args::Text,
         width: Nat,
         height: Nat,
         seed: Nat,
@@ -108,7 +110,7 @@ impl Agent {
 
     /// The column (0-based) the agent plays in `position`.
     #[pyo3(name = "move")]
-    fn choose(&self, py: Python<'_>, position: crate::errors::Pos) -> PyResult<usize> {
+    fn choose(&self, py: Python<'_>, position: crate::position::Pos) -> PyResult<usize> {
         let p = position.0;
         if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
@@ -124,7 +126,7 @@ impl Agent {
         }
         // The lock is taken on the worker, without the GIL (see `Solver::run`); Ctrl-C stops
         // the move through the agent's interrupt.
-        let stop = crate::errors::call_interrupt();
+        let stop = crate::bridge::call_interrupt();
         interruptible(py, &stop, || {
             let mut agent = lock_until(&self.inner, &stop)?;
             agent.set_interrupt(Some(stop.clone()));
@@ -180,7 +182,7 @@ pub fn tournament<'py>(
         side: Default::default(),
     })
     .map_err(err)?;
-    let stop = crate::errors::call_interrupt();
+    let stop = crate::bridge::call_interrupt();
     let summary = interruptible(py, &stop, || {
         t.run_until(&connect4_engine::progress::Quiet, &stop)
     })?
@@ -223,7 +225,7 @@ pub fn bench_agent<'py>(
         if sets.is_instance_of::<pyo3::types::PyString>() {
             return Err(err(format!(
                 "sets: expected a list of paths or {{name: path}}, got the string {}",
-                crate::errors::short_repr(sets)
+                crate::args::short_repr(sets)
             )));
         }
         sets.extract::<Vec<PathBuf>>()
@@ -244,7 +246,7 @@ pub fn bench_agent<'py>(
     let mut summaries = Vec::new();
     for (name, path) in &named {
         let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
-        let stop = crate::errors::call_interrupt();
+        let stop = crate::bridge::call_interrupt();
         let graded = interruptible(py, &stop, || {
             arena::grade_positions_until(
                 &factory,

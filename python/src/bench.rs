@@ -27,7 +27,7 @@ fn best_of(repeats: usize, mut f: impl FnMut()) -> f64 {
 #[pyfunction]
 #[pyo3(signature = (positions, name = "cells+oddeven", repeats = 3))]
 pub fn rust_features_seconds(
-    positions: crate::errors::Positions,
+    positions: crate::position::Positions,
     name: &str,
     repeats: usize,
 ) -> PyResult<f64> {
@@ -44,7 +44,7 @@ pub fn rust_features_seconds(
 #[pyo3(signature = (path, positions, repeats = 3))]
 pub fn rust_gbt_batch_seconds(
     path: PathBuf,
-    positions: crate::errors::Positions,
+    positions: crate::position::Positions,
     repeats: usize,
 ) -> PyResult<f64> {
     let ModelEvaluator::Gbt(g) = ModelEvaluator::load(&path, geometry(7, 6)?).map_err(err)? else {
@@ -62,7 +62,7 @@ pub fn rust_gbt_batch_seconds(
 #[pyo3(signature = (spec, positions, repeats = 3))]
 pub fn rust_move_seconds(
     spec: &str,
-    positions: crate::errors::Positions,
+    positions: crate::position::Positions,
     repeats: usize,
 ) -> PyResult<f64> {
     let ps = positions_of(&positions.0, 7, 6)?;

@@ -1,6 +1,7 @@
 //! Readers of the data files into numpy arrays: the UCI file and labelled "MOVES SCORE" files.
 
-use crate::errors::{err, quick};
+use crate::bridge::quick;
+use crate::errors::err;
 use crate::position::geometry;
 use connect4_engine::game::Player;
 use connect4_learn::datasets::labelled::{Expect, read_moves_file};
@@ -28,7 +29,7 @@ type UciArrays<'py> = (Bound<'py, PyArray3<i8>>, Bound<'py, PyArray1<i8>>);
 /// labels)`, boards `n x 6 x 7` int8 as `Position.to_array`, labels int8 from the first
 /// player's view (who is to move): 1 win, 0 draw, -1 loss.
 #[pyfunction]
-pub fn read_uci<'py>(py: Python<'py>, path: crate::errors::FilePath) -> PyResult<UciArrays<'py>> {
+pub fn read_uci<'py>(py: Python<'py>, path: crate::args::FilePath) -> PyResult<UciArrays<'py>> {
     let data = quick(py, || load_uci(&path.0))?.map_err(err)?;
     let ps: Vec<_> = data.rows.iter().map(|r| r.position).collect();
     let labels: Vec<i8> = data
@@ -47,7 +48,7 @@ pub fn read_uci<'py>(py: Python<'py>, path: crate::errors::FilePath) -> PyResult
 #[pyo3(signature = (path, width = 7, height = 6))]
 pub fn read_labelled<'py>(
     py: Python<'py>,
-    path: crate::errors::FilePath,
+    path: crate::args::FilePath,
     width: usize,
     height: usize,
 ) -> PyResult<Bound<'py, PyDict>> {

@@ -4,11 +4,14 @@
 //! with the library's message.
 
 mod agent;
+mod args;
 mod bench;
+mod bridge;
 mod data;
 mod errors;
 mod model;
 mod position;
+mod random;
 mod solver;
 
 use pyo3::prelude::*;

@@ -1,8 +1,10 @@
 //! `Model`: any model file (GBT, linear, n-tuple) as an evaluator: values, probabilities,
 //! explanations, one position or a batch; and `features`, the feature sets as numpy matrices.
 
-use crate::errors::{Pos, Positions, err, quick};
+use crate::bridge::quick;
+use crate::errors::err;
 use crate::position::geometry;
+use crate::position::{Pos, Positions};
 use connect4_engine::eval::{Evaluator, ModelEvaluator};
 use connect4_engine::features::FeatureSet;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -122,11 +124,11 @@ impl Model {
     /// the package); refused with the library's message when missing, corrupt, of another
     /// kind or board size.
     #[new]
-    #[pyo3(signature = (path, width = crate::errors::Nat(7), height = crate::errors::Nat(6)))]
+    #[pyo3(signature = (path, width = crate::args::Nat(7), height = crate::args::Nat(6)))]
     fn new(
-        path: crate::errors::FilePath,
-        width: crate::errors::Nat,
-        height: crate::errors::Nat,
+        path: crate::args::FilePath,
+        width: crate::args::Nat,
+        height: crate::args::Nat,
     ) -> PyResult<Model> {
         let (width, height) = (width.get(), height.get());
         let g = geometry(width, height)?;

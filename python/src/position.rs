@@ -1,10 +1,14 @@
 //! `Position`: a board of any supported size, from a move string or an array, immutable
 //! (every move returns a new position), hashable, convertible to and from numpy.
 
-use crate::errors::{Nat, err, short_repr};
-use connect4_engine::game::{Geometry, Outcome, Player};
+use crate::args::{Nat, short_repr};
+use crate::errors::err;
+use connect4_engine::game::{Geometry, LineRules, Outcome, Player, random_line};
+use connect4_engine::seed;
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// The board geometry of `width` x `height`, or a `Connect4Error` naming the size.
 pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
@@ -42,8 +46,8 @@ fn number(p: Player) -> u8 {
 impl Position {
     /// The position after `moves` (1-based columns, e.g. "4453") on a `width` x `height` board.
     #[new]
-    #[pyo3(signature = (moves = crate::errors::Text(String::new()), width = Nat(7), height = Nat(6)))]
-    fn new(moves: crate::errors::Text, width: Nat, height: Nat) -> PyResult<Position> {
+    #[pyo3(signature = (moves = crate::args::Text(String::new()), width = Nat(7), height = Nat(6)))]
+    fn new(moves: crate::args::Text, width: Nat, height: Nat) -> PyResult<Position> {
         let moves = moves.0.as_str();
         let g = geometry(width.get(), height.get())?;
         let inner = connect4_engine::Position::from_moves(g, moves).map_err(err)?;
@@ -390,9 +394,9 @@ pub fn random_position(
             g.cells()
         )));
     }
-    // Python-side generators are asked for every draw; a seed (or none) drives a splitmix
-    // stream of its own.
-    let seed_stream = match rng {
+    // Python-side generators are asked for every draw; a seed (or none: one from Python's
+    // `random`) drives the library's seeded stream. The line itself is the library's.
+    let seed = match rng {
         None => Some(
             py.import("random")?
                 .call_method1("getrandbits", (64,))?
@@ -401,43 +405,28 @@ pub fn random_position(
         Some(r) if r.hasattr("randrange")? || r.hasattr("integers")? => None,
         Some(r) => Some(r.extract::<Nat>()?.0),
     };
-    let mut state = seed_stream.unwrap_or(0);
-    let mut draw = |n: usize| -> PyResult<usize> {
-        if seed_stream.is_some() {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            Ok((connect4_engine::seed::splitmix64(state) % n as u64) as usize)
-        } else {
-            crate::errors::draw_index(py, rng, n)
+    let mut stream = seed
+        .map(|s| ChaCha8Rng::seed_from_u64(seed::derive_seed(s, seed::Stream::RandomBoard, &[])));
+    let draw = |n: usize| -> PyResult<usize> {
+        match stream.as_mut() {
+            Some(r) => Ok(r.gen_range(0..n)),
+            None => crate::random::draw_index(py, rng, n),
         }
     };
-    // Random games until one lasts: retrying is rare for the plies people ask for.
-    for _ in 0..10_000 {
-        let mut p = connect4_engine::Position::new(g);
-        let mut moves = Vec::with_capacity(plies);
-        let mut ok = true;
-        for _ in 0..plies {
-            // Never a move that ends the game.
-            let cols: Vec<usize> = p
-                .legal_columns()
-                .filter(|&c| !p.is_winning_move(c))
-                .collect();
-            if cols.is_empty() {
-                ok = false;
-                break;
-            }
-            let c = cols[draw(cols.len())?];
-            p.play_col(c);
-            moves.push(c);
-        }
-        if !ok || p.is_full() || (forbid_direct_win && p.can_win_next()) {
-            continue;
-        }
-        let text: String = moves.iter().map(|c| (c + 1).to_string()).collect();
-        return Ok((Position::wrap(p, Some(text)), moves));
-    }
-    Err(err(format!(
-        "no random {width}x{height} position of {plies} stones found in 10000 tries"
-    )))
+    let rules = LineRules {
+        no_winning_moves: true,
+        no_win_in_one: forbid_direct_win,
+    };
+    // Retrying is rare for the plies people ask for.
+    let Some(moves) = random_line(g, plies, rules, draw, Some(10_000))? else {
+        return Err(err(format!(
+            "no random {width}x{height} position of {plies} stones found in 10000 tries"
+        )));
+    };
+    let mut p = connect4_engine::Position::new(g);
+    moves.iter().for_each(|&c| p.play_col(c));
+    let text: String = moves.iter().map(|c| (c + 1).to_string()).collect();
+    Ok((Position::wrap(p, Some(text)), moves))
 }
 
 /// A random position after `plies` random moves and those moves (0-based columns); see
@@ -460,4 +449,55 @@ pub fn random_board(
         width.get(),
         height.get(),
     )
+}
+
+/// A `Position` argument; anything else is a `Connect4Error` saying what was expected.
+pub struct Pos(pub connect4_engine::Position);
+
+impl<'py> FromPyObject<'_, 'py> for Pos {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        match ob.cast::<Position>() {
+            Ok(p) => Ok(Pos(p.get().inner)),
+            Err(_) => Err(err(format!(
+                "expected a Position (e.g. Position(\"4453\")), got {}",
+                crate::args::got(&ob)
+            ))),
+        }
+    }
+}
+
+/// A list (any iterable but a string) of `Position`s.
+pub struct Positions(pub Vec<connect4_engine::Position>);
+
+impl<'py> FromPyObject<'_, 'py> for Positions {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let bad = || {
+            err(format!(
+                "expected a list of Positions, got {}",
+                crate::args::got(&ob)
+            ))
+        };
+        if ob.is_instance_of::<pyo3::types::PyString>() {
+            return Err(bad());
+        }
+        let items = ob.try_iter().map_err(|_| bad())?;
+        let mut out = Vec::new();
+        for (i, item) in items.enumerate() {
+            let item = item?;
+            match item.cast::<Position>() {
+                Ok(p) => out.push(p.get().inner),
+                Err(_) => {
+                    return Err(err(format!(
+                        "positions[{i}]: expected a Position, got {}",
+                        crate::args::got(&item)
+                    )));
+                }
+            }
+        }
+        Ok(Positions(out))
+    }
 }

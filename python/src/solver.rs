@@ -1,7 +1,10 @@
 //! `Solver`: exact scores of any position, the opening book when there is one.
 
-use crate::errors::{Nat, Pos, Positions, err, interruptible, lock_until};
+use crate::args::Nat;
+use crate::bridge::{interruptible, lock_until};
+use crate::errors::err;
 use crate::position::geometry;
+use crate::position::{Pos, Positions};
 use connect4_engine::Mode;
 use connect4_engine::solver::book::Book;
 use pyo3::prelude::*;
@@ -49,7 +52,7 @@ impl Solver {
         py: Python<'_>,
         f: impl FnOnce(&mut connect4_engine::Solver) -> T + Send,
     ) -> PyResult<T> {
-        let stop = crate::errors::call_interrupt();
+        let stop = crate::bridge::call_interrupt();
         interruptible(py, &stop, || {
             let mut guard = lock_until(&self.inner, &stop)?;
             guard.set_interrupt(Some(stop.clone()));
@@ -95,7 +98,7 @@ impl Solver {
                 let path: std::path::PathBuf = b.extract().map_err(|_| {
                     err(format!(
                         "book: expected True, False or a file path, got {}",
-                        crate::errors::short_repr(b)
+                        crate::args::short_repr(b)
                     ))
                 })?;
                 let book = Book::load(&path, Some(g)).map_err(err)?;
@@ -152,7 +155,7 @@ impl Solver {
                 let tied: Vec<usize> = (0..scores.len())
                     .filter(|&c| scores[c] == Some(best))
                     .collect();
-                let i = crate::errors::draw_index(py, rng, tied.len())?;
+                let i = crate::random::draw_index(py, rng, tied.len())?;
                 Ok((tied[i], best))
             }
             other => Err(err(format!(

@@ -65,6 +65,8 @@ pub enum Stream {
     PerfectTies,
     /// Parallel n-tuple self-play: one stream per worker (parts: run seed, worker, game).
     NTupleWorker,
+    /// The Python package's random boards from an int seed (no parts).
+    RandomBoard,
 }
 
 impl Stream {
@@ -93,6 +95,7 @@ impl Stream {
             Stream::BenchAnalyze => 0xa7a1_0001,
             Stream::PerfectTies => 0x9e7f_0001,
             Stream::NTupleWorker => 0x7e_0005,
+            Stream::RandomBoard => 0xb0a7_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

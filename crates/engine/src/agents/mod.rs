@@ -24,6 +24,16 @@ use crate::Interrupt;
 use crate::game::Position;
 
 /// What an agent sees when asked for a move.
+///
+/// ```
+/// use connect4_engine::agents::Turn;
+/// use connect4_engine::{Geometry, Position};
+/// let before = Position::new(Geometry::STANDARD);
+/// let now = before.after(3).unwrap();
+/// let turn = Turn { position: now, opponent_move: Some((before, 3)) };
+/// assert_eq!(Turn::new(now).opponent_move, None);
+/// assert_eq!(turn.position.moves_played(), 1);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Turn {
     /// The position to move in (the game is not over).
@@ -35,6 +45,11 @@ pub struct Turn {
 
 impl Turn {
     /// A turn with no known opponent move.
+    ///
+    /// ```
+    /// use connect4_engine::{agents::Turn, Geometry, Position};
+    /// assert!(Turn::new(Position::new(Geometry::STANDARD)).opponent_move.is_none());
+    /// ```
     pub fn new(position: Position) -> Self {
         Turn {
             position,
@@ -43,7 +58,25 @@ impl Turn {
     }
 }
 
-/// A player of the game.
+/// A player of the game: the arena, the web UI and the Python package ask any agent for
+/// moves the same way.
+///
+/// ```
+/// use connect4_engine::agents::{Agent, Turn};
+/// use connect4_engine::{Geometry, Position};
+/// /// Plays the leftmost column that has room.
+/// struct Leftmost;
+/// impl Agent for Leftmost {
+///     fn name(&self) -> &str {
+///         "leftmost"
+///     }
+///     fn choose(&mut self, turn: &Turn) -> usize {
+///         turn.position.legal_columns().next().unwrap_or(0)
+///     }
+/// }
+/// let full_first = Position::from_moves(Geometry::STANDARD, "111111").unwrap();
+/// assert_eq!(Leftmost.choose(&Turn::new(full_first)), 1);
+/// ```
 pub trait Agent: Send {
     /// The agent's spec or display name.
     fn name(&self) -> &str;

@@ -71,6 +71,17 @@ pub struct Hybrid {
 impl Hybrid {
     /// Combines `model` (values should lie in [-1, 1] like the rollouts', as the GBT's do)
     /// and `rollouts` by `phases`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, Hybrid};
+    /// use connect4_engine::{Geometry, Position};
+    /// use connect4_engine::eval::{MonteCarlo, Phases, PlayoutPolicy, Threats};
+    /// use std::sync::Arc;
+    /// let rollouts = MonteCarlo::new(Geometry::STANDARD, 100, PlayoutPolicy::Smart, 1);
+    /// let e = Hybrid::new(Arc::new(Threats::new(Geometry::STANDARD)), rollouts, Phases::default());
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// assert!(e.evaluate(&p).is_finite());
+    /// ```
     pub fn new(model: Arc<dyn Evaluator>, rollouts: MonteCarlo, phases: Phases) -> Self {
         Hybrid {
             model,

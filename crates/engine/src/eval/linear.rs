@@ -21,6 +21,15 @@ pub struct LinearEvaluator {
 
 impl LinearEvaluator {
     /// A linear evaluator with the given weights, reported under `name`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, LinearEvaluator};
+    /// use connect4_engine::{Geometry, Position};
+    /// let e = LinearEvaluator::new(Geometry::STANDARD, [1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0], "mine");
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// assert!(e.evaluate(&p).is_finite());
+    /// assert!(e.name().contains("mine"));
+    /// ```
     pub fn new(geom: Geometry, weights: [f64; 8], name: impl Into<String>) -> Self {
         LinearEvaluator {
             features: Linear8::new(geom),

@@ -39,7 +39,27 @@ use crate::game::{Geometry, Player, Position};
 use std::sync::Arc;
 use thiserror::Error;
 
-/// A static evaluation function.
+/// A static evaluation function: the searcher calls it at its leaves.
+///
+/// ```
+/// use connect4_engine::eval::Evaluator;
+/// use connect4_engine::{Geometry, Player, Position};
+/// /// Stones in the centre column, own minus the opponent's.
+/// struct Centre;
+/// impl Evaluator for Centre {
+///     fn name(&self) -> String {
+///         "centre".into()
+///     }
+///     fn evaluate(&self, pos: &Position) -> f64 {
+///         let col = pos.geometry().column_mask(3);
+///         (pos.current_stones() & col).count_ones() as f64
+///             - (pos.opponent_stones() & col).count_ones() as f64
+///     }
+/// }
+/// let p = Position::from_moves(Geometry::STANDARD, "4").unwrap(); // o to move
+/// assert_eq!(Centre.evaluate(&p), -1.0);
+/// assert_eq!(Centre.evaluate_for(&p, Player::First), 1.0);
+/// ```
 pub trait Evaluator: Send + Sync {
     /// A short name for reports, e.g. `openlines`.
     fn name(&self) -> String;
@@ -92,6 +112,13 @@ pub const BUILTIN_EVALUATORS: [&str; 4] = ["openlines", "window", "handtuned", "
 
 /// The name in [`BUILTIN_EVALUATORS`] that `name` stands for (`open` and `linear` are
 /// aliases of `openlines` and `handtuned`, `threats` of `threat`), or `None`.
+///
+/// ```
+/// use connect4_engine::eval::{self, Evaluator};
+/// use connect4_engine::{Geometry, Position};
+/// assert_eq!(eval::canonical_name("linear"), Some("handtuned"));
+/// assert_eq!(eval::canonical_name("nope"), None);
+/// ```
 pub fn canonical_name(name: &str) -> Option<&'static str> {
     Some(match name {
         "openlines" | "open" => "openlines",
@@ -103,6 +130,15 @@ pub fn canonical_name(name: &str) -> Option<&'static str> {
 }
 
 /// Builds a built-in evaluator by name or alias (see [`canonical_name`]).
+///
+/// ```
+/// use connect4_engine::eval::{self, Evaluator};
+/// use connect4_engine::{Geometry, Position};
+/// let e = eval::builtin("threat", Geometry::STANDARD).unwrap();
+/// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+/// assert!(e.evaluate(&p).is_finite());
+/// assert!(eval::builtin("nope", Geometry::STANDARD).is_err());
+/// ```
 pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
     let unknown = || EvalError::Unknown {
         name: name.to_string(),
@@ -117,6 +153,17 @@ pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalErr
 
 /// Loads any model file for boards of `geom`, by the kind its header names: a GBT model
 /// (`c4 train gbt`) or linear weights (`c4 train lms`).
+///
+/// ```
+/// use connect4_engine::eval::{self, Evaluator};
+/// use connect4_engine::{Geometry, Position};
+/// let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+/// let e = eval::load_model(&models.join("ntuple.bin"), Geometry::STANDARD).unwrap();
+/// let p = Position::from_moves(Geometry::STANDARD, "4").unwrap();
+/// let v = e.evaluate(&p);
+/// assert!((-1.0..=1.0).contains(&v));
+/// assert!(eval::load_model(&models.join("missing.bin"), Geometry::STANDARD).is_err());
+/// ```
 pub fn load_model(path: &std::path::Path, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
     Ok(match ModelEvaluator::load(path, geom)? {
         ModelEvaluator::Gbt(e) => Arc::new(*e),

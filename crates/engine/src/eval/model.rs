@@ -19,6 +19,17 @@ pub enum ModelEvaluator {
 
 impl ModelEvaluator {
     /// Loads `path` for boards of `geom`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, ModelEvaluator};
+    /// use connect4_engine::{Geometry, Position};
+    /// let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    /// let m = ModelEvaluator::load(&models.join("gbt.bin"), Geometry::STANDARD).unwrap();
+    /// assert_eq!(m.kind(), "gbt");
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// let p_wdl = m.probabilities(&[p]).unwrap();
+    /// assert_eq!(p_wdl.len(), 3);
+    /// ```
     pub fn load(path: &Path, geom: Geometry) -> Result<ModelEvaluator, EvalError> {
         Ok(match load_any(path, Some(geom))? {
             ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(*f, path)?)),

@@ -62,6 +62,17 @@ pub struct MonteCarlo {
 
 impl MonteCarlo {
     /// `playouts` (at least 1) playouts per evaluation with `policy`, seeded by `seed`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, MonteCarlo};
+    /// use connect4_engine::{Geometry, Position};
+    /// use connect4_engine::eval::PlayoutPolicy;
+    /// let e = MonteCarlo::new(Geometry::STANDARD, 200, PlayoutPolicy::Smart, 7);
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// let v = e.evaluate(&p);
+    /// assert!((-1.0..=1.0).contains(&v));
+    /// assert_eq!(v, e.evaluate(&p)); // seeded by the position: the same value again
+    /// ```
     pub fn new(geom: Geometry, playouts: u32, policy: PlayoutPolicy, seed: u64) -> Self {
         MonteCarlo {
             geom,

@@ -22,6 +22,16 @@ impl NTupleEvaluator {
     }
 
     /// Wraps a network in memory, named `ntuple(NAME)`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, NTupleEvaluator};
+    /// use connect4_engine::{Geometry, Position};
+    /// use connect4_engine::ml::ntuple::NTupleNetwork;
+    /// let net = NTupleNetwork::new(Geometry::STANDARD, Default::default()).unwrap();
+    /// let e = NTupleEvaluator::new(net, "fresh");
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// assert_eq!(e.evaluate(&p), 0.0); // all weights start at zero
+    /// ```
     pub fn new(net: NTupleNetwork, name: impl AsRef<str>) -> Self {
         NTupleEvaluator {
             net,

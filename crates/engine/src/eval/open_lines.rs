@@ -21,6 +21,14 @@ pub struct OpenLines {
 
 impl OpenLines {
     /// The evaluator for boards of `geom`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, OpenLines};
+    /// use connect4_engine::{Geometry, Position};
+    /// let e = OpenLines::new(Geometry::STANDARD);
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// assert!(e.evaluate(&p).is_finite());
+    /// ```
     pub fn new(geom: Geometry) -> Self {
         let lines = geom
             .lines()

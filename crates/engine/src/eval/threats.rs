@@ -27,6 +27,14 @@ const CENTRE_BONUS: f64 = 0.5;
 
 impl Threats {
     /// The evaluator for boards of `geom`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, Threats};
+    /// use connect4_engine::{Geometry, Position};
+    /// let e = Threats::new(Geometry::STANDARD);
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// assert!(e.evaluate(&p).is_finite());
+    /// ```
     pub fn new(geom: Geometry) -> Self {
         let (w, h) = (geom.width(), geom.height());
         let row = |r: usize| (0..w).fold(0, |m, c| m | geom.cell_bit(c, r));

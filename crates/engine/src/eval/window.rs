@@ -17,6 +17,14 @@ pub struct WindowScore {
 
 impl WindowScore {
     /// The evaluator for boards of `geom`.
+    ///
+    /// ```
+    /// use connect4_engine::eval::{Evaluator, WindowScore};
+    /// use connect4_engine::{Geometry, Position};
+    /// let e = WindowScore::new(Geometry::STANDARD);
+    /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
+    /// assert!(e.evaluate(&p).is_finite());
+    /// ```
     pub fn new(geom: Geometry) -> Self {
         WindowScore {
             lines: geom.lines().into_iter().map(|l| l.mask).collect(),

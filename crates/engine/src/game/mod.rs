@@ -7,6 +7,7 @@ mod error;
 mod geometry;
 mod lines;
 mod position;
+mod random_line;
 pub mod record;
 pub mod uci;
 
@@ -14,4 +15,5 @@ pub use error::GameError;
 pub use geometry::Geometry;
 pub use lines::{Direction, Line};
 pub use position::{Outcome, Player, Position};
+pub use random_line::{LineRules, random_line};
 pub use uci::Cell;

@@ -14,6 +14,11 @@ pub enum Player {
 
 impl Player {
     /// The other player.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Player::First.other(), Player::Second);
+    /// ```
     pub fn other(self) -> Player {
         match self {
             Player::First => Player::Second,
@@ -22,6 +27,11 @@ impl Player {
     }
 
     /// The UCI / board-drawing symbol: `x` for the first player, `o` for the second.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Player::First.symbol(), 'x');
+    /// ```
     pub fn symbol(self) -> char {
         match self {
             Player::First => 'x',
@@ -62,6 +72,12 @@ impl Default for Position {
 
 impl Position {
     /// The empty board of `geom`.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::new(Geometry::STANDARD);
+    /// assert_eq!((p.moves_played(), p.side_to_move()), (0, Player::First));
+    /// ```
     pub fn new(geom: Geometry) -> Self {
         Position {
             current: 0,
@@ -86,6 +102,14 @@ impl Position {
     }
 
     /// Plays the column digits of `moves` in turn; errors name the 1-based move number.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let mut p = Position::new(Geometry::STANDARD);
+    /// p.play_moves("44").unwrap();
+    /// assert_eq!(p.column_height(3), 2);
+    /// assert!(p.play_moves("9").is_err());
+    /// ```
     pub fn play_moves(&mut self, moves: &str) -> Result<(), GameError> {
         if self.geom.width() > 9 && !moves.is_empty() {
             return Err(GameError::TooWideForDigits {
@@ -108,30 +132,56 @@ impl Position {
     }
 
     /// The board this position is on.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::new(Geometry::new(6, 5).unwrap());
+    /// assert_eq!(p.geometry(), Geometry::new(6, 5).unwrap());
+    /// ```
     #[inline]
     pub fn geometry(&self) -> Geometry {
         self.geom
     }
 
     /// Number of columns.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Position::new(Geometry::STANDARD).width(), 7);
+    /// ```
     #[inline]
     pub fn width(&self) -> usize {
         self.geom.width()
     }
 
     /// Number of rows.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Position::new(Geometry::STANDARD).height(), 6);
+    /// ```
     #[inline]
     pub fn height(&self) -> usize {
         self.geom.height()
     }
 
     /// Number of stones on the board.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Position::from_moves(Geometry::STANDARD, "123").unwrap().moves_played(), 3);
+    /// ```
     #[inline]
     pub fn moves_played(&self) -> usize {
         self.moves as usize
     }
 
     /// The player whose turn it is.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Position::from_moves(Geometry::STANDARD, "4").unwrap().side_to_move(), Player::Second);
+    /// ```
     #[inline]
     pub fn side_to_move(&self) -> Player {
         if self.moves.is_multiple_of(2) {
@@ -142,24 +192,49 @@ impl Position {
     }
 
     /// Stones of the player to move.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "45").unwrap();
+    /// assert_eq!(p.current_stones().count_ones(), 1); // the first player's stone in column 4
+    /// ```
     #[inline]
     pub fn current_stones(&self) -> u64 {
         self.current
     }
 
     /// Stones of the player who just moved.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "45").unwrap();
+    /// assert_eq!(p.opponent_stones(), p.stones_of(Player::Second));
+    /// ```
     #[inline]
     pub fn opponent_stones(&self) -> u64 {
         self.current ^ self.mask
     }
 
     /// Every stone on the board.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "445").unwrap();
+    /// assert_eq!(p.mask().count_ones(), 3);
+    /// assert_eq!(p.mask(), p.current_stones() | p.opponent_stones());
+    /// ```
     #[inline]
     pub fn mask(&self) -> u64 {
         self.mask
     }
 
     /// Stones of `player`.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "445").unwrap();
+    /// assert_eq!(p.stones_of(Player::First).count_ones(), 2);
+    /// ```
     pub fn stones_of(&self, player: Player) -> u64 {
         if player == self.side_to_move() {
             self.current
@@ -169,6 +244,14 @@ impl Position {
     }
 
     /// Who occupies cell (`col`, `row`), 0-based, row 0 at the bottom.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "44").unwrap();
+    /// assert_eq!(p.cell(3, 0), Some(Player::First));
+    /// assert_eq!(p.cell(3, 1), Some(Player::Second));
+    /// assert_eq!(p.cell(3, 2), None);
+    /// ```
     pub fn cell(&self, col: usize, row: usize) -> Option<Player> {
         let bit = self.geom.cell_bit(col, row);
         if self.mask & bit == 0 {
@@ -181,35 +264,71 @@ impl Position {
     }
 
     /// Number of stones in column `col` (0-based).
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Position::from_moves(Geometry::STANDARD, "4441").unwrap().column_height(3), 3);
+    /// ```
     pub fn column_height(&self, col: usize) -> usize {
         (self.mask & self.geom.column_mask(col)).count_ones() as usize
     }
 
     /// Whether column `col` (0-based) exists and has room.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "111111").unwrap();
+    /// assert!(!p.can_play(0) && p.can_play(1) && !p.can_play(7));
+    /// ```
     #[inline]
     pub fn can_play(&self, col: usize) -> bool {
         col < self.width() && self.mask & self.geom.top_mask(col) == 0
     }
 
     /// The 0-based columns that can take a stone, left to right (none once the game is over).
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "111111").unwrap();
+    /// assert_eq!(p.legal_columns().collect::<Vec<_>>(), vec![1, 2, 3, 4, 5, 6]);
+    /// ```
     pub fn legal_columns(&self) -> impl Iterator<Item = usize> + '_ {
         let over = self.last_move_won();
         (0..self.width()).filter(move |&c| !over && self.can_play(c))
     }
 
     /// The player who just moved has four in a row.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "1212121").unwrap();
+    /// assert!(p.last_move_won());
+    /// ```
     #[inline]
     pub fn last_move_won(&self) -> bool {
         self.geom.has_four(self.opponent_stones())
     }
 
     /// Every cell is filled.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::new(4, 4).unwrap(), "4321311144234232").unwrap();
+    /// assert!(p.is_full());
+    /// ```
     #[inline]
     pub fn is_full(&self) -> bool {
         self.moves_played() == self.geom.cells()
     }
 
     /// Won, drawn or still going.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "1212121").unwrap();
+    /// assert_eq!(p.outcome(), Outcome::Won(Player::First));
+    /// assert_eq!(Position::new(Geometry::STANDARD).outcome(), Outcome::Ongoing);
+    /// ```
     pub fn outcome(&self) -> Outcome {
         if self.last_move_won() {
             Outcome::Won(self.side_to_move().other())
@@ -221,6 +340,14 @@ impl Position {
     }
 
     /// Plays column `col` (0-based) after checking that the move is legal.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let mut p = Position::from_moves(Geometry::STANDARD, "111111").unwrap();
+    /// assert!(p.play(0).is_err()); // full column
+    /// p.play(1).unwrap();
+    /// assert_eq!(p.moves_played(), 7);
+    /// ```
     pub fn play(&mut self, col: usize) -> Result<(), GameError> {
         let at = self.moves_played() + 1;
         if col >= self.width() {
@@ -244,6 +371,13 @@ impl Position {
     }
 
     /// Plays column `col` (0-based); the caller guarantees it is legal.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let mut p = Position::new(Geometry::STANDARD);
+    /// p.play_col(3);
+    /// assert_eq!(p, Position::from_moves(Geometry::STANDARD, "4").unwrap());
+    /// ```
     #[inline]
     pub fn play_col(&mut self, col: usize) {
         let bit = (self.mask + self.geom.cell_bit(col, 0)) & self.geom.column_mask(col);
@@ -251,6 +385,14 @@ impl Position {
     }
 
     /// Plays the move whose single bit is `bit` (a bit of [`Position::possible`]).
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let mut p = Position::new(Geometry::STANDARD);
+    /// let bit = p.possible() & Geometry::STANDARD.column_mask(3);
+    /// p.play_bit(bit);
+    /// assert_eq!(p, Position::from_moves(Geometry::STANDARD, "4").unwrap());
+    /// ```
     #[inline]
     pub fn play_bit(&mut self, bit: u64) {
         self.current ^= self.mask;
@@ -259,6 +401,13 @@ impl Position {
     }
 
     /// The position after column `col` (0-based), if legal.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::new(Geometry::STANDARD);
+    /// assert_eq!(p.after(3).unwrap().moves_played(), 1);
+    /// assert!(p.after(9).is_none());
+    /// ```
     pub fn after(&self, col: usize) -> Option<Position> {
         let mut p = *self;
         p.play(col).ok()?;
@@ -266,30 +415,59 @@ impl Position {
     }
 
     /// One bit per playable column: the lowest empty cell.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert_eq!(Position::new(Geometry::STANDARD).possible().count_ones(), 7);
+    /// ```
     #[inline]
     pub fn possible(&self) -> u64 {
         (self.mask + self.geom.bottom_mask()) & self.geom.board_mask()
     }
 
     /// Empty cells where the player to move would complete four.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "121212").unwrap();
+    /// assert_eq!(p.winning_cells().count_ones(), 1); // on top of column 1
+    /// ```
     #[inline]
     pub fn winning_cells(&self) -> u64 {
         self.geom.winning_cells(self.current, self.mask)
     }
 
     /// Empty cells where the opponent would complete four.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "1212123").unwrap();
+    /// assert_eq!(p.opponent_winning_cells().count_ones(), 1);
+    /// ```
     #[inline]
     pub fn opponent_winning_cells(&self) -> u64 {
         self.geom.winning_cells(self.opponent_stones(), self.mask)
     }
 
     /// The player to move can win with the next stone.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// assert!(Position::from_moves(Geometry::STANDARD, "121212").unwrap().can_win_next());
+    /// assert!(!Position::new(Geometry::STANDARD).can_win_next());
+    /// ```
     #[inline]
     pub fn can_win_next(&self) -> bool {
         self.winning_cells() & self.possible() != 0
     }
 
     /// Playing column `col` (0-based, must be playable) wins at once.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "121212").unwrap();
+    /// assert!(p.is_winning_move(0) && !p.is_winning_move(1));
+    /// ```
     #[inline]
     pub fn is_winning_move(&self, col: usize) -> bool {
         self.winning_cells() & self.possible() & self.geom.column_mask(col) != 0
@@ -300,6 +478,14 @@ impl Position {
     /// candidate is to block it (two such cells: nothing saves us, the result is empty); and no
     /// move may fill the cell just below an opponent's winning cell, which would let them play
     /// it next.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// // The second player must block column 1.
+    /// let p = Position::from_moves(Geometry::STANDARD, "12121").unwrap();
+    /// let safe = p.possible_non_losing_moves();
+    /// assert_eq!(safe, p.possible() & Geometry::STANDARD.column_mask(0));
+    /// ```
     #[inline]
     pub fn possible_non_losing_moves(&self) -> u64 {
         let mut possible = self.possible();
@@ -316,6 +502,13 @@ impl Position {
 
     /// How many winning cells the player to move would have after playing `bit`: the move
     /// ordering heuristic (moves that create threats first).
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "2233").unwrap();
+    /// let c4 = p.possible() & Geometry::STANDARD.column_mask(3);
+    /// assert_eq!(p.move_score(c4), 2); // three in a row, open at both ends
+    /// ```
     #[inline]
     pub fn move_score(&self, bit: u64) -> u32 {
         self.geom
@@ -326,12 +519,25 @@ impl Position {
     /// A number that identifies the position among all positions of its geometry: the stones
     /// of the player to move plus one extra bit on top of every column's stack. Fits in
     /// `width * (height + 1)` bits.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let a = Position::from_moves(Geometry::STANDARD, "1234").unwrap();
+    /// let b = Position::from_moves(Geometry::STANDARD, "3214").unwrap();
+    /// assert_eq!(a.key(), b.key()); // the same stones, reached another way
+    /// ```
     #[inline]
     pub fn key(&self) -> u64 {
         self.current + self.mask + self.geom.bottom_mask()
     }
 
     /// The same position mirrored left to right.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "12").unwrap();
+    /// assert_eq!(p.mirror(), Position::from_moves(Geometry::STANDARD, "76").unwrap());
+    /// ```
     pub fn mirror(&self) -> Position {
         Position {
             current: self.geom.mirror_bits(self.current),
@@ -343,6 +549,12 @@ impl Position {
 
     /// The smaller of the keys of the position and of its mirror image: equal for the two
     /// mirror images, so symmetric positions share one entry wherever it is used.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "12").unwrap();
+    /// assert_eq!(p.canonical_key(), p.mirror().canonical_key());
+    /// ```
     #[inline]
     pub fn canonical_key(&self) -> u64 {
         let k = self.key();
@@ -353,6 +565,12 @@ impl Position {
     /// Builds a position from raw bitboards; returns `None` when they are inconsistent
     /// (stones outside the board, floating stones, impossible counts, a four for the side to
     /// move).
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
+    /// let p = Position::from_moves(Geometry::STANDARD, "4453").unwrap();
+    /// assert_eq!(Position::from_bits(p.geometry(), p.current_stones(), p.mask()), Some(p));
+    /// ```
     pub fn from_bits(geom: Geometry, current: u64, mask: u64) -> Option<Position> {
         if mask & !geom.board_mask() != 0 || current & !mask != 0 {
             return None;

@@ -142,11 +142,24 @@ pub struct Solver {
 
 impl Solver {
     /// A solver for `geom` with the default 64 MiB table.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::new(Geometry::STANDARD);
+    /// assert_eq!(s.solve(&Position::from_moves(Geometry::STANDARD, "1212121").unwrap()), -18);
+    /// ```
     pub fn new(geom: Geometry) -> Self {
         Self::with_table_mib(geom, DEFAULT_TT_MIB).expect("default table size is valid")
     }
 
     /// A solver for `geom` whose table takes about `mib` MiB.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert!(s.table_entries() > 0);
+    /// assert!(Solver::with_table_mib(Geometry::STANDARD, 0).is_err());
+    /// ```
     pub fn with_table_mib(geom: Geometry, mib: usize) -> Result<Self, SolverError> {
         if mib == 0 || mib > 65536 {
             return Err(SolverError::TableSize { mib });
@@ -188,16 +201,39 @@ impl Solver {
 
     /// The opening book this solver reads (by default the [installed](book::install) one for
     /// its board); `None` makes it search everything, as for checking the book itself.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert!(s.book().is_some()); // the built-in 7x6 book
+    /// s.set_book(None);
+    /// assert!(s.book().is_none());
+    /// ```
     pub fn set_book(&mut self, book: Option<std::sync::Arc<book::Book>>) {
         self.book = book.filter(|b| b.geometry() == self.geom);
     }
 
     /// The opening book this solver reads, if any.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// let empty = Position::new(Geometry::STANDARD);
+    /// assert_eq!(s.book().and_then(|b| b.score(&empty)), Some(1));
+    /// ```
     pub fn book(&self) -> Option<&book::Book> {
         self.book.as_deref()
     }
 
     /// Positions with fewer than `plies` stones share table entries with their mirror image.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// s.set_symmetry_plies(0); // no sharing with mirror images: same scores
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// assert_eq!(s.solve(&end), -1);
+    /// ```
     pub fn set_symmetry_plies(&mut self, plies: usize) {
         self.symmetry_plies = plies;
     }
@@ -219,27 +255,66 @@ impl Solver {
     /// search stores nothing false in the table: [`Solver::score_bounds`] then returns the
     /// bounds proved so far, and the table keeps what finished, so asking again later goes on
     /// from there.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// use connect4_engine::Interrupt;
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// s.set_book(None);
+    /// let stop = Interrupt::new();
+    /// stop.cancel();
+    /// s.set_interrupt(Some(stop));
+    /// let (lo, hi) = s.score_bounds(&Position::from_moves(Geometry::STANDARD, "44").unwrap(), Mode::Strong);
+    /// assert!(s.was_interrupted() && lo < hi);
+    /// ```
     pub fn set_interrupt(&mut self, interrupt: Option<Interrupt>) {
         self.interrupt = interrupt;
     }
 
     /// The interrupt searches poll, if any.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert!(s.interrupt().is_none());
+    /// ```
     pub fn interrupt(&self) -> Option<&Interrupt> {
         self.interrupt.as_ref()
     }
 
     /// Whether the interrupt stopped the last search (the last score is then only bounds).
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// s.solve(&end);
+    /// assert!(!s.was_interrupted());
+    /// ```
     pub fn was_interrupted(&self) -> bool {
         self.stopped
     }
 
     /// The board this solver works on.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// assert_eq!(Solver::with_table_mib(Geometry::STANDARD, 8).unwrap().geometry(), Geometry::STANDARD);
+    /// ```
     pub fn geometry(&self) -> Geometry {
         self.geom
     }
 
     /// Faults the tables' pages in now rather than at the first search, so that the first
     /// position's time measures its search alone (benchmarks, timed output).
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// s.ready();
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// assert_eq!(s.solve(&end), -1);
+    /// ```
     pub fn ready(&mut self) {
         match &mut self.tt {
             Tt::Narrow(t) => t.ready(),
@@ -249,6 +324,12 @@ impl Solver {
     }
 
     /// Number of table entries (for reports).
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert!(s.table_entries() >= 1 << 20);
+    /// ```
     pub fn table_entries(&self) -> u64 {
         match &self.tt {
             Tt::Narrow(t) => t.len(),
@@ -257,16 +338,42 @@ impl Solver {
     }
 
     /// Nodes searched since the last [`Solver::reset_nodes`].
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// s.solve(&end);
+    /// assert!(s.nodes() > 0);
+    /// s.reset_nodes();
+    /// assert_eq!(s.nodes(), 0);
+    /// ```
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
     /// Restarts the node counter.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// s.reset_nodes();
+    /// assert_eq!(s.nodes(), 0);
+    /// ```
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
     }
 
     /// Forgets everything the table learnt.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// let first = s.solve(&end);
+    /// s.clear();
+    /// assert_eq!(s.solve(&end), first);
+    /// ```
     pub fn clear(&mut self) {
         match &mut self.tt {
             Tt::Narrow(t) => t.clear(),
@@ -291,6 +398,13 @@ impl Solver {
     }
 
     /// -1, 0 or +1: loss, draw or win for the side to move.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert_eq!(s.solve_weak(&end), -1);
+    /// ```
     pub fn solve_weak(&mut self, pos: &Position) -> i32 {
         self.score(pos, Mode::Weak)
     }
@@ -300,6 +414,14 @@ impl Solver {
     ///
     /// # Panics
     /// If `pos` is on another geometry than the solver's.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert_eq!(s.score(&end, Mode::Strong), -1);
+    /// assert_eq!(s.score(&end, Mode::Weak), -1);
+    /// ```
     pub fn score(&mut self, pos: &Position, mode: Mode) -> i32 {
         self.score_bounds(pos, mode).0
     }
@@ -309,6 +431,13 @@ impl Solver {
     ///
     /// # Panics
     /// If `pos` is on another geometry than the solver's.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert_eq!(s.score_bounds(&end, Mode::Strong), (-1, -1)); // no interrupt: exact
+    /// ```
     pub fn score_bounds(&mut self, pos: &Position, mode: Mode) -> (i32, i32) {
         self.stopped = false;
         assert_eq!(

@@ -44,6 +44,14 @@ impl Solver {
 
     /// Whether the strong score of `pos` is at most `bound`: one null-window probe, much
     /// cheaper than the exact score. Grading a move against a known score needs only this.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert!(s.score_at_most(&end, -1));
+    /// assert!(!s.score_at_most(&end, -2));
+    /// ```
     pub fn score_at_most(&mut self, pos: &Position, bound: i32) -> bool {
         let g = self.geom;
         let moves = pos.moves_played();
@@ -75,6 +83,12 @@ impl Solver {
     ///
     /// Cheaper than [`Solver::analyze`]: one exact solve, then a null-window test per column
     /// (centre first) until one child reaches the score, where `analyze` solves every child.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, Mode, Position, Solver};
+    /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
+    /// assert_eq!(s.best_move(&Position::new(Geometry::STANDARD)), Some((3, 1)));
+    /// ```
     pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
         if pos.last_move_won() || pos.is_full() {
             return None;

@@ -208,21 +208,13 @@ struct Scheduled {
 /// `plies` random legal moves from the empty board of `geom` that leave the game open,
 /// drawn from `rng`.
 pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
-    loop {
-        let mut pos = Position::new(geom);
-        let mut moves = Vec::with_capacity(plies);
-        for _ in 0..plies {
-            let legal: Vec<usize> = pos.legal_columns().collect();
-            if legal.is_empty() {
-                break;
-            }
-            let c = legal[rng.gen_range(0..legal.len())];
-            pos.play_col(c);
-            moves.push(c);
-        }
-        if moves.len() == plies && !pos.last_move_won() && !pos.is_full() {
-            return moves;
-        }
+    let draw = |n: usize| Ok::<_, std::convert::Infallible>(rng.gen_range(0..n));
+    match crate::game::random_line(geom, plies, Default::default(), draw, None) {
+        Ok(Some(moves)) => moves,
+        // Without a limit on tries the line is always found; a board too small for `plies`
+        // stones would never end (as before: callers check the plies against the board).
+        Ok(None) => Vec::new(),
+        Err(never) => match never {},
     }
 }
 

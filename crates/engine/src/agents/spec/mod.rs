@@ -199,27 +199,69 @@ impl FromStr for AgentSpec {
 impl AgentSpec {
     /// A search over any model file (`model:PATH,depth=N`), whatever characters the path
     /// holds (it is quoted in the text when needed, so the text parses back to this spec).
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::{Geometry, Position};
+    /// let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    /// let spec = AgentSpec::model(&models.join("gbt.bin"), 2).unwrap();
+    /// assert!(spec.to_string().starts_with("model:"));
+    /// let mut agent = spec.factory(Geometry::STANDARD).unwrap().build(1).unwrap();
+    /// assert!(agent.choose(&connect4_engine::agents::Turn::new(Position::new(Geometry::STANDARD))) < 7);
+    /// ```
     pub fn model(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
         Self::with_path("model", "", path, depth)
     }
 
     /// A search over an n-tuple network (`ntuple:PATH,depth=N`).
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::{Geometry, Position};
+    /// let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    /// let spec = AgentSpec::ntuple(&models.join("ntuple.bin"), 1).unwrap();
+    /// assert!(spec.factory(Geometry::STANDARD).is_ok());
+    /// ```
     pub fn ntuple(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
         Self::with_path("ntuple", "", path, depth)
     }
 
     /// A search over linear weights (`lms:PATH,depth=N`).
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::{Geometry, Position};
+    /// let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    /// let spec = AgentSpec::lms(&models.join("lms.bin"), 3).unwrap();
+    /// assert!(spec.factory(Geometry::STANDARD).is_ok());
+    /// ```
     pub fn lms(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
         Self::with_path("lms", "", path, depth)
     }
 
     /// The hybrid agent over a model file (`hybrid:model=PATH,depth=N`), other settings at
     /// their defaults.
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::{Geometry, Position};
+    /// let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    /// let spec = AgentSpec::hybrid(&models.join("gbt.bin"), 2).unwrap();
+    /// assert!(spec.to_string().starts_with("hybrid:model="));
+    /// ```
     pub fn hybrid(path: &Path, depth: u32) -> Result<AgentSpec, AgentError> {
         Self::with_path("hybrid", "model=", path, depth)
     }
 
     /// A search over a built-in evaluator kind (`handtuned`, `window`, `threat`) at `depth`.
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::{Geometry, Position};
+    /// let spec = AgentSpec::builtin("threat", 4).unwrap();
+    /// assert_eq!(spec.to_string(), "threat:depth=4");
+    /// assert!(AgentSpec::builtin("nonsense", 4).is_err());
+    /// ```
     pub fn builtin(kind: &str, depth: u32) -> Result<AgentSpec, AgentError> {
         format!("{kind}:depth={depth}").parse()
     }
@@ -238,6 +280,14 @@ impl AgentSpec {
     /// The same searching agent playing on a time budget of `ms` per move instead of a fixed
     /// depth (it deepens until the budget is spent, up to 42 plies), labelled `SPEC@MSms`;
     /// `None` for agents that do not search (random, perfect, adaptive).
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::{Geometry, Position};
+    /// let spec: AgentSpec = "handtuned:depth=5".parse().unwrap();
+    /// assert!(spec.with_time_budget(50.0).is_some());
+    /// assert!("random".parse::<AgentSpec>().unwrap().with_time_budget(50.0).is_none());
+    /// ```
     pub fn with_time_budget(&self, ms: f64) -> Option<AgentSpec> {
         let AgentKind::Search { eval, params } = &self.kind else {
             return None;
