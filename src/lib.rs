@@ -14,11 +14,13 @@
 //!   ([`datasets::fetch`]), and the `c4` binary, a thin command-line layer.
 
 pub use connect4_learn::{
-    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, arena, eval, features,
-    game, interrupt, io, ml, progress, search, seed, solver, train,
+    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, answers, arena, clock,
+    eval, features, game, interrupt, io, ml, progress, search, seed, solver, train,
 };
 
+pub mod builtin;
 pub mod datasets;
 pub mod pipeline;
 pub mod plot;
 pub mod serve;
+pub mod site;

@@ -93,7 +93,7 @@ fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
 #[test]
 fn a_shallow_table_shared_by_two_workers_keeps_every_score_exact() {
     use connect4_ml::Mode;
-    use connect4_ml::datasets::label::SolverPool;
+    use connect4_ml::datasets::label::{ScoreMany, SolverPool};
     use connect4_ml::progress::Quiet;
     use connect4_ml::solver::ShallowTable;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");
@@ -116,9 +116,7 @@ fn a_shallow_table_shared_by_two_workers_keeps_every_score_exact() {
         .unwrap();
     threads.install(|| {
         let table = ShallowTable::new(Geometry::STANDARD, 20, 1).unwrap();
-        let pool = SolverPool::new(Geometry::STANDARD, 4)
-            .unwrap()
-            .with_shallow_table(table);
+        let pool = SolverPool::new(4).with_shallow_table(table);
         for mode in [Mode::Strong, Mode::Weak] {
             // Twice: the second pass starts from a table full of the first one's bounds.
             for pass in 0..2 {

@@ -647,8 +647,16 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     c.execute("const i = document.getElementById('agent-spec'); i.value = 'easy'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
     wait_for(&c, "the retried move", &format!("{STONES} === 2"), 20).await;
 
-    // A hint shows only the best column, with the scores hidden.
-    click(&c, "#show-hints").await;
+    // A hint shows only the best column, with the scores hidden: against a computer they
+    // are off until the player turns them on.
+    assert_eq!(
+        js(&c, "document.getElementById('show-hints').checked").await,
+        false
+    );
+    assert_eq!(
+        js(&c, "document.body.classList.contains('hints-off')").await,
+        true
+    );
     wait_for(
         &c,
         "an exact analysis",
@@ -666,7 +674,9 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     .await;
     assert!(status(&c).await.starts_with("Hint: column "));
     screenshot(&c, &shots, "hint").await;
+    // Turned on, the choice is remembered for the next visit.
     click(&c, "#show-hints").await;
+    assert_eq!(js(&c, "localStorage.getItem('c4.showScores')").await, "1");
 
     // Scores in words, from the board's side.
     let words = js(&c, "document.getElementById('analysis-words').textContent").await;
@@ -782,4 +792,121 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(&runs);
     let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// A static file server (Python's `http.server`) for `dir` on a free port.
+fn static_server(dir: &Path) -> (Killed, String) {
+    let port = free_port();
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "http.server",
+            "--bind",
+            "127.0.0.1",
+            &port.to_string(),
+            "--directory",
+        ])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 -m http.server (the static site's host)");
+    let url = format!("http://127.0.0.1:{port}");
+    let start = Instant::now();
+    while ureq::get(&format!("{url}/")).call().is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "http.server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Killed(child), url)
+}
+
+/// The static site of `c4 site`, served by a plain static server with no `c4` process
+/// running: the page analyses with the book, plays the computer (the n-tuple network's model
+/// fetched on demand), opens links, hides what needs the server, reloads at the empty board,
+/// and measures the network's move time in the browser.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and ChromeDriver (Debian's chromium, chromium-driver): run with --include-ignored"]
+async fn the_static_site_plays_and_analyses_without_a_server() {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let shots = tmp.join("screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let site = tmp.join(format!("site-{}", std::process::id()));
+    let out = common::c4(&["site", "--out", site.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", common::both(&out));
+    let (_host, url) = static_server(&site);
+    let (_driver, driver_url) = start_driver();
+    let profile = tmp.join(format!("chromium-profile3-{}", std::process::id()));
+    let c = connect(&driver_url, &profile).await;
+    c.goto(&format!("{url}/")).await.unwrap();
+    wait_for(&c, "the page to be ready", READY, 60).await;
+    assert_eq!(
+        js(&c, "document.body.classList.contains('backend-engine')").await,
+        true
+    );
+    assert_eq!(
+        js(
+            &c,
+            "getComputedStyle(document.getElementById('tab-button-runs')).display"
+        )
+        .await,
+        "none"
+    );
+    // The engine's analysis of the empty board, from the book.
+    wait_for(
+        &c,
+        "an exact analysis",
+        "document.getElementById('analysis').dataset.complete === 'true'",
+        60,
+    )
+    .await;
+    let words = js(&c, "document.getElementById('analysis-words').textContent").await;
+    assert!(
+        words.as_str().unwrap().starts_with("x to move: "),
+        "{words}"
+    );
+    // Presets come from the engine; against Expert the network's file is fetched on demand.
+    select(&c, "#preset", "ntuple:depth=1,safe=true").await;
+    click(&c, "#board .col:nth-child(4)").await;
+    wait_for(&c, "the network's reply", &format!("{STONES} === 2"), 60).await;
+    wait_for(&c, "the human's turn", READY, 60).await;
+    // A link opens the position; a reload at the empty board shows the board.
+    c.goto(&format!("{url}/#moves=4453")).await.unwrap();
+    wait_for(&c, "the linked position", &format!("{STONES} === 4"), 30).await;
+    c.goto(&format!("{url}/#moves=")).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_for(
+        &c,
+        "the board after a reload",
+        "document.querySelectorAll('#board .col').length === 7",
+        30,
+    )
+    .await;
+    // The network's move time in this browser: 50 moves of positions from 0 to 9 stones.
+    let timing = c
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+            (async () => {
+              const { Engine } = await import('./connect4.mjs');
+              const e = await Engine.load();
+              const bytes = new Uint8Array(await (await fetch('models/ntuple.bin')).arrayBuffer());
+              e.addModel('models/ntuple.bin', bytes);
+              e.move('ntuple:depth=1,safe=true', '4');
+              const lines = ['', '4', '44', '443', '4435', '44352', '443526', '4435261', '44352617', '443526171'];
+              const ms = [];
+              for (let i = 0; i < 50; i++) ms.push(e.move('ntuple:depth=1,safe=true', lines[i % lines.length]).ms);
+              ms.sort((a, b) => a - b);
+              done({ median: ms[25], max: ms[49] });
+            })().catch((err) => done({ error: String(err) }));"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(timing["error"].is_null(), "{timing}");
+    eprintln!("n-tuple move in Chromium (WebAssembly): {timing}");
+    std::fs::write(tmp.join("ntuple-move-ms.json"), timing.to_string()).unwrap();
+    screenshot(&c, &shots, "static-site").await;
+    c.close().await.unwrap();
 }

@@ -11,7 +11,7 @@ use common::{both, c4, s, temp_dir};
 use connect4_ml::Geometry;
 use connect4_ml::datasets::Label;
 use connect4_ml::datasets::enumerate::enumerate_uci;
-use connect4_ml::datasets::label::{Shard, SolverPool, generate_uci, partial_path};
+use connect4_ml::datasets::label::{Shard, for_workers, generate_uci, partial_path};
 use connect4_ml::datasets::selfplay_csv::read_positions;
 use connect4_ml::datasets::uci::read_uci;
 use connect4_ml::features::FeatureSet;
@@ -166,7 +166,12 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
     let all = enumerate_uci(Geometry::default(), 8);
     // Positions 0, 5000, 10000, ... : a small job with the real set's spread.
     let job: Vec<_> = all.iter().step_by(5000).copied().take(8).collect();
-    let pool = SolverPool::new(Geometry::default(), 16).unwrap();
+    let pool = for_workers(
+        Geometry::default(),
+        16,
+        Some(connect4_ml::solver::book::embedded()),
+    )
+    .unwrap();
     let full = d.join("full.data");
     let r = generate_uci(
         &job,

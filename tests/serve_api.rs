@@ -474,11 +474,28 @@ fn runs_are_listed_shown_and_served_without_escaping_their_folder() {
     let r = ureq::get(&format!("http://{addr}/")).call().unwrap();
     assert!(r.header("content-type").unwrap().starts_with("text/html"));
     let html = r.into_string().unwrap();
-    assert!(html.contains("<script src=\"/app.js\"></script>"));
-    for asset in ["/app.js", "/style.css"] {
+    assert!(html.contains("<script type=\"module\" src=\"app.js\"></script>"));
+    for (asset, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/backend.js", "text/javascript"),
+        ("/view.js", "text/javascript"),
+        ("/worker.js", "text/javascript"),
+        ("/connect4.mjs", "text/javascript"),
+        ("/style.css", "text/css"),
+        ("/favicon.ico", "image/svg+xml"),
+        ("/connect4.wasm", "application/wasm"),
+    ] {
         let r = ureq::get(&format!("http://{addr}{asset}")).call().unwrap();
-        assert!(r.into_string().unwrap().len() > 1000, "{asset}");
+        assert!(
+            r.header("content-type").unwrap().starts_with(kind),
+            "{asset}"
+        );
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut r.into_reader(), &mut bytes).unwrap();
+        assert!(bytes.len() > 200, "{asset}");
     }
+    let (s, _) = get(addr, "/app.jsx");
+    assert_eq!(s, 404);
 }
 
 /// Polls `/api/status` until `done` holds (or fails after a minute, naming what it saw).
@@ -576,9 +593,37 @@ fn missing_folders_are_reported_and_the_server_still_starts() {
     drop(server);
     assert_eq!(
         first.trim(),
-        "warning: --models no-such-models-folder: no such folder; serving without it"
+        "warning: --models no-such-models-folder: no such folder; the models built into c4 are served"
     );
     assert!(second.contains("--runs no-such-runs-folder"), "{second:?}");
+}
+
+/// Started where no models folder is, the server plays every preset with the models built
+/// into c4 and shows the shipped ladder's Elo.
+#[test]
+fn built_in_models_stand_in_for_a_missing_folder() {
+    let runs = Runs::new("builtin");
+    let addr = start(ServeConfig {
+        models: runs.0.join("no-models-here"),
+        ..config(&runs.0)
+    });
+    let (status, agents) = get(addr, "/api/agents");
+    assert_eq!(status, 200);
+    let presets = agents["presets"].as_array().unwrap();
+    assert!(presets.iter().all(|p| p["elo"].is_number()), "{presets:?}");
+    let models = agents["models"].as_array().unwrap();
+    for name in ["gbt.bin", "lms.bin", "ntuple.bin"] {
+        assert!(models.iter().any(|m| m == name), "{name} in {models:?}");
+    }
+    for p in presets {
+        let body = format!(
+            r#"{{"agent":"{}","moves":"44"}}"#,
+            p["agent"].as_str().unwrap()
+        );
+        let (status, m) = post(addr, "/api/move", &body);
+        assert_eq!(status, 200, "{body}: {m}");
+        assert!((1..=7).contains(&m["column"].as_u64().unwrap()));
+    }
 }
 
 /// No agent spec can hold the server: options that scale work or memory past the documented

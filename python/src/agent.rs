@@ -243,6 +243,7 @@ pub fn bench_agent<'py>(
     let factory = parse_spec(agent, models.as_deref())?
         .factory(g)
         .map_err(err)?;
+    let solvers = connect4_engine::solver::SolverPool::new(tt_mib);
     let mut summaries = Vec::new();
     for (name, path) in &named {
         let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
@@ -252,7 +253,7 @@ pub fn bench_agent<'py>(
                 &factory,
                 &positions,
                 jobs,
-                tt_mib,
+                &solvers,
                 &connect4_engine::progress::Quiet,
                 &stop,
             )

@@ -21,13 +21,14 @@ pub struct AnalyzeArgs {
     board: BoardArgs,
 }
 
-pub fn run(a: AnalyzeArgs) -> Result<()> {
+pub fn run(a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
     let moves = if a.moves == "-" { "" } else { a.moves.as_str() };
     let pos = Position::from_moves(geom, moves)
         .with_context(|| format!("cannot read moves \"{moves}\""))?;
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };
     let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
+    solver.set_book(book);
     println!("{pos}");
     match pos.outcome() {
         Outcome::Won(p) => {

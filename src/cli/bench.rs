@@ -207,17 +207,17 @@ impl BenchFiles {
     }
 }
 
-pub fn run(cmd: BenchCommand) -> Result<()> {
+pub fn run(cmd: BenchCommand, book: super::BookChoice) -> Result<()> {
     match cmd {
-        BenchCommand::Solver(a) => solver(a),
-        BenchCommand::Agent(a) => agent(a),
+        BenchCommand::Solver(a) => solver(a, book),
+        BenchCommand::Agent(a) => agent(a, book),
         BenchCommand::Search(a) => search(a),
         BenchCommand::Playouts(a) => playouts(a),
-        BenchCommand::Analyze(a) => analyze::run(a),
+        BenchCommand::Analyze(a) => analyze::run(a, book),
     }
 }
 
-fn solver(a: SolverBenchArgs) -> Result<()> {
+fn solver(a: SolverBenchArgs, book: super::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };
     let mut summaries = Vec::new();
@@ -227,6 +227,7 @@ fn solver(a: SolverBenchArgs) -> Result<()> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
         // One solver per file: every set starts from an empty table.
         let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
+        solver.set_book(book.clone());
         solver.ready();
         solver.set_symmetry_plies(a.symmetry_plies);
         let summary = bench_file(
@@ -288,18 +289,19 @@ fn read_bench_positions(
     Ok(connect4_ml::arena::read_graded_file(path, geom, limit)?)
 }
 
-fn agent(a: AgentBenchArgs) -> Result<()> {
+fn agent(a: AgentBenchArgs, book: super::BookChoice) -> Result<()> {
     use connect4_ml::agents::AgentSpec;
     use connect4_ml::arena::{GradeSummary, grade_positions};
     let geom = a.board.geometry()?;
     let spec: AgentSpec = super::parse_agent(&a.agent)?;
-    let factory = spec.factory(geom)?;
+    let factory = spec.factory_with_book(geom, book.clone())?;
+    let solvers = connect4_ml::solver::SolverPool::new(a.tt_mib).with_book(book);
     let mut summaries = Vec::new();
     for path in &a.files.resolve()? {
         let positions = read_bench_positions(path, geom, a.limit)?;
         let bars = super::Bars::new();
         bars.start(&short_name(path), positions.len());
-        let graded = grade_positions(&factory, &positions, a.jobs, a.tt_mib, &bars)?;
+        let graded = grade_positions(&factory, &positions, a.jobs, &solvers, &bars)?;
         bars.finish();
         summaries.push(GradeSummary::from_moves(
             spec.label(),

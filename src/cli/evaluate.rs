@@ -59,7 +59,7 @@ pub struct EvaluateArgs {
     out: PathBuf,
 }
 
-pub fn run(a: EvaluateArgs) -> Result<()> {
+pub fn run(a: EvaluateArgs, book: super::BookChoice) -> Result<()> {
     let geometry = Geometry::default();
     let agents = connect4_ml::agents::split_agent_list(&a.agent)
         .iter()
@@ -99,6 +99,7 @@ pub fn run(a: EvaluateArgs) -> Result<()> {
         tt_mib: a.tt_mib,
         geometry,
         side: a.side,
+        book,
     };
     let bars = super::Bars::new();
     bars.start("games and graded positions", work_items(&cfg));

@@ -12,6 +12,7 @@ mod play;
 mod plot;
 mod predict;
 mod serve;
+mod site;
 mod solve;
 mod tournament;
 mod train;
@@ -100,6 +101,12 @@ enum Command {
     /// pipeline runs; a JSON API under /api.
     #[command(after_help = "Examples:\n  c4 serve\n  c4 serve --addr 127.0.0.1:0 --move-ms 5000")]
     Serve(serve::ServeArgs),
+    /// The page with the engine in WebAssembly as a static site: play and analyse in any
+    /// browser with no server (any static file host serves it).
+    #[command(
+        after_help = "Examples:\n  c4 site --out site\n  python3 -m http.server --directory site"
+    )]
+    Site(site::SiteArgs),
 }
 
 /// Board size options shared by every command that builds positions.
@@ -274,40 +281,41 @@ fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<()> {
-    install_book(cli.book.as_deref(), cli.no_book)?;
+    let book = choose_book(cli.book.as_deref(), cli.no_book)?;
     match cli.command {
-        Command::Solve(a) => solve::run(a),
-        Command::Analyze(a) => analyze::run(a),
+        Command::Solve(a) => solve::run(a, book),
+        Command::Analyze(a) => analyze::run(a, book),
         Command::Predict(a) => predict::run(a),
-        Command::Bench(b) => bench::run(b),
-        Command::Tournament(a) => tournament::run(a),
-        Command::Evaluate(a) => evaluate::run(a),
-        Command::Play(a) => play::run(a),
-        Command::Data(c) => data::run(c),
+        Command::Bench(b) => bench::run(b, book),
+        Command::Tournament(a) => tournament::run(a, book),
+        Command::Evaluate(a) => evaluate::run(a, book),
+        Command::Play(a) => play::run(a, book),
+        Command::Data(c) => data::run(c, book),
         Command::Train(c) => train::run(c),
         Command::Plot(a) => plot::run(a),
-        Command::Serve(a) => serve::run(a),
-        Command::Pipeline(a) => pipeline::run(a),
+        Command::Serve(a) => serve::run(a, book),
+        Command::Pipeline(a) => pipeline::run(a, book),
+        Command::Site(a) => site::run(a),
     }
 }
 
-/// Installs the opening book for this run: the file `--book` names (which must load), else
-/// the default (a book file beside the binary or in data/, else the built-in 7x6 book);
-/// nothing with `--no-book`.
-fn install_book(path: Option<&std::path::Path>, none: bool) -> Result<()> {
+/// The opening book of a run, handed to every command that answers exactly (`None`: none).
+pub(crate) type BookChoice = Option<std::sync::Arc<connect4_ml::solver::book::Book>>;
+
+/// The opening book of this run: the file `--book` names (which must load), else the default
+/// (a book file beside the binary or in data/, else the built-in 7x6 book); none with
+/// `--no-book`.
+fn choose_book(path: Option<&std::path::Path>, none: bool) -> Result<BookChoice> {
     use connect4_ml::solver::book::{self, Book};
     if none {
-        book::install(None);
-        return Ok(());
+        return Ok(None);
     }
     let Some(path) = path else {
-        book::install(Some(book::default_book()));
-        return Ok(());
+        return Ok(Some(book::default_book()));
     };
     let loaded = Book::load(path, None)
         .map_err(|e| anyhow::anyhow!("{e} (--no-book runs without a book)"))?;
-    book::install(Some(std::sync::Arc::new(loaded)));
-    Ok(())
+    Ok(Some(std::sync::Arc::new(loaded)))
 }
 
 /// A `--plies LO..HI` range (inclusive; `LO..=HI` also read).

@@ -48,7 +48,7 @@ pub struct PipelineArgs {
     jobs: usize,
 }
 
-pub fn run(a: PipelineArgs) -> Result<()> {
+pub fn run(a: PipelineArgs, book: super::BookChoice) -> Result<()> {
     let config = PipelineConfig {
         out: a.out,
         quick: a.quick,
@@ -59,6 +59,7 @@ pub fn run(a: PipelineArgs) -> Result<()> {
         bench: a.pons.unwrap_or(a.bench),
         resume: a.resume,
         jobs: a.jobs,
+        book,
     };
     let bars = super::Bars::new();
     let t = std::time::Instant::now();

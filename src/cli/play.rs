@@ -37,7 +37,7 @@ pub struct PlayArgs {
     board: BoardArgs,
 }
 
-pub fn run(a: PlayArgs) -> Result<()> {
+pub fn run(a: PlayArgs, book: super::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
     if geom.width() > 9 {
         bail!("c4 play reads columns as single digits, so boards up to 9 columns wide");
@@ -60,9 +60,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
         }
     };
-    let agent = spec.factory(geom)?.build(rng.r#gen())?;
+    let agent = spec
+        .factory_with_book(geom, book.clone())?
+        .build(rng.r#gen())?;
     let session = Session::new(geom, human, agent);
-    let solver = Solver::with_table_mib(geom, 64)?;
+    let mut solver = Solver::with_table_mib(geom, 64)?;
+    solver.set_book(book);
     if a.plain || !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         plain(session, solver)
     } else {

@@ -34,7 +34,7 @@ pub struct ServeArgs {
     tt_mib: usize,
 }
 
-pub fn run(a: ServeArgs) -> Result<()> {
+pub fn run(a: ServeArgs, book: super::BookChoice) -> Result<()> {
     let mut config = ServeConfig {
         addr: a.addr,
         runs: a.runs,
@@ -42,6 +42,7 @@ pub fn run(a: ServeArgs) -> Result<()> {
         analyze_limit: Duration::from_millis(a.analyze_ms),
         move_limit: Duration::from_millis(a.move_ms),
         tt_mib: a.tt_mib,
+        book,
         ..ServeConfig::default()
     };
     if let Some(h) = a.heavy {
@@ -53,7 +54,7 @@ pub fn run(a: ServeArgs) -> Result<()> {
         config.tt_mib
     );
     config.analyze_max = config.analyze_max.max(config.analyze_limit);
-    // Not an error (the page works with the hand-tuned weights alone), but a mistyped
+    // Not an error (the models built into c4 stand in for the folder's), but a mistyped
     // folder should not pass silently. The default runs/ appears with the first pipeline
     // run, so a fresh clone is not warned about it.
     let default_runs = config.runs == std::path::Path::new("runs");
@@ -62,8 +63,13 @@ pub fn run(a: ServeArgs) -> Result<()> {
         if unwarned_default || dir.is_dir() {
             continue;
         }
+        let instead = if flag == "--models" {
+            "the models built into c4 are served"
+        } else {
+            "serving without it"
+        };
         eprintln!(
-            "warning: {flag} {}: no such folder; serving without it",
+            "warning: {flag} {}: no such folder; {instead}",
             dir.display()
         );
     }

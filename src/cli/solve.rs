@@ -33,8 +33,9 @@ pub struct SolveArgs {
     file: Option<PathBuf>,
 }
 
-pub fn run(a: SolveArgs) -> Result<()> {
+pub fn run(a: SolveArgs, book: super::BookChoice) -> Result<()> {
     let mut solver = Solver::with_table_mib(a.board.geometry()?, a.tt_mib)?;
+    solver.set_book(book);
     solver.ready();
     solver.set_symmetry_plies(a.symmetry_plies);
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };

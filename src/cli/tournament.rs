@@ -36,20 +36,23 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-pub fn run(a: TournamentArgs) -> Result<()> {
+pub fn run(a: TournamentArgs, book: super::BookChoice) -> Result<()> {
     let agents = connect4_ml::agents::split_agent_list(&a.agents)
         .iter()
         .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let tournament = Tournament::new(TournamentConfig {
-        agents,
-        games: a.games,
-        openings: a.openings,
-        seed: a.seed,
-        jobs: a.jobs,
-        geometry: a.board.geometry()?,
-        side: Default::default(),
-    })?;
+    let tournament = Tournament::with_book(
+        TournamentConfig {
+            agents,
+            games: a.games,
+            openings: a.openings,
+            seed: a.seed,
+            jobs: a.jobs,
+            geometry: a.board.geometry()?,
+            side: Default::default(),
+        },
+        book,
+    )?;
     let bars = super::Bars::new();
     bars.start("games", tournament.total_games());
     let summary = tournament.run(&bars)?;

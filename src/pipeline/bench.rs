@@ -57,9 +57,12 @@ pub fn run(
     let mut summaries = Vec::new();
     let mut moves = Vec::new();
     for (name, spec) in &graded_agents {
-        let factory = spec.factory(geom).map_err(fail("bench"))?;
+        let factory = spec
+            .factory_with_book(geom, config.book.clone())
+            .map_err(fail("bench"))?;
+        let solvers = crate::solver::SolverPool::new(64).with_book(config.book.clone());
         for (set, positions) in files {
-            let graded = grade_positions(&factory, positions, config.jobs, 64, observer)
+            let graded = grade_positions(&factory, positions, config.jobs, &solvers, observer)
                 .map_err(fail("bench"))?;
             for (i, (g, (pos, _))) in graded.iter().zip(positions).enumerate() {
                 moves.push((name.clone(), set.clone(), i, pos.moves_played(), g.clone()));

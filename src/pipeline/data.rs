@@ -118,6 +118,7 @@ pub fn run(
         opening_plies: sizes.selfplay_openings,
         seed: config.seed,
         tt_mib: 64,
+        book: config.book.clone(),
     };
     let out = generate(&sp, geom, observer).map_err(fail("data"))?;
     let path = config.out.join(SELFPLAY_FILE);

@@ -43,6 +43,7 @@ pub fn run(
         tt_mib: 64,
         geometry: Geometry::STANDARD,
         side: Default::default(),
+        book: config.book.clone(),
     };
     observer.start("evaluate: games", work_items(&cfg));
     let report = evaluate(&cfg, observer).map_err(fail("evaluate"))?;

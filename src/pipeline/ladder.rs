@@ -44,8 +44,11 @@ fn play(
     games: usize,
     openings: usize,
 ) -> Result<TournamentSummary, PipelineError> {
-    let t = Tournament::new(tournament_config(config, specs, games, openings))
-        .map_err(fail("ladder"))?;
+    let t = Tournament::with_book(
+        tournament_config(config, specs, games, openings),
+        config.book.clone(),
+    )
+    .map_err(fail("ladder"))?;
     observer.start(label, t.total_games());
     let s = t.run(observer).map_err(fail("ladder"))?;
     observer.finish();

@@ -74,6 +74,8 @@ pub struct PipelineConfig {
     pub jobs: usize,
     /// Skip the stages whose recorded outputs are complete and unchanged.
     pub resume: bool,
+    /// The opening book of labelling, grading and perfect agents (`None`: none).
+    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
 }
 
 /// Sizes of every stage, from `--quick` or the default (`recipes/pipeline*.toml`). The

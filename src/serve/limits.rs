@@ -86,12 +86,7 @@ fn over(spec: &AgentSpec, option: &str, value: u64, max: u64) -> ApiError {
 
 /// At most a few dozen characters of `text`, so an error never echoes a huge request.
 pub fn short(text: &str) -> String {
-    const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(MAX).collect::<String>())
-    }
+    crate::answers::short(text)
 }
 
 /// Refuses `spec` when one of its options is over its ceiling.

@@ -31,18 +31,18 @@ mod presets;
 mod review;
 mod runs;
 
-pub use assets::page_weight;
+pub use assets::{ASSETS, Asset, page_weight};
 pub use error::ApiError;
 
 use crate::Interrupt;
-use crate::solver::Solver;
+use crate::solver::{PooledSolver, SolverPool};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -70,6 +70,8 @@ pub struct ServeConfig {
     pub body_limit: usize,
     /// Transposition table of each pooled solver, in MiB.
     pub tt_mib: usize,
+    /// The opening book of analysis, review and perfect agents (`None`: none).
+    pub book: Option<Arc<crate::solver::book::Book>>,
 }
 
 impl Default for ServeConfig {
@@ -85,6 +87,7 @@ impl Default for ServeConfig {
             move_limit: Duration::from_secs(20),
             body_limit: 16 * 1024,
             tt_mib: 64,
+            book: Some(crate::solver::book::embedded()),
         }
     }
 }
@@ -105,12 +108,14 @@ struct AppState {
     config: ServeConfig,
     heavy: Arc<Semaphore>,
     /// Solvers kept between requests, so that asking again about a position that ran out of
-    /// time goes on from what the table already holds.
-    solvers: Mutex<Vec<Solver>>,
+    /// time goes on from what the table already holds (analysis, review, perfect agents).
+    solvers: Arc<SolverPool>,
     models: models::Models,
     /// Strength presets with their measured Elo (see [`presets`]).
     presets: Vec<presets::Preset>,
     agents: play::AgentCache,
+    /// What agents are built with: the book, and the built-in models the folder lacks.
+    resources: crate::agents::Resources,
     stats: Stats,
 }
 
@@ -170,85 +175,22 @@ impl AppState {
             .map_err(|e| ApiError::Internal(format!("heavy task failed: {e}")))
     }
 
-    /// A pooled solver for `geom` (a new one if none is free).
-    fn take_solver(&self, geom: crate::Geometry) -> Result<Solver, ApiError> {
-        let mut pool = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(i) = pool.iter().position(|s| s.geometry() == geom) {
-            return Ok(pool.swap_remove(i));
-        }
-        drop(pool);
-        // Other board sizes are rarer: a smaller table for them.
-        let mib = if geom == crate::Geometry::STANDARD {
-            self.config.tt_mib
-        } else {
-            self.config.tt_mib.min(16)
-        };
-        Solver::with_table_mib(geom, mib).map_err(|e| ApiError::Internal(e.to_string()))
-    }
-
-    /// Returns a solver to the pool (keeping at most one per heavy slot).
-    fn put_solver(&self, mut solver: Solver) {
-        solver.set_interrupt(None);
-        let mut pool = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
-        if pool.len() < self.config.heavy.max(1) {
-            pool.push(solver);
-        }
+    /// A pooled solver for `geom` (a new one if none is free), back in the pool when dropped.
+    fn lend_solver(&self, geom: crate::Geometry) -> Result<PooledSolver, ApiError> {
+        self.solvers
+            .lend(geom)
+            .map_err(|e| ApiError::Internal(e.to_string()))
     }
 }
 
-/// Board sizes the server and the page accept (one rule, sent to the page in
-/// `/api/agents`): 4 to 9 columns (moves are digits), at least 4 rows, and at most 64 bits of
-/// board (`width * (height + 1)`).
-const MIN_SIDE: usize = 4;
-const MAX_WIDTH: usize = 9;
-const MAX_BITS: usize = 64;
-
-/// The board-size rule as the page reads it.
-fn board_rule() -> serde_json::Value {
-    serde_json::json!({
-        "min_width": MIN_SIDE,
-        "max_width": MAX_WIDTH,
-        "min_height": MIN_SIDE,
-        "max_bits": MAX_BITS,
-        "text": board_rule_text(),
-    })
-}
-
-fn board_rule_text() -> String {
-    format!(
-        "boards are {MIN_SIDE} to {MAX_WIDTH} columns wide and at least {MIN_SIDE} rows high, \
-         with width x (height + 1) at most {MAX_BITS}"
-    )
-}
-
-/// The board of `width` x `height` when [`board_rule`] allows it, else a 400 saying the rule.
-fn board_of(width: usize, height: usize) -> Result<crate::Geometry, ApiError> {
-    let ok = (MIN_SIDE..=MAX_WIDTH).contains(&width)
-        && height >= MIN_SIDE
-        && width.saturating_mul(height.saturating_add(1)) <= MAX_BITS;
-    if !ok {
-        return Err(ApiError::BadRequest(format!(
-            "a {} x {} board is not supported: {}",
-            limits::short(&width.to_string()),
-            limits::short(&height.to_string()),
-            board_rule_text()
-        )));
-    }
-    crate::Geometry::new(width, height).map_err(ApiError::bad)
-}
-
-/// The position after `moves` (1-based columns; empty or `-` for the empty board) on a
-/// `width` x `height` board (7 x 6 unless given): a 400 naming the bad move or size.
+/// The position after `moves` on a `width` x `height` board (see
+/// [`crate::answers::position_of`]), or a 400 naming the bad move or size.
 fn position_of(
     moves: &str,
     width: Option<usize>,
     height: Option<usize>,
 ) -> Result<crate::Position, ApiError> {
-    let geom = board_of(width.unwrap_or(7), height.unwrap_or(6))?;
-    let moves = moves.trim();
-    let moves = if moves == "-" { "" } else { moves };
-    crate::Position::from_moves(geom, moves)
-        .map_err(|e| ApiError::BadRequest(format!("moves \"{}\": {e}", limits::short(moves))))
+    crate::answers::position_of(moves, width, height).map_err(ApiError::BadRequest)
 }
 
 /// The app: page, API and run files over `config`. Model files are loaded here, once.
@@ -257,8 +199,19 @@ pub fn router(config: ServeConfig) -> Router {
     let presets = presets::load(&config.models);
     let state = Arc::new(AppState {
         heavy: Arc::new(Semaphore::new(config.heavy.max(1))),
-        solvers: Mutex::new(Vec::new()),
+        // Other board sizes are rarer: smaller tables for them; at most one idle solver per
+        // heavy slot.
+        solvers: Arc::new(
+            SolverPool::new(config.tt_mib)
+                .with_book(config.book.clone())
+                .with_other_boards_mib(16)
+                .keeping(config.heavy.max(1)),
+        ),
         agents: play::AgentCache::default(),
+        resources: crate::agents::Resources {
+            book: config.book.clone(),
+            models: crate::builtin::missing_from(&config.models).0,
+        },
         models,
         presets,
         stats: Stats::default(),
@@ -266,8 +219,7 @@ pub fn router(config: ServeConfig) -> Router {
     });
     Router::new()
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
+        .route("/{file}", get(assets::file))
         .route("/api/analyze", get(analyze::analyze))
         .route("/api/review", get(review::review_game))
         .route("/api/move", post(play::play_move))

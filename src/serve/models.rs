@@ -38,6 +38,18 @@ impl Models {
                 Err(e) => eprintln!("c4 serve: skipping {}: {e}", path.display()),
             }
         }
+        // The shipped models the folder lacks come from the copies built into c4.
+        let (store, missing) = crate::builtin::missing_from(dir);
+        for name in missing {
+            let path = dir.join(name);
+            if let Some(Ok(e)) = store
+                .get(&path)
+                .map(|b| ModelEvaluator::decode(&path, b, g))
+            {
+                models.push((name.to_string(), e));
+            }
+        }
+        models[1..].sort_by(|a, b| a.0.cmp(&b.0));
         Models(models)
     }
 

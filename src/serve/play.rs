@@ -2,14 +2,16 @@
 
 use super::Shared;
 use super::error::{ApiError, ApiResult};
-use crate::agents::{AGENT_KINDS, AgentFactory, AgentKind, AgentSpec, Turn};
+use crate::agents::{AgentFactory, AgentKind, AgentSpec, Turn};
+use crate::answers::MoveAnswer;
 use crate::game::{Geometry, Outcome};
+use crate::solver::SolverPool;
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Factories kept (each may hold a loaded model).
@@ -20,16 +22,22 @@ const CACHE_SIZE: usize = 64;
 pub(super) struct AgentCache(Mutex<HashMap<(String, usize, usize), AgentFactory>>);
 
 impl AgentCache {
-    fn get(&self, spec: &AgentSpec, geom: Geometry) -> Result<AgentFactory, ApiError> {
+    fn get(
+        &self,
+        spec: &AgentSpec,
+        geom: Geometry,
+        resources: &crate::agents::Resources,
+        solvers: &Arc<SolverPool>,
+    ) -> Result<AgentFactory, ApiError> {
         let key = (spec.to_string(), geom.width(), geom.height());
         if let Some(f) = self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(f.clone());
         }
-        let factory = spec.factory(geom).map_err(ApiError::bad)?;
+        let factory = spec.factory_in(geom, resources).map_err(ApiError::bad)?;
         if matches!(spec.kind(), AgentKind::Perfect(_)) {
-            // A perfect agent's factory keeps warm solver tables: caching one per spec would
-            // let requests pile up tables; built per move, its memory goes with the move.
-            return Ok(factory);
+            // A perfect agent takes the server's solvers (their book, their warm tables); its
+            // cache of optimal columns lives for one move, so requests pile nothing up.
+            return Ok(factory.with_solvers(Arc::clone(solvers)));
         }
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() >= CACHE_SIZE {
@@ -54,21 +62,6 @@ pub(super) struct MoveRequest {
     /// Seed of agents that use randomness (default 0).
     #[serde(default)]
     seed: u64,
-}
-
-/// The answer of `/api/move`.
-#[derive(Debug, Serialize)]
-pub(super) struct MoveJson {
-    agent: String,
-    /// The chosen column, 1-based.
-    column: usize,
-    /// The moves after it.
-    moves: String,
-    /// Thinking time in milliseconds.
-    ms: f64,
-    /// Whether the server's time limit cut the agent short: the column is then the best it
-    /// had found so far.
-    stopped: bool,
 }
 
 /// Parses `text` and points its model paths into `models`: a spec may name a model by file
@@ -121,7 +114,7 @@ fn model_file_name(p: &Path) -> Option<String> {
 pub(super) async fn play_move(
     State(state): State<Shared>,
     body: Result<Json<MoveRequest>, JsonRejection>,
-) -> ApiResult<Json<MoveJson>> {
+) -> ApiResult<Json<MoveAnswer>> {
     let Json(req) = body?;
     let pos = super::position_of(&req.moves, req.width, req.height)?;
     if pos.outcome() != Outcome::Ongoing {
@@ -131,7 +124,9 @@ pub(super) async fn play_move(
         )));
     }
     let spec = parse_spec(&req.agent, &state.config.models, state.config.move_limit)?;
-    let factory = state.agents.get(&spec, pos.geometry())?;
+    let factory = state
+        .agents
+        .get(&spec, pos.geometry(), &state.resources, &state.solvers)?;
     let limit = state.config.move_limit;
     let (picked, stopped) = state
         .heavy(limit, move |_, stop| {
@@ -150,34 +145,23 @@ pub(super) async fn play_move(
             col + 1
         )));
     }
-    Ok(Json(MoveJson {
-        agent: spec.to_string(),
-        column: col + 1,
-        moves: format!("{}{}", req.moves.trim().trim_start_matches('-'), col + 1),
+    Ok(Json(MoveAnswer::new(
+        spec.to_string(),
+        &req.moves,
+        col,
         ms,
         stopped,
-    }))
+    )))
 }
 
 /// `GET /api/agents`: every kind with its usage and summary, and the model files on offer.
 pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Value> {
-    let kinds: Vec<_> = AGENT_KINDS
-        .iter()
-        .map(|k| {
-            serde_json::json!({
-                "name": k.name,
-                "usage": k.usage,
-                "summary": k.summary,
-                "keys": k.keys,
-            })
-        })
-        .collect();
     Json(serde_json::json!({
-        "kinds": kinds,
+        "kinds": crate::answers::kinds(),
         "models": state.models.names(),
         "limits": super::limits::limits(state.config.move_limit),
         "presets": state.presets,
-        "board": super::board_rule(),
+        "board": crate::answers::board_rule(),
     }))
 }
 

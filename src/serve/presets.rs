@@ -1,75 +1,12 @@
-//! Strength presets for the page: named agents, each with the Elo measured for it in the
-//! shipped ladder (`models/ladder.json`, a `c4 tournament` summary between exactly these
-//! agents), so a player picks a level by its measured strength rather than by a spec.
+//! Strength presets for the page (see [`crate::answers::presets`]), with the Elo of the
+//! shipped ladder (`models/ladder.json`).
 
-use serde::Serialize;
 use std::path::Path;
 
-/// The presets, weakest first: (name, agent spec, what it is).
-pub const PRESETS: &[(&str, &str, &str)] = &[
-    ("Easy", "easy", "open lines, one move ahead"),
-    ("Medium", "hard", "open lines, five moves ahead"),
-    (
-        "Hard",
-        "gbt:depth=3",
-        "the gradient-boosted trees, three moves ahead",
-    ),
-    (
-        "Expert",
-        "ntuple:depth=1,safe=true",
-        "the n-tuple network learned by self-play, one move ahead",
-    ),
-    (
-        "Perfect",
-        "perfect:ties=random",
-        "the solver: never a mistake",
-    ),
-];
-
-/// The ladder file under the models folder.
-pub const LADDER_FILE: &str = "ladder.json";
-
-/// One preset with its measured strength.
-#[derive(Clone, Debug, Serialize)]
-pub struct Preset {
-    /// The level's name.
-    pub name: &'static str,
-    /// The agent spec it plays.
-    pub agent: &'static str,
-    /// What the agent is.
-    pub about: &'static str,
-    /// Elo in the shipped ladder, when the ladder has it.
-    pub elo: Option<f64>,
-    /// Lower end of the Elo's 95% interval.
-    pub low: Option<f64>,
-    /// Upper end of the Elo's 95% interval.
-    pub high: Option<f64>,
-    /// Ladder games behind the Elo.
-    pub games: Option<u64>,
-}
+pub use crate::answers::Preset;
 
 /// The presets with the Elo of `models_dir`'s ladder (none when the file is missing or does
 /// not hold an agent).
 pub fn load(models_dir: &Path) -> Vec<Preset> {
-    let ladder: serde_json::Value = std::fs::read_to_string(models_dir.join(LADDER_FILE))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(serde_json::Value::Null);
-    let rows = ladder["elo"].as_array().cloned().unwrap_or_default();
-    PRESETS
-        .iter()
-        .map(|&(name, agent, about)| {
-            let row = rows.iter().find(|r| r["agent"] == agent);
-            let num = |k: &str| row.and_then(|r| r[k].as_f64());
-            Preset {
-                name,
-                agent,
-                about,
-                elo: num("elo"),
-                low: num("low"),
-                high: num("high"),
-                games: row.and_then(|r| r["games"].as_u64()),
-            }
-        })
-        .collect()
+    crate::answers::presets(Some(&crate::builtin::ladder_in(models_dir)))
 }

@@ -4,10 +4,11 @@
 
 use super::error::{ApiError, ApiResult};
 use super::{Shared, position_of};
-use crate::solver::review::{Grade, MoveReview, review};
+use crate::answers::ReviewAnswer;
+use crate::solver::review::review;
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::time::{Duration, Instant};
 
 /// The query of `/api/review`.
@@ -19,28 +20,6 @@ pub(super) struct ReviewQuery {
     height: Option<usize>,
     /// Time limit in milliseconds (at most the server's maximum).
     ms: Option<u64>,
-}
-
-/// How many moves got each grade.
-#[derive(Debug, Default, Serialize)]
-struct Counts {
-    best: usize,
-    inaccuracy: usize,
-    mistake: usize,
-    unknown: usize,
-}
-
-/// The answer of `/api/review`.
-#[derive(Debug, Serialize)]
-struct ReviewJson {
-    moves: String,
-    width: usize,
-    height: usize,
-    /// Whether every move is graded (false: ask again to go on).
-    complete: bool,
-    counts: Counts,
-    reviews: Vec<MoveReview>,
-    ms: f64,
 }
 
 pub(super) async fn review_game(
@@ -63,32 +42,12 @@ pub(super) async fn review_game(
     let start = Instant::now();
     let (out, _stopped) = state
         .heavy(limit, move |st, stop| {
-            let mut solver = st.take_solver(geom)?;
+            let mut solver = st.lend_solver(geom)?;
             solver.set_interrupt(Some(stop.clone()));
-            let r = review(&mut solver, &crate::Position::new(geom), &moves);
-            st.put_solver(solver);
-            Ok::<_, ApiError>(r)
+            Ok::<_, ApiError>(review(&mut solver, &crate::Position::new(geom), &moves))
         })
         .await?;
-    let reviews = out?;
-    let mut counts = Counts::default();
-    for r in &reviews {
-        match r.grade {
-            Grade::Best => counts.best += 1,
-            Grade::Inaccuracy => counts.inaccuracy += 1,
-            Grade::Mistake => counts.mistake += 1,
-            Grade::Unknown => counts.unknown += 1,
-        }
-    }
-    let body = ReviewJson {
-        moves: text.to_string(),
-        width: geom.width(),
-        height: geom.height(),
-        complete: counts.unknown == 0,
-        counts,
-        reviews,
-        ms: start.elapsed().as_secs_f64() * 1e3,
-    };
+    let body = ReviewAnswer::new(text, geom, out?, start.elapsed().as_secs_f64() * 1e3);
     serde_json::to_value(body)
         .map(Json)
         .map_err(|e| ApiError::Internal(e.to_string()))

@@ -2,9 +2,10 @@
 //! few thousand nodes, so a server can bound a request by time and drop the work of a client
 //! that went away.
 
+use crate::clock::Instant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A shared cancel flag with an optional deadline. Clones share the flag: cancelling one
 /// stops every holder.

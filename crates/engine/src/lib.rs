@@ -4,8 +4,9 @@
 //! the server, chart, terminal, command-line or network crates, so it builds for
 //! `wasm32-unknown-unknown` and into the Python wheel. Its rooms, bottom to top; each
 //! imports only rooms below it:
-//! - [`io`], [`seed`], [`progress`], [`interrupt`]: atomic files and the model-file
-//!   container, named seed streams, the progress trait, stopping long work (usable by all);
+//! - [`io`], [`seed`], [`progress`], [`interrupt`], [`clock`]: atomic files and the
+//!   model-file container, named seed streams, the progress trait, stopping long work, the
+//!   clock (the host's in a browser) (usable by all);
 //! - [`game`]: the rules on bitboards, move strings, keys, mirror images;
 //! - [`solver`]: the perfect solver and its opening book, the oracle that labels data and
 //!   grades agents;
@@ -14,10 +15,13 @@
 //!   files, metrics, splits, and the labelled [`ml::example::Example`] every learner reads;
 //! - [`eval`]: static evaluators, one per file, and the one model loader;
 //! - [`search`]: depth-limited negamax over any evaluator;
-//! - [`agents`]: everything that picks a move, named by typed specs.
+//! - [`agents`]: everything that picks a move, named by typed specs;
+//! - [`answers`]: what a player's page reads (analysis, review, a move, the agent kinds),
+//!   as JSON-ready values shared by the server and the WebAssembly engine.
 //!
-//! Above it: `connect4-learn` (data sets, trainers, the arena), then the application
-//! (`connect4-ml`: pipeline, charts, server, the `c4` binary).
+//! Above it: `connect4-learn` (data sets, trainers, the arena) and `connect4-wasm` (this
+//! engine for browsers and Node), then the application (`connect4-ml`: pipeline, charts,
+//! server, static site, the `c4` binary).
 //!
 //! ```
 //! use connect4_engine::{Geometry, Mode, Position, Solver};
@@ -27,6 +31,10 @@
 //! ```
 
 pub mod agents;
+pub mod answers;
+pub mod clock;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod entropy;
 pub mod eval;
 pub mod features;
 pub mod game;

@@ -18,8 +18,8 @@
 //! ```
 
 pub use connect4_engine::{
-    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, eval, features, game,
-    interrupt, io, ml, progress, search, seed, solver,
+    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, answers, clock, eval,
+    features, game, interrupt, io, ml, progress, search, seed, solver,
 };
 
 pub mod arena;

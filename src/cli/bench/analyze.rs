@@ -31,14 +31,20 @@ pub struct AnalyzeBenchArgs {
     board: crate::cli::BoardArgs,
 }
 
-pub(super) fn run(a: AnalyzeBenchArgs) -> Result<()> {
+pub(super) fn run(a: AnalyzeBenchArgs, book: crate::cli::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
     if geom.width() > 9 {
         bail!("c4 bench analyze needs move strings: boards of at most 9 columns");
     }
     let plies = crate::cli::parse_plies(&a.plies)?;
     let positions = sample_positions(geom, plies, a.count, a.seed);
-    let timings = time_analyses(geom, &positions, a.tt_mib, &crate::cli::Bars::new())?;
+    let timings = time_analyses(
+        geom,
+        &positions,
+        a.tt_mib,
+        book.clone(),
+        &crate::cli::Bars::new(),
+    )?;
     if let Some(path) = &a.csv {
         connect4_ml::io::write_csv_atomic(path, &timings)?;
     }
@@ -47,7 +53,7 @@ pub(super) fn run(a: AnalyzeBenchArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
-    let book = connect4_ml::solver::book::installed()
+    let book = book
         .filter(|b| b.geometry() == geom)
         .map_or("no book".to_string(), |b| {
             format!("book of {} plies", b.plies())

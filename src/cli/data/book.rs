@@ -41,7 +41,7 @@ fn leaves_path(out: &Path) -> PathBuf {
     s.into()
 }
 
-pub(super) fn run_book(a: BookArgs) -> Result<()> {
+pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
     let start = std::time::Instant::now();
     if let Some(path) = &a.write_leaves {
@@ -75,7 +75,7 @@ pub(super) fn run_book(a: BookArgs) -> Result<()> {
                 &out,
                 a.work.resume,
                 a.work.jobs,
-                &a.tables.config(geom)?,
+                &a.tables.config(geom, book)?,
                 &crate::cli::Bars::new(),
             )?;
             println!(

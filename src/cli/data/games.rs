@@ -117,7 +117,7 @@ pub struct SelfplayArgs {
     out: PathBuf,
 }
 
-pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
+pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Result<()> {
     use connect4_ml::agents::AgentSpec;
     use connect4_ml::train::selfplay::{SelfplayConfig, generate};
     if a.agents.len() != 2 {
@@ -143,6 +143,7 @@ pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
         opening_plies: a.opening,
         seed: a.seed,
         tt_mib: a.tt_mib,
+        book,
     };
     let geom = Geometry::default();
     let start = Instant::now();
@@ -218,7 +219,7 @@ pub(super) fn run_positions(a: PositionsArgs) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
+pub(super) fn run_bench_sets(a: BenchSetsArgs, book: crate::cli::BookChoice) -> Result<()> {
     use connect4_ml::train::make_bench_sets::{BenchSetsConfig, make_bench_sets, write_bench_sets};
     let mix = a.mix.specs()?;
     let cfg = BenchSetsConfig {
@@ -229,6 +230,7 @@ pub(super) fn run_bench_sets(a: BenchSetsArgs) -> Result<()> {
         epsilon: a.mix.epsilon,
         seed: a.seed,
         tt_mib: a.tt_mib,
+        book,
     };
     let start = Instant::now();
     let out = make_bench_sets(&cfg, &crate::cli::Bars::new())?;

@@ -70,7 +70,11 @@ pub struct TableArgs {
 
 impl TableArgs {
     /// The job's solver set-up; an --order-model is loaded here.
-    pub(super) fn config(&self, geom: Geometry) -> Result<TableConfig> {
+    pub(super) fn config(
+        &self,
+        geom: Geometry,
+        book: crate::cli::BookChoice,
+    ) -> Result<TableConfig> {
         let order_hint = match &self.order_model {
             Some(path) => {
                 let model = connect4_ml::eval::load_model(path, geom)
@@ -87,6 +91,7 @@ impl TableArgs {
             shallow_plies: self.shallow_plies,
             shallow_mib: self.shallow_mib,
             order_hint,
+            book,
         })
     }
 }
@@ -104,13 +109,13 @@ pub struct MergeArgs {
     source: Option<PathBuf>,
 }
 
-pub(super) fn run_label(a: LabelArgs) -> Result<()> {
+pub(super) fn run_label(a: LabelArgs, book: crate::cli::BookChoice) -> Result<()> {
     let job = LabelJob {
         geometry: a.board.geometry()?,
         shard: a.work.shard,
         mode: if a.weak { Mode::Weak } else { Mode::Strong },
     };
-    let tables = a.tables.config(job.geometry)?;
+    let tables = a.tables.config(job.geometry, book)?;
     let report = label_file(
         &a.file,
         &job,

@@ -67,18 +67,18 @@ pub enum DataCommand {
 }
 
 /// Runs a `c4 data` subcommand.
-pub fn run(cmd: DataCommand) -> Result<()> {
+pub fn run(cmd: DataCommand, book: super::BookChoice) -> Result<()> {
     match cmd {
         DataCommand::Uci(a) => uci::run_uci(a),
         DataCommand::FetchUci(a) => uci::run_fetch(a),
         DataCommand::EnumerateUci(a) => uci::run_enumerate(a),
-        DataCommand::VerifyUci(a) => uci::run_verify(a),
-        DataCommand::GenerateUci(a) => uci::run_generate(a),
-        DataCommand::Selfplay(a) => games::run_selfplay(a),
-        DataCommand::BenchSets(a) => games::run_bench_sets(a),
+        DataCommand::VerifyUci(a) => uci::run_verify(a, book),
+        DataCommand::GenerateUci(a) => uci::run_generate(a, book),
+        DataCommand::Selfplay(a) => games::run_selfplay(a, book),
+        DataCommand::BenchSets(a) => games::run_bench_sets(a, book),
         DataCommand::Positions(a) => games::run_positions(a),
-        DataCommand::Label(a) => label::run_label(a),
+        DataCommand::Label(a) => label::run_label(a, book),
         DataCommand::Merge(a) => label::run_merge(a),
-        DataCommand::Book(a) => book::run_book(a),
+        DataCommand::Book(a) => book::run_book(a, book),
     }
 }

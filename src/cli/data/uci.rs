@@ -166,7 +166,7 @@ pub(super) fn run_enumerate(a: EnumerateArgs) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn run_verify(a: VerifyArgs) -> Result<()> {
+pub(super) fn run_verify(a: VerifyArgs, book: crate::cli::BookChoice) -> Result<()> {
     let rows = uci::read_uci(&a.uci)?;
     let n = if a.sample == 0 {
         rows.len()
@@ -175,7 +175,7 @@ pub(super) fn run_verify(a: VerifyArgs) -> Result<()> {
     };
     let pool = a
         .tables
-        .config(Geometry::default())?
+        .config(Geometry::default(), book)?
         .pool(Geometry::default(), std::iter::repeat_n(UCI_PLY, n))?;
     let bars = crate::cli::Bars::new();
     bars.start("weak-solving", n);
@@ -206,12 +206,12 @@ pub(super) fn run_verify(a: VerifyArgs) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn run_generate(a: GenerateArgs) -> Result<()> {
+pub(super) fn run_generate(a: GenerateArgs, book: crate::cli::BookChoice) -> Result<()> {
     let positions = enumerate_uci(Geometry::default(), UCI_PLY);
     let total = a.shard.select(&positions).len();
     let pool = a
         .tables
-        .config(Geometry::default())?
+        .config(Geometry::default(), book)?
         .pool(Geometry::default(), std::iter::repeat_n(UCI_PLY, total))?;
     let bars = crate::cli::Bars::new();
     bars.start(

@@ -1,6 +1,10 @@
 // connect4-ml's page: play, the solver's analysis, the models' views and pipeline runs.
-// Plain JavaScript, no build step: the server embeds this file as it is.
-"use strict";
+// Plain JavaScript modules, no build step: `c4 serve` embeds the files as they are, and
+// `c4 site` writes them with the WebAssembly engine as a static site (see backend.js).
+import { chooseBackend } from "./backend.js";
+import { controlsForSpec, plural, presetLabel, presetsFor, scoresShownByDefault, specForControls, thinkingText } from "./view.js";
+
+const backend = chooseBackend();
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,33 +70,17 @@ function legal(col) {
 
 // ---- agent choice ----
 
-const AGENT_CHOICES = [
-  ["easy", "easy (open lines, depth 1)", false],
-  ["hard", "hard (open lines, depth 5)", false],
-  ["handtuned", "hand-tuned linear weights", true],
-  ["gbt", "GBT model (models/gbt.bin)", true],
-  ["lms", "LMS weights (models/lms.bin)", true],
-  ["ntuple", "n-tuple network (models/ntuple.bin)", true],
-  ["hybrid", "hybrid: model + rollouts", true],
-  ["threat", "threat evaluator", true],
-  ["window", "window score", true],
-  ["openlines", "open lines", true],
-  ["adaptive", "adaptive difficulty", true],
-  ["rollouts", "Monte Carlo rollouts", true],
-  ["mcts", "Monte Carlo tree search (1000 simulations)", false],
-  ["perfect", "perfect (the solver)", false],
-  ["random", "random", false],
-];
-
-// Strength presets (from the server, each with its measured Elo) and a custom spec.
-function setupPresets() {
+// Strength presets (from the back end, each with its measured Elo; only those whose models
+// fit the board) and a custom spec.
+function fillPresets() {
   const sel = $("preset");
+  const before = sel.value;
   sel.innerHTML = "";
-  for (const p of S.presets) {
+  const fit = presetsFor(S.presets, S.width, S.height);
+  for (const p of fit) {
     const o = document.createElement("option");
     o.value = p.agent;
-    const elo = p.elo === null || p.elo === undefined ? "" : ` · Elo ${Math.round(p.elo)}`;
-    o.textContent = `${p.name}${elo}`;
+    o.textContent = presetLabel(p);
     o.title = `${p.agent}: ${p.about}` + (p.games ? ` (${p.games} ladder games, 95% interval ${Math.round(p.low)}…${Math.round(p.high)})` : "");
     sel.appendChild(o);
   }
@@ -100,37 +88,47 @@ function setupPresets() {
   custom.value = "custom";
   custom.textContent = "Custom agent…";
   sel.appendChild(custom);
-  sel.value = S.presets.length ? S.presets[0].agent : "custom";
-  const apply = () => {
-    document.body.classList.toggle("custom", sel.value === "custom");
-    $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value;
-    retryComputer();
-  };
-  sel.addEventListener("change", apply);
-  apply();
+  sel.value = [...sel.options].some((o) => o.value === before) ? before : fit.length ? fit[0].agent : "custom";
+  applyPreset();
+}
+
+function applyPreset() {
+  const sel = $("preset");
+  document.body.classList.toggle("custom", sel.value === "custom");
+  $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value;
+  syncControlsToSpec();
+  retryComputer();
 }
 
 function specFromControls() {
-  const kind = $("agent-kind").value;
-  const choice = AGENT_CHOICES.find((c) => c[0] === kind);
-  const depth = Math.max(1, Math.min(20, parseInt($("depth").value, 10) || 1));
-  return choice && choice[2] ? `${kind}:depth=${depth}` : kind;
+  return specForControls($("agent-kind").value, $("depth").value, S.kinds);
 }
 
+// The Agent and Depth controls follow the spec when they can show it.
+function syncControlsToSpec() {
+  const c = controlsForSpec($("agent-spec").value, S.kinds);
+  if (!c) return;
+  $("agent-kind").value = c.kind;
+  if (c.depth !== null) $("depth").value = c.depth;
+  const kind = S.kinds.find((k) => k.name === c.kind);
+  $("depth").disabled = !(kind && kind.keys.includes("depth"));
+}
+
+// The agent kinds come from the back end (its /api/agents), never from a list of our own.
 function setupAgents() {
   const sel = $("agent-kind");
-  for (const [value, label] of AGENT_CHOICES) {
+  sel.innerHTML = "";
+  for (const k of S.kinds) {
     const o = document.createElement("option");
-    o.value = value;
-    o.textContent = label;
+    o.value = k.name;
+    o.textContent = k.name;
+    o.title = `${k.usage}: ${k.summary}`;
     sel.appendChild(o);
   }
-  sel.value = "easy";
-  $("agent-spec").value = specFromControls();
+  sel.value = S.kinds.some((k) => k.name === "easy") ? "easy" : (S.kinds[0] || {}).name;
   const sync = () => {
     $("agent-spec").value = specFromControls();
-    const choice = AGENT_CHOICES.find((c) => c[0] === sel.value);
-    $("depth").disabled = !(choice && choice[2]);
+    syncControlsToSpec();
     retryComputer();
   };
   sel.addEventListener("change", sync);
@@ -141,24 +139,25 @@ function setupAgents() {
     if ([...preset.options].some((o) => o.value === $("agent-spec").value.trim())) preset.value = $("agent-spec").value.trim();
     else preset.value = "custom";
     document.body.classList.toggle("custom", preset.value === "custom");
+    syncControlsToSpec();
     retryComputer();
   });
-  $("agent-spec").value = specFromControls();
-  $("depth").disabled = false;
+  $("preset").addEventListener("change", applyPreset);
 }
 
 // ---- server calls ----
 
-async function api(path, options) {
-  const res = await fetch(path, options);
-  let body = null;
-  try {
-    body = await res.json();
-  } catch (_) {
-    body = { error: `HTTP ${res.status}` };
-  }
-  if (!res.ok) throw new Error(body && body.error ? body.error : `HTTP ${res.status}`);
-  return body;
+// Every question goes to the back end: `c4 serve`'s API, or the engine in a worker.
+function api(path, options) {
+  return backend.call(path, options);
+}
+
+// Stops the computer's move or an analysis under way (Undo, New game): their answers are
+// dropped, and the back end stops computing.
+function cancelWork() {
+  S.generation++;
+  S.thinking = false;
+  backend.cancel();
 }
 
 function sizeQuery() {
@@ -237,7 +236,7 @@ function renderBoard() {
   if (S.keepStatus) {
     // A message about the last load or move stays until the next change.
   } else if (!over) {
-    if (S.thinking) setStatus(`The computer is thinking (${toMove})…`, "thinking");
+    if (S.thinking) setStatus(thinkingText(toMove, performance.now() - S.thinkingSince), "thinking");
     else if (S.mode === "edit") setStatus(`Editing: ${toMove} to move. Click columns to add stones; the computer waits.`, "your-turn");
     else if (computerPlays(toMove) && S.paused) setStatus(`${toMove} to move (the computer's side): press Computer move, or play a column for it.`, "your-turn");
     else if (computerPlays(toMove)) setStatus(`Computer to move (${toMove}).`, "your-turn");
@@ -330,7 +329,7 @@ function renderAnalysis(a) {
   $("analysis-words").textContent = analysisWords(a);
   $("analysis-best").textContent = a.best.length ? `Best column${a.best.length > 1 ? "s" : ""}: ${a.best.join(", ")}` : "";
   $("analysis-pv").textContent = a.principal_variation.length ? `Best line: ${a.principal_variation.join(" ")}` : "";
-  $("analysis-meta").textContent = `${a.stones} stones · ${a.nodes.toLocaleString()} positions searched in ${fmtMs(a.ms)}`;
+  $("analysis-meta").textContent = `${plural(a.stones, "stone")} · ${a.nodes.toLocaleString()} positions searched in ${fmtMs(a.ms)}`;
 }
 
 // A duration for people: microseconds below a millisecond, never "0.0 ms".
@@ -497,6 +496,8 @@ async function refreshModels() {
 
 function changed() {
   S.generation++;
+  S.rendered = true;
+  $("share-text").textContent = "";
   S.keepStatus = false;
   S.marked = null;
   syncUrl();
@@ -536,10 +537,16 @@ async function computerMove() {
   const { over, toMove } = state();
   if (over || S.thinking) return;
   S.thinking = true;
+  S.thinkingSince = performance.now();
   S.paused = false;
   S.keepStatus = false;
   const gen = S.generation;
   renderBoard();
+  // Honest progress: the time so far, every quarter second, until the answer.
+  const ticker = setInterval(() => {
+    if (!S.thinking || gen !== S.generation) clearInterval(ticker);
+    else setStatus(thinkingText(toMove, performance.now() - S.thinkingSince), "thinking");
+  }, 250);
   try {
     const spec = $("agent-spec").value.trim() || "easy";
     const r = await api("/api/move", {
@@ -559,6 +566,9 @@ async function computerMove() {
     }
     maybeComputer();
   } catch (e) {
+    clearInterval(ticker);
+    // Cancelled by Undo or New game: they took over.
+    if (gen !== S.generation) return;
     S.thinking = false;
     S.failed = true;
     S.paused = true;
@@ -577,6 +587,7 @@ function retryComputer() {
 }
 
 function newGame() {
+  if (S.thinking) cancelWork();
   S.moves = [];
   S.thinking = false;
   S.paused = false;
@@ -588,7 +599,8 @@ function newGame() {
 }
 
 function undo() {
-  if (S.thinking || !S.moves.length) return;
+  if (S.thinking) cancelWork();
+  if (!S.moves.length) return;
   S.paused = false;
   S.moves.pop();
   // Against the computer, go back to a human's turn.
@@ -687,6 +699,7 @@ function setBoardSize(width, height) {
   sel.value = value;
   S.width = width;
   S.height = height;
+  fillPresets();
 }
 
 // Whether the server's board rule allows `width` x `height` (the rule comes from
@@ -707,7 +720,7 @@ function applyHash() {
   }
   const p = new URLSearchParams(h);
   if (!p.has("moves")) return false;
-  if (!$("tab-play").hidden && location.hash === hashFor(S.moves, S.width, S.height)) return true;
+  if (S.rendered && !$("tab-play").hidden && location.hash === hashFor(S.moves, S.width, S.height)) return true;
   showTab("play", true);
   const rawW = p.get("width") || "7";
   const rawH = p.get("height") || "6";
@@ -878,7 +891,7 @@ function showReviewPly(ply) {
   for (const li of $("review-list").children) li.classList.toggle("current", li.dataset.ply === String(ply));
   const m = review.answer && review.answer.reviews[ply];
   if (m) setStatus(`Move ${m.number}: ${m.player} played column ${m.column} (outlined), ${GRADE_WORDS[m.grade]}.`, "review");
-  else setStatus(`The position after the last move (${ply} stones).`, "review");
+  else setStatus(`The position after the last move (${plural(ply, "stone")}).`, "review");
 }
 
 // ---- runs ----
@@ -1050,16 +1063,21 @@ function showTab(tab, fromUrl) {
 }
 
 async function init() {
-  setupAgents();
-  document.body.classList.add("mode-play", "has-computer");
+  document.body.classList.add("mode-play", "has-computer", `backend-${backend.kind}`);
   try {
     const info = await api("/api/agents");
     if (info.board) S.rule = info.board;
     S.presets = info.presets || [];
-  } catch (_) {
+    S.kinds = info.kinds || [];
+  } catch (e) {
     S.presets = [];
+    setStatus(`The ${backend.kind === "engine" ? "engine" : "server"} does not answer: ${e.message}`, "error");
   }
-  setupPresets();
+  setupAgents();
+  fillPresets();
+  const shown = scoresShownByDefault(localStorage.getItem("c4.showScores"), someComputer());
+  $("show-hints").checked = shown;
+  document.body.classList.toggle("hints-off", !shown);
   $("mode").addEventListener("change", (e) => setMode(e.target.value));
   $("player-x").addEventListener("change", (e) => setPlayer("x", e.target.value));
   $("player-o").addEventListener("change", (e) => setPlayer("o", e.target.value));
@@ -1067,6 +1085,7 @@ async function init() {
     const [w, h] = e.target.value.split("x").map(Number);
     S.width = w;
     S.height = h;
+    fillPresets();
     newGame();
   });
   $("share-button").addEventListener("click", share);
@@ -1083,9 +1102,18 @@ async function init() {
   $("undo").addEventListener("click", undo);
   $("paste").addEventListener("submit", (e) => {
     e.preventDefault();
-    loadMoves($("moves-input").value);
+    const text = $("moves-input").value;
+    if (!text.trim()) {
+      setStatus("Type moves first (columns 1-9, e.g. 4453; - alone is the empty board), then Load.", "error");
+      S.keepStatus = true;
+      return;
+    }
+    loadMoves(text);
   });
-  $("show-hints").addEventListener("change", (e) => document.body.classList.toggle("hints-off", !e.target.checked));
+  $("show-hints").addEventListener("change", (e) => {
+    document.body.classList.toggle("hints-off", !e.target.checked);
+    localStorage.setItem("c4.showScores", e.target.checked ? "1" : "0");
+  });
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
   document.addEventListener("keydown", (e) => {
     const t = e.target;
@@ -1101,7 +1129,7 @@ async function init() {
     else if (e.key === "h") hint();
   });
   try {
-    S.models = (await api("/api/models")).models;
+    S.models = backend.kind === "server" ? (await api("/api/models")).models : [];
   } catch (_) {
     S.models = [];
   }

@@ -16,8 +16,8 @@ pub use perfect::{Perfect, PerfectSettings, PerfectShared, Ties};
 pub use random::RandomAgent;
 pub use searching::SearchAgent;
 pub use spec::{
-    AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, EvalSpec, KindInfo, kinds_help,
-    split_agent_list,
+    AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, EvalSpec, KindInfo, Resources,
+    kinds_help, split_agent_list,
 };
 
 use crate::Interrupt;

@@ -5,7 +5,7 @@
 use super::{Agent, Turn};
 use crate::game::{Geometry, Position};
 use crate::seed::{Stream, derive_seed};
-use crate::solver::{Solver, SolverError};
+use crate::solver::{PooledSolver, Solver, SolverError, SolverPool};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -51,16 +51,36 @@ impl PerfectSettings {
 
 /// What the perfect agents of one spec share across games: the optimal columns of every
 /// position solved so far (games against a fixed opponent revisit the same positions) and the
-/// solvers themselves, whose tables stay warm from one game to the next.
-#[derive(Default)]
+/// solvers themselves, whose tables stay warm from one game to the next (and whose pool
+/// carries the book they read).
 pub struct PerfectShared {
     /// Canonical key (mirror images share an entry) -> bit mask of the optimal columns in the
     /// canonical orientation.
     optimal: Mutex<HashMap<u64, u16>>,
-    solvers: Mutex<Vec<Solver>>,
+    solvers: Arc<SolverPool>,
+}
+
+impl Default for PerfectShared {
+    /// Solvers of the default table size reading the built-in book.
+    fn default() -> Self {
+        Self::new(Arc::new(SolverPool::new(crate::solver::DEFAULT_TT_MIB)))
+    }
 }
 
 impl PerfectShared {
+    /// What agents share when their solvers come from `solvers` (its table size and book).
+    pub fn new(solvers: Arc<SolverPool>) -> Self {
+        PerfectShared {
+            optimal: Mutex::default(),
+            solvers,
+        }
+    }
+
+    /// The pool the agents' solvers come from.
+    pub fn solvers(&self) -> &Arc<SolverPool> {
+        &self.solvers
+    }
+
     /// Positions whose optimal columns are known.
     pub fn cached_positions(&self) -> usize {
         self.optimal.lock().map(|m| m.len()).unwrap_or(0)
@@ -107,10 +127,13 @@ fn mirror_mask(mask: u16, width: usize) -> u16 {
 /// from the opening book, where solving would take tens of seconds per move.
 pub struct Perfect {
     name: String,
-    solver: Option<Solver>,
+    solver: PooledSolver,
     settings: PerfectSettings,
     rng: ChaCha8Rng,
-    shared: Option<Arc<PerfectShared>>,
+    shared: Arc<PerfectShared>,
+    /// Whether the optimal columns are worth remembering (agents of one spec share them);
+    /// a lone centre-first agent asks the solver for its best move directly.
+    caches: bool,
 }
 
 impl Perfect {
@@ -124,7 +147,9 @@ impl Perfect {
     }
 
     /// A perfect agent with `settings`; `game_seed` varies its random choices from game to
-    /// game; `shared` (if any) lends it a warm solver and the optimal columns known so far.
+    /// game; `shared` (if any) lends it a warm solver (with its pool's book) and the optimal
+    /// columns known so far; without it the agent has a solver of its own reading the built-in
+    /// book.
     pub fn with_settings(
         name: impl Into<String>,
         geom: Geometry,
@@ -132,17 +157,15 @@ impl Perfect {
         shared: Option<Arc<PerfectShared>>,
         game_seed: u64,
     ) -> Result<Self, SolverError> {
-        let pooled = shared
-            .as_ref()
-            .and_then(|s| s.solvers.lock().ok()?.pop())
-            .filter(|s| s.geometry() == geom);
-        let solver = match pooled {
-            Some(s) => s,
-            None => Solver::with_table_mib(geom, settings.tt_mib)?,
-        };
+        let caches = shared.is_some();
+        let shared = shared.unwrap_or_else(|| {
+            Arc::new(PerfectShared::new(Arc::new(SolverPool::new(
+                settings.tt_mib,
+            ))))
+        });
         Ok(Perfect {
             name: name.into(),
-            solver: Some(solver),
+            solver: shared.solvers.lend(geom)?,
             settings,
             rng: ChaCha8Rng::seed_from_u64(derive_seed(
                 settings.seed,
@@ -150,19 +173,18 @@ impl Perfect {
                 &[game_seed],
             )),
             shared,
+            caches,
         })
     }
 
     fn solver(&mut self) -> &mut Solver {
-        self.solver
-            .as_mut()
-            .expect("a perfect agent holds its solver")
+        &mut self.solver
     }
 
     /// The optimal columns of `pos` as a bit mask (bit c = column c), `None` when the solver
     /// was interrupted before it proved them.
     fn optimal_columns(&mut self, pos: &Position) -> Option<u16> {
-        if let Some(m) = self.shared.as_ref().and_then(|s| s.lookup(pos)) {
+        if let Some(m) = self.shared.lookup(pos) {
             return Some(m);
         }
         let g = pos.geometry();
@@ -197,9 +219,7 @@ impl Perfect {
             }
             mask
         };
-        if let Some(s) = &self.shared {
-            s.remember(pos, mask);
-        }
+        self.shared.remember(pos, mask);
         Some(mask)
     }
 
@@ -234,7 +254,7 @@ impl Agent for Perfect {
                 return c;
             }
         }
-        if self.settings.ties == Ties::Centre && self.shared.is_none() {
+        if self.settings.ties == Ties::Centre && !self.caches {
             let (col, _) = self
                 .solver()
                 .best_move(&pos)
@@ -257,18 +277,6 @@ impl Agent for Perfect {
 
     fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
         self.solver().set_interrupt(interrupt);
-    }
-}
-
-impl Drop for Perfect {
-    /// Hands the solver back to the pool, its table warm for the next game.
-    fn drop(&mut self) {
-        if let (Some(shared), Some(mut solver)) = (&self.shared, self.solver.take()) {
-            solver.set_interrupt(None);
-            if let Ok(mut pool) = shared.solvers.lock() {
-                pool.push(solver);
-            }
-        }
     }
 }
 

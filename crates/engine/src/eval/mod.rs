@@ -18,6 +18,7 @@ mod ntuple;
 mod open_lines;
 mod playout_kernel;
 mod playout_rng;
+mod store;
 mod threats;
 mod window;
 
@@ -32,6 +33,7 @@ pub use montecarlo::{
 pub use ntuple::NTupleEvaluator;
 pub use open_lines::OpenLines;
 pub use playout_rng::PlayoutRng;
+pub use store::ModelStore;
 pub use threats::Threats;
 pub use window::WindowScore;
 

@@ -31,7 +31,20 @@ impl ModelEvaluator {
     /// assert_eq!(p_wdl.len(), 3);
     /// ```
     pub fn load(path: &Path, geom: Geometry) -> Result<ModelEvaluator, EvalError> {
-        Ok(match load_any(path, Some(geom))? {
+        Self::from_file(load_any(path, Some(geom))?, path)
+    }
+
+    /// The evaluator of a model file held in memory (`path` names it), for boards of `geom`.
+    pub fn decode(path: &Path, bytes: &[u8], geom: Geometry) -> Result<ModelEvaluator, EvalError> {
+        Self::from_file(
+            crate::ml::model_file::decode_any(path, bytes, Some(geom))?,
+            path,
+        )
+    }
+
+    /// The evaluator of a model file already read (`path` names it).
+    pub fn from_file(file: ModelFile, path: &Path) -> Result<ModelEvaluator, EvalError> {
+        Ok(match file {
             ModelFile::Gbt(f) => ModelEvaluator::Gbt(Box::new(GbtEvaluator::from_file(*f, path)?)),
             ModelFile::Linear(f) => ModelEvaluator::Linear(LinearEvaluator::from_file(&f, path)),
             ModelFile::NTuple(f) => ModelEvaluator::NTuple(Box::new(NTupleEvaluator::new(

@@ -300,7 +300,7 @@ pub fn bench_playouts(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let start = std::time::Instant::now();
+    let start = crate::clock::Instant::now();
     let stats: Vec<PlayoutStats> = pool.install(|| {
         (0..threads)
             .into_par_iter()

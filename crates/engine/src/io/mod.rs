@@ -21,6 +21,11 @@ pub fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
 
 /// Temporary files of atomic writes under way, so that an interrupted program can remove
 /// them (see [`remove_unfinished_writes`]).
+///
+/// The one process-wide value the engine keeps, on purpose: Ctrl-C is delivered to the
+/// process, and its handler must find every write under way wherever it was started, without
+/// each caller of [`write_atomic`] handing it a registry. It holds only paths of files being
+/// written now (empty between writes), so no result depends on it.
 static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {

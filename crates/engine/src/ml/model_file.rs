@@ -191,7 +191,16 @@ pub fn save_linear(
 /// The file must name the eight linear features in the order this build uses, with finite
 /// weights.
 pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, ModelFileError> {
-    linear_from_parts(&ModelParts::open(path, &read_bytes(path)?)?, board)
+    decode_linear(path, &read_bytes(path)?, board)
+}
+
+/// [`load_linear`] of a file already in memory (`path` names it in errors).
+pub fn decode_linear(
+    path: &Path,
+    bytes: &[u8],
+    board: Option<Geometry>,
+) -> Result<LinearFile, ModelFileError> {
+    linear_from_parts(&ModelParts::open(path, bytes)?, board)
 }
 
 fn linear_from_parts(
@@ -262,7 +271,16 @@ pub fn save_ntuple(
 /// Reads an n-tuple network file (`c4 train ntuple`); with `board`, also requires that
 /// board size.
 pub fn load_ntuple(path: &Path, board: Option<Geometry>) -> Result<NTupleFile, ModelFileError> {
-    ntuple_from_parts(&ModelParts::open(path, &read_bytes(path)?)?, board)
+    decode_ntuple(path, &read_bytes(path)?, board)
+}
+
+/// [`load_ntuple`] of a file already in memory (`path` names it in errors).
+pub fn decode_ntuple(
+    path: &Path,
+    bytes: &[u8],
+    board: Option<Geometry>,
+) -> Result<NTupleFile, ModelFileError> {
+    ntuple_from_parts(&ModelParts::open(path, bytes)?, board)
 }
 
 fn ntuple_from_parts(
@@ -314,8 +332,16 @@ impl ModelFile {
 /// Reads any model file once: the checksum is checked once, and the header's kind picks how
 /// the body is decoded. With `board`, the file must be for that board size.
 pub fn load_any(path: &Path, board: Option<Geometry>) -> Result<ModelFile, ModelFileError> {
-    let bytes = read_bytes(path)?;
-    let parts = ModelParts::open(path, &bytes)?;
+    decode_any(path, &read_bytes(path)?, board)
+}
+
+/// [`load_any`] of a file already in memory (`path` names it in errors).
+pub fn decode_any(
+    path: &Path,
+    bytes: &[u8],
+    board: Option<Geometry>,
+) -> Result<ModelFile, ModelFileError> {
+    let parts = ModelParts::open(path, bytes)?;
     Ok(match parts.header.kind {
         ModelKind::Gbt => ModelFile::Gbt(Box::new(gbt_from_parts(&parts, board)?)),
         ModelKind::Linear => ModelFile::Linear(Box::new(linear_from_parts(&parts, board)?)),

@@ -15,10 +15,11 @@ pub mod speed;
 mod table;
 
 use crate::Interrupt;
+use crate::clock::Instant;
 use crate::eval::Evaluator;
 use crate::game::{Player, Position};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use table::{Bound, Table};
 
 /// The value of a win on the next ply is `WIN - 1`; a win in `d` plies is `WIN - d`.

@@ -40,7 +40,7 @@ pub fn search_speed(eval: &Arc<dyn Evaluator>, positions: &[Position], depth: u3
 /// Mean nanoseconds of one static evaluation of `eval` over `positions` (each evaluated
 /// `reps` times, on one thread): what one leaf of a search costs.
 pub fn eval_nanos(eval: &Arc<dyn Evaluator>, positions: &[Position], reps: usize) -> f64 {
-    let start = std::time::Instant::now();
+    let start = crate::clock::Instant::now();
     let mut sink = 0.0;
     for _ in 0..reps {
         for p in positions {

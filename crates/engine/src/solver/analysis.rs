@@ -157,14 +157,14 @@ fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
     // Each solver step is bounded too: one step off the book can take seconds, and the
     // scores are ready already. The caller's interrupt still applies.
     let outer = solver.interrupt().cloned();
-    let deadline = std::time::Instant::now() + PV_BUDGET;
+    let deadline = crate::clock::Instant::now() + PV_BUDGET;
     solver.set_interrupt(Some(
         outer.clone().unwrap_or_default().with_deadline(deadline),
     ));
     while !p.last_move_won() && !p.is_full() {
         let col = match solver.book().and_then(|b| b.best_move(&p)) {
             Some((col, _)) => col,
-            None if std::time::Instant::now() > deadline => break,
+            None if crate::clock::Instant::now() > deadline => break,
             None => match solver.best_move(&p) {
                 Some((col, _)) if !solver.was_interrupted() => col,
                 _ => break,

@@ -1,10 +1,10 @@
 //! Solving test files line by line: shared by `c4 solve` and `c4 bench solver`.
 
 use super::{Mode, Solver};
+use crate::clock::Instant;
 use crate::game::record::{LineError, parse_test_line};
 use crate::game::{GameError, Position};
 use serde::Serialize;
-use std::time::Instant;
 use thiserror::Error;
 
 /// One solved line.

@@ -88,21 +88,23 @@ pub fn sample_positions(
 }
 
 /// Analyses each position (the exact score of every column, as `c4 analyze` prints them)
-/// with a cleared solver of `tt_mib` MiB (what a user asking about one position gets),
-/// timing each.
+/// with a cleared solver of `tt_mib` MiB reading `book` (what a user asking about one
+/// position gets), timing each.
 pub fn time_analyses(
     geom: Geometry,
     positions: &[(String, Position)],
     tt_mib: usize,
+    book: Option<std::sync::Arc<super::book::Book>>,
     progress: &dyn crate::progress::Progress,
 ) -> Result<Vec<AnalyzeTiming>, super::SolverError> {
     let mut solver = Solver::with_table_mib(geom, tt_mib)?;
+    solver.set_book(book);
     solver.ready();
     progress.start("positions", positions.len());
     let mut out = Vec::with_capacity(positions.len());
     for (moves, p) in positions {
         solver.clear();
-        let start = std::time::Instant::now();
+        let start = crate::clock::Instant::now();
         solver.reset_nodes();
         solver.analyze(p, Mode::Strong);
         out.push(AnalyzeTiming {

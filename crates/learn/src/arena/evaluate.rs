@@ -9,6 +9,7 @@ use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
 use crate::agents::{AgentError, AgentSpec};
 use crate::game::{Geometry, Position};
 use crate::progress::Progress;
+use crate::solver::SolverPool;
 use serde::{Deserialize, Serialize};
 
 /// A named benchmark set: positions with their exact score when the file gives it.
@@ -41,6 +42,8 @@ pub struct EvaluateConfig {
     pub geometry: Geometry,
     /// Which colour the evaluated agents play (both: alternating).
     pub side: Side,
+    /// The opening book of grading and of perfect agents (`None`: none).
+    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
 }
 
 /// Why an evaluation could not run.
@@ -306,15 +309,18 @@ fn play_match(
     let (mut as_first, mut as_second) = (SideRecord::default(), SideRecord::default());
     let label = agent.label().to_string();
     for k in 0..cfg.seeds {
-        let t = Tournament::new(TournamentConfig {
-            agents: vec![agent.clone(), cfg.baseline.clone()],
-            games: cfg.games,
-            openings: cfg.openings,
-            seed: cfg.seed + k as u64,
-            jobs: cfg.jobs,
-            geometry: cfg.geometry,
-            side: cfg.side,
-        })?;
+        let t = Tournament::with_book(
+            TournamentConfig {
+                agents: vec![agent.clone(), cfg.baseline.clone()],
+                games: cfg.games,
+                openings: cfg.openings,
+                seed: cfg.seed + k as u64,
+                jobs: cfg.jobs,
+                geometry: cfg.geometry,
+                side: cfg.side,
+            },
+            cfg.book.clone(),
+        )?;
         let summary = t.run(progress)?;
         let p = &summary.pairings[0];
         wins += p.wins;
@@ -373,10 +379,11 @@ fn grade_sets(
     agent: &AgentSpec,
     progress: &dyn Progress,
 ) -> Result<Vec<SetErrors>, EvaluateError> {
-    let factory = agent.factory(cfg.geometry)?;
+    let factory = agent.factory_with_book(cfg.geometry, cfg.book.clone())?;
+    let solvers = SolverPool::new(cfg.tt_mib).with_book(cfg.book.clone());
     let mut out = Vec::new();
     for (name, positions) in &cfg.bench {
-        let moves = grade_positions(&factory, positions, cfg.jobs, cfg.tt_mib, progress)?;
+        let moves = grade_positions(&factory, positions, cfg.jobs, &solvers, progress)?;
         let errors = moves.iter().filter(|m| m.error).count();
         out.push(SetErrors {
             set: name.clone(),
@@ -462,6 +469,7 @@ mod tests {
             tt_mib: 8,
             geometry: Geometry::STANDARD,
             side: Side::Both,
+            book: Some(crate::solver::book::embedded()),
         };
         let r = evaluate(&cfg, &crate::progress::Quiet).unwrap();
         let m = &r.agents[0].vs_baseline;

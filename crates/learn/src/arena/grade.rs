@@ -4,7 +4,7 @@ use crate::Interrupt;
 use crate::agents::{AgentError, AgentFactory, Turn};
 use crate::datasets::labelled::{Expect, MovesFileError, read_moves_head};
 use crate::game::Position;
-use crate::solver::{Solver, SolverError};
+use crate::solver::{Solver, SolverError, SolverPool};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -173,14 +173,14 @@ pub fn grade_positions(
     factory: &AgentFactory,
     positions: &[(Position, Option<i32>)],
     jobs: usize,
-    tt_mib: usize,
+    solvers: &SolverPool,
     progress: &dyn crate::progress::Progress,
 ) -> Result<Vec<GradedMove>, GradeError> {
     grade_positions_until(
         factory,
         positions,
         jobs,
-        tt_mib,
+        solvers,
         progress,
         &Interrupt::new(),
     )
@@ -193,7 +193,7 @@ pub fn grade_positions_until(
     factory: &AgentFactory,
     positions: &[(Position, Option<i32>)],
     jobs: usize,
-    tt_mib: usize,
+    solvers: &SolverPool,
     progress: &dyn crate::progress::Progress,
     stop: &Interrupt,
 ) -> Result<Vec<GradedMove>, GradeError> {
@@ -201,8 +201,8 @@ pub fn grade_positions_until(
         Some((p, _)) => p.geometry(),
         None => return Ok(Vec::new()),
     };
-    // Fail early and clearly if the table cannot be had.
-    drop(Solver::with_table_mib(geom, tt_mib)?);
+    // One solver per worker, made now: a table too big fails here, clearly.
+    solvers.prepare(geom, jobs.max(1))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
@@ -211,27 +211,27 @@ pub fn grade_positions_until(
         positions
             .par_iter()
             .enumerate()
-            .map_init(
-                || Solver::with_table_mib(geom, tt_mib).expect("checked above"),
-                |solver, (i, (pos, known))| {
-                    if stop.should_stop() {
-                        return Err(GradeError::Interrupted);
-                    }
-                    let mut agent = factory.build(i as u64)?;
-                    agent.set_interrupt(Some(stop.clone()));
-                    solver.set_interrupt(Some(stop.clone()));
-                    let t = Instant::now();
-                    let column = agent.choose(&Turn::new(*pos));
-                    let ms = t.elapsed().as_secs_f64() * 1e3;
-                    let score = known.unwrap_or_else(|| solver.solve(pos));
-                    let graded = grade_move(solver, pos, score, column, ms);
-                    if stop.should_stop() {
-                        return Err(GradeError::Interrupted);
-                    }
-                    progress.advance(1);
-                    Ok(graded)
-                },
-            )
+            .map(|(i, (pos, known))| {
+                if stop.should_stop() {
+                    return Err(GradeError::Interrupted);
+                }
+                let mut agent = factory.build(i as u64)?;
+                agent.set_interrupt(Some(stop.clone()));
+                // Prepared above for every worker: taking allocates nothing.
+                let mut solver = solvers.take(geom)?;
+                solver.set_interrupt(Some(stop.clone()));
+                let t = Instant::now();
+                let column = agent.choose(&Turn::new(*pos));
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                let score = known.unwrap_or_else(|| solver.solve(pos));
+                let graded = grade_move(&mut solver, pos, score, column, ms);
+                solvers.put(solver);
+                if stop.should_stop() {
+                    return Err(GradeError::Interrupted);
+                }
+                progress.advance(1);
+                Ok(graded)
+            })
             .collect()
     })
 }

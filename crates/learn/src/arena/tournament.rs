@@ -230,13 +230,22 @@ impl Tournament {
         Ok(Tournament { config, factories })
     }
 
-    /// Checks the configuration and loads every agent's evaluators.
+    /// Checks the configuration and loads every agent's evaluators; perfect agents read the
+    /// built-in book.
     pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
+        Self::with_book(config, Some(crate::solver::book::embedded()))
+    }
+
+    /// As [`Tournament::new`], with perfect agents reading `book` (`None`: none).
+    pub fn with_book(
+        config: TournamentConfig,
+        book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    ) -> Result<Self, TournamentError> {
         Self::check(&config)?;
         let factories = config
             .agents
             .iter()
-            .map(|a| a.factory(config.geometry))
+            .map(|a| a.factory_with_book(config.geometry, book.clone()))
             .collect::<Result<_, _>>()?;
         Ok(Tournament { config, factories })
     }

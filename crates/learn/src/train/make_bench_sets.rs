@@ -10,7 +10,7 @@
 use super::sample_positions::{MixError, mix_factories, play_mix_game};
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
-use crate::datasets::label::SolverPool;
+use crate::datasets::label::{self, ScoreMany};
 use crate::game::Position;
 use crate::progress::{Progress, Quiet};
 use crate::solver::{Mode, SolverError};
@@ -38,6 +38,8 @@ pub struct BenchSetsConfig {
     pub seed: u64,
     /// Solver table per worker, MiB.
     pub tt_mib: usize,
+    /// The opening book of the labelling solvers (`None`: none).
+    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
 }
 
 impl Default for BenchSetsConfig {
@@ -60,6 +62,7 @@ impl Default for BenchSetsConfig {
             epsilon: 0.15,
             seed: 0,
             tt_mib: 64,
+            book: Some(crate::solver::book::embedded()),
         }
     }
 }
@@ -148,11 +151,11 @@ pub fn make_bench_sets(
     cfg: &BenchSetsConfig,
     progress: &dyn Progress,
 ) -> Result<BenchSetsOutput, BenchSetsError> {
-    let factories = mix_factories(&cfg.mix, cfg.epsilon, BENCH_GEOMETRY)?;
+    let factories = mix_factories(&cfg.mix, cfg.epsilon, BENCH_GEOMETRY, cfg.book.clone())?;
     if !(1..=14).contains(&cfg.begin_min_stones) {
         return Err(BenchSetsError::BeginMinStones(cfg.begin_min_stones));
     }
-    let pool = SolverPool::new(BENCH_GEOMETRY, cfg.tt_mib)?;
+    let pool = label::for_workers(BENCH_GEOMETRY, cfg.tt_mib, cfg.book.clone())?;
     let wanted = |s: &BenchSet| {
         if s.name == "begin-hard" {
             cfg.begin_hard

@@ -67,6 +67,7 @@ pub fn mix_factories(
     mix: &[AgentSpec],
     epsilon: f64,
     geom: Geometry,
+    book: Option<std::sync::Arc<crate::solver::book::Book>>,
 ) -> Result<Vec<AgentFactory>, MixError> {
     if mix.is_empty() {
         return Err(MixError::Empty);
@@ -76,7 +77,7 @@ pub fn mix_factories(
     }
     Ok(mix
         .iter()
-        .map(|s| s.factory(geom))
+        .map(|s| s.factory_with_book(geom, book.clone()))
         .collect::<Result<Vec<_>, _>>()?)
 }
 
@@ -172,7 +173,12 @@ pub fn sample_positions(
     cfg: &PositionsConfig,
     progress: &dyn Progress,
 ) -> Result<PositionsOutput, PositionsError> {
-    let factories = mix_factories(&cfg.mix, cfg.epsilon, cfg.geometry)?;
+    let factories = mix_factories(
+        &cfg.mix,
+        cfg.epsilon,
+        cfg.geometry,
+        Some(crate::solver::book::embedded()),
+    )?;
     let (lo, hi) = (*cfg.plies.start(), *cfg.plies.end());
     let cells = cfg.geometry.cells();
     if lo > hi || hi >= cells {

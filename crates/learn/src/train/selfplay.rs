@@ -5,7 +5,7 @@
 use crate::agents::{AgentError, AgentSpec};
 use crate::arena::{GameResult, play_game, random_opening};
 use crate::datasets::Label;
-use crate::datasets::label::SolverPool;
+use crate::datasets::label::{self, ScoreMany};
 use crate::datasets::selfplay_csv::LabelledPosition;
 use crate::game::{Geometry, Player, Position};
 use crate::seed::{Stream, derive_seed};
@@ -33,6 +33,8 @@ pub struct SelfplayConfig {
     pub seed: u64,
     /// Solver table per worker, MiB.
     pub tt_mib: usize,
+    /// The opening book of the labelling solvers and of perfect agents (`None`: none).
+    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
 }
 
 /// Errors of the generator.
@@ -64,7 +66,10 @@ pub fn generate(
     progress: &dyn crate::progress::Progress,
 ) -> Result<SelfplayOutput, SelfplayError> {
     progress.start("self-play games", cfg.games);
-    let factories = [cfg.agents[0].factory(geom)?, cfg.agents[1].factory(geom)?];
+    let factories = [
+        cfg.agents[0].factory_with_book(geom, cfg.book.clone())?,
+        cfg.agents[1].factory_with_book(geom, cfg.book.clone())?,
+    ];
     let games: Vec<(Vec<Position>, GameResult)> = (0..cfg.games)
         .into_par_iter()
         .map(|g| -> Result<_, SelfplayError> {
@@ -123,7 +128,7 @@ pub fn generate(
     }
     progress.finish();
     progress.start("solver labels", picked.len());
-    let pool = SolverPool::new(geom, cfg.tt_mib)?;
+    let pool = label::for_workers(geom, cfg.tt_mib, cfg.book.clone())?;
     let positions: Vec<Position> = picked.iter().map(|(p, _)| *p).collect();
     let scores = pool.scores(&positions, cfg.label, progress);
     progress.finish();

@@ -3,9 +3,11 @@
 
 use super::{AgentError, AgentKind, AgentSpec, EvalSpec, RolloutSpec};
 use crate::agents::{Adaptive, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent};
-use crate::eval::{self, EvalError, Evaluator};
+use crate::eval::{self, EvalError, Evaluator, ModelStore};
 use crate::game::Geometry;
 use crate::search::Searcher;
+use crate::solver::SolverPool;
+use crate::solver::book::Book;
 use std::sync::Arc;
 
 impl RolloutSpec {
@@ -19,22 +21,51 @@ impl RolloutSpec {
     }
 }
 
+/// What building agents draws on besides their spec: the opening book perfect agents read,
+/// and model files held in memory (a spec's model path found there is not read from disk).
+#[derive(Clone, Debug)]
+pub struct Resources {
+    /// The book of perfect agents (`None`: none).
+    pub book: Option<Arc<Book>>,
+    /// Model files in memory, by the paths specs name.
+    pub models: ModelStore,
+}
+
+impl Default for Resources {
+    /// The built-in book; models read from their files.
+    fn default() -> Self {
+        Resources {
+            book: Some(crate::solver::book::embedded()),
+            models: ModelStore::default(),
+        }
+    }
+}
+
 impl EvalSpec {
-    /// Builds the evaluator for `geom`.
+    /// Builds the evaluator for `geom`, reading model files from disk.
     pub fn build(&self, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
+        self.build_in(geom, &ModelStore::default())
+    }
+
+    /// Builds the evaluator for `geom`, taking model files from `models` where it holds them.
+    pub fn build_in(
+        &self,
+        geom: Geometry,
+        models: &ModelStore,
+    ) -> Result<Arc<dyn Evaluator>, EvalError> {
         match self {
             EvalSpec::Builtin(name) => eval::builtin(name, geom),
             EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
-            EvalSpec::Model(path) => eval::load_model(path, geom),
-            EvalSpec::Linear(path) => Ok(Arc::new(eval::LinearEvaluator::load(path, geom)?)),
-            EvalSpec::NTuple(path) => Ok(Arc::new(eval::NTupleEvaluator::load(path, geom)?)),
+            EvalSpec::Model(path) => models.model(path, geom),
+            EvalSpec::Linear(path) => Ok(Arc::new(models.linear(path, geom)?)),
+            EvalSpec::NTuple(path) => Ok(Arc::new(models.ntuple(path, geom)?)),
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
             EvalSpec::Hybrid {
                 model,
                 rollouts,
                 phases,
             } => {
-                let model = eval::load_model(model, geom)?;
+                let model = models.model(model, geom)?;
                 Ok(Arc::new(eval::Hybrid::new(
                     model,
                     rollouts.build(geom),
@@ -67,15 +98,42 @@ impl AgentSpec {
         }
     }
 
-    /// Loads what the agents need once (evaluators, models) for boards of `geom`.
+    /// Loads what the agents need once (evaluators, models) for boards of `geom`; perfect
+    /// agents read the book built into the library (see [`AgentSpec::factory_with_book`]).
     pub fn factory(&self, geom: Geometry) -> Result<AgentFactory, AgentError> {
+        self.factory_with_book(geom, Some(crate::solver::book::embedded()))
+    }
+
+    /// As [`AgentSpec::factory`], with perfect agents reading `book` (`None`: none).
+    pub fn factory_with_book(
+        &self,
+        geom: Geometry,
+        book: Option<Arc<Book>>,
+    ) -> Result<AgentFactory, AgentError> {
+        self.factory_in(
+            geom,
+            &Resources {
+                book,
+                models: ModelStore::default(),
+            },
+        )
+    }
+
+    /// As [`AgentSpec::factory`], drawing the book and model files from `resources`.
+    pub fn factory_in(
+        &self,
+        geom: Geometry,
+        resources: &Resources,
+    ) -> Result<AgentFactory, AgentError> {
+        let book = resources.book.clone();
         let eval = match &self.kind {
-            AgentKind::Search { eval, .. } => {
-                Some(eval.build(geom).map_err(|source| AgentError::Eval {
-                    spec: self.text.clone(),
-                    source,
-                })?)
-            }
+            AgentKind::Search { eval, .. } => Some(
+                eval.build_in(geom, &resources.models)
+                    .map_err(|source| AgentError::Eval {
+                        spec: self.text.clone(),
+                        source,
+                    })?,
+            ),
             AgentKind::Adaptive { .. } => Some(eval::builtin("openlines", geom).map_err(
                 |source| AgentError::Eval {
                     spec: self.text.clone(),
@@ -85,7 +143,9 @@ impl AgentSpec {
             _ => None,
         };
         let perfect = match &self.kind {
-            AgentKind::Perfect(_) => Some(Arc::new(PerfectShared::default())),
+            AgentKind::Perfect(p) => Some(Arc::new(PerfectShared::new(Arc::new(
+                SolverPool::new(p.tt_mib).with_book(book),
+            )))),
             _ => None,
         };
         Ok(AgentFactory {
@@ -128,6 +188,15 @@ impl AgentFactory {
             eval: Some(eval),
             perfect: None,
         }
+    }
+
+    /// The same factory with perfect agents taking their solvers (table size and book) from
+    /// `solvers`, e.g. a server's pool whose tables stay warm across requests.
+    pub fn with_solvers(mut self, solvers: Arc<SolverPool>) -> Self {
+        if self.perfect.is_some() {
+            self.perfect = Some(Arc::new(PerfectShared::new(solvers)));
+        }
+        self
     }
 
     /// The spec this factory builds.

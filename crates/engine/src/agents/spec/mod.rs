@@ -35,7 +35,7 @@ mod factory;
 mod kinds;
 
 pub use error::AgentError;
-pub use factory::AgentFactory;
+pub use factory::{AgentFactory, Resources};
 pub use kinds::{AGENT_KINDS, KindInfo, kinds_help};
 
 use crate::eval;

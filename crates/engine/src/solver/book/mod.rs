@@ -5,10 +5,12 @@
 //! labelling early positions costs a lookup instead of minutes.
 //!
 //! The file format is in [`mod@format`]: sorted keys with their scores and a sha256, so a lookup is
-//! a binary search and a load reads the file once. A program installs one book at start-up
-//! ([`install`]; the CLI's `--book`, by default [`default_book`]: a file beside the program or
-//! `data/book-7x6.bin`, else the 7x6 book built into the library); solvers made afterwards
-//! use it. Without a book everything still works, only the opening is slower.
+//! a binary search and a load reads the file once. A book is a value given to each solver
+//! ([`Solver::set_book`](super::Solver::set_book), or a [`SolverPool`](super::SolverPool)'s
+//! book for all of its solvers); by default a solver reads the 7x6 book built into the
+//! library ([`embedded`]). The CLI's `--book` picks another file, and without it
+//! [`default_book`] (a file beside the program or `data/book-7x6.bin`, else the built-in
+//! one). Without a book everything still works, only the opening is slower.
 
 pub mod build;
 pub mod format;
@@ -18,18 +20,29 @@ pub use format::BookError;
 
 use crate::game::{Geometry, Position};
 use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 /// The default book of the repository, for 7x6 boards.
 pub const DEFAULT_PATH: &str = "data/book-7x6.bin";
 
 /// An opening book for one board size: sorted entries `canonical key << 8 | score`, where the
 /// canonical key is the smaller of the keys of a position and its mirror image.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Book {
     geom: Geometry,
     plies: usize,
     entries: Vec<u64>,
+}
+
+impl std::fmt::Debug for Book {
+    /// The board, depth and size, not the entries (a config holding a book stays readable).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Book")
+            .field("geometry", &self.geom)
+            .field("plies", &self.plies)
+            .field("entries", &self.entries.len())
+            .finish()
+    }
 }
 
 impl Book {
@@ -203,37 +216,6 @@ pub fn default_book() -> Arc<Book> {
         .find(|b| b.plies() >= built_in.plies())
         .map(Arc::new)
         .unwrap_or(built_in)
-}
-
-/// The book installed for this program (see [`install`]): `None` until installed or first
-/// asked for.
-static INSTALLED: RwLock<Option<Option<Arc<Book>>>> = RwLock::new(None);
-
-/// Makes `book` the one solvers made from now on use (`None`: no book).
-pub fn install(book: Option<Arc<Book>>) {
-    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(book);
-}
-
-/// The installed book, if any. When none was installed, [`default_book`] is taken on first
-/// use (a file found beside the program or in the working folder, else the built-in book), so
-/// that library users anywhere get the book as the CLI does; the CLI installs its `--book`
-/// choice first and refuses a bad file with a message.
-pub fn installed() -> Option<Arc<Book>> {
-    if let Some(b) = INSTALLED.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        return b.clone();
-    }
-    let mut slot = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
-    slot.get_or_insert_with(|| Some(default_book())).clone()
-}
-
-/// The installed book's score of `pos`, if it holds it.
-pub fn score(pos: &Position) -> Option<i32> {
-    installed()?.score(pos)
-}
-
-/// The installed book's best move of `pos` (see [`Book::best_move`]).
-pub fn best_move(pos: &Position) -> Option<(usize, i32)> {
-    installed()?.best_move(pos)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Labelling "MOVES" lines into "MOVES SCORE" lines (`c4 data label`), with the manifest
 //! that lets `c4 data merge` put the shards back together.
 
-use super::{GenerateError, PartialRowError, Shard, SolverPool, write_resumable};
+use super::{GenerateError, PartialRowError, ScoreMany, Shard, SolverPool, write_resumable};
 use crate::datasets::labelled::Expect;
 use crate::game::{Geometry, Position};
 use crate::solver::Mode;

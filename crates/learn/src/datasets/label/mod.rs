@@ -20,7 +20,7 @@ pub use lines_job::{
     LabelFileError, LabelJob, LabelReport, ShardManifest, label_file, label_lines, manifest_path,
 };
 pub use merge::{MergeError, Merged, merge_shards};
-pub use pool::SolverPool;
+pub use pool::{ScoreMany, SolverPool, for_workers};
 pub(crate) use resumable::write_resumable;
 pub use resumable::{GenerateError, GenerateReport, PartialRowError, partial_path};
 pub use shard::{Shard, ShardError};

@@ -1,51 +1,39 @@
-//! One solver per rayon worker: labelling uses every core and keeps each worker's table from
-//! one position to the next.
+//! Labelling many positions at once with the engine's [`SolverPool`]: every rayon worker
+//! takes a solver, scores a position and gives it back, so each table stays warm from one
+//! position to the next.
 
 use crate::game::{Geometry, Position};
-use crate::solver::{Mode, ShallowTable, Solver, SolverError};
+use crate::solver::{Mode, SolverError};
 use rayon::prelude::*;
-use std::sync::Mutex;
 
-/// One solver per rayon worker thread, created once and reused across calls.
-pub struct SolverPool {
-    solvers: Vec<Mutex<Solver>>,
+pub use crate::solver::SolverPool;
+
+/// A pool for a job on boards of `geom`, reading `book`, with one `tt_mib`-MiB solver ready
+/// per thread of the current rayon pool (so a table too big is refused before any work).
+pub fn for_workers(
+    geom: Geometry,
+    tt_mib: usize,
+    book: Option<std::sync::Arc<crate::solver::book::Book>>,
+) -> Result<SolverPool, SolverError> {
+    let pool = SolverPool::new(tt_mib).with_book(book);
+    pool.prepare(geom, rayon::current_num_threads().max(1))?;
+    Ok(pool)
 }
 
-impl SolverPool {
-    /// A pool for `geom` with one `tt_mib`-MiB solver per thread of the current rayon pool.
-    pub fn new(geom: Geometry, tt_mib: usize) -> Result<Self, SolverError> {
-        let n = rayon::current_num_threads().max(1);
-        let solvers = (0..n)
-            .map(|_| Solver::with_table_mib(geom, tt_mib).map(Mutex::new))
-            .collect::<Result<_, _>>()?;
-        Ok(SolverPool { solvers })
-    }
-
-    /// The same pool with every solver using `table` for its shallow positions, so what one
-    /// worker learns there serves the others (see [`ShallowTable`]).
-    pub fn with_shallow_table(self, table: ShallowTable) -> Self {
-        for s in &self.solvers {
-            s.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .set_shallow_table(Some(table.clone()));
-        }
-        self
-    }
-
-    /// The same pool with every solver ordering its moves near the root by `hint` (see
-    /// [`Solver::set_order_hint`]).
-    pub fn with_order_hint(self, hint: crate::solver::OrderHint) -> Self {
-        for s in &self.solvers {
-            s.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .set_order_hint(Some(hint.clone()));
-        }
-        self
-    }
-
+/// Scores many positions in parallel with a pool's solvers.
+pub trait ScoreMany {
     /// The score of every position in `mode` (same order), solved in parallel; `progress`
     /// advances once per finished position.
-    pub fn scores(
+    fn scores(
+        &self,
+        positions: &[Position],
+        mode: Mode,
+        progress: &dyn crate::progress::Progress,
+    ) -> Vec<i32>;
+}
+
+impl ScoreMany for SolverPool {
+    fn scores(
         &self,
         positions: &[Position],
         mode: Mode,
@@ -55,11 +43,12 @@ impl SolverPool {
             .par_iter()
             .with_max_len(1)
             .map(|p| {
-                let i = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
-                let score = self.solvers[i]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .score(p, mode);
+                // Prepared for every worker (`for_workers`): taking allocates nothing then.
+                let mut solver = self
+                    .take(p.geometry())
+                    .expect("the pool's table size was allocated when it was prepared");
+                let score = solver.score(p, mode);
+                self.put(solver);
                 progress.advance(1);
                 score
             })

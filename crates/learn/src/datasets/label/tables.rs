@@ -3,7 +3,9 @@
 
 use super::SolverPool;
 use crate::game::Geometry;
+use crate::solver::book::{self, Book};
 use crate::solver::{DEFAULT_TT_MIB, OrderHint, ShallowTable, SolverError};
+use std::sync::Arc;
 
 /// How a labelling job's solvers are set up.
 #[derive(Clone)]
@@ -18,6 +20,8 @@ pub struct TableConfig {
     pub shallow_mib: usize,
     /// A value that breaks the ties of the solver's move order near the root.
     pub order_hint: Option<OrderHint>,
+    /// The opening book the solvers read (by default the built-in one; `None`: none).
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for TableConfig {
@@ -27,6 +31,7 @@ impl Default for TableConfig {
             shallow_plies: ShallowTable::DEFAULT_PLIES,
             shallow_mib: ShallowTable::DEFAULT_MIB,
             order_hint: None,
+            book: Some(book::embedded()),
         }
     }
 }
@@ -41,16 +46,16 @@ impl TableConfig {
         stones: impl Iterator<Item = usize>,
     ) -> Result<SolverPool, SolverError> {
         let shallow = stones.filter(|&s| s < self.shallow_plies).count();
-        let mut pool = SolverPool::new(geom, self.tt_mib)?;
+        let mut pool = SolverPool::new(self.tt_mib).with_book(self.book.clone());
         if let Some(hint) = &self.order_hint {
             pool = pool.with_order_hint(hint.clone());
         }
-        Ok(
-            match ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
-            {
-                Some(t) => pool.with_shallow_table(t),
-                None => pool,
-            },
-        )
+        if let Some(t) =
+            ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
+        {
+            pool = pool.with_shallow_table(t);
+        }
+        pool.prepare(geom, rayon::current_num_threads().max(1))?;
+        Ok(pool)
     }
 }

@@ -1,6 +1,8 @@
 //! Labelling the reconstructed UCI positions (`c4 data generate-uci`).
 
-use super::{GenerateError, GenerateReport, PartialRowError, Shard, SolverPool, write_resumable};
+use super::{
+    GenerateError, GenerateReport, PartialRowError, ScoreMany, Shard, SolverPool, write_resumable,
+};
 use crate::game::{Geometry, Position};
 use crate::solver::Mode;
 

@@ -1,6 +1,6 @@
 //! Checking a data set's labels against the solver (`c4 data verify-uci`).
 
-use super::SolverPool;
+use super::{ScoreMany, SolverPool};
 use crate::game::Position;
 
 /// How a sample of labelled rows compares with the solver (`c4 data verify-uci`).

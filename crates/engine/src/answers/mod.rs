@@ -1,0 +1,160 @@
+//! The answers a player's page reads, as JSON-ready values: the solver's verdict on a
+//! position, a reviewed game, an agent's move, the agent kinds on offer and the board-size
+//! rule. `c4 serve` sends them over HTTP and the WebAssembly engine returns them to the page
+//! in the browser, so one page reads both back ends the same way.
+
+mod analyze;
+mod presets;
+mod review;
+
+pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
+pub use presets::{PRESETS, Preset, presets};
+pub use review::{ReviewAnswer, ReviewCounts};
+
+use crate::agents::AGENT_KINDS;
+use crate::game::{Geometry, Position};
+use serde::Serialize;
+
+/// Board sizes the page accepts: 4 to 9 columns (moves are digits), at least 4 rows, and at
+/// most 64 bits of board (`width * (height + 1)`).
+pub const MIN_SIDE: usize = 4;
+/// The widest board (moves are single digits).
+pub const MAX_WIDTH: usize = 9;
+/// The most bits a board may take, `width * (height + 1)`.
+pub const MAX_BITS: usize = 64;
+
+/// The board-size rule as the page reads it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardRule {
+    /// Fewest columns.
+    pub min_width: usize,
+    /// Most columns.
+    pub max_width: usize,
+    /// Fewest rows.
+    pub min_height: usize,
+    /// Most bits, `width * (height + 1)`.
+    pub max_bits: usize,
+    /// The rule in words.
+    pub text: String,
+}
+
+/// The board-size rule.
+pub fn board_rule() -> BoardRule {
+    BoardRule {
+        min_width: MIN_SIDE,
+        max_width: MAX_WIDTH,
+        min_height: MIN_SIDE,
+        max_bits: MAX_BITS,
+        text: format!(
+            "boards are {MIN_SIDE} to {MAX_WIDTH} columns wide and at least {MIN_SIDE} rows high, \
+             with width x (height + 1) at most {MAX_BITS}"
+        ),
+    }
+}
+
+/// The board of `width` x `height` when [`board_rule`] allows it, else the rule in words.
+///
+/// ```
+/// use connect4_engine::answers::board_of;
+/// assert!(board_of(7, 6).is_ok());
+/// assert!(board_of(10, 6).unwrap_err().contains("4 to 9 columns"));
+/// ```
+pub fn board_of(width: usize, height: usize) -> Result<Geometry, String> {
+    let ok = (MIN_SIDE..=MAX_WIDTH).contains(&width)
+        && height >= MIN_SIDE
+        && width.saturating_mul(height.saturating_add(1)) <= MAX_BITS;
+    if !ok {
+        return Err(format!(
+            "a {} x {} board is not supported: {}",
+            short(&width.to_string()),
+            short(&height.to_string()),
+            board_rule().text
+        ));
+    }
+    Geometry::new(width, height).map_err(|e| e.to_string())
+}
+
+/// The position after `moves` (1-based columns; empty or `-` for the empty board) on a
+/// `width` x `height` board (7 x 6 unless given), or what is wrong, naming the move or size.
+///
+/// ```
+/// use connect4_engine::answers::position_of;
+/// assert_eq!(position_of("44", None, None).unwrap().moves_played(), 2);
+/// assert_eq!(position_of("-", Some(5), Some(4)).unwrap().moves_played(), 0);
+/// assert!(position_of("4x", None, None).unwrap_err().starts_with("moves \"4x\""));
+/// ```
+pub fn position_of(
+    moves: &str,
+    width: Option<usize>,
+    height: Option<usize>,
+) -> Result<Position, String> {
+    let geom = board_of(width.unwrap_or(7), height.unwrap_or(6))?;
+    let moves = moves.trim();
+    let moves = if moves == "-" { "" } else { moves };
+    Position::from_moves(geom, moves).map_err(|e| format!("moves \"{}\": {e}", short(moves)))
+}
+
+/// `text` cut to 40 characters for messages, so that a huge input is not echoed back.
+pub fn short(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(MAX).collect::<String>())
+    }
+}
+
+/// One agent kind as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindAnswer {
+    /// The kind's name, e.g. `ntuple`.
+    pub name: &'static str,
+    /// How to write its spec.
+    pub usage: &'static str,
+    /// What it is.
+    pub summary: &'static str,
+    /// The options it takes.
+    pub keys: &'static [&'static str],
+}
+
+/// Every agent kind (see [`AGENT_KINDS`]).
+pub fn kinds() -> Vec<KindAnswer> {
+    AGENT_KINDS
+        .iter()
+        .map(|k| KindAnswer {
+            name: k.name,
+            usage: k.usage,
+            summary: k.summary,
+            keys: k.keys,
+        })
+        .collect()
+}
+
+/// An agent's move.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveAnswer {
+    /// The agent's spec.
+    pub agent: String,
+    /// The chosen column, 1-based.
+    pub column: usize,
+    /// The moves after it.
+    pub moves: String,
+    /// Thinking time in milliseconds.
+    pub ms: f64,
+    /// Whether the time limit cut the agent short: the column is then the best it had found
+    /// so far.
+    pub stopped: bool,
+}
+
+impl MoveAnswer {
+    /// The answer for `column` (0-based) played after `moves`.
+    pub fn new(agent: String, moves: &str, column: usize, ms: f64, stopped: bool) -> Self {
+        MoveAnswer {
+            agent,
+            column: column + 1,
+            moves: format!("{}{}", moves.trim().trim_start_matches('-'), column + 1),
+            ms,
+            stopped,
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The engine for the browser and Node: one [`Engine`] value answers JSON requests with the
+//! same JSON `c4 serve`'s API sends (see `connect4_engine::answers`), so the page reads both
+//! back ends alike.
+//!
+//! Requests (`op` names the question; `width`/`height` default to 7 x 6, `ms` is a time limit
+//! after which the answer holds what was found so far):
+//! - `{"op":"analyze","moves":"4453","weak":false,"ms":3000}`: every column's score;
+//! - `{"op":"review","moves":"4453","ms":3000}`: every move graded;
+//! - `{"op":"move","agent":"ntuple:depth=1","moves":"44","seed":7,"ms":2000}`: an agent's
+//!   column (models from the files added with [`Engine::add_model`]);
+//! - `{"op":"needs","agent":"gbt:depth=3"}`: the model files an agent reads that the engine
+//!   does not hold yet, so a page fetches them on demand;
+//! - `{"op":"agents"}`: the agent kinds, presets, board rule and models held;
+//! - `{"op":"position","moves":"44"}`: who is to move, the legal columns, the result;
+//! - `{"op":"solve","moves":"44"}`: the position's exact score alone (the benchmarks' question).
+//!
+//! A bad request answers `{"error":"..."}` naming what is wrong. The WebAssembly module
+//! exports the C functions of [`ffi`]; the JavaScript glue is `npm/connect4.mjs`.
+
+pub mod ffi;
+
+use connect4_engine::Interrupt;
+use connect4_engine::agents::{AgentSpec, Resources, Turn};
+use connect4_engine::answers::{self, AnalyzeAnswer, MoveAnswer, ReviewAnswer};
+use connect4_engine::clock::Instant;
+use connect4_engine::game::{Outcome, Position};
+use connect4_engine::solver::{Mode, SolverPool};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest any request may compute, so a page cannot hang its worker for ever.
+pub const MAX_MS: u64 = 120_000;
+/// The time limit of a request that names none.
+pub const DEFAULT_MS: u64 = 5_000;
+
+/// The engine of one page or program: the book, the model files it was given and warm
+/// solvers.
+pub struct Engine {
+    resources: Resources,
+    solvers: Arc<SolverPool>,
+    ladder: Option<String>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new(32)
+    }
+}
+
+/// A request (every field optional but `op`; which ones matter depends on it).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    op: String,
+    #[serde(default)]
+    moves: String,
+    width: Option<usize>,
+    height: Option<usize>,
+    #[serde(default)]
+    weak: bool,
+    ms: Option<u64>,
+    agent: Option<String>,
+    #[serde(default)]
+    seed: u64,
+}
+
+impl Engine {
+    /// An engine whose solvers take `tt_mib` MiB each, reading the built-in book.
+    pub fn new(tt_mib: usize) -> Self {
+        Engine {
+            resources: Resources::default(),
+            solvers: Arc::new(SolverPool::new(tt_mib).with_other_boards_mib(16).keeping(1)),
+            ladder: None,
+        }
+    }
+
+    /// Holds a model file under `path` (e.g. `models/ntuple.bin`), for the agents that name it.
+    pub fn add_model(&mut self, path: &str, bytes: Vec<u8>) {
+        self.resources.models.insert(PathBuf::from(path), bytes);
+    }
+
+    /// Sets the ladder (a `c4 tournament` summary) whose Elo the presets show.
+    pub fn set_ladder(&mut self, ladder: String) {
+        self.ladder = Some(ladder);
+    }
+
+    /// Answers one JSON request with JSON (`{"error": ...}` when it cannot be answered).
+    pub fn call(&mut self, request: &str) -> String {
+        let answer = serde_json::from_str::<Request>(request)
+            .map_err(|e| format!("bad request: {e}"))
+            .and_then(|r| self.answer(&r));
+        match answer {
+            Ok(v) => v.to_string(),
+            Err(e) => json!({ "error": e }).to_string(),
+        }
+    }
+
+    fn answer(&mut self, r: &Request) -> Result<Value, String> {
+        let limit = Duration::from_millis(r.ms.unwrap_or(DEFAULT_MS).min(MAX_MS));
+        let to_json = |v: Result<Value, serde_json::Error>| v.map_err(|e| e.to_string());
+        match r.op.as_str() {
+            "analyze" => {
+                let pos = answers::position_of(&r.moves, r.width, r.height)?;
+                let mode = if r.weak { Mode::Weak } else { Mode::Strong };
+                let mut solver = self
+                    .solvers
+                    .lend(pos.geometry())
+                    .map_err(|e| e.to_string())?;
+                solver.set_interrupt(Some(Interrupt::after(limit)));
+                to_json(serde_json::to_value(AnalyzeAnswer::solve(
+                    &mut solver,
+                    &pos,
+                    &r.moves,
+                    mode,
+                )))
+            }
+            "review" => {
+                let end = answers::position_of(&r.moves, r.width, r.height)?;
+                let mut solver = self
+                    .solvers
+                    .lend(end.geometry())
+                    .map_err(|e| e.to_string())?;
+                solver.set_interrupt(Some(Interrupt::after(limit)));
+                to_json(serde_json::to_value(ReviewAnswer::solve(
+                    &mut solver,
+                    &end,
+                    &r.moves,
+                )))
+            }
+            "move" => {
+                let pos = answers::position_of(&r.moves, r.width, r.height)?;
+                if pos.outcome() != Outcome::Ongoing {
+                    return Err(format!(
+                        "moves \"{}\": the game is over",
+                        answers::short(r.moves.trim())
+                    ));
+                }
+                let spec = self.spec(r.agent.as_deref())?;
+                let factory = spec
+                    .factory_in(pos.geometry(), &self.resources)
+                    .map_err(|e| e.to_string())?
+                    .with_solvers(Arc::clone(&self.solvers));
+                let mut agent = factory.build(r.seed).map_err(|e| e.to_string())?;
+                let stop = Interrupt::after(limit);
+                agent.set_interrupt(Some(stop.clone()));
+                let start = Instant::now();
+                let col = agent.choose(&Turn::new(pos));
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                if !pos.can_play(col) {
+                    return Err(format!("agent chose full column {}", col + 1));
+                }
+                to_json(serde_json::to_value(MoveAnswer::new(
+                    spec.to_string(),
+                    &r.moves,
+                    col,
+                    ms,
+                    stop.should_stop(),
+                )))
+            }
+            "needs" => {
+                let spec = self.spec(r.agent.as_deref())?;
+                let missing = std::cell::RefCell::new(Vec::new());
+                spec.map_model_paths(|p| {
+                    if !self.resources.models.contains(p) {
+                        missing.borrow_mut().push(p.display().to_string());
+                    }
+                    p.to_path_buf()
+                });
+                Ok(json!({ "models": missing.into_inner() }))
+            }
+            "agents" => {
+                let mut models: Vec<String> = self
+                    .resources
+                    .models
+                    .paths()
+                    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .collect();
+                models.sort();
+                Ok(json!({
+                    "kinds": answers::kinds(),
+                    "models": models,
+                    "limits": { "max_ms": MAX_MS },
+                    "presets": answers::presets(self.ladder.as_deref()),
+                    "board": answers::board_rule(),
+                }))
+            }
+            "solve" => {
+                let pos = answers::position_of(&r.moves, r.width, r.height)?;
+                if pos.outcome() != Outcome::Ongoing {
+                    return Err("the game is over: nothing to solve".into());
+                }
+                let mode = if r.weak { Mode::Weak } else { Mode::Strong };
+                let mut solver = self
+                    .solvers
+                    .lend(pos.geometry())
+                    .map_err(|e| e.to_string())?;
+                solver.set_interrupt(Some(Interrupt::after(limit)));
+                solver.reset_nodes();
+                let start = Instant::now();
+                let (low, high) = solver.score_bounds(&pos, mode);
+                Ok(json!({
+                    "score": (low == high).then_some(low),
+                    "low": low,
+                    "high": high,
+                    "nodes": solver.nodes(),
+                    "ms": start.elapsed().as_secs_f64() * 1e3,
+                }))
+            }
+            "position" => position_json(&answers::position_of(&r.moves, r.width, r.height)?),
+            other => Err(format!(
+                "unknown op \"{}\" (analyze, review, move, needs, agents, position, solve)",
+                answers::short(other)
+            )),
+        }
+    }
+
+    /// Parses an agent spec and points its model paths into `models/` (a spec may name a
+    /// model by file name, `gbt.bin` or `gbt`, or by the shipped default `models/gbt.bin`).
+    fn spec(&self, text: Option<&str>) -> Result<AgentSpec, String> {
+        let text = text.ok_or("this op needs \"agent\", an agent spec")?;
+        let spec: AgentSpec = text.parse().map_err(|e| format!("{e}"))?;
+        let bad = std::cell::RefCell::new(None);
+        let spec = spec.map_model_paths(|p| match model_file_name(p) {
+            Some(name) => Path::new("models").join(name),
+            None => {
+                *bad.borrow_mut() = Some(p.display().to_string());
+                PathBuf::new()
+            }
+        });
+        match bad.into_inner() {
+            Some(p) => Err(format!(
+                "agent \"{}\": model \"{}\" must be a file name in models/",
+                answers::short(text),
+                answers::short(&p)
+            )),
+            None => Ok(spec),
+        }
+    }
+}
+
+/// The file name a spec's model path stands for: `NAME`, `NAME.bin` or `models/NAME.bin`.
+fn model_file_name(p: &Path) -> Option<String> {
+    let parts: Vec<_> = p.components().collect();
+    let name = match parts.as_slice() {
+        [Component::Normal(n)] => n,
+        [Component::Normal(dir), Component::Normal(n)] if *dir == "models" => n,
+        _ => return None,
+    };
+    let name = name.to_str()?;
+    Some(if Path::new(name).extension().is_some() {
+        name.to_string()
+    } else {
+        format!("{name}.bin")
+    })
+}
+
+/// The rules' view of a position: who moves, what may be played, how it ended, and the
+/// winning line's cells when it did.
+fn position_json(pos: &Position) -> Result<Value, String> {
+    let legal: Vec<usize> = pos.legal_columns().map(|c| c + 1).collect();
+    Ok(json!({
+        "width": pos.width(),
+        "height": pos.height(),
+        "stones": pos.moves_played(),
+        "to_move": pos.side_to_move().symbol().to_string(),
+        "legal": if pos.outcome() == Outcome::Ongoing { legal } else { Vec::new() },
+        "result": answers::result_words(pos),
+    }))
+}
+
+#[cfg(test)]
+mod tests;

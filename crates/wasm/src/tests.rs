@@ -1,0 +1,146 @@
+use super::*;
+
+fn call(e: &mut Engine, request: Value) -> Value {
+    serde_json::from_str(&e.call(&request.to_string())).unwrap()
+}
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models")
+}
+
+#[test]
+fn analyses_and_reviews_like_the_server() {
+    let mut e = Engine::new(8);
+    let a = call(&mut e, json!({"op": "analyze", "moves": ""}));
+    assert_eq!(a["score"], 1);
+    assert_eq!(a["best"], json!([4]));
+    assert_eq!(a["complete"], true);
+    let end = "2252576253462244111563365343671351441";
+    let a = call(&mut e, json!({"op": "analyze", "moves": end}));
+    assert_eq!(a["score"], -1);
+    let r = call(&mut e, json!({"op": "review", "moves": "4453"}));
+    assert_eq!(r["reviews"].as_array().unwrap().len(), 4);
+    assert_eq!(r["complete"], true);
+    let p = call(
+        &mut e,
+        json!({"op": "position", "moves": "4444444", "width": 7, "height": 6}),
+    );
+    assert!(p["error"].as_str().unwrap().contains("moves \"4444444\""));
+    let p = call(&mut e, json!({"op": "position", "moves": "1212121"}));
+    assert_eq!(p["result"], "x won");
+    assert_eq!(p["legal"], json!([]));
+}
+
+#[test]
+fn bad_requests_are_named() {
+    let mut e = Engine::new(8);
+    for (req, want) in [
+        ("not json", "bad request"),
+        (r#"{"op":"fly"}"#, "unknown op \"fly\""),
+        (r#"{"op":"analyze","moves":"48x"}"#, "moves \"48x\""),
+        (r#"{"op":"analyze","width":12}"#, "not supported"),
+        (r#"{"op":"move","moves":"4"}"#, "needs \"agent\""),
+        (
+            r#"{"op":"move","agent":"model:/etc/passwd"}"#,
+            "must be a file name",
+        ),
+        (r#"{"op":"move","agent":"wizard"}"#, "wizard"),
+        (r#"{"op":"analyze","colour":"red"}"#, "unknown field"),
+    ] {
+        let v: Value = serde_json::from_str(&e.call(req)).unwrap();
+        let msg = v["error"].as_str().unwrap_or_default();
+        assert!(msg.contains(want), "{req}: {msg}");
+    }
+}
+
+#[test]
+fn agents_play_with_models_given_in_memory() {
+    let mut e = Engine::new(8);
+    let needs = call(
+        &mut e,
+        json!({"op": "needs", "agent": "ntuple:depth=1,safe=true"}),
+    );
+    assert_eq!(needs["models"], json!(["models/ntuple.bin"]));
+    let before = call(
+        &mut e,
+        json!({"op": "move", "agent": "ntuple:depth=1", "moves": "4"}),
+    );
+    assert!(
+        before["error"].is_string(),
+        "no file system, no model: {before}"
+    );
+    e.add_model(
+        "models/ntuple.bin",
+        std::fs::read(models().join("ntuple.bin")).unwrap(),
+    );
+    let needs = call(&mut e, json!({"op": "needs", "agent": "ntuple:depth=1"}));
+    assert_eq!(needs["models"], json!([]));
+    let m = call(
+        &mut e,
+        json!({"op": "move", "agent": "ntuple:depth=1,safe=true", "moves": "4"}),
+    );
+    let col = m["column"].as_u64().unwrap();
+    assert!((1..=7).contains(&col));
+    assert_eq!(m["moves"], format!("4{col}"));
+    // Every kind that needs no model answers a legal move within its time.
+    for agent in [
+        "random",
+        "easy",
+        "hard",
+        "handtuned",
+        "adaptive",
+        "mcts:sims=200",
+        "perfect:ties=random,seed=3",
+    ] {
+        let m = call(
+            &mut e,
+            json!({"op": "move", "agent": agent, "moves": "4453", "seed": 1, "ms": 2000}),
+        );
+        let col = m["column"].as_u64().unwrap_or(0);
+        assert!((1..=7).contains(&col), "{agent}: {m}");
+    }
+    let agents = call(&mut e, json!({"op": "agents"}));
+    assert_eq!(agents["models"], json!(["ntuple.bin"]));
+    assert_eq!(agents["presets"].as_array().unwrap().len(), 5);
+    assert!(
+        agents["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["name"] == "perfect")
+    );
+}
+
+#[test]
+fn a_time_limit_stops_a_long_analysis_with_bounds() {
+    let mut e = Engine::new(8);
+    let a = call(&mut e, json!({"op": "analyze", "moves": "4", "ms": 1}));
+    assert!(a["error"].is_null(), "{a}");
+    assert_eq!(a["stones"], 1);
+    // One stone is in the book: exact at once even with no time.
+    assert_eq!(a["complete"], true);
+    let a = call(
+        &mut e,
+        json!({"op": "analyze", "moves": "4444", "width": 8, "height": 7, "ms": 1}),
+    );
+    assert_eq!(a["complete"], false, "{a}");
+}
+
+#[test]
+fn the_c_interface_round_trips() {
+    let e = ffi::c4_engine_new(8);
+    let req = br#"{"op":"analyze","moves":""}"#;
+    let buf = ffi::c4_alloc(req.len());
+    // SAFETY: test of the documented contract: a buffer of c4_alloc, filled, passed once.
+    let answer = unsafe {
+        std::ptr::copy_nonoverlapping(req.as_ptr(), buf, req.len());
+        let out = ffi::c4_call(e, buf, req.len());
+        let len =
+            u32::from_le_bytes(std::slice::from_raw_parts(out, 4).try_into().unwrap()) as usize;
+        let text = String::from_utf8(std::slice::from_raw_parts(out.add(4), len).to_vec()).unwrap();
+        ffi::c4_free(out, 4 + len);
+        ffi::c4_engine_free(e);
+        text
+    };
+    assert!(answer.contains("\"score\":1"), "{answer}");
+}

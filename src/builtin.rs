@@ -1,0 +1,36 @@
+//! The shipped models and ladder built into `c4`, so that `c4 serve` and `c4 site` work from
+//! any folder (like the opening book, which the engine carries): a file of the models folder
+//! wins over the built-in copy of the same name.
+
+use crate::eval::ModelStore;
+use std::path::Path;
+
+/// The shipped model files by name (`models/NAME` in the repository at build time).
+pub const MODELS: &[(&str, &[u8])] = &[
+    ("gbt.bin", include_bytes!("../models/gbt.bin")),
+    ("lms.bin", include_bytes!("../models/lms.bin")),
+    ("ntuple.bin", include_bytes!("../models/ntuple.bin")),
+];
+
+/// The shipped ladder (`models/ladder.json`): the Elo of the page's presets.
+pub const LADDER: &str = include_str!("../models/ladder.json");
+
+/// The built-in models missing from `dir`, held under `dir/NAME` (the paths agent specs are
+/// pointed at), with their names.
+pub fn missing_from(dir: &Path) -> (ModelStore, Vec<&'static str>) {
+    let mut store = ModelStore::default();
+    let mut names = Vec::new();
+    for &(name, bytes) in MODELS {
+        let path = dir.join(name);
+        if !path.is_file() {
+            store.insert(path, bytes);
+            names.push(name);
+        }
+    }
+    (store, names)
+}
+
+/// The ladder of `dir`, else the built-in one.
+pub fn ladder_in(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("ladder.json")).unwrap_or_else(|_| LADDER.to_string())
+}

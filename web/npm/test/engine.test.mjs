@@ -1,0 +1,53 @@
+// The package as a user imports it: analysis, random optimal moves, agents from specs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Engine, EngineError, agent } from "connect4-ml";
+
+const engine = await Engine.load();
+
+test("analyses a position with the opening book", () => {
+  const a = engine.analyze("");
+  assert.equal(a.score, 1);
+  assert.deepEqual(a.best, [4]);
+  assert.equal(a.complete, true);
+  const end = engine.analyze("2252576253462244111563365343671351441");
+  assert.equal(end.score, -1);
+  assert.equal(end.columns.length, 2);
+});
+
+test("best move: centre first, or random among the optimal columns", () => {
+  assert.equal(engine.bestMove(""), 4);
+  const optimal = new Set(engine.analyze("44").best);
+  const seen = new Set();
+  for (let seed = 0; seed < 40; seed++) {
+    const c = engine.bestMove("44", { random: true, seed });
+    assert.ok(optimal.has(c), `${c} is optimal`);
+    seen.add(c);
+  }
+  assert.deepEqual([...seen].sort(), [...optimal].sort(), "every optimal column comes up");
+  assert.equal(engine.bestMove("44", { random: true, seed: 5 }), engine.bestMove("44", { random: true, seed: 5 }));
+});
+
+test("an agent from a spec loads its model and plays", async () => {
+  const expert = await agent(engine, "ntuple:depth=1,safe=true");
+  const c = expert.move("4");
+  assert.ok(c >= 1 && c <= 7);
+  const hard = await agent(engine, "gbt:depth=2");
+  assert.ok(hard.move("44") >= 1);
+  assert.ok(engine.agents().models.includes("ntuple.bin"));
+});
+
+test("reviews a game and refuses bad input with the reason", () => {
+  const r = engine.review("4453");
+  assert.equal(r.reviews.length, 4);
+  assert.throws(() => engine.analyze("48x"), (e) => e instanceof EngineError && /48x/.test(e.message));
+  assert.throws(() => engine.move("wizard", "4"), /wizard/);
+  assert.throws(() => engine.analyze("", { width: 12 }), /not supported/);
+});
+
+test("a time limit returns bounds instead of hanging", () => {
+  const a = engine.analyze("4444", { width: 8, height: 7, ms: 50 });
+  assert.equal(a.complete, false);
+  const m = engine.move("perfect", "4444", { width: 8, height: 7, ms: 50 });
+  assert.ok(m.column >= 1 && m.column <= 8);
+});
