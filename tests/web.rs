@@ -53,6 +53,7 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "app.js",
         "backend.js",
         "view.js",
+        "runs.js",
         "worker.js",
         "style.css",
         "favicon.svg",
@@ -76,7 +77,7 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --json",
     ))
     .unwrap();
-    assert_eq!(json["files"], 13);
+    assert_eq!(json["files"], 14);
     assert!(json["wasm_gzip"].as_u64().unwrap() < json["wasm"].as_u64().unwrap());
     let bad = common::c4(&["site", "--out", "/proc/no/such/place"]);
     assert!(!bad.status.success());

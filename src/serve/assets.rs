@@ -41,6 +41,11 @@ pub const ASSETS: &[Asset] = &[
         bytes: include_bytes!("assets/view.js"),
     },
     Asset {
+        name: "runs.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/runs.js"),
+    },
+    Asset {
         name: "worker.js",
         content_type: JS,
         bytes: include_bytes!("assets/worker.js"),
