@@ -480,6 +480,8 @@ fn runs_are_listed_shown_and_served_without_escaping_their_folder() {
         ("/backend.js", "text/javascript"),
         ("/view.js", "text/javascript"),
         ("/runs.js", "text/javascript"),
+        ("/state.js", "text/javascript"),
+        ("/review.js", "text/javascript"),
         ("/worker.js", "text/javascript"),
         ("/connect4.mjs", "text/javascript"),
         ("/style.css", "text/css"),

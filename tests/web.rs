@@ -54,6 +54,8 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "backend.js",
         "view.js",
         "runs.js",
+        "state.js",
+        "review.js",
         "worker.js",
         "style.css",
         "favicon.svg",
@@ -77,7 +79,7 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --json",
     ))
     .unwrap();
-    assert_eq!(json["files"], 14);
+    assert_eq!(json["files"], 16);
     assert!(json["wasm_gzip"].as_u64().unwrap() < json["wasm"].as_u64().unwrap());
     let bad = common::c4(&["site", "--out", "/proc/no/such/place"]);
     assert!(!bad.status.success());

@@ -41,6 +41,16 @@ pub const ASSETS: &[Asset] = &[
         bytes: include_bytes!("assets/view.js"),
     },
     Asset {
+        name: "state.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/state.js"),
+    },
+    Asset {
+        name: "review.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/review.js"),
+    },
+    Asset {
         name: "runs.js",
         content_type: JS,
         bytes: include_bytes!("assets/runs.js"),
