@@ -10,7 +10,7 @@ use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
 use serde::Deserialize;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -73,42 +73,9 @@ pub(super) fn parse_spec(
     models: &Path,
     move_limit: std::time::Duration,
 ) -> Result<AgentSpec, ApiError> {
-    let spec: AgentSpec = text.parse().map_err(ApiError::bad)?;
-    let bad = std::cell::RefCell::new(None);
-    let spec = spec.map_model_paths(|p| match model_file_name(p) {
-        Some(name) => models.join(name),
-        None => {
-            *bad.borrow_mut() = Some(super::limits::short(&p.display().to_string()));
-            PathBuf::new()
-        }
-    });
-    if let Some(p) = bad.into_inner() {
-        return Err(ApiError::BadRequest(format!(
-            "agent \"{}\": model \"{p}\" must be a file name in the models folder",
-            super::limits::short(text)
-        )));
-    }
+    let spec = crate::answers::spec_in_folder(text, models).map_err(ApiError::BadRequest)?;
     super::limits::check(&spec, move_limit)?;
     Ok(spec)
-}
-
-/// The file name a spec's model path stands for: `NAME`, `NAME.bin` or `models/NAME.bin`.
-fn model_file_name(p: &Path) -> Option<String> {
-    let parts: Vec<_> = p.components().collect();
-    let name = match parts.as_slice() {
-        [std::path::Component::Normal(n)] => n,
-        [
-            std::path::Component::Normal(dir),
-            std::path::Component::Normal(n),
-        ] if *dir == "models" => n,
-        _ => return None,
-    };
-    let name = name.to_str()?;
-    Some(if Path::new(name).extension().is_some() {
-        name.to_string()
-    } else {
-        format!("{name}.bin")
-    })
 }
 
 pub(super) async fn play_move(

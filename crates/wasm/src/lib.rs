@@ -23,11 +23,11 @@ use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentSpec, Resources, Turn};
 use connect4_engine::answers::{self, AnalyzeAnswer, MoveAnswer, ReviewAnswer};
 use connect4_engine::clock::Instant;
-use connect4_engine::game::{Outcome, Position};
-use connect4_engine::solver::{Mode, SolverPool};
+use connect4_engine::game::{Geometry, Outcome, Position};
+use connect4_engine::solver::{Mode, PooledSolver, SolverPool};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -105,11 +105,7 @@ impl Engine {
             "analyze" => {
                 let pos = answers::position_of(&r.moves, r.width, r.height)?;
                 let mode = if r.weak { Mode::Weak } else { Mode::Strong };
-                let mut solver = self
-                    .solvers
-                    .lend(pos.geometry())
-                    .map_err(|e| e.to_string())?;
-                solver.set_interrupt(Some(Interrupt::after(limit)));
+                let mut solver = self.solver(pos.geometry(), limit)?;
                 to_json(serde_json::to_value(AnalyzeAnswer::solve(
                     &mut solver,
                     &pos,
@@ -119,11 +115,7 @@ impl Engine {
             }
             "review" => {
                 let end = answers::position_of(&r.moves, r.width, r.height)?;
-                let mut solver = self
-                    .solvers
-                    .lend(end.geometry())
-                    .map_err(|e| e.to_string())?;
-                solver.set_interrupt(Some(Interrupt::after(limit)));
+                let mut solver = self.solver(end.geometry(), limit)?;
                 to_json(serde_json::to_value(ReviewAnswer::solve(
                     &mut solver,
                     &end,
@@ -193,11 +185,7 @@ impl Engine {
                     return Err("the game is over: nothing to solve".into());
                 }
                 let mode = if r.weak { Mode::Weak } else { Mode::Strong };
-                let mut solver = self
-                    .solvers
-                    .lend(pos.geometry())
-                    .map_err(|e| e.to_string())?;
-                solver.set_interrupt(Some(Interrupt::after(limit)));
+                let mut solver = self.solver(pos.geometry(), limit)?;
                 solver.reset_nodes();
                 let start = Instant::now();
                 let (low, high) = solver.score_bounds(&pos, mode);
@@ -217,44 +205,19 @@ impl Engine {
         }
     }
 
-    /// Parses an agent spec and points its model paths into `models/` (a spec may name a
-    /// model by file name, `gbt.bin` or `gbt`, or by the shipped default `models/gbt.bin`).
+    /// Parses an agent spec, its model paths pointed into `models/` (see
+    /// [`answers::spec_in_folder`]).
     fn spec(&self, text: Option<&str>) -> Result<AgentSpec, String> {
         let text = text.ok_or("this op needs \"agent\", an agent spec")?;
-        let spec: AgentSpec = text.parse().map_err(|e| format!("{e}"))?;
-        let bad = std::cell::RefCell::new(None);
-        let spec = spec.map_model_paths(|p| match model_file_name(p) {
-            Some(name) => Path::new("models").join(name),
-            None => {
-                *bad.borrow_mut() = Some(p.display().to_string());
-                PathBuf::new()
-            }
-        });
-        match bad.into_inner() {
-            Some(p) => Err(format!(
-                "agent \"{}\": model \"{}\" must be a file name in models/",
-                answers::short(text),
-                answers::short(&p)
-            )),
-            None => Ok(spec),
-        }
+        answers::spec_in_folder(text, Path::new("models"))
     }
-}
 
-/// The file name a spec's model path stands for: `NAME`, `NAME.bin` or `models/NAME.bin`.
-fn model_file_name(p: &Path) -> Option<String> {
-    let parts: Vec<_> = p.components().collect();
-    let name = match parts.as_slice() {
-        [Component::Normal(n)] => n,
-        [Component::Normal(dir), Component::Normal(n)] if *dir == "models" => n,
-        _ => return None,
-    };
-    let name = name.to_str()?;
-    Some(if Path::new(name).extension().is_some() {
-        name.to_string()
-    } else {
-        format!("{name}.bin")
-    })
+    /// A solver for `geom` that stops at `limit`, back in the pool when dropped.
+    fn solver(&self, geom: Geometry, limit: Duration) -> Result<PooledSolver, String> {
+        let mut solver = self.solvers.lend(geom).map_err(|e| e.to_string())?;
+        solver.set_interrupt(Some(Interrupt::after(limit)));
+        Ok(solver)
+    }
 }
 
 /// The rules' view of a position: who moves, what may be played, how it ended, and the

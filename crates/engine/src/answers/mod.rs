@@ -6,10 +6,12 @@
 mod analyze;
 mod presets;
 mod review;
+mod spec;
 
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
 pub use presets::{PRESETS, Preset, presets};
 pub use review::{ReviewAnswer, ReviewCounts};
+pub use spec::spec_in_folder;
 
 use crate::agents::AGENT_KINDS;
 use crate::game::{Geometry, Position};
