@@ -10,7 +10,7 @@
 //! - `connect4-learn` (crates/learn): [`datasets`], [`arena`], [`train`]. The Python wheel
 //!   (python/) takes these two crates only;
 //! - this crate: [`plot`] (charts from plain series), [`pipeline`] (the main job's stages,
-//!   records, resume and report), [`serve`] (the web UI's server), the UCI download
+//!   records, resume and report), [`deploy`] (the cluster jobs from one description), [`serve`] (the web UI's server), the UCI download
 //!   ([`datasets::fetch`]), and the `c4` binary, a thin command-line layer.
 
 pub use connect4_learn::{
@@ -20,6 +20,7 @@ pub use connect4_learn::{
 
 pub mod builtin;
 pub mod datasets;
+pub mod deploy;
 pub mod pipeline;
 pub mod plot;
 pub mod serve;

@@ -10,7 +10,7 @@ mod common;
 
 use common::{c4_in, ok, temp_dir};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 use yaml_rust2::{Yaml, YamlLoader};
 
 fn root() -> &'static Path {
@@ -45,69 +45,135 @@ fn job_inputs(dir: &Path) -> String {
     std::fs::read_to_string(whole).unwrap()
 }
 
-fn container(doc: &Yaml) -> &Yaml {
-    &doc["spec"]["template"]["spec"]["containers"][0]
+/// A manifest of deploy/k8s.
+fn manifest(file: &str) -> Yaml {
+    let text = std::fs::read_to_string(root().join("deploy/k8s").join(file)).unwrap();
+    YamlLoader::load_from_str(&text).unwrap().remove(0)
 }
 
-fn args_of(c: &Yaml) -> Vec<String> {
-    c["args"]
+/// Runs a Job's pod `index` as Kubernetes would start it, with the shared volume a folder
+/// here: its script by `sh -c` in `dir` (its workingDir is the volume), its env entries
+/// (`overrides` replacing some) and JOB_COMPLETION_INDEX.
+fn run_pod(job: &Yaml, dir: &Path, index: usize, overrides: &[(&str, &str)]) -> Output {
+    let spec = &job["spec"]["template"]["spec"];
+    let c = &spec["containers"][0];
+    assert_eq!(c["workingDir"].as_str(), Some("/jobs"));
+    assert_eq!(c["volumeMounts"][0]["mountPath"].as_str(), Some("/jobs"));
+    let command: Vec<&str> = c["command"]
         .as_vec()
-        .expect("args")
+        .unwrap()
         .iter()
-        .map(|a| match a {
-            Yaml::String(s) => s.clone(),
-            Yaml::Integer(i) => i.to_string(),
-            other => panic!("arg {other:?}"),
-        })
-        .collect()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(command, ["sh", "-c"]);
+    let script = c["args"][0].as_str().unwrap();
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(script)
+        .env("PATH", c4_path())
+        .env("JOB_COMPLETION_INDEX", index.to_string())
+        .current_dir(dir);
+    for e in c["env"].as_vec().unwrap() {
+        cmd.env(e["name"].as_str().unwrap(), e["value"].as_str().unwrap());
+    }
+    for (k, v) in overrides {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+/// Runs a Slurm script of deploy/slurm as array task `index` would run, in `dir`.
+fn run_task(script: &str, dir: &Path, index: usize, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new("bash");
+    cmd.arg(root().join("deploy/slurm").join(script))
+        .env("PATH", c4_path())
+        .env("SLURM_ARRAY_TASK_ID", index.to_string())
+        .env("SLURM_CPUS_PER_TASK", "2")
+        .current_dir(dir);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn the_manifests_and_scripts_are_the_ones_jobs_toml_describes() {
+    let out = Command::new(env!("CARGO_BIN_EXE_c4"))
+        .args(["deploy", "--check"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    ok(&out, "c4 deploy --check");
+    // Written elsewhere, the files are those committed, and a changed description is
+    // caught by --check.
+    let dir = temp_dir("deploy-write");
+    let jobs = root().join("deploy/jobs.toml");
+    let args: Vec<String> = [
+        "deploy",
+        "--from",
+        &jobs.display().to_string(),
+        "--out",
+        ".",
+    ]
+    .map(String::from)
+    .to_vec();
+    ok(&c4_in(&dir, &args), "c4 deploy");
+    for sub in ["k8s", "slurm"] {
+        for e in std::fs::read_dir(root().join("deploy").join(sub)).unwrap() {
+            let e = e.unwrap();
+            assert_eq!(
+                std::fs::read(e.path()).unwrap(),
+                std::fs::read(dir.join(sub).join(e.file_name())).unwrap(),
+                "{sub}/{:?}",
+                e.file_name()
+            );
+        }
+    }
+    let text = std::fs::read_to_string(&jobs)
+        .unwrap()
+        .replace("shards = 8", "shards = 6");
+    std::fs::write(dir.join("jobs.toml"), text).unwrap();
+    let args: Vec<String> = ["deploy", "--from", "jobs.toml", "--out", ".", "--check"]
+        .map(String::from)
+        .to_vec();
+    let out = c4_in(&dir, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("k8s/label-job.yaml differs") && err.contains("slurm/merge.sbatch differs"),
+        "{err}"
+    );
+    // A description that cannot be made is refused, naming the file and the reason.
+    std::fs::write(dir.join("bad.toml"), "image = \"x\"\n").unwrap();
+    let args: Vec<String> = ["deploy", "--from", "bad.toml", "--out", "."]
+        .map(String::from)
+        .to_vec();
+    let out = c4_in(&dir, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("bad.toml") && err.contains("missing field"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn kubernetes_indexed_job_shards_and_merges_to_the_unsharded_file() {
-    let load = |f: &str| {
-        let text = std::fs::read_to_string(root().join("deploy/k8s").join(f)).unwrap();
-        YamlLoader::load_from_str(&text).unwrap().remove(0)
-    };
-    let label = load("label-job.yaml");
+    let label = manifest("label-job.yaml");
     assert_eq!(label["kind"].as_str(), Some("Job"));
     assert_eq!(label["spec"]["completionMode"].as_str(), Some("Indexed"));
     let n = label["spec"]["completions"].as_i64().unwrap() as usize;
     assert!(label["spec"]["parallelism"].as_i64().unwrap() >= 1);
-    let c = container(&label);
-    assert_eq!(c["command"][0].as_str(), Some("c4"));
-    let args = args_of(c);
-    let shard = args.iter().position(|a| a == "--shard").unwrap();
-    assert_eq!(args[shard + 1], format!("$(JOB_COMPLETION_INDEX)/{n}"));
-    assert!(args.contains(&"--resume".to_string()));
-    let merge = load("merge-job.yaml");
-    let margs = args_of(container(&merge));
-    assert_eq!(&margs[..2], ["data", "merge"]);
-    assert_eq!(
-        margs
-            .iter()
-            .filter(|a| a.starts_with("/jobs/parts/"))
-            .count(),
-        n,
-        "the merge job names every part"
-    );
+    let merge = manifest("merge-job.yaml");
 
-    // The exact command lines, with the shared volume /jobs mapped to a folder here.
+    // The pods' exact scripts and settings, with the shared volume /jobs a folder here.
     let dir = temp_dir("k8s");
     let whole = job_inputs(&dir);
-    let work = dir.display().to_string();
-    std::fs::create_dir_all(dir.join("parts")).unwrap();
     for i in 0..n {
-        let run: Vec<String> = args
-            .iter()
-            .map(|a| {
-                a.replace("$(JOB_COMPLETION_INDEX)", &i.to_string())
-                    .replace("/jobs", &work)
-            })
-            .collect();
-        ok(&c4_in(&dir, &run), &format!("pod {i}"));
+        ok(&run_pod(&label, &dir, i, &[]), &format!("pod {i}"));
     }
-    let run: Vec<String> = margs.iter().map(|a| a.replace("/jobs", &work)).collect();
-    ok(&c4_in(&dir, &run), "merge job");
+    ok(&run_pod(&merge, &dir, 0, &[]), "merge job");
     assert_eq!(
         std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
         whole
@@ -121,7 +187,7 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
     // The shard count is the array's size, 8 by default (outside Slurm).
     let shards: usize = label
         .lines()
-        .find_map(|l| l.strip_prefix("SHARDS=${SLURM_ARRAY_TASK_COUNT:-"))
+        .find_map(|l| l.strip_prefix("TASKS=${SLURM_ARRAY_TASK_COUNT:-"))
         .and_then(|l| l.strip_suffix('}'))
         .unwrap()
         .parse()
@@ -130,36 +196,19 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
         .lines()
         .find_map(|l| l.strip_prefix("#SBATCH --array="))
         .unwrap();
-    assert_eq!(array, format!("0-{}", shards - 1), "array and SHARDS agree");
+    assert_eq!(array, format!("0-{}", shards - 1), "array and TASKS agree");
     let merge = std::fs::read_to_string(root().join("deploy/slurm/merge.sbatch")).unwrap();
     assert!(merge.contains(&format!("SHARDS=${{SHARDS:-{shards}}}")));
     // The scripts themselves, with c4 on the PATH, as Slurm would start them.
     let dir = temp_dir("slurm");
     let whole = job_inputs(&dir);
-    let bin = Path::new(env!("CARGO_BIN_EXE_c4")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     for i in 0..shards {
-        let out = Command::new("bash")
-            .arg(root().join("deploy/slurm/label.sbatch"))
-            .env("PATH", &path)
-            .env("SLURM_ARRAY_TASK_ID", i.to_string())
-            .env("SLURM_CPUS_PER_TASK", "2")
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        ok(&out, &format!("array task {i}"));
+        ok(
+            &run_task("label.sbatch", &dir, i, &[]),
+            &format!("array task {i}"),
+        );
     }
-    let out = Command::new("bash")
-        .arg(root().join("deploy/slurm/merge.sbatch"))
-        .env("PATH", &path)
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    ok(&out, "merge script");
+    ok(&run_task("merge.sbatch", &dir, 0, &[]), "merge script");
     assert_eq!(
         std::fs::read_to_string(dir.join("labelled.txt")).unwrap(),
         whole
@@ -178,10 +227,9 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
 }
 
 /// The n-tuple recipe's runs and pick, as a Kubernetes Indexed Job and a Slurm array: the
-/// runs' exact command lines (and script) train here, one seed per index, with few games and
-/// no matches against the perfect player (those solve positions for minutes in a test
-/// build); the pick's command line is checked against the CLI, which refuses it only for
-/// the missing candidates.
+/// runs' scripts train here, one seed per index, with few games and no matches against the
+/// perfect player (those solve positions for minutes in a test build); the pick's script is
+/// run where there are no runs, and the CLI refuses it only for the missing candidates.
 #[test]
 fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
     let small = [
@@ -190,59 +238,36 @@ fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
         ("CURVE_POSITIONS", "0"),
         ("PICK_GAMES", "2"),
     ];
-    let subst = |a: &str, work: &str, i: usize| {
-        small.iter().fold(
-            a.replace("$(JOB_COMPLETION_INDEX)", &i.to_string())
-                .replace("/jobs", work),
-            |a, (k, v)| a.replace(&format!("$({k})"), v),
-        )
-    };
-    let load = |f: &str| {
-        let text = std::fs::read_to_string(root().join("deploy/k8s").join(f)).unwrap();
-        YamlLoader::load_from_str(&text).unwrap().remove(0)
-    };
-    let runs = load("ntuple-runs-job.yaml");
+    let runs = manifest("ntuple-runs-job.yaml");
     assert_eq!(runs["spec"]["completionMode"].as_str(), Some("Indexed"));
-    let c = container(&runs);
-    let env: Vec<&str> = c["env"]
+    let env: Vec<&str> = runs["spec"]["template"]["spec"]["containers"][0]["env"]
         .as_vec()
         .unwrap()
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    assert_eq!(env, ["GAMES", "CURVE_PERFECT", "CURVE_POSITIONS"]);
     assert_eq!(
-        c["env"][0]["value"].as_str(),
-        Some(
-            connect4_ml::train::ntuple::NTupleConfig::default()
-                .games
-                .to_string()
-                .as_str()
-        ),
-        "the manifest trains the shipped recipe's games"
+        env,
+        [
+            "TASKS",
+            "CPUS",
+            "GAMES",
+            "CURVE_PERFECT",
+            "CURVE_POSITIONS",
+            "BENCH"
+        ]
     );
-    let args = args_of(c);
     let dir = temp_dir("k8s-ntuple");
-    let work = dir.display().to_string();
-    std::fs::create_dir_all(dir.join("ntuple")).unwrap();
     let mut seeds = Vec::new();
     for i in 0..2 {
-        let run: Vec<String> = args.iter().map(|a| subst(a, &work, i)).collect();
-        ok(&c4_in(&dir, &run), &format!("run pod {i}"));
+        ok(&run_pod(&runs, &dir, i, &small), &format!("run pod {i}"));
         let net = dir.join(format!("ntuple/run-{i}.bin"));
         let f = connect4_ml::ml::model_file::load_ntuple(&net, None).unwrap();
         seeds.push(f.header.meta.seed);
     }
     assert_eq!(seeds, [0, 1], "one seed per index");
-    let pick = load("ntuple-pick-job.yaml");
-    let line = subst(&args_of(container(&pick))[0], "/nonexistent-c4-jobs", 0);
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(&line)
-        .env("PATH", c4_path())
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let empty = temp_dir("k8s-pick");
+    let out = run_pod(&manifest("ntuple-pick-job.yaml"), &empty, 0, &small);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
@@ -250,24 +275,22 @@ fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
 
-    // Slurm: the script, with the small sizes in the environment.
+    // Slurm: the script, with the small sizes in the environment; without GAMES, a run
+    // trains the recipe's games (checked on the script's text: 7M games take minutes).
     let dir = temp_dir("slurm-ntuple");
     for i in 0..2 {
-        let mut cmd = Command::new("bash");
-        cmd.arg(root().join("deploy/slurm/ntuple-runs.sbatch"))
-            .env("PATH", c4_path())
-            .env("SLURM_ARRAY_TASK_ID", i.to_string())
-            .env("SLURM_CPUS_PER_TASK", "2")
-            .current_dir(&dir);
-        for (k, v) in small {
-            cmd.env(k, v);
-        }
-        ok(&cmd.output().unwrap(), &format!("array task {i}"));
+        ok(
+            &run_task("ntuple-runs.sbatch", &dir, i, &small),
+            &format!("array task {i}"),
+        );
         assert!(dir.join(format!("ntuple/run-{i}.bin")).is_file());
     }
-    let pick = std::fs::read_to_string(root().join("deploy/slurm/ntuple-pick.sbatch")).unwrap();
-    assert!(pick.contains("c4 train ntuple-pick ntuple/run-*.bin"));
+    let script = std::fs::read_to_string(root().join("deploy/slurm/ntuple-runs.sbatch")).unwrap();
+    assert!(script.contains("GAMES=${GAMES:-}\n") && script.contains("${GAMES:+--games"));
+    ok(&run_task("ntuple-pick.sbatch", &dir, 0, &small), "pick");
+    assert!(dir.join("ntuple/best.bin").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

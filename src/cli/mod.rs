@@ -6,6 +6,7 @@
 mod analyze;
 mod bench;
 mod data;
+mod deploy;
 mod evaluate;
 mod pipeline;
 mod play;
@@ -107,6 +108,10 @@ enum Command {
         after_help = "Examples:\n  c4 site --out site\n  python3 -m http.server --directory site"
     )]
     Site(site::SiteArgs),
+    /// The cluster jobs (Kubernetes Jobs and Slurm scripts) from their one description,
+    /// deploy/jobs.toml: writes deploy/k8s/ and deploy/slurm/, or checks them with --check.
+    #[command(after_help = "Examples:\n  c4 deploy\n  c4 deploy --check")]
+    Deploy(deploy::DeployArgs),
 }
 
 /// Board size options shared by every command that builds positions.
@@ -296,6 +301,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Serve(a) => serve::run(a, book),
         Command::Pipeline(a) => pipeline::run(a, book),
         Command::Site(a) => site::run(a),
+        Command::Deploy(a) => deploy::run(a),
     }
 }
 
