@@ -203,7 +203,7 @@ fn split_setting(line: &str) -> Result<(&str, &str)> {
 fn header(job: &Job) -> String {
     let mut s = String::new();
     for line in job.about.trim().lines() {
-        s.push_str(&format!("# {line}").trim_end().to_string());
+        s.push_str(format!("# {line}").trim_end());
         s.push('\n');
     }
     s.push_str("# Made by `c4 deploy` from deploy/jobs.toml: edit that file, not this one.\n");

@@ -148,6 +148,47 @@ fn data_book_makes_the_same_file_whole_or_sharded_and_merged() {
         both(&o)
     );
     assert!(!refused.exists());
+    // --verify: the book passes (every leaf solved again); a book made from one wrong leaf
+    // is refused, naming the leaf.
+    let o = c4(&["data", "book", "--verify", s(&whole), "--sample", "100000"]);
+    let out = ok(&o, "verify");
+    assert!(
+        out.contains("sound. 5x4, 5 plies") && out.contains("all equal"),
+        "{out}"
+    );
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let (moves, score) = lines[3].split_once(' ').unwrap();
+    let wrong_score: i32 = if score == "0" { 1 } else { 0 };
+    let moves = moves.to_string();
+    lines[3] = format!("{moves} {wrong_score}");
+    let wrong = dir.join("wrong.txt");
+    std::fs::write(&wrong, lines.join("\n")).unwrap();
+    let wrong_book = dir.join("wrong.bin");
+    let mut args = vec![
+        "data",
+        "book",
+        "--leaves",
+        s(&wrong),
+        "--out",
+        s(&wrong_book),
+    ];
+    args.extend(small);
+    ok(&c4(&args), "a book from a wrong leaf");
+    let o = c4(&[
+        "data",
+        "book",
+        "--verify",
+        s(&wrong_book),
+        "--sample",
+        "100000",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        both(&o).contains("failed verification")
+            && both(&o).contains(&format!("{moves}: the book says {wrong_score}")),
+        "{}",
+        both(&o)
+    );
     // The book answers `c4 solve` on its board.
     let o = c4_with_stdin(
         &[

@@ -67,6 +67,8 @@ pub enum Stream {
     NTupleWorker,
     /// The Python package's random boards from an int seed (no parts).
     RandomBoard,
+    /// The leaves `c4 data book --verify` solves again (no parts).
+    BookSample,
 }
 
 impl Stream {
@@ -96,6 +98,7 @@ impl Stream {
             Stream::PerfectTies => 0x9e7f_0001,
             Stream::NTupleWorker => 0x7e_0005,
             Stream::RandomBoard => 0xb0a7_0001,
+            Stream::BookSample => 0xb00c_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

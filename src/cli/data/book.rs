@@ -10,13 +10,23 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug)]
 pub struct BookArgs {
     /// Depth: every unfinished position with at most this many stones gets its exact score.
-    #[arg(long)]
-    plies: usize,
+    #[arg(long, required_unless_present = "verify")]
+    plies: Option<usize>,
     /// The book file (written atomically). With --shard I/N (N > 1): this shard's labelled
     /// leaves instead, "MOVES SCORE" lines for `c4 data merge`; then make the book with
     /// --leaves MERGED.
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present_any = ["verify", "write_leaves"])]
+    out: Option<PathBuf>,
+    /// Check a book file instead of making one: every entry against its children's scores
+    /// (the whole book, complete), and --sample of its leaves solved again without a book.
+    #[arg(long, value_name = "BOOK", conflicts_with_all = ["plies", "out", "leaves", "write_leaves", "shard", "resume"])]
+    verify: Option<PathBuf>,
+    /// Leaves --verify solves again (every leaf when there are fewer).
+    #[arg(long, default_value_t = 50, requires = "verify")]
+    sample: usize,
+    /// Seed of --verify's sample.
+    #[arg(long, default_value_t = 1, requires = "verify")]
+    seed: u64,
     #[command(flatten)]
     work: WorkArgs,
     /// Make the book from these labelled leaves ("MOVES SCORE" lines, e.g. merged shards)
@@ -41,33 +51,70 @@ fn leaves_path(out: &Path) -> PathBuf {
     s.into()
 }
 
+/// `--verify BOOK`: the book's structure and a sample of its leaves against the solver.
+fn run_verify(a: &BookArgs, path: &Path) -> Result<()> {
+    use connect4_ml::solver::book::{Book, verify};
+    let start = std::time::Instant::now();
+    let book = Book::load(path, None)?;
+    let loaded = start.elapsed().as_secs_f64();
+    let report = verify(
+        &book,
+        a.sample,
+        a.seed,
+        a.tables.tt_mib,
+        a.work.jobs,
+        &crate::cli::Bars::new(),
+    )
+    .with_context(|| format!("{} failed verification", path.display()))?;
+    let g = book.geometry();
+    println!(
+        "{}: sound. {}x{}, {} plies: {} positions, each its children's negamax; {} of the {} leaves solved again without a book, all equal ({:.1} s, {:.2} s each); loaded in {:.0} ms",
+        path.display(),
+        g.width(),
+        g.height(),
+        book.plies(),
+        report.positions,
+        report.sampled,
+        report.leaves,
+        report.seconds,
+        report.seconds / report.sampled.max(1) as f64,
+        loaded * 1000.0
+    );
+    Ok(())
+}
+
 pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> {
+    if let Some(path) = &a.verify {
+        return run_verify(&a, path);
+    }
     let geom = a.board.geometry()?;
+    let plies = a.plies.context("--plies is required")?;
     let start = std::time::Instant::now();
     if let Some(path) = &a.write_leaves {
-        let text = connect4_ml::datasets::label::leaves_source(geom, a.plies)?;
+        let text = connect4_ml::datasets::label::leaves_source(geom, plies)?;
         connect4_ml::datasets::labelled::write_text(path, &text)
             .with_context(|| format!("writing {}", path.display()))?;
         println!(
             "{}: {} leaves of {} stones to label",
             path.display(),
             text.lines().count(),
-            a.plies
+            plies
         );
         return Ok(());
     }
+    let out_path = a.out.clone().context("--out is required")?;
     let leaves = match &a.leaves {
         Some(path) => path.clone(),
         None => {
             let sharded = a.work.shard.count > 1;
             let out = if sharded {
-                a.out.clone()
+                out_path.clone()
             } else {
-                leaves_path(&a.out)
+                leaves_path(&out_path)
             };
             let job = BookJob {
                 geometry: geom,
-                plies: a.plies,
+                plies,
                 shard: a.work.shard,
             };
             let report = label_book_leaves(
@@ -82,7 +129,7 @@ pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> 
                 "{}: {} leaves of {} stones in shard {}/{} ({} from the partial file, {} solved in {:.1} s, {:.2} s each)",
                 out.display(),
                 report.positions,
-                a.plies,
+                plies,
                 a.work.shard.index,
                 a.work.shard.count,
                 report.resumed,
@@ -93,22 +140,22 @@ pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> 
             if sharded {
                 println!(
                     "next: c4 data merge <the {} parts> --out LEAVES, then c4 data book --plies {} --leaves LEAVES --out BOOK",
-                    a.work.shard.count, a.plies
+                    a.work.shard.count, plies
                 );
                 return Ok(());
             }
             out
         }
     };
-    let book = book_from_leaves_file(geom, a.plies, &leaves)
+    let book = book_from_leaves_file(geom, plies, &leaves)
         .with_context(|| format!("making the book from {}", leaves.display()))?;
-    book.save(&a.out)?;
-    let bytes = std::fs::metadata(&a.out).map(|m| m.len()).unwrap_or(0);
+    book.save(&out_path)?;
+    let bytes = std::fs::metadata(&out_path).map(|m| m.len()).unwrap_or(0);
     println!(
         "{}: {} positions of at most {} stones ({}x{}), {} bytes, in {:.1} s",
-        a.out.display(),
+        out_path.display(),
         book.len(),
-        a.plies,
+        plies,
         geom.width(),
         geom.height(),
         bytes,

@@ -48,7 +48,7 @@ pub struct WorkArgs {
 pub struct TableArgs {
     /// Solver table per worker, MiB.
     #[arg(long, default_value_t = 64)]
-    tt_mib: usize,
+    pub(super) tt_mib: usize,
     /// Positions with fewer stones than this share one table across workers and positions,
     /// which makes labelling many positions of the early phase cheaper (0 = none).
     #[arg(long, default_value_t = ShallowTable::DEFAULT_PLIES)]

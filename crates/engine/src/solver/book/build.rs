@@ -46,6 +46,16 @@ pub enum BuildError {
         /// The other.
         b: i32,
     },
+    /// A shallower position whose stored score is not the negamax of its children's.
+    #[error("{moves}: the book says {stored}, its children say {children}")]
+    Inconsistent {
+        /// The position.
+        moves: String,
+        /// Its score in the book.
+        stored: i32,
+        /// The best of its children's negated scores.
+        children: i32,
+    },
     /// The book itself.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -61,8 +71,8 @@ pub fn enumerate_leaves(
     Ok(levels(geom, stones)?.pop().unwrap_or_default())
 }
 
-/// The unfinished positions of each ply from 0 to `plies`, as [`enumerate_leaves`] makes them.
-fn levels(geom: Geometry, plies: usize) -> Result<Vec<Vec<(String, Position)>>, BuildError> {
+/// Refuses boards without move strings and depths past the board or the format.
+fn check_depth(geom: Geometry, plies: usize) -> Result<(), BuildError> {
     if geom.width() > 9 {
         return Err(BuildError::Width(geom.width()));
     }
@@ -70,6 +80,39 @@ fn levels(geom: Geometry, plies: usize) -> Result<Vec<Vec<(String, Position)>>, 
     if plies > max {
         return Err(BuildError::Plies { plies, max });
     }
+    Ok(())
+}
+
+/// The canonical keys of every unfinished position with at most `plies` stones, sorted: the
+/// keys of a complete book of that depth, which its compact file does not store (see
+/// [`super::format`]). Only keys are kept, so it costs a fraction of [`enumerate_leaves`].
+pub fn canonical_keys(geom: Geometry, plies: usize) -> Result<Vec<u64>, BuildError> {
+    check_depth(geom, plies)?;
+    let start = Position::new(geom);
+    let mut keys = vec![start.canonical_key()];
+    let mut level = vec![start];
+    for _ in 0..plies {
+        let mut seen = HashSet::with_capacity(level.len() * 4);
+        let mut next = Vec::with_capacity(level.len() * 4);
+        for p in &level {
+            for col in 0..geom.width() {
+                let Some(q) = p.after(col) else { continue };
+                if q.last_move_won() || q.is_full() || !seen.insert(q.canonical_key()) {
+                    continue;
+                }
+                next.push(q);
+            }
+        }
+        keys.extend(seen);
+        level = next;
+    }
+    keys.sort_unstable();
+    Ok(keys)
+}
+
+/// The unfinished positions of each ply from 0 to `plies`, as [`enumerate_leaves`] makes them.
+fn levels(geom: Geometry, plies: usize) -> Result<Vec<Vec<(String, Position)>>, BuildError> {
+    check_depth(geom, plies)?;
     let mut levels = vec![vec![(String::new(), Position::new(geom))]];
     for _ in 0..plies {
         let mut seen = HashSet::new();
@@ -127,25 +170,74 @@ pub fn book_from_leaves(
     }
     for level in levels[..plies].iter().rev() {
         for (_, p) in level {
-            let best = (0..geom.width())
-                .filter_map(|col| {
-                    if !p.can_play(col) {
-                        None
-                    } else if p.is_winning_move(col) {
-                        Some(geom.win_score(p.moves_played()))
-                    } else {
-                        let child = p.after(col).expect("playable");
-                        Some(if child.is_full() {
-                            0
-                        } else {
-                            -scores[&child.canonical_key()]
-                        })
-                    }
-                })
-                .max()
-                .expect("an unfinished position has a move");
+            let best = negamax(p, |key| scores.get(&key).copied())
+                .expect("every child of a shallower position is scored");
             scores.insert(p.canonical_key(), best);
         }
     }
     Ok(Book::new(geom, plies, scores)?)
+}
+
+/// The best of `p`'s children's negated scores (an immediate win scored, a full board 0,
+/// other children from `score_of` their canonical key); `None` if one is not known.
+fn negamax(p: &Position, score_of: impl Fn(u64) -> Option<i32>) -> Option<i32> {
+    let geom = p.geometry();
+    let mut best = None;
+    for col in 0..geom.width() {
+        if !p.can_play(col) {
+            continue;
+        }
+        let s = if p.is_winning_move(col) {
+            geom.win_score(p.moves_played())
+        } else {
+            let child = p.after(col).expect("playable");
+            if child.is_full() {
+                0
+            } else {
+                -score_of(child.canonical_key())?
+            }
+        };
+        best = Some(best.map_or(s, |b: i32| b.max(s)));
+    }
+    best
+}
+
+/// Checks that `book` is a whole book of its depth: every unfinished position with at most
+/// its plies stones is there, and each shallower one's score is the negamax of its
+/// children's. With the leaves checked against the solver (see [`super::verify()`]), this
+/// checks every entry. Returns the positions checked.
+pub fn check_negamax(book: &Book) -> Result<usize, BuildError> {
+    let levels = levels(book.geometry(), book.plies())?;
+    let mut count = 0;
+    for (ply, level) in levels.iter().enumerate() {
+        for (moves, p) in level {
+            let stored = book.score(p).ok_or_else(|| BuildError::Missing {
+                moves: moves.clone(),
+                count: 1,
+            })?;
+            if ply < book.plies() {
+                let children =
+                    negamax(p, |key| book.get(key)).ok_or_else(|| BuildError::Missing {
+                        moves: format!("a child of {moves}"),
+                        count: 1,
+                    })?;
+                if children != stored {
+                    return Err(BuildError::Inconsistent {
+                        moves: moves.clone(),
+                        stored,
+                        children,
+                    });
+                }
+            }
+            count += 1;
+        }
+    }
+    if count != book.len() {
+        return Err(BuildError::Book(BookError::Corrupt(format!(
+            "{} entries where a book of {} plies has {count} positions",
+            book.len(),
+            book.plies()
+        ))));
+    }
+    Ok(count)
 }

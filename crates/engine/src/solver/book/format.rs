@@ -3,22 +3,31 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0..8 | magic `C4-BOOK\n` |
-//! | 8..10 | format version (1) |
+//! | 8..10 | format version: 1 (keys and scores) or 2 (compact: scores only) |
 //! | 10, 11 | board width, height |
 //! | 12 | plies: every unfinished position with at most this many stones is in the book |
 //! | 13..16 | zero |
 //! | 16..24 | number of entries n |
-//! | 24..24+8n | entries, strictly increasing: canonical key << 8, score as a signed byte |
+//! | version 1: 24..24+8n | entries, strictly increasing: canonical key << 8, score as a signed byte |
+//! | version 2: 24..24+n | scores as signed bytes, in increasing order of the canonical keys |
 //! | last 32 | sha256 of everything before |
 //!
-//! Sorted keys make a lookup a binary search and a load one read and one pass of checks; at 8
-//! bytes a position, a 12-ply book (about 4 million positions folded) takes about 32 MB.
+//! A book made by `c4 data book` holds every unfinished position of up to its plies stones
+//! and nothing else, so its keys follow from the board and the depth
+//! ([`super::build::canonical_keys`]): the compact version 2 stores only the scores, one byte
+//! a position instead of eight, and a load enumerates the keys again (see deploy/README.md
+//! for what that costs at each depth). [`encode`]
+//! writes version 2 for such a book and version 1 for any other set of entries. In memory both
+//! are the same sorted entries: a lookup is a binary search.
 
 use super::Book;
 use crate::game::Geometry;
 
 const MAGIC: &[u8; 8] = b"C4-BOOK\n";
-const VERSION: u16 = 1;
+/// Keys and scores, eight bytes an entry.
+const VERSION_ENTRIES: u16 = 1;
+/// Scores only, the keys those of a complete book of the depth.
+const VERSION_COMPLETE: u16 = 2;
 const HEADER: usize = 24;
 const DIGEST: usize = 32;
 
@@ -40,7 +49,7 @@ pub enum BookError {
     #[error("not a book file (no C4-BOOK magic)")]
     Magic,
     /// A format version this program does not read.
-    #[error("book format version {0}; this program reads version 1")]
+    #[error("book format version {0}; this program reads versions 1 and 2")]
     Version(u16),
     /// A book for another board.
     #[error("book for {0}")]
@@ -71,12 +80,25 @@ impl BookError {
     }
 }
 
-/// The bytes of a book file.
+/// Whether `book` holds exactly the positions of a complete book of its depth.
+fn is_complete(book: &Book) -> bool {
+    super::build::canonical_keys(book.geometry(), book.plies()).is_ok_and(|keys| {
+        keys.len() == book.len() && keys.iter().zip(&book.entries).all(|(k, e)| *k == e >> 8)
+    })
+}
+
+/// The bytes of a book file: the compact version 2 for a complete book, else version 1.
 pub fn encode(book: &Book) -> Vec<u8> {
     let g = book.geometry();
+    let complete = is_complete(book);
+    let version = if complete {
+        VERSION_COMPLETE
+    } else {
+        VERSION_ENTRIES
+    };
     let mut out = Vec::with_capacity(HEADER + 8 * book.len() + DIGEST);
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&[
         g.width() as u8,
         g.height() as u8,
@@ -87,7 +109,11 @@ pub fn encode(book: &Book) -> Vec<u8> {
     ]);
     out.extend_from_slice(&(book.len() as u64).to_le_bytes());
     for &e in &book.entries {
-        out.extend_from_slice(&e.to_le_bytes());
+        if complete {
+            out.push(e as u8);
+        } else {
+            out.extend_from_slice(&e.to_le_bytes());
+        }
     }
     use sha2::Digest;
     let digest = sha2::Sha256::digest(&out);
@@ -109,9 +135,11 @@ pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
         return Err(BookError::Magic);
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version != VERSION {
-        return Err(BookError::Version(version));
-    }
+    let entry_bytes: u128 = match version {
+        VERSION_ENTRIES => 8,
+        VERSION_COMPLETE => 1,
+        _ => return Err(BookError::Version(version)),
+    };
     let (w, h, plies) = (bytes[10] as usize, bytes[11] as usize, bytes[12] as usize);
     let geom = match geom {
         Some(g) if (w, h) != (g.width(), g.height()) => {
@@ -128,7 +156,7 @@ pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
             .ok_or_else(|| BookError::Board(format!("{w}x{h} boards, which books do not hold")))?,
     };
     let n = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-    let want = (n as u128) * 8 + (HEADER + DIGEST) as u128;
+    let want = (n as u128) * entry_bytes + (HEADER + DIGEST) as u128;
     if (bytes.len() as u128) < want {
         return Err(BookError::Truncated(format!(
             "{} bytes where {n} entries need {want}",
@@ -146,10 +174,25 @@ pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
     if sha2::Sha256::digest(body).as_slice() != &bytes[bytes.len() - DIGEST..] {
         return Err(BookError::Corrupt("checksum mismatch".into()));
     }
-    let entries: Vec<u64> = body[HEADER..]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect();
+    let entries: Vec<u64> = if version == VERSION_ENTRIES {
+        body[HEADER..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect()
+    } else {
+        let keys = super::build::canonical_keys(geom, plies)
+            .map_err(|e| BookError::Corrupt(e.to_string()))?;
+        if keys.len() as u64 != n {
+            return Err(BookError::Corrupt(format!(
+                "{n} scores where a book of {plies} plies has {} positions",
+                keys.len()
+            )));
+        }
+        keys.iter()
+            .zip(&body[HEADER..])
+            .map(|(&k, &s)| k << 8 | u64::from(s))
+            .collect()
+    };
     if entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
         return Err(BookError::Corrupt("keys out of order".into()));
     }

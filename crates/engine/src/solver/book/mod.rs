@@ -14,9 +14,11 @@
 
 pub mod build;
 pub mod format;
+pub mod verify;
 
-pub use build::{BuildError, book_from_leaves, enumerate_leaves};
+pub use build::{BuildError, book_from_leaves, canonical_keys, check_negamax, enumerate_leaves};
 pub use format::BookError;
+pub use verify::{VerifyError, VerifyReport, verify};
 
 use crate::game::{Geometry, Position};
 use std::path::Path;
@@ -176,7 +178,7 @@ impl Book {
     }
 }
 
-/// The repository's 7x6 book (every position of up to its plies stones, 89 KB), built into
+/// The repository's 7x6 book (every position of up to its plies stones, 11 KB), built into
 /// the library so that every program and the Python package have it wherever they run.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../../../data/book-7x6.bin");
 

@@ -144,3 +144,78 @@ fn a_solver_with_a_book_stops_there_and_scores_the_same() {
     );
     assert_eq!(with.nodes(), 0);
 }
+
+#[test]
+fn a_complete_book_is_stored_compactly_and_any_other_in_full() {
+    let g = small();
+    let book = made(g, 5);
+    let bytes = format::encode(&book);
+    // Version 2: a byte a position, the keys enumerated again on load.
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2);
+    assert_eq!(bytes.len(), 24 + book.len() + 32);
+    assert_eq!(format::decode(&bytes, Some(g)).unwrap(), book);
+    assert_eq!(canonical_keys(g, 5).unwrap().len(), book.len());
+    // A count that is not the depth's is refused (sha256 made to fit).
+    let mut fewer = bytes[..bytes.len() - 33].to_vec();
+    fewer[16..24].copy_from_slice(&(book.len() as u64 - 1).to_le_bytes());
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(&fewer);
+    fewer.extend_from_slice(&digest);
+    let e = format::decode(&fewer, Some(g)).unwrap_err().to_string();
+    assert!(e.contains("where a book of 5 plies has"), "{e}");
+    // Entries that are not a whole book keep their keys (version 1).
+    let partial = Book::new(g, 5, book.entries().skip(1)).unwrap();
+    let bytes = format::encode(&partial);
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1);
+    assert_eq!(bytes.len(), 24 + 8 * partial.len() + 32);
+    assert_eq!(format::decode(&bytes, Some(g)).unwrap(), partial);
+}
+
+#[test]
+fn verify_passes_a_sound_book_and_names_a_wrong_entry() {
+    let g = small();
+    let book = made(g, 4);
+    let quiet = crate::progress::Quiet;
+    let leaves = enumerate_leaves(g, 4).unwrap().len();
+    let r = verify(&book, 10_000, 1, 8, Some(3), &quiet).unwrap();
+    assert_eq!(
+        (r.positions, r.leaves, r.sampled),
+        (book.len(), leaves, leaves)
+    );
+    assert_eq!(verify(&book, 5, 1, 8, Some(1), &quiet).unwrap().sampled, 5);
+    // A leaf scored wrongly, its ancestors made from it: the structure holds, the solver
+    // disagrees.
+    let mut scored = scored_leaves(g, 4);
+    scored[7].2 = if scored[7].2 == 0 { 1 } else { 0 };
+    let moves = scored[7].0.clone();
+    let wrong = book_from_leaves(g, 4, scored).unwrap();
+    assert_eq!(check_negamax(&wrong).unwrap(), wrong.len());
+    match verify(&wrong, 10_000, 1, 8, Some(2), &quiet).unwrap_err() {
+        VerifyError::Leaf { moves: m, .. } => assert_eq!(m, moves),
+        e => panic!("{e}"),
+    }
+    // A shallower entry changed: its children say otherwise.
+    let empty = Position::new(g).canonical_key();
+    let changed = Book::new(
+        g,
+        4,
+        book.entries()
+            .map(|(k, s)| if k == empty { (k, s + 1) } else { (k, s) }),
+    )
+    .unwrap();
+    let e = verify(&changed, 0, 1, 8, None, &quiet).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            VerifyError::Structure(BuildError::Inconsistent { ref moves, .. }) if moves.is_empty()
+        ),
+        "{e}"
+    );
+    // A missing entry.
+    let missing = Book::new(g, 4, book.entries().skip(3)).unwrap();
+    let e = verify(&missing, 0, 1, 8, None, &quiet).unwrap_err();
+    assert!(
+        matches!(e, VerifyError::Structure(BuildError::Missing { .. })),
+        "{e}"
+    );
+}
