@@ -68,9 +68,9 @@ def positions(seed, count):
     return out
 
 
-def c4_scores(c4, moves):
+def c4_scores(c4, moves, extra=()):
     t = time.perf_counter()
-    out = subprocess.run([c4, "analyze", moves], capture_output=True, text=True, check=True)
+    out = subprocess.run([c4, "analyze", moves, *extra], capture_output=True, text=True, check=True)
     ms = (time.perf_counter() - t) * 1000
     row = next(line for line in out.stdout.splitlines() if line.startswith("score"))
     scores = {}
@@ -94,20 +94,23 @@ def main():
     ap.add_argument("--seed", type=int, default=2027)
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--csv")
+    ap.add_argument("--c4-args", default="", help="more `c4 analyze` options, e.g. \"--tt-mib 256\"")
+    ap.add_argument("--no-bitbully", action="store_true", help="time c4 alone")
     a = ap.parse_args()
     pos = positions(a.seed, a.count)
+    bb = None
     try:
-        from bitbully import BitBully, Board
+        if not a.no_bitbully:
+            from bitbully import BitBully, Board
 
-        bb = BitBully()
-        bb.score_all_moves(Board())  # load the book before timing
+            bb = BitBully()
+            bb.score_all_moves(Board())  # load the book before timing
     except ImportError:
-        bb = None
         print("bitbully is not installed (pip install bitbully): timing c4 alone")
     rows = []
     disagree = 0
     for m in pos:
-        ms, ours = c4_scores(a.c4, m)
+        ms, ours = c4_scores(a.c4, m, a.c4_args.split())
         row = {"moves": m, "stones": len(m), "c4_ms": ms}
         if bb is not None:
             board = Board.from_moves([int(ch) - 1 for ch in m])
