@@ -381,12 +381,6 @@ pub fn write(d: &Description, dir: &Path) -> Result<Vec<PathBuf>> {
         }
         crate::io::write_bytes_atomic(&path, g.text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
-        #[cfg(unix)]
-        if path.extension().is_some_and(|e| e == "sbatch") {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-                .with_context(|| format!("making {} executable", path.display()))?;
-        }
         written.push(path);
     }
     Ok(written)

@@ -96,6 +96,13 @@ fn run_task(script: &str, dir: &Path, index: usize, env: &[(&str, &str)]) -> Out
     cmd.output().unwrap()
 }
 
+/// Runs c4 in `dir`, asserts that it fails, and returns what it printed on stderr.
+fn refused(dir: &Path, args: &[&str]) -> String {
+    let out = c4_in(dir, args);
+    assert!(!out.status.success(), "c4 {args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 #[test]
 fn the_manifests_and_scripts_are_the_ones_jobs_toml_describes() {
     let out = Command::new(env!("CARGO_BIN_EXE_c4"))
@@ -133,24 +140,17 @@ fn the_manifests_and_scripts_are_the_ones_jobs_toml_describes() {
         .unwrap()
         .replace("shards = 8", "shards = 6");
     std::fs::write(dir.join("jobs.toml"), text).unwrap();
-    let args: Vec<String> = ["deploy", "--from", "jobs.toml", "--out", ".", "--check"]
-        .map(String::from)
-        .to_vec();
-    let out = c4_in(&dir, &args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let err = refused(
+        &dir,
+        &["deploy", "--from", "jobs.toml", "--out", ".", "--check"],
+    );
     assert!(
         err.contains("k8s/label-job.yaml differs") && err.contains("slurm/merge.sbatch differs"),
         "{err}"
     );
     // A description that cannot be made is refused, naming the file and the reason.
     std::fs::write(dir.join("bad.toml"), "image = \"x\"\n").unwrap();
-    let args: Vec<String> = ["deploy", "--from", "bad.toml", "--out", "."]
-        .map(String::from)
-        .to_vec();
-    let out = c4_in(&dir, &args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let err = refused(&dir, &["deploy", "--from", "bad.toml", "--out", "."]);
     assert!(
         err.contains("bad.toml") && err.contains("missing field"),
         "{err}"

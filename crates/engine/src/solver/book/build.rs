@@ -90,24 +90,30 @@ pub fn canonical_keys(geom: Geometry, plies: usize) -> Result<Vec<u64>, BuildErr
     check_depth(geom, plies)?;
     let start = Position::new(geom);
     let mut keys = vec![start.canonical_key()];
-    let mut level = vec![start];
+    let mut level = vec![((), start)];
     for _ in 0..plies {
-        let mut seen = HashSet::with_capacity(level.len() * 4);
-        let mut next = Vec::with_capacity(level.len() * 4);
-        for p in &level {
-            for col in 0..geom.width() {
-                let Some(q) = p.after(col) else { continue };
-                if q.last_move_won() || q.is_full() || !seen.insert(q.canonical_key()) {
-                    continue;
-                }
-                next.push(q);
-            }
-        }
-        keys.extend(seen);
-        level = next;
+        level = next_level(&level, |_, _| ());
+        keys.extend(level.iter().map(|(_, p)| p.canonical_key()));
     }
     keys.sort_unstable();
     Ok(keys)
+}
+
+/// The unfinished positions one stone deeper than `level`'s, one per mirror pair, in the
+/// order they are first reached; `label` names each from its parent's label and column.
+fn next_level<L>(level: &[(L, Position)], label: impl Fn(&L, usize) -> L) -> Vec<(L, Position)> {
+    let mut seen = HashSet::with_capacity(level.len() * 4);
+    let mut next = Vec::with_capacity(level.len() * 4);
+    for (name, p) in level {
+        for col in 0..p.width() {
+            let Some(q) = p.after(col) else { continue };
+            if q.last_move_won() || q.is_full() || !seen.insert(q.canonical_key()) {
+                continue;
+            }
+            next.push((label(name, col), q));
+        }
+    }
+    next
 }
 
 /// The unfinished positions of each ply from 0 to `plies`, as [`enumerate_leaves`] makes them.
@@ -115,17 +121,9 @@ fn levels(geom: Geometry, plies: usize) -> Result<Vec<Vec<(String, Position)>>, 
     check_depth(geom, plies)?;
     let mut levels = vec![vec![(String::new(), Position::new(geom))]];
     for _ in 0..plies {
-        let mut seen = HashSet::new();
-        let mut next = Vec::new();
-        for (moves, p) in levels.last().expect("level 0") {
-            for col in 0..geom.width() {
-                let Some(q) = p.after(col) else { continue };
-                if q.last_move_won() || q.is_full() || !seen.insert(q.canonical_key()) {
-                    continue;
-                }
-                next.push((format!("{moves}{}", col + 1), q));
-            }
-        }
+        let next = next_level(levels.last().expect("level 0"), |moves, col| {
+            format!("{moves}{}", col + 1)
+        });
         levels.push(next);
     }
     Ok(levels)
