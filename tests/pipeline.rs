@@ -204,52 +204,6 @@ fn the_quick_runs_models_play_as_agents_from_a_folder_with_commas() {
 }
 
 #[test]
-fn the_same_seed_gives_the_same_run() {
-    let run = quick_run();
-    let (uci, pons) = (
-        common::repo_data("uci/connect-4.data.Z"),
-        common::repo_data("bench"),
-    );
-    // The same seed gives the same data, models and games.
-    let again = temp_dir("quick-again").join("again");
-    ok(
-        &c4(&[
-            "pipeline",
-            "--quick",
-            "--out",
-            s(&again),
-            "--seed",
-            "3",
-            "--uci",
-            s(&uci),
-            "--pons",
-            s(&pons),
-        ]),
-        "second run",
-    );
-    for f in [
-        "data/selfplay.csv",
-        "models/lms.curve.csv",
-        "models/gbt.curve.csv",
-    ] {
-        let same = std::fs::read(run.join(f)).unwrap() == std::fs::read(again.join(f)).unwrap();
-        assert!(same, "{f} differs between two runs with the same seed");
-    }
-    // Games: the same moves and results (the files also hold paths and timings).
-    let games = |d: &Path| -> Vec<(String, String)> {
-        let mut r = csv::Reader::from_path(d.join("ladder/games.csv")).unwrap();
-        r.records()
-            .map(|x| x.unwrap())
-            .map(|x| (x[4].to_string(), x[5].to_string()))
-            .collect()
-    };
-    assert!(
-        games(run) == games(&again),
-        "ladder games differ between runs"
-    );
-}
-
-#[test]
 #[ignore = "needs Python with notebooks/requirements.txt and the connect4_ml wheel (C4_PYTHON): run with --include-ignored"]
 fn the_notebooks_run_on_the_quick_run() {
     let run = quick_run();
@@ -339,13 +293,45 @@ fn a_fresh_copy_of_the_repository_runs_the_quick_pipeline_on_its_own_data() {
 }
 
 #[test]
-fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
+fn the_same_seed_gives_the_same_run_and_resume_reruns_only_what_is_damaged() {
+    // A second run of the shared run's arguments: the same seed gives the same data, models
+    // and games; then it is resumed (finished, damaged, another seed).
+    let first = quick_run();
     let dir = temp_dir("resume");
     let run = dir.join("run");
-    ok(
-        &c4(&["pipeline", "--quick", "--out", s(&run), "--seed", "5"]),
-        "first run",
+    // The shared run's arguments with another seed where `seed` says so.
+    let pipeline = |seed: &str, extra: &[&str], what: &str| {
+        let mut args = vec!["pipeline".to_string(), "--out".into(), s(&run).into()];
+        let mut quick = quick_args();
+        let at = quick.iter().position(|a| a == "--seed").unwrap() + 1;
+        quick[at] = seed.to_string();
+        args.extend(quick);
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&c4(&args), what);
+    };
+    pipeline("3", &[], "second run");
+    for f in [
+        "data/selfplay.csv",
+        "models/lms.curve.csv",
+        "models/gbt.curve.csv",
+    ] {
+        let same = std::fs::read(first.join(f)).unwrap() == std::fs::read(run.join(f)).unwrap();
+        assert!(same, "{f} differs between two runs with the same seed");
+    }
+    // Games: the same moves and results (the files also hold paths and timings).
+    let games = |d: &Path| -> Vec<(String, String)> {
+        let mut r = csv::Reader::from_path(d.join("ladder/games.csv")).unwrap();
+        r.records()
+            .map(|x| x.unwrap())
+            .map(|x| (x[4].to_string(), x[5].to_string()))
+            .collect()
+    };
+    assert!(
+        games(first) == games(&run),
+        "ladder games differ between runs"
     );
+
     let snapshot = |files: &[&str]| -> Vec<Vec<u8>> {
         files
             .iter()
@@ -361,21 +347,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
     ];
     let before = snapshot(&files);
     // Nothing changed: every stage is taken from its record.
-    let resume = |seed: &str, what: &str| {
-        ok(
-            &c4(&[
-                "pipeline",
-                "--quick",
-                "--out",
-                s(&run),
-                "--seed",
-                seed,
-                "--resume",
-            ]),
-            what,
-        )
-    };
-    resume("5", "resume of a finished run");
+    pipeline("3", &["--resume"], "resume of a finished run");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     for stage in ["data", "lms", "gbt", "ntuple", "ladder", "bench", "plots"] {
         assert!(
@@ -390,7 +362,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
     // A damaged model: its stage and every later one run again, the earlier ones do not,
     // and the run ends where an uninterrupted one does.
     std::fs::write(run.join("models/gbt.bin"), b"damaged").unwrap();
-    resume("5", "resume after damage");
+    pipeline("3", &["--resume"], "resume after damage");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
         report.contains("| lms (resumed: not run again) |"),
@@ -406,7 +378,7 @@ fn resume_skips_the_stages_whose_outputs_are_intact_and_reruns_the_rest() {
         "outputs differ from the first run"
     );
     // Another seed is another run: nothing is reused.
-    resume("6", "resume with another seed");
+    pipeline("6", &["--resume"], "resume with another seed");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(!report.contains("resumed"), "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
