@@ -295,8 +295,8 @@ fn a_fresh_copy_of_the_repository_runs_the_quick_pipeline_on_its_own_data() {
 #[test]
 fn the_same_seed_gives_the_same_run_and_resume_reruns_only_what_is_damaged() {
     // A second run of the shared run's arguments: the same seed gives the same data, models
-    // and games; then it is resumed (finished, damaged, another seed).
-    let first = quick_run();
+    // and games; then it is resumed (finished, damaged, another seed). The shared run is
+    // asked for after the second one, so that the two run side by side.
     let dir = temp_dir("resume");
     let run = dir.join("run");
     // The shared run's arguments with another seed where `seed` says so.
@@ -311,6 +311,7 @@ fn the_same_seed_gives_the_same_run_and_resume_reruns_only_what_is_damaged() {
         ok(&c4(&args), what);
     };
     pipeline("3", &[], "second run");
+    let first = quick_run();
     for f in [
         "data/selfplay.csv",
         "models/lms.curve.csv",
