@@ -13,12 +13,17 @@ use std::process::Command;
 
 /// The pipeline arguments of the one quick run the tests below share (`--out` aside).
 fn quick_args() -> Vec<String> {
+    quick_args_seeded("3")
+}
+
+/// The shared run's arguments with another seed.
+fn quick_args_seeded(seed: &str) -> Vec<String> {
     let uci = common::repo_data("uci/connect-4.data.Z");
     let pons = common::repo_data("bench");
     [
         "--quick",
         "--seed",
-        "3",
+        seed,
         "--uci",
         s(&uci),
         "--pons",
@@ -302,10 +307,7 @@ fn the_same_seed_gives_the_same_run_and_resume_reruns_only_what_is_damaged() {
     // The shared run's arguments with another seed where `seed` says so.
     let pipeline = |seed: &str, extra: &[&str], what: &str| {
         let mut args = vec!["pipeline".to_string(), "--out".into(), s(&run).into()];
-        let mut quick = quick_args();
-        let at = quick.iter().position(|a| a == "--seed").unwrap() + 1;
-        quick[at] = seed.to_string();
-        args.extend(quick);
+        args.extend(quick_args_seeded(seed));
         args.extend(extra.iter().map(|a| a.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         ok(&c4(&args), what);
@@ -401,10 +403,7 @@ fn resume_with_another_seed_reuses_nothing() {
     copy(quick_run(), &run);
     let resume = |seed: &str| -> String {
         let mut args = vec!["pipeline".to_string(), "--out".into(), s(&run).into()];
-        let mut quick = quick_args();
-        let at = quick.iter().position(|a| a == "--seed").unwrap() + 1;
-        quick[at] = seed.into();
-        args.extend(quick);
+        args.extend(quick_args_seeded(seed));
         args.push("--resume".into());
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         ok(&c4(&args), &format!("resume with seed {seed}"));
