@@ -140,7 +140,7 @@ fn analyze_scores_every_column_and_refuses_bad_moves() {
     assert_eq!(a["principal_variation_complete"], true);
 
     // The empty board comes from the opening book: column 4 the only win. Its best line
-    // leaves the book after 6 stones; asking again goes on to the end of the game.
+    // leaves the book after 8 stones; asking again goes on to the end of the game.
     let (_, a) = get(addr, "/api/analyze");
     assert_eq!(a["complete"], true);
     let mut line = a.clone();

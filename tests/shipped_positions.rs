@@ -89,16 +89,20 @@ fn a_sample_of_labels_is_the_solvers_exact_score() {
 #[test]
 fn the_opening_positions_are_the_books_leaves_with_its_scores() {
     let g = Geometry::STANDARD;
-    let lines = read("opening-6.txt.gz");
-    assert_eq!(lines.len(), 8231);
-    let leaves = connect4_ml::solver::book::enumerate_leaves(g, 6).unwrap();
     let book = connect4_ml::solver::book::Book::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin"),
         Some(g),
     )
     .unwrap();
-    for (l, (moves, p)) in lines.iter().zip(&leaves) {
-        assert_eq!(&l.moves, moves);
-        assert_eq!(l.score, book.score(p), "{moves}");
+    // The 6-stone leaves of the book before, and the 8-stone leaves of today's.
+    for (name, stones, count) in [("opening-6.txt.gz", 6, 8231), ("opening-8.txt.gz", 8, 91_295)] {
+        let lines = read(name);
+        assert_eq!(lines.len(), count, "{name}");
+        let leaves = connect4_ml::solver::book::enumerate_leaves(g, stones).unwrap();
+        assert_eq!(leaves.len(), count, "{name}");
+        for (l, (moves, p)) in lines.iter().zip(&leaves) {
+            assert_eq!(&l.moves, moves, "{name}");
+            assert_eq!(l.score, book.score(p), "{name}: {moves}");
+        }
     }
 }

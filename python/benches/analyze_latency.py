@@ -96,8 +96,21 @@ def main():
     ap.add_argument("--csv")
     ap.add_argument("--c4-args", default="", help="more `c4 analyze` options, e.g. \"--tt-mib 256\"")
     ap.add_argument("--no-bitbully", action="store_true", help="time c4 alone")
+    ap.add_argument(
+        "--stones",
+        default="7-12",
+        help="time only the drawn positions of these stone counts, e.g. 7 or 8-12 (the same "
+        "positions as a whole run: the draw is unchanged)",
+    )
     a = ap.parse_args()
-    pos = positions(a.seed, a.count)
+    try:
+        lo, _, hi = a.stones.partition("-")
+        stones = range(int(lo), int(hi or lo) + 1)
+    except ValueError:
+        ap.error(f"--stones {a.stones!r}: expected N or LO-HI")
+    if not set(stones) & set(range(7, 13)):
+        ap.error(f"--stones {a.stones!r}: positions have 7 to 12 stones")
+    pos = [m for m in positions(a.seed, a.count) if len(m) in stones]
     bb = None
     try:
         if not a.no_bitbully:
@@ -124,7 +137,7 @@ def main():
     tools = ["c4"] + (["bitbully"] if bb is not None else [])
     for tool in tools:
         print(f"{tool:9} all    {summary([r[tool + '_ms'] for r in rows])}")
-        for s in range(7, 13):
+        for s in (s for s in range(7, 13) if s in stones):
             print(f"{tool:9} {s:2} st  {summary([r[tool + '_ms'] for r in rows if r['stones'] == s])}")
     if bb is not None:
         print(f"scores: {len(rows) - disagree} of {len(rows)} positions agree column by column")
