@@ -95,7 +95,10 @@ fn the_opening_positions_are_the_books_leaves_with_its_scores() {
     )
     .unwrap();
     // The 6-stone leaves of the book before, and the 8-stone leaves of today's.
-    for (name, stones, count) in [("opening-6.txt.gz", 6, 8231), ("opening-8.txt.gz", 8, 91_295)] {
+    for (name, stones, count) in [
+        ("opening-6.txt.gz", 6, 8231),
+        ("opening-8.txt.gz", 8, 91_295),
+    ] {
         let lines = read(name);
         assert_eq!(lines.len(), count, "{name}");
         let leaves = connect4_ml::solver::book::enumerate_leaves(g, stones).unwrap();
