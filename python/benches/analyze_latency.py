@@ -105,10 +105,10 @@ def main():
     a = ap.parse_args()
     try:
         lo, _, hi = a.stones.partition("-")
-        stones = range(int(lo), int(hi or lo) + 1)
+        stones = sorted(set(range(int(lo), int(hi or lo) + 1)) & set(range(7, 13)))
     except ValueError:
         ap.error(f"--stones {a.stones!r}: expected N or LO-HI")
-    if not set(stones) & set(range(7, 13)):
+    if not stones:
         ap.error(f"--stones {a.stones!r}: positions have 7 to 12 stones")
     pos = [m for m in positions(a.seed, a.count) if len(m) in stones]
     bb = None
@@ -137,7 +137,7 @@ def main():
     tools = ["c4"] + (["bitbully"] if bb is not None else [])
     for tool in tools:
         print(f"{tool:9} all    {summary([r[tool + '_ms'] for r in rows])}")
-        for s in (s for s in range(7, 13) if s in stones):
+        for s in stones:
             print(f"{tool:9} {s:2} st  {summary([r[tool + '_ms'] for r in rows if r['stones'] == s])}")
     if bb is not None:
         print(f"scores: {len(rows) - disagree} of {len(rows)} positions agree column by column")
