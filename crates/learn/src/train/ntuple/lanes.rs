@@ -236,17 +236,80 @@ fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
     out.extend_from_slice(&b[j..]);
 }
 
+/// What combining keeps from one round to the next, per range of the weights: the slots the
+/// round moved (each thread's copy takes their new values) and the merge's lists, reused so
+/// that a round allocates nothing (fresh lists every round cost as much as the merging).
+#[derive(Default)]
+pub(super) struct Combiner {
+    parts: Vec<Part>,
+}
+
+#[derive(Default)]
+struct Part {
+    moved: Vec<u32>,
+    level: Vec<Vec<Entry>>,
+    next: Vec<Vec<Entry>>,
+}
+
+impl Combiner {
+    /// The slots the last round moved, range by range (each in increasing order).
+    pub(super) fn moved(&self) -> impl Iterator<Item = &[u32]> {
+        self.parts.iter().map(|p| p.moved.as_slice())
+    }
+}
+
+impl Part {
+    /// Merges the changes of `lanes` to the weights `base..end` (see [`combine`]) and
+    /// returns them, one entry per moved weight in increasing order.
+    fn merge(&mut self, lanes: &[LaneChange], base: usize, end: usize) -> &[Entry] {
+        let n = lanes.len();
+        self.level.resize_with(n.max(1), Vec::new);
+        self.next.resize_with(n.div_ceil(2), Vec::new);
+        for (list, l) in self.level.iter_mut().zip(lanes) {
+            list.clear();
+            list.extend((l.from(base)..l.from(end)).map(|e| Entry {
+                slot: l.slots[e],
+                lanes: 1,
+                weight: l.weights[e],
+                tcl: l.tcl.get(e).copied().unwrap_or((0.0, 0.0)),
+            }));
+        }
+        if n == 0 {
+            self.level[0].clear();
+        }
+        let mut len = n;
+        while len > 1 {
+            let half = len.div_ceil(2);
+            for i in 0..half {
+                if 2 * i + 1 < len {
+                    merge_sorted(
+                        &self.level[2 * i],
+                        &self.level[2 * i + 1],
+                        &mut self.next[i],
+                    );
+                } else {
+                    std::mem::swap(&mut self.level[2 * i], &mut self.next[i]);
+                }
+            }
+            std::mem::swap(&mut self.level, &mut self.next);
+            len = half;
+        }
+        &self.level[0]
+    }
+}
+
 /// Combines the lanes' changes of one round into `shared`. The lanes' sorted lists are
 /// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
 /// fixed order of additions, so the result does not depend on the threads, and every pass
 /// reads and writes its lists in order. The weights are cut into `parts` ranges merged on
-/// as many threads, and each moved weight is then written once. Returns how many weights
-/// moved; fails on one that is not finite.
+/// as many threads, and each moved weight is then written once; `combiner` keeps the
+/// moved slots and the lists. Returns how many weights moved; fails on one that is not
+/// finite.
 pub(super) fn combine(
     shared: &mut Weights,
     lanes: &[LaneChange],
     parts: usize,
-    moved: &mut Vec<Vec<u32>>,
+    combiner: &mut Combiner,
 ) -> Result<usize, String> {
     let n = shared.weights.len();
     let per = n.div_ceil(parts.max(1)).max(1);
@@ -258,49 +321,23 @@ pub(super) fn combine(
             .collect(),
         None => (0..n.div_ceil(per)).map(|_| None).collect(),
     };
-    moved.resize_with(n.div_ceil(per), Vec::new);
+    combiner.parts.resize_with(n.div_ceil(per), Part::default);
     let results: Vec<Result<usize, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = shared
             .weights
             .chunks_mut(per)
             .zip(tcl.iter_mut())
-            .zip(moved.iter_mut())
+            .zip(combiner.parts.iter_mut())
             .enumerate()
-            .map(|(k, ((w, tcl), moved))| {
+            .map(|(k, ((w, tcl), part))| {
                 s.spawn(move || {
                     let base = k * per;
                     let end = base + w.len();
-                    let mut level: Vec<Vec<Entry>> = lanes
-                        .iter()
-                        .map(|l| {
-                            (l.from(base)..l.from(end))
-                                .map(|e| Entry {
-                                    slot: l.slots[e],
-                                    lanes: 1,
-                                    weight: l.weights[e],
-                                    tcl: l.tcl.get(e).copied().unwrap_or((0.0, 0.0)),
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    while level.len() > 1 {
-                        let mut next = Vec::with_capacity(level.len().div_ceil(2));
-                        let mut it = level.into_iter();
-                        while let Some(a) = it.next() {
-                            match it.next() {
-                                Some(b) => {
-                                    let mut out = Vec::new();
-                                    merge_sorted(&a, &b, &mut out);
-                                    next.push(out);
-                                }
-                                None => next.push(a),
-                            }
-                        }
-                        level = next;
-                    }
-                    let merged = level.pop().unwrap_or_default();
+                    let mut moved = std::mem::take(&mut part.moved);
                     moved.clear();
-                    for e in &merged {
+                    let merged = part.merge(lanes, base, end);
+                    let mut result = Ok(merged.len());
+                    for e in merged {
                         moved.push(e.slot);
                         let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
                         let i = e.slot as usize - base;
@@ -310,10 +347,12 @@ pub(super) fn combine(
                             size[i] += e.tcl.1 * share;
                         }
                         if !w[i].is_finite() {
-                            return Err(format!("weight {} is {}", e.slot, w[i]));
+                            result = Err(format!("weight {} is {}", e.slot, w[i]));
+                            break;
                         }
                     }
-                    Ok(merged.len())
+                    part.moved = moved;
+                    result
                 })
             })
             .collect();
@@ -357,9 +396,9 @@ mod tests {
                 assert_eq!(lane.weights, shared.weights, "the copy is restored");
             }
             assert_eq!(lanes[2].slots, [5, 102]);
-            let mut moved = Vec::new();
-            assert_eq!(combine(&mut shared, &lanes, parts, &mut moved), Ok(6));
-            let mut all: Vec<u32> = moved.concat();
+            let mut combiner = Combiner::default();
+            assert_eq!(combine(&mut shared, &lanes, parts, &mut combiner), Ok(6));
+            let mut all: Vec<u32> = combiner.moved().flatten().copied().collect();
             all.sort_unstable();
             assert_eq!(all, [5, 70, 100, 101, 102, 103]);
             // Four lanes at weight 5: mean 2.5, two lanes' worth.
@@ -383,7 +422,7 @@ mod tests {
         lane.mark(&[0, 3, 9]);
         lane.step(&[3], f32::INFINITY);
         lane.hand_over(&shared, &mut out);
-        let e = combine(&mut shared, &[out], 2, &mut Vec::new()).unwrap_err();
+        let e = combine(&mut shared, &[out], 2, &mut Combiner::default()).unwrap_err();
         assert!(e.contains("weight 3 is inf"), "{e}");
     }
 }

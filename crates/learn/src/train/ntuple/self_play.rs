@@ -22,7 +22,7 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::lanes::{Lane, LaneChange, Weights, combine};
+use super::lanes::{Combiner, Lane, LaneChange, Weights, combine};
 use super::{Explore, LearnExplored, NTupleConfig};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
@@ -128,7 +128,7 @@ pub(super) fn self_play(
     let threads = threads.clamp(1, lanes);
     let slots = net.reachable_slots();
     let openings = one_stone_slots(net);
-    let mut moved = Vec::new();
+    let mut combiner = Combiner::default();
     let mut own: Vec<(Lane, Worker)> = (0..threads)
         .map(|_| (Lane::new(weights), Worker::default()))
         .collect();
@@ -165,13 +165,13 @@ pub(super) fn self_play(
             last: end - 1,
             what,
         };
-        combine(weights, &changes, threads, &mut moved).map_err(diverged)?;
+        combine(weights, &changes, threads, &mut combiner).map_err(diverged)?;
         // Every thread's copy takes the new values of the weights the round moved.
-        let (shared, moved) = (&*weights, &moved);
+        let (shared, combiner) = (&*weights, &combiner);
         std::thread::scope(|s| {
             for (lane, _) in own.iter_mut() {
                 s.spawn(move || {
-                    for m in moved {
+                    for m in combiner.moved() {
                         lane.refresh(shared, m);
                     }
                 });
