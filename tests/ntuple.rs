@@ -66,6 +66,12 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
         !d.join("n.checkpoint").exists(),
         "a finished run removes its checkpoint"
     );
+    // What the lanes cost: 400 games in rounds of 4 lanes x 50 games.
+    assert!(text.contains("lanes: 2 rounds; combining "), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("n.report.json")).unwrap()).unwrap();
+    assert_eq!(report["sync"]["rounds"], 2, "{report}");
+    assert!(report["sync"]["combine_seconds"].as_f64().unwrap() > 0.0);
     // Curve: start, supervised, two self-play points, six sets each.
     let curve = std::fs::read_to_string(d.join("n.curve.csv")).unwrap();
     assert_eq!(curve.lines().count(), 1 + 4 * 6, "{curve}");

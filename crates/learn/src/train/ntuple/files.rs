@@ -55,6 +55,8 @@ pub struct NTupleReport<'a> {
     pub labelled: usize,
     /// Training seconds.
     pub seconds: f64,
+    /// Where self-play's time went beyond playing (since the run started or resumed).
+    pub sync: super::SyncTimes,
     /// Weights in the network.
     pub weights: usize,
     /// The curve.
@@ -167,6 +169,7 @@ pub fn save_run(
         games: run.games,
         labelled: run.labelled,
         seconds: run.seconds,
+        sync: run.sync,
         weights: run.network.len(),
         curve: &run.curve,
     };

@@ -53,6 +53,8 @@ pub struct JobRun {
     pub labelled: usize,
     /// Training seconds (measurements excluded).
     pub seconds: f64,
+    /// Where self-play's time went beyond playing.
+    pub sync: super::SyncTimes,
     /// Weights in the network.
     pub weights: usize,
 }
@@ -200,6 +202,7 @@ fn train_one(
             games: run.games,
             labelled: run.labelled,
             seconds: run.seconds,
+            sync: run.sync,
             weights: run.network.len(),
         },
         written,

@@ -34,7 +34,7 @@ pub use lanes::SUMMED_LANES;
 use lanes::{TclState, Weights};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
 pub use recipe::{RecipeError, SHIPPED_RECIPE};
-pub use self_play::{Diverged, TailAverage};
+pub use self_play::{Diverged, SyncTimes, TailAverage};
 use self_play::{round_of, self_play};
 
 use crate::datasets::Example;
@@ -145,6 +145,8 @@ pub struct NTupleRun {
     pub labelled: usize,
     /// Training seconds (measurements excluded).
     pub seconds: f64,
+    /// Where self-play's time went beyond playing (since the run started or resumed).
+    pub sync: SyncTimes,
 }
 
 /// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
@@ -197,6 +199,7 @@ pub fn train_ntuple(
             state.curve.push(pt);
         }
     }
+    let mut sync = SyncTimes::default();
     if state.games_done < config.games {
         progress.start("self-play games", config.games);
         progress.advance(state.games_done);
@@ -228,7 +231,7 @@ pub fn train_ntuple(
             let end = round_of(config, end - 1, config.games).end;
             let t0 = Instant::now();
             let feed = (config.tail > 0.0).then_some((&mut tail, tail_from));
-            self_play(
+            let times = self_play(
                 config,
                 &net,
                 &mut shared,
@@ -237,6 +240,7 @@ pub fn train_ntuple(
                 feed,
                 progress,
             )?;
+            sync.add(&times);
             state.seconds += t0.elapsed().as_secs_f64();
             state.games_done = end;
             shared.copy_into(&mut net);
@@ -276,6 +280,7 @@ pub fn train_ntuple(
         games: state.games_done,
         labelled: examples.len(),
         seconds: state.seconds,
+        sync,
     })
 }
 

@@ -31,6 +31,7 @@ use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 
 /// How far back traces reach: states whose share of the newest's credit falls below this
 /// are dropped.
@@ -88,6 +89,33 @@ impl TailAverage {
     }
 }
 
+/// Where self-play's time went beyond playing: what lanes cost over one long game. On a
+/// machine with many cores this is what keeps the speed from growing with them, so runs
+/// report it (`NAME.report.json`, and `c4 train ntuple` prints it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SyncTimes {
+    /// Wall seconds of the rounds' play (the lanes' games and hand-overs, threads waiting
+    /// for the slowest included).
+    pub play_seconds: f64,
+    /// Thread-seconds the lanes spent handing their changes over (summed over threads).
+    pub hand_over_thread_seconds: f64,
+    /// Wall seconds between rounds: combining the changes, refreshing every thread's copy,
+    /// the divergence check and the tail average.
+    pub combine_seconds: f64,
+    /// Rounds played.
+    pub rounds: u64,
+}
+
+impl SyncTimes {
+    /// Adds another stretch of self-play's times.
+    pub fn add(&mut self, o: &SyncTimes) {
+        self.play_seconds += o.play_seconds;
+        self.hand_over_thread_seconds += o.hand_over_thread_seconds;
+        self.combine_seconds += o.combine_seconds;
+        self.rounds += o.rounds;
+    }
+}
+
 /// Where self-play feeds its tail average: the average and the first game it takes.
 pub(super) type TailFeed<'a> = Option<(&'a mut TailAverage, usize)>;
 
@@ -113,7 +141,7 @@ pub(super) fn round_of(config: &NTupleConfig, g: usize, to: usize) -> std::ops::
 /// Plays `games` (by number) in the recipe's lanes on up to `threads` threads and adds what
 /// they learn to `weights`; `net` supplies the tuples. Rounds are counted from game 0, so
 /// a range that starts and ends at round boundaries (or at the run's last game) gives the
-/// same weights however the run is cut into calls.
+/// same weights however the run is cut into calls. Returns where the time went.
 pub(super) fn self_play(
     config: &NTupleConfig,
     net: &NTupleNetwork,
@@ -122,7 +150,7 @@ pub(super) fn self_play(
     threads: usize,
     mut tail: TailFeed,
     progress: &dyn Progress,
-) -> Result<(), Diverged> {
+) -> Result<SyncTimes, Diverged> {
     let (from, to) = (games.start, games.end);
     let lanes = config.lanes.max(1);
     let threads = threads.clamp(1, lanes);
@@ -133,9 +161,11 @@ pub(super) fn self_play(
         .map(|_| (Lane::new(weights), Worker::default()))
         .collect();
     let mut changes: Vec<LaneChange> = (0..lanes).map(|_| LaneChange::default()).collect();
+    let mut times = SyncTimes::default();
     let mut start = from;
     while start < to {
         let end = round_of(config, start, to).end;
+        let t0 = Instant::now();
         {
             let shared = &*weights;
             // Thread j runs lanes j, j + threads, ...; lane k plays the round's games whose
@@ -145,21 +175,38 @@ pub(super) fn self_play(
             for (k, c) in changes.iter_mut().enumerate() {
                 mine[k % threads].push((k, c));
             }
-            std::thread::scope(|s| {
-                for ((lane, worker), mine) in own.iter_mut().zip(mine) {
-                    s.spawn(move || {
-                        for (k, out) in mine {
-                            let first = start + (k + lanes - start % lanes) % lanes;
-                            for g in (first..end).step_by(lanes) {
-                                self_play_game(config, net, lane, g, worker);
-                                progress.advance(1);
+            let handing: f64 = std::thread::scope(|s| {
+                let handles: Vec<_> = own
+                    .iter_mut()
+                    .zip(mine)
+                    .map(|((lane, worker), mine)| {
+                        s.spawn(move || {
+                            let mut handing = 0.0;
+                            for (k, out) in mine {
+                                let first = start + (k + lanes - start % lanes) % lanes;
+                                for g in (first..end).step_by(lanes) {
+                                    self_play_game(config, net, lane, g, worker);
+                                    progress.advance(1);
+                                }
+                                let t = Instant::now();
+                                lane.hand_over(shared, out);
+                                handing += t.elapsed().as_secs_f64();
                             }
-                            lane.hand_over(shared, out);
-                        }
-                    });
-                }
+                            handing
+                        })
+                    })
+                    .collect();
+                // A panicking lane is a bug: pass it on as it is.
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .sum()
             });
+            times.hand_over_thread_seconds += handing;
         }
+        let t1 = Instant::now();
+        times.play_seconds += (t1 - t0).as_secs_f64();
+        times.rounds += 1;
         let diverged = |what: String| Diverged {
             first: start,
             last: end - 1,
@@ -191,9 +238,10 @@ pub(super) fn self_play(
         {
             avg.add(&weights.weights, &slots);
         }
+        times.combine_seconds += t1.elapsed().as_secs_f64();
         start = end;
     }
-    Ok(())
+    Ok(times)
 }
 
 /// The weights of each position of one stone, with its move string: what a diverging run
