@@ -345,3 +345,19 @@ fn c4_finds_the_book_outside_the_repository() {
     assert!(fields[2].parse::<u64>().unwrap() > 1000, "{fields:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_repositorys_own_book_file_is_read_as_the_built_in_book() {
+    // From the repository's root the default book is data/book-7x6.bin, the built-in book
+    // byte for byte: it is taken as that book, not decoded a second time.
+    assert!(
+        Path::new("data/book-7x6.bin").is_file(),
+        "tests run from the repository root"
+    );
+    let default = connect4_ml::solver::book::default_book();
+    assert!(Arc::ptr_eq(
+        &default,
+        &connect4_ml::solver::book::embedded()
+    ));
+    assert_eq!(default.plies(), 8);
+}
