@@ -55,11 +55,14 @@ pub struct Diverged {
     pub what: String,
 }
 
-/// The largest sum before the squash that a position of one stone may reach. `tanh` of 9
-/// is already 1 in `f32`; a run that learns keeps the opening far inside that (the shipped
-/// network's one-stone values lie within +-0.5), one that diverges passes it within a few
-/// rounds.
-const SATURATED: f32 = 12.0;
+/// A sum before the squash past which a value is 1 (or -1) in `f32` (`tanh` of 9 already
+/// is). Self-play has collapsed when every position of one stone is past it on the same side:
+/// the network then says every first move wins (or every one loses), which no learning run
+/// says (Connect Four's first moves range from a win to losses), and what the summing
+/// trainer's weights did on four or more threads. One value past it alone is no sign: the
+/// live weights of the run that made the shipped network took the centre opening, a first
+/// player's win, to a sum of 12.4 on the way (its tail average is what it hands over).
+const SATURATED: f32 = 9.0;
 
 /// The running mean of the weights taken at the end of every round of self-play from a
 /// given game on (the tail average of [`NTupleConfig::tail`]).
@@ -224,14 +227,19 @@ pub(super) fn self_play(
                 });
             }
         });
-        for (c, active) in &openings {
-            let raw = weights.raw(active);
-            if raw.abs() > SATURATED {
-                return Err(diverged(format!(
-                    "the one-stone position {c} sums to {raw:.1} before the squash (value {:.4})",
-                    raw.tanh()
-                )));
-            }
+        let sums: Vec<f32> = openings.iter().map(|(_, a)| weights.raw(a)).collect();
+        if sums.iter().all(|&r| r > SATURATED) || sums.iter().all(|&r| r < -SATURATED) {
+            let each: Vec<String> = openings
+                .iter()
+                .zip(&sums)
+                .map(|((c, _), r)| format!("{c}: {r:.1}"))
+                .collect();
+            return Err(diverged(format!(
+                "every position of one stone sums past {SATURATED} before the squash ({}), so \
+                 every first move has the value {}",
+                each.join(", "),
+                sums[0].tanh()
+            )));
         }
         if let Some((avg, first)) = tail.as_mut()
             && end > *first

@@ -171,6 +171,11 @@ fn a_diverging_run_stops_at_the_round_that_did_it() {
         text.contains("self-play diverged in the round of games"),
         "{text}"
     );
+    // The collapse: every first move valued 1 (or -1), named with each one's sum.
+    assert!(
+        text.contains("every position of one stone sums past 9 before the squash (1: "),
+        "{text}"
+    );
 }
 
 #[test]
