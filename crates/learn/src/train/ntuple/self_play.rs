@@ -60,8 +60,8 @@ pub struct Diverged {
 /// the network then says every first move wins (or every one loses), which no learning run
 /// says (Connect Four's first moves range from a win to losses), and what the summing
 /// trainer's weights did on four or more threads. One value past it alone is no sign: the
-/// live weights of the run that made the shipped network took the centre opening, a first
-/// player's win, to a sum of 12.4 on the way (its tail average is what it hands over).
+/// live weights of a two-lane run that learned well (seed 20) took the centre opening, a
+/// first player's win, to a sum of 12.4 on the way (its tail average is what it hands over).
 const SATURATED: f32 = 9.0;
 
 /// The running mean of the weights taken at the end of every round of self-play from a
