@@ -280,6 +280,14 @@ fn a_recipe_file_trains_and_a_model_file_retrains_itself_on_any_number_of_thread
         &c,
     );
     assert_eq!(weights_of(&a), weights_of(&c));
+    // More threads than lanes: the same network, and a note that the extra threads idle.
+    let f = d.join("f.bin");
+    let text = train(&["--recipe", s(&a), "--threads", "6"], &f);
+    assert!(
+        text.contains("the recipe plays 4 lanes, so 2 of the 6 threads add no speed"),
+        "{text}"
+    );
+    assert_eq!(weights_of(&a), weights_of(&f));
     // Another seed learns other weights.
     let e = d.join("e.bin");
     train(&["--recipe", s(&a), "--set", "seed=10"], &e);

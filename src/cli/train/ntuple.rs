@@ -274,13 +274,23 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     } else {
         None
     };
+    let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
+    if config.games > 0 && threads > config.lanes {
+        // Lanes, not threads, are the recipe's parallelism: say so rather than leave cores idle
+        // without a word.
+        println!(
+            "note: the recipe plays {} lanes, so {} of the {threads} threads add no speed (--lanes N plays more, and learns another network)",
+            config.lanes,
+            threads - config.lanes
+        );
+    }
     let job = Job {
         config,
         geom,
         examples: &examples,
         probe: probe.as_ref(),
         machine: Machine {
-            threads: a.threads.unwrap_or_else(rayon::current_num_threads),
+            threads,
             curve_every: a.curve_every,
         },
         checkpoint_every: a.checkpoint_every,
