@@ -316,7 +316,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
             run.seconds,
             run.games as f64 / run.seconds.max(1e-9)
         );
-        if let Some(line) = sync_line(&run.sync) {
+        if let Some(line) = run.sync.summary() {
             println!("{line}");
         }
     })?;
@@ -332,21 +332,4 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     }
     crate::cli::print_written(&outcome.written);
     Ok(())
-}
-
-/// What lanes cost a run, in one line: the share of self-play's wall time between rounds
-/// (combining) and the threads' time handing changes over (none when no round was played).
-fn sync_line(t: &connect4_ml::train::ntuple::SyncTimes) -> Option<String> {
-    let total = t.play_seconds + t.combine_seconds;
-    (t.rounds > 0 && total > 0.0).then(|| {
-        format!(
-            "lanes: {} rounds; combining {:.1} s ({:.1}% of self-play, {:.1} ms a round), handing over {:.1} thread-s ({:.1} ms a round)",
-            t.rounds,
-            t.combine_seconds,
-            100.0 * t.combine_seconds / total,
-            1e3 * t.combine_seconds / t.rounds as f64,
-            t.hand_over_thread_seconds,
-            1e3 * t.hand_over_thread_seconds / t.rounds as f64,
-        )
-    })
 }

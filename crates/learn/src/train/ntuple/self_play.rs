@@ -117,6 +117,24 @@ impl SyncTimes {
         self.combine_seconds += o.combine_seconds;
         self.rounds += o.rounds;
     }
+
+    /// The costs in one line, as `c4 train ntuple` prints them (as
+    /// [`super::CurvePoint::summary`] does a curve point): the share of self-play's wall time
+    /// between rounds and the threads' time handing over; none when no round was played.
+    pub fn summary(&self) -> Option<String> {
+        let total = self.play_seconds + self.combine_seconds;
+        (self.rounds > 0 && total > 0.0).then(|| {
+            format!(
+                "lanes: {} rounds; combining {:.1} s ({:.1}% of self-play, {:.1} ms a round), handing over {:.1} thread-s ({:.1} ms a round)",
+                self.rounds,
+                self.combine_seconds,
+                100.0 * self.combine_seconds / total,
+                1e3 * self.combine_seconds / self.rounds as f64,
+                self.hand_over_thread_seconds,
+                1e3 * self.hand_over_thread_seconds / self.rounds as f64,
+            )
+        })
+    }
 }
 
 /// Where self-play feeds its tail average: the average and the first game it takes.
