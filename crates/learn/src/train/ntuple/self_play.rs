@@ -331,8 +331,6 @@ pub(super) fn self_play_game(
     loop {
         let mover = pos.side_to_move();
         let sign = if mover == Player::First { 1.0 } else { -1.0 };
-        // Every legal afterstate's value (first player's view), slots kept for the chosen.
-        let mut legal = 0u16;
         let mut best = (usize::MAX, f32::NEG_INFINITY);
         let allowed = if config.safe || config.explore == Explore::Safe {
             let wins = pos.winning_cells() & pos.possible();
@@ -347,8 +345,31 @@ pub(super) fn self_play_game(
         } else {
             pos.possible()
         };
+        let legal = pos.legal_columns().fold(0u16, |m, c| m | 1 << c);
+        // The exploring move is drawn before any value is read (the draws are the same as
+        // when it came after them: no value draws anything), so that only the values a move
+        // can use are computed: an exploring move's own, or a greedy move's candidates,
+        // which under the one-move rule are its allowed columns only. Reading a value costs
+        // tens of scattered memory reads; the others were computed and never used.
+        let explore = rng.r#gen::<f32>() < epsilon;
+        let explored = explore.then(|| {
+            let from = match config.explore {
+                Explore::Any => legal,
+                Explore::Safe => legal & column_set(geom, allowed),
+            };
+            let cols: Vec<usize> = (0..geom.width()).filter(|&c| from >> c & 1 == 1).collect();
+            cols[rng.gen_range(0..cols.len())]
+        });
+        // The values (first player's view) the move needs, slots kept for the chosen.
         for c in pos.legal_columns() {
-            legal |= 1 << c;
+            let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
+            let needed = match explored {
+                Some(e) => c == e,
+                None => greedy_ok,
+            };
+            if !needed {
+                continue;
+            }
             let after = pos.after(c).expect("a legal column");
             values[c] = if after.last_move_won() {
                 sign
@@ -358,22 +379,11 @@ pub(super) fn self_play_game(
                 net.active_into(&after, &mut w.candidates[c]);
                 weights.value(&w.candidates[c])
             };
-            let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
             if greedy_ok && sign * values[c] > best.1 {
                 best = (c, sign * values[c]);
             }
         }
-        let explore = rng.r#gen::<f32>() < epsilon;
-        let col = if explore {
-            let from = match config.explore {
-                Explore::Any => legal,
-                Explore::Safe => legal & column_set(geom, allowed),
-            };
-            let cols: Vec<usize> = (0..geom.width()).filter(|&c| from >> c & 1 == 1).collect();
-            cols[rng.gen_range(0..cols.len())]
-        } else {
-            best.0
-        };
+        let col = explored.unwrap_or(best.0);
         let value = values[col];
         let after = pos.after(col).expect("a legal column");
         let terminal = after.last_move_won() || after.is_full();
