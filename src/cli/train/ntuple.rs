@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::train::ntuple::{CurveProbe, Job, Machine, NTupleConfig, train_job};
+use connect4_ml::train::ntuple::{CurveProbe, Job, Machine, NTupleConfig, collapse, train_job};
 use std::path::PathBuf;
 
 /// `c4 train ntuple`'s options. Those marked (recipe) change one key of the recipe
@@ -318,6 +318,9 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         );
         if let Some(line) = run.sync.summary() {
             println!("{line}");
+        }
+        if let Some(warning) = collapse(&run.curve) {
+            eprintln!("warning: {warning}");
         }
     })?;
     if outcome.runs.len() > 1 {

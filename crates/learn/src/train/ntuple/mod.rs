@@ -26,7 +26,7 @@ mod recipe;
 mod self_play;
 
 pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
-pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
+pub use curve::{CurvePoint, CurveProbe, PerfectMatch, collapse, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
 pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
@@ -250,6 +250,9 @@ pub fn train_ntuple(
             {
                 progress.note(&pt.summary());
                 state.curve.push(pt);
+                if let Some(warning) = collapse(&state.curve) {
+                    progress.note(&format!("warning: {warning}"));
+                }
             }
             if let Some(c) = checkpointing {
                 state.network = net.data();

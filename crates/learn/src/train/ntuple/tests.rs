@@ -328,3 +328,45 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
     let pinned: Vec<(&str, u64)> = variants.iter().map(|(n, _, f)| (*n, *f)).collect();
     assert_eq!(got, pinned);
 }
+
+#[test]
+fn a_curve_that_falls_from_most_wins_to_none_is_called_a_collapse() {
+    let point = |games: usize, wins: usize, n: usize| {
+        let w = crate::arena::wilson(wins, n);
+        CurvePoint {
+            part: "self-play".into(),
+            games,
+            seconds: 0.0,
+            score: f64::NAN,
+            score_low: f64::NAN,
+            score_high: f64::NAN,
+            mistakes: Vec::new(),
+            vs_perfect: vec![PerfectMatch {
+                side: "first".into(),
+                eps: 0.0,
+                games: n,
+                wins,
+                draws: 0,
+                win_rate: w.value,
+                low: w.low,
+                high: w.high,
+            }],
+        }
+    };
+    // Learned (92 of 100), then lost it all: called out with both points.
+    let fell = [point(0, 0, 100), point(500_000, 92, 100), point(1_000_000, 0, 100)];
+    let w = collapse(&fell).expect("a collapse");
+    assert!(w.contains("92.0% of 100 games at game 500000"), "{w}");
+    assert!(w.contains("0.0% of 100 at game 1000000"), "{w}");
+    // Never learned, or still learning, or a dip that may be chance: no collapse.
+    assert_eq!(collapse(&[point(0, 0, 100), point(500_000, 0, 100)]), None);
+    assert_eq!(collapse(&fell[..2]), None);
+    assert_eq!(collapse(&[point(0, 60, 100), point(500_000, 5, 100)]), None);
+    assert_eq!(collapse(&[point(0, 92, 100), point(500_000, 3, 20)]), None);
+    // Points without matches against the perfect player say nothing.
+    let mut bare = fell.clone();
+    for p in &mut bare {
+        p.vs_perfect.clear();
+    }
+    assert_eq!(collapse(&bare), None);
+}
