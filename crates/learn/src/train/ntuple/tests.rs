@@ -354,7 +354,11 @@ fn a_curve_that_falls_from_most_wins_to_none_is_called_a_collapse() {
         }
     };
     // Learned (92 of 100), then lost it all: called out with both points.
-    let fell = [point(0, 0, 100), point(500_000, 92, 100), point(1_000_000, 0, 100)];
+    let fell = [
+        point(0, 0, 100),
+        point(500_000, 92, 100),
+        point(1_000_000, 0, 100),
+    ];
     let w = collapse(&fell).expect("a collapse");
     assert!(w.contains("92.0% of 100 games at game 500000"), "{w}");
     assert!(w.contains("0.0% of 100 at game 1000000"), "{w}");
