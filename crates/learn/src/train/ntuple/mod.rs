@@ -16,6 +16,7 @@
 //! game's randomness is derived from the seed and the game's number), checkpointed, and
 //! resumes to the same network as an uninterrupted run.
 
+mod collapse;
 mod config;
 mod curve;
 mod files;
@@ -25,8 +26,9 @@ mod pick;
 mod recipe;
 mod self_play;
 
+pub use collapse::collapse;
 pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
-pub use curve::{CurvePoint, CurveProbe, PerfectMatch, collapse, perfect_opponents, play_perfect};
+pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
 use files::{load_checkpoint, save_checkpoint};
 pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
