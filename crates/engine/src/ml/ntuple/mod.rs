@@ -23,8 +23,8 @@ mod patterns;
 use crate::game::{Geometry, Player, Position};
 pub use packing::{PackedNTupleData, reachable_patterns};
 #[cfg(target_arch = "x86_64")]
-use patterns::extract_patterns;
-use patterns::{bit, bmi2, pattern};
+use patterns::{extract_patterns, extract_slots};
+use patterns::{TupleMask, bit, bmi2, pattern};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -129,7 +129,7 @@ pub struct NTupleNetwork {
     /// bit order and the CPU has BMI2: then a parallel bit extract reads a pattern's digits
     /// in one instruction (7-8 times fewer operations than cell by cell). Read on x86-64 only.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    extract: Option<Vec<u64>>,
+    extract: Option<Vec<TupleMask>>,
 }
 
 /// The weights one position indexes: `2 x tuples` slots (the position, then its mirror
@@ -243,7 +243,7 @@ impl NTupleNetwork {
         let in_bit_order = bits.iter().all(|t| t.windows(2).all(|p| p[0] < p[1]));
         let extract = (in_bit_order && bmi2()).then(|| {
             bits.iter()
-                .map(|t| t.iter().fold(0u64, |m, &b| m | 1 << b))
+                .map(|t| TupleMask::new(t.iter().fold(0u64, |m, &b| m | 1 << b)))
                 .collect()
         });
         Ok(NTupleNetwork {
@@ -306,6 +306,23 @@ impl NTupleNetwork {
     /// the position's pattern, then the mirror image's.
     pub fn active_into(&self, pos: &Position, out: &mut Active) {
         out.clear();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(masks) = &self.extract {
+            let (mask, lo, base) = self.reads(pos);
+            let (mirror_mask, mirror_lo) = (self.geom.mirror_bits(mask), self.geom.mirror_bits(lo));
+            out.resize(2 * masks.len(), 0);
+            // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time).
+            unsafe {
+                extract_slots(
+                    masks,
+                    [mask, lo, mirror_mask, mirror_lo],
+                    base as u32,
+                    self.table_len as u32,
+                    out,
+                )
+            };
+            return;
+        }
         self.for_each_pattern(pos, |table, a, b| {
             out.push((table as u32) + a);
             out.push((table as u32) + b);
