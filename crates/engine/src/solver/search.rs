@@ -296,7 +296,7 @@ impl<'a, S: Slot> Search<'a, S> {
                 }
             }
         }
-        for bit in sorter {
+        while let Some(bit) = sorter.pop() {
             let mut child = *pos;
             child.play_bit(bit);
             let score = -self.negamax(&child, -beta, -alpha);

@@ -22,9 +22,9 @@ mod patterns;
 
 use crate::game::{Geometry, Player, Position};
 pub use packing::{PackedNTupleData, reachable_patterns};
+use patterns::{TupleMask, bit, bmi2, pattern};
 #[cfg(target_arch = "x86_64")]
 use patterns::{extract_patterns, extract_slots};
-use patterns::{TupleMask, bit, bmi2, pattern};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 

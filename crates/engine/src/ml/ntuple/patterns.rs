@@ -95,9 +95,10 @@ pub(super) unsafe fn extract_patterns(
     mut f: impl FnMut(usize, u32, u32),
 ) {
     let [mask, lo, mirror_mask, mirror_lo] = boards;
-    // SAFETY (both blocks): this function's caller vouches for BMI2.
+    // SAFETY: this function's caller vouches for BMI2.
     let (board, mirror) = unsafe { (interleave(mask, lo), interleave(mirror_mask, mirror_lo)) };
     for (t, m) in masks.iter().enumerate() {
+        // SAFETY: as above.
         let (a, b) = unsafe { (extract(m, &board), extract(m, &mirror)) };
         f(t, a, b);
     }
@@ -120,10 +121,11 @@ pub(super) unsafe fn extract_slots(
     out: &mut [u32],
 ) {
     let [mask, lo, mirror_mask, mirror_lo] = boards;
-    // SAFETY (both blocks): this function's caller vouches for BMI2.
+    // SAFETY: this function's caller vouches for BMI2.
     let (board, mirror) = unsafe { (interleave(mask, lo), interleave(mirror_mask, mirror_lo)) };
     let mut table = base;
     for (m, pair) in masks.iter().zip(out.chunks_exact_mut(2)) {
+        // SAFETY: as above.
         let (a, b) = unsafe { (extract(m, &board), extract(m, &mirror)) };
         pair[0] = table + a;
         pair[1] = table + b;
