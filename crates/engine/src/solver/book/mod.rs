@@ -178,8 +178,9 @@ impl Book {
     }
 }
 
-/// The repository's 7x6 book (every position of up to its plies stones, 11 KB), built into
-/// the library so that every program and the Python package have it wherever they run.
+/// The repository's 7x6 book (every position of up to its plies stones: 8 plies, 130 KB),
+/// built into the library so that every program and the Python package have it wherever
+/// they run.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../../../data/book-7x6.bin");
 
 /// The book built into the library (the repository's `data/book-7x6.bin` at build time).
