@@ -84,7 +84,7 @@ fn check_depth(geom: Geometry, plies: usize) -> Result<(), BuildError> {
 }
 
 /// The canonical keys of every unfinished position with at most `plies` stones, sorted: the
-/// keys of a complete book of that depth, which its compact file does not store (see
+/// keys of a complete book of that depth, which a version-2 file does not store (see
 /// [`super::format`]). Only keys are kept, so it costs a fraction of [`enumerate_leaves`].
 pub fn canonical_keys(geom: Geometry, plies: usize) -> Result<Vec<u64>, BuildError> {
     check_depth(geom, plies)?;

@@ -178,7 +178,7 @@ impl Book {
     }
 }
 
-/// The repository's 7x6 book (every position of up to its plies stones: 8 plies, 130 KB),
+/// The repository's 7x6 book (every position of up to its plies stones: 8 plies, 319 KB),
 /// built into the library so that every program and the Python package have it wherever
 /// they run.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../../../data/book-7x6.bin");
@@ -211,7 +211,7 @@ pub fn default_paths() -> Vec<std::path::PathBuf> {
 /// The book used when none is named: the first sound file of [`default_paths`] that is at
 /// least as deep as the built-in one, else the built-in book. A file that is the built-in
 /// book byte for byte (the repository's own, run from its root) is not decoded a second
-/// time: decoding a compact book enumerates its keys, tens of milliseconds at 8 plies.
+/// time.
 pub fn default_book() -> Arc<Book> {
     for path in default_paths().iter().filter(|p| p.is_file()) {
         let Ok(bytes) = std::fs::read(path) else {

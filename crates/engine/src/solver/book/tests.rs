@@ -75,9 +75,14 @@ fn the_file_round_trips_and_damage_is_refused() {
         assert!(matches!(e, BookError::Truncated(_)), "{cut}: {e}");
     }
     let mut flipped = bytes.clone();
-    flipped[30] ^= 4;
+    flipped[40] ^= 4;
     let e = format::decode(&flipped, Some(g)).unwrap_err();
     assert!(e.to_string().contains("checksum"), "{e}");
+    // A flip in the length of the key gaps is caught before the length is trusted.
+    let mut flipped = bytes.clone();
+    flipped[30] ^= 4;
+    let e = format::decode(&flipped, Some(g)).unwrap_err();
+    assert!(e.to_string().contains("cannot hold"), "{e}");
     let mut magic = bytes.clone();
     magic[0] = b'X';
     assert_eq!(
@@ -146,11 +151,27 @@ fn a_solver_with_a_book_stops_there_and_scores_the_same() {
 }
 
 #[test]
-fn a_complete_book_is_stored_compactly_and_any_other_in_full() {
+fn books_are_stored_as_key_gaps_and_the_older_versions_still_read() {
     let g = small();
+    // Version 3: a byte a score and the keys as gaps, a few bytes a key where version 1
+    // takes eight; whole books and any other set of entries alike.
     let book = made(g, 5);
-    let bytes = format::encode(&book);
-    // Version 2: a byte a position, the keys enumerated again on load.
+    let partial = Book::new(g, 5, book.entries().skip(1)).unwrap();
+    for b in [&book, &partial, &made(g, 9)] {
+        let bytes = format::encode(b);
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3);
+        let gaps = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
+        assert_eq!(bytes.len(), 24 + 8 + b.len() + gaps + 32);
+        assert!(bytes.len() < 24 + 3 * b.len() + 32, "{} bytes", bytes.len());
+        assert_eq!(format::decode(&bytes, None).unwrap(), *b);
+    }
+    // Version 1: keys and scores, eight bytes an entry.
+    let v1 = format::encode_as(&partial, 1);
+    assert_eq!(u16::from_le_bytes([v1[8], v1[9]]), 1);
+    assert_eq!(v1.len(), 24 + 8 * partial.len() + 32);
+    assert_eq!(format::decode(&v1, Some(g)).unwrap(), partial);
+    // Version 2: a byte a position, the keys of a whole book enumerated again on load.
+    let bytes = format::encode_as(&book, 2);
     assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2);
     assert_eq!(bytes.len(), 24 + book.len() + 32);
     assert_eq!(format::decode(&bytes, Some(g)).unwrap(), book);
@@ -163,12 +184,66 @@ fn a_complete_book_is_stored_compactly_and_any_other_in_full() {
     fewer.extend_from_slice(&digest);
     let e = format::decode(&fewer, Some(g)).unwrap_err().to_string();
     assert!(e.contains("where a book of 5 plies has"), "{e}");
-    // Entries that are not a whole book keep their keys (version 1).
-    let partial = Book::new(g, 5, book.entries().skip(1)).unwrap();
+}
+
+/// `bytes` (a version-3 file) with its gaps replaced by `gaps` and the length and sha256
+/// made to fit, so that only the gaps are wrong.
+fn with_gaps(bytes: &[u8], gaps: &[u8]) -> Vec<u8> {
+    let n = u64::from_le_bytes(bytes[16..24].try_into().unwrap()) as usize;
+    let mut out = bytes[..24].to_vec();
+    out.extend_from_slice(&(gaps.len() as u64).to_le_bytes());
+    out.extend_from_slice(&bytes[32..32 + n]);
+    out.extend_from_slice(gaps);
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(&out);
+    out.extend_from_slice(&digest);
+    out
+}
+
+#[test]
+fn key_gaps_that_do_not_hold_are_refused() {
+    let g = small();
+    let book = made(g, 4);
+    let partial = Book::new(g, 4, book.entries().skip(1)).unwrap();
     let bytes = format::encode(&partial);
-    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1);
-    assert_eq!(bytes.len(), 24 + 8 * partial.len() + 32);
-    assert_eq!(format::decode(&bytes, Some(g)).unwrap(), partial);
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3);
+    let n = partial.len();
+    let gaps = bytes[32 + n..bytes.len() - 32].to_vec();
+    assert_eq!(
+        format::decode(&with_gaps(&bytes, &gaps), Some(g)).unwrap(),
+        partial
+    );
+    let corrupt = |gaps: &[u8]| format::decode(&with_gaps(&bytes, gaps), Some(g)).unwrap_err();
+    let e = corrupt(&gaps[..gaps.len() - 1]).to_string();
+    assert!(e.contains("end after"), "{e}");
+    let mut more = gaps.clone();
+    more.push(1);
+    let e = corrupt(&more).to_string();
+    assert!(e.contains("1 bytes of key gaps left over"), "{e}");
+    // A gap of 0 repeats a key; a number whose every byte says "more" never ends; a key
+    // past 56 bits is no key.
+    let mut repeat = gaps.clone();
+    let last = repeat.len() - 1;
+    repeat[last] = 0;
+    let e = corrupt(&repeat).to_string();
+    assert!(e.contains("out of order"), "{e}");
+    let mut endless = gaps[..gaps.len() - 1].to_vec();
+    endless.extend([0xff; 12]);
+    let e = corrupt(&endless).to_string();
+    assert!(e.contains("does not end"), "{e}");
+    let mut far = gaps[..gaps.len() - 1].to_vec();
+    far.extend([0xff; 8]);
+    far.push(0x7f);
+    let e = corrupt(&far).to_string();
+    assert!(e.contains("past the key range"), "{e}");
+    // Fewer bytes than keys cannot be gaps at all.
+    let e = corrupt(&gaps[..n - 1]).to_string();
+    assert!(e.contains("cannot hold"), "{e}");
+    // A file cut inside the gaps is truncated, not corrupt.
+    let e = format::decode(&bytes[..bytes.len() - 40], Some(g)).unwrap_err();
+    assert!(matches!(e, BookError::Truncated(_)), "{e}");
+    let e = format::decode(&bytes[..28], Some(g)).unwrap_err();
+    assert!(matches!(e, BookError::Truncated(_)), "{e}");
 }
 
 #[test]
