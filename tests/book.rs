@@ -20,25 +20,28 @@ fn shipped() -> Book {
 }
 
 #[test]
-fn the_shipped_book_holds_every_position_of_eight_stones_with_the_solvers_scores() {
+fn the_shipped_book_holds_every_position_of_ten_stones_with_the_solvers_scores() {
     let g = Geometry::STANDARD;
     let book = shipped();
-    assert_eq!(book.plies(), 8);
-    // Unfinished positions of 0..=8 stones up to mirror symmetry (the 91,295 of eight stones
-    // are the leaves the data engine solved: data/book8).
-    let per_ply: Vec<usize> = (0..=8)
+    assert_eq!(book.plies(), 10);
+    // Unfinished positions of 0..=10 stones up to mirror symmetry (the 809,464 of ten stones
+    // are the leaves the data engine solved: data/book10).
+    let per_ply: Vec<usize> = (0..=10)
         .map(|k| enumerate_leaves(g, k).unwrap().len())
         .collect();
-    assert_eq!(per_ply, [1, 4, 25, 121, 568, 2144, 8231, 27_109, 91_295]);
-    assert_eq!(book.len(), 129_498);
-    for k in 0..=8 {
+    assert_eq!(
+        per_ply,
+        [1, 4, 25, 121, 568, 2144, 8231, 27_109, 91_295, 269_531, 809_464]
+    );
+    assert_eq!(book.len(), 1_208_493);
+    for k in 0..=10 {
         for (m, p) in enumerate_leaves(g, k).unwrap() {
             assert!(book.score(&p).is_some(), "{m} missing");
             assert_eq!(book.score(&p.mirror()), book.score(&p), "{m}");
         }
     }
     // The oracle: every position of at most three stones solved on its own by the solver
-    // (the book the 6-ply one replaced); this book derived them from its 8-stone leaves.
+    // (the book the 6-ply one replaced); this book derived them from its 10-stone leaves.
     let oracle = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/book-3ply-7x6.txt"),
     )
@@ -71,14 +74,14 @@ fn a_sample_of_leaves_and_their_children_score_the_same_without_the_book() {
     plain.set_book(None);
     let mut with = Solver::with_table_mib(g, 64).unwrap();
     with.set_book(Some(book.clone()));
-    let leaves = enumerate_leaves(g, 8).unwrap();
-    // Every 15,000th leaf: seven positions of eight stones, solved again without the book.
-    for (m, p) in leaves.iter().step_by(15_000) {
+    let leaves = enumerate_leaves(g, 10).unwrap();
+    // Every 120,000th leaf: seven positions of ten stones, solved again without the book.
+    for (m, p) in leaves.iter().step_by(120_000) {
         assert_eq!(Some(plain.solve(p)), book.score(p), "{m}");
         assert_eq!(with.solve(p), book.score(p).unwrap(), "{m}");
     }
-    // Just past the book (nine stones): the same scores with it and without it.
-    for m in ["444444123", "345544312", "123456712"] {
+    // Just past the book (eleven stones): the same scores with it and without it.
+    for m in ["44444412367", "34554431271", "12345671234"] {
         let p = Position::from_moves(g, m).unwrap();
         assert_eq!(with.solve(&p), plain.solve(&p), "{m}");
     }
@@ -280,7 +283,7 @@ fn bench_analyze_prints_percentiles_by_band_of_plies() {
         ]),
         "bench analyze",
     );
-    assert!(out.contains("book of 8 plies"), "{out}");
+    assert!(out.contains("book of 10 plies"), "{out}");
     assert!(out.contains("p50 ms") && out.contains("p99 ms"), "{out}");
     for (band, n) in [("0-2", "6"), ("3-5", "6"), ("all", "12")] {
         let row = out
@@ -359,5 +362,5 @@ fn the_repositorys_own_book_file_is_read_as_the_built_in_book() {
         &default,
         &connect4_ml::solver::book::embedded()
     ));
-    assert_eq!(default.plies(), 8);
+    assert_eq!(default.plies(), 10);
 }

@@ -240,14 +240,14 @@ fn play_plain_reads_moves_answers_illegal_input_and_finishes() {
 
 #[test]
 fn play_plain_hint_undo_and_end_of_input() {
-    // Agent first. Hints after one, three and seven stones come from the opening book
-    // (every child in it); after nine stones, past the book, the board is too open to
+    // Agent first. Hints after one, three, seven and nine stones come from the opening book
+    // (every child in it); after eleven stones, past the book, the board is too open to
     // solve quickly. Then the person takes the move back and the input ends.
     let out = c4(
         &[
             "play", "--plain", "--agent", "perfect", "--first", "agent", "--seed", "1",
         ],
-        "?\n4\n?\n3\n5\n?\n4\n?\nu\n",
+        "?\n4\n?\n3\n5\n?\n4\n?\n3\n?\nu\n",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
@@ -262,8 +262,8 @@ fn play_plain_hint_undo_and_end_of_input() {
         "{s}"
     );
     assert!(
-        s.matches("Solver scores per column").count() == 3
-            && s.contains("No hint: too early to solve quickly (33 empty cells)"),
+        s.matches("Solver scores per column").count() == 4
+            && s.contains("No hint: too early to solve quickly (31 empty cells)"),
         "{s}"
     );
     assert!(s.contains("Took back your last move."));

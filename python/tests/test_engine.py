@@ -73,7 +73,7 @@ def test_solver_scores_equal_pons(pons, name, n):
 
 
 def test_solver_book_and_errors(tmp_path):
-    assert c4.Solver().book_plies == 8  # data/book-7x6.bin from the repository
+    assert c4.Solver().book_plies == 10  # data/book-7x6.bin from the repository
     assert c4.Solver(book=False).book_plies is None
     assert c4.Solver(book="data/book-7x6.bin").solve(c4.Position("")) == 1
     bad = tmp_path / "bad.bin"

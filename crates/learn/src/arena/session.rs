@@ -205,7 +205,7 @@ mod tests {
     fn hints_come_from_the_solver_late_and_refuse_early() {
         let mut solver = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
         let mut s = session(Player::First);
-        // Six stones: every child is in the 8-ply opening book, so the hint is at once.
+        // Six stones: every child is in the 10-ply opening book, so the hint is at once.
         for c in [3, 3, 2, 4, 1, 0] {
             s.moves.push(c);
         }
@@ -214,8 +214,15 @@ mod tests {
             s.hint(&mut solver).unwrap(),
             solver.analyze(&p, Mode::Strong)
         );
-        // Eight stones: past the book, an early middle game position is too open.
+        // Eight stones: still every child in the book.
         s.moves.extend([5, 6]);
+        let p = s.position();
+        assert_eq!(
+            s.hint(&mut solver).unwrap(),
+            solver.analyze(&p, Mode::Strong)
+        );
+        // Ten stones: past the book, an early middle game position is too open.
+        s.moves.extend([6, 5]);
         assert!(matches!(
             s.hint(&mut solver),
             Err(HintError::TooOpen { .. })

@@ -178,7 +178,7 @@ impl Book {
     }
 }
 
-/// The repository's 7x6 book (every position of up to its plies stones: 8 plies, 319 KB),
+/// The repository's 7x6 book (every position of up to its plies stones: 10 plies, 2.8 MB),
 /// built into the library so that every program and the Python package have it wherever
 /// they run.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../../../data/book-7x6.bin");
