@@ -31,7 +31,9 @@ fn the_shipped_book_holds_every_position_of_ten_stones_with_the_solvers_scores()
         .collect();
     assert_eq!(
         per_ply,
-        [1, 4, 25, 121, 568, 2144, 8231, 27_109, 91_295, 269_531, 809_464]
+        [
+            1, 4, 25, 121, 568, 2144, 8231, 27_109, 91_295, 269_531, 809_464
+        ]
     );
     assert_eq!(book.len(), 1_208_493);
     for k in 0..=10 {
