@@ -111,6 +111,37 @@ fn analyze_draws_board_and_scores() {
 }
 
 #[test]
+fn analyze_answers_the_same_on_any_number_of_threads() {
+    // Past the book (every child searched) on 7x6, and a 5x4 board with no book at all:
+    // one thread, fewer than the columns, and more threads than columns or cores.
+    for args in [
+        vec!["analyze", "44444412367"],
+        vec!["analyze", "3455443127"],
+        vec!["analyze", "--width", "5", "--height", "4", "3"],
+    ] {
+        let outs: Vec<String> = ["1", "3", "16"]
+            .iter()
+            .map(|t| {
+                let mut a = args.clone();
+                a.extend(["--threads", t]);
+                let out = c4(&a, "");
+                assert!(out.status.success(), "{a:?}: {}", text(&out.stderr));
+                text(&out.stdout)
+            })
+            .collect();
+        assert!(outs[0].contains("position score"), "{}", outs[0]);
+        assert!(outs.iter().all(|o| *o == outs[0]), "{args:?}: {outs:?}");
+    }
+    let out = c4(&["analyze", "4", "--threads", "0"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--threads 0"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn analyze_small_board_and_errors() {
     let out = c4(&["analyze", "--width", "4", "--height", "4", "-"], "");
     assert!(out.status.success());

@@ -23,7 +23,7 @@ for ((i = 0; i < chunks; i++)); do
   "$C4" data label "work/$name.leaves" --out "work/$name.txt" --resume --jobs "$JOBS" --shallow-mib 4096
   gzip -n -9 -c "work/$name.txt" > "labelled/$name.txt.gz.tmp"
   mv "labelled/$name.txt.gz.tmp" "labelled/$name.txt.gz"
-  rm -f "work/$name.txt" "work/$name.leaves"
+  rm -f "work/$name".*
   echo "$(date -u +%FT%TZ) $name done"
 done
 echo "$(date -u +%FT%TZ) all $chunks chunks labelled"

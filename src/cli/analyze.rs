@@ -14,9 +14,13 @@ pub struct AnalyzeArgs {
     /// Only win (1), draw (0) or loss (-1) per column.
     #[arg(long)]
     weak: bool,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (per thread).
     #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
+    /// Threads searching the columns at once (default: every core, at most one per column).
+    /// The scores are the same on any number.
+    #[arg(long)]
+    threads: Option<usize>,
     #[command(flatten)]
     board: BoardArgs,
 }
@@ -41,7 +45,16 @@ pub fn run(a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
         }
         Outcome::Ongoing => {}
     }
-    let scores = solver.analyze(&pos, mode);
+    let threads = match a.threads {
+        Some(0) => anyhow::bail!("--threads 0: at least one thread is needed"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    }
+    .min(geom.width());
+    let mut helpers = (1..threads)
+        .map(|_| Solver::with_table_mib(geom, a.tt_mib))
+        .collect::<Result<Vec<_>, _>>()?;
+    let scores = solver.analyze_with_helpers(&pos, mode, &mut helpers);
     let cell = |s: &Option<i32>| s.map_or("-".to_string(), |v| v.to_string());
     let header: Vec<String> = (1..=geom.width()).map(|c| format!("{c:>4}")).collect();
     let values: Vec<String> = scores.iter().map(|s| format!("{:>4}", cell(s))).collect();
