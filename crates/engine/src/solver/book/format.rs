@@ -25,11 +25,14 @@
 //! position of up to its plies stones and nothing else, so its keys follow from the board
 //! and the depth ([`super::build::canonical_keys`]): version 2 stored only the scores, one
 //! byte a position, and a load enumerated the keys again, which costs every process that
-//! reads the book 12-17 ms at 8 plies and 0.8 s at 10. In memory every version is the same
-//! sorted entries: a lookup is a binary search.
+//! reads the book 12-17 ms at 8 plies and 0.8 s at 10. In memory every version is held as
+//! version 3 holds it, the scores and the key gaps (see `store.rs`): a version-3 load checks
+//! the gaps in one pass and keeps the file's bytes as they are.
 
 use super::Book;
+use super::store::Store;
 use crate::game::Geometry;
+use std::borrow::Cow;
 
 const MAGIC: &[u8; 8] = b"C4-BOOK\n";
 /// Keys and scores, eight bytes an entry.
@@ -93,29 +96,12 @@ impl BookError {
 /// The bytes of a book file: version 3 (or version 1 in the odd case where keys lie so far
 /// apart that their gaps take more room than the keys themselves).
 pub fn encode(book: &Book) -> Vec<u8> {
-    let version = if gaps(book).len() + 8 <= 7 * book.len() {
+    let version = if book.store.gap_bytes().len() + 8 <= 7 * book.len() {
         VERSION_GAPS
     } else {
         VERSION_ENTRIES
     };
     encode_as(book, version)
-}
-
-/// The keys of `book` as the LEB128 gaps of version 3.
-fn gaps(book: &Book) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2 * book.len());
-    let mut last = 0;
-    for &e in &book.entries {
-        let key = e >> 8;
-        let mut gap = key - last;
-        last = key;
-        while gap >= 0x80 {
-            out.push(gap as u8 | 0x80);
-            gap >>= 7;
-        }
-        out.push(gap as u8);
-    }
-    out
 }
 
 /// The bytes of `book` in format `version` (1, 2 or 3; 2 only for a complete book, which
@@ -136,16 +122,16 @@ pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
     out.extend_from_slice(&(book.len() as u64).to_le_bytes());
     match version {
         VERSION_ENTRIES => {
-            for &e in &book.entries {
-                out.extend_from_slice(&e.to_le_bytes());
+            for (k, s) in book.store.iter() {
+                out.extend_from_slice(&(k << 8 | u64::from(s)).to_le_bytes());
             }
         }
-        VERSION_COMPLETE => out.extend(book.entries.iter().map(|&e| e as u8)),
+        VERSION_COMPLETE => out.extend_from_slice(book.store.score_bytes()),
         _ => {
-            let gaps = gaps(book);
+            let gaps = book.store.gap_bytes();
             out.extend_from_slice(&(gaps.len() as u64).to_le_bytes());
-            out.extend(book.entries.iter().map(|&e| e as u8));
-            out.extend_from_slice(&gaps);
+            out.extend_from_slice(book.store.score_bytes());
+            out.extend_from_slice(gaps);
         }
     }
     use sha2::Digest;
@@ -154,59 +140,19 @@ pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
     out
 }
 
-/// The entries (key << 8 | score) of version 3's `scores` and key `gaps`, one pass over
-/// both: fails on a number that does not end, a key past 56 bits, a gap of 0 after the
-/// first key, or bytes left over.
-fn entries_from_gaps(scores: &[u8], gaps: &[u8]) -> Result<Vec<u64>, String> {
-    let n = scores.len();
-    let mut entries = Vec::with_capacity(n);
-    let (mut key, mut at) = (0u64, 0);
-    for (i, &score) in scores.iter().enumerate() {
-        let Some(&first) = gaps.get(at) else {
-            return Err(format!("the key gaps end after {i} of {n} keys"));
-        };
-        at += 1;
-        // Most gaps take one byte.
-        let mut gap = u64::from(first & 0x7f);
-        if first >= 0x80 {
-            let mut shift = 7;
-            loop {
-                let Some(&b) = gaps.get(at) else {
-                    return Err(format!("the key gaps end after {i} of {n} keys"));
-                };
-                at += 1;
-                if shift > 56 {
-                    return Err(format!("key gap {i} does not end"));
-                }
-                gap |= u64::from(b & 0x7f) << shift;
-                shift += 7;
-                if b < 0x80 {
-                    break;
-                }
-            }
-        }
-        if gap == 0 && i > 0 {
-            return Err("keys out of order".into());
-        }
-        key = key
-            .checked_add(gap)
-            .filter(|k| k >> 56 == 0)
-            .ok_or_else(|| format!("key {i} past the key range"))?;
-        entries.push(key << 8 | u64::from(score));
-    }
-    if at != gaps.len() {
-        return Err(format!(
-            "{} bytes of key gaps left over after {n} keys",
-            gaps.len() - at
-        ));
-    }
-    Ok(entries)
-}
-
 /// A book from the bytes of a file, for boards of `geom` (or of whatever size the file says,
 /// for `None`). Checked in order: length of the header, magic, version, board, length of the entries (truncation), sha256 (corruption),
 /// then every entry: keys strictly increasing, scores within the board's range.
 pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
+    decode_owned(Cow::Owned(bytes.to_vec()), geom)
+}
+
+/// [`decode`] of bytes the book may keep: a version-3 book holds its scores and key gaps
+/// where they lie in `bytes` (the built-in book's are never copied).
+pub(super) fn decode_owned(
+    bytes: Cow<'static, [u8]>,
+    geom: Option<Geometry>,
+) -> Result<Book, BookError> {
     if bytes.len() < HEADER {
         return Err(BookError::Truncated(format!(
             "{} bytes, shorter than the {HEADER}-byte header",
@@ -277,48 +223,51 @@ pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
     if sha2::Sha256::digest(body).as_slice() != &bytes[bytes.len() - DIGEST..] {
         return Err(BookError::Corrupt("checksum mismatch".into()));
     }
-    let entries: Vec<u64> = if version == VERSION_ENTRIES {
-        body[HEADER..]
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect()
-    } else if version == VERSION_GAPS {
+    let top = geom.win_score(0);
+    let check_scores = |scores: &[u8]| {
+        // One branch-free pass (it vectorises), then the culprit only when there is one.
+        let bad = |&s: &u8| (s as i8 as i32).abs() > top;
+        if !scores.iter().fold(false, |any, s| any | bad(s)) {
+            return Ok(());
+        }
+        let i = scores.iter().position(bad).unwrap_or_default();
+        Err(BookError::Corrupt(format!(
+            "score {} out of range for entry {i}",
+            scores[i] as i8
+        )))
+    };
+    let store = if version == VERSION_GAPS {
         // The length check above makes n at most the file's length.
         let n = n as usize;
-        let (scores, gaps) = body[HEADER + 8..].split_at(n);
-        entries_from_gaps(scores, gaps).map_err(BookError::Corrupt)?
+        let scores = HEADER + 8;
+        check_scores(&bytes[scores..scores + n])?;
+        let gaps = scores + n..bytes.len() - DIGEST;
+        Store::parse(bytes, scores, n, gaps).map_err(BookError::Corrupt)?
     } else {
-        let keys = super::build::canonical_keys(geom, plies)
-            .map_err(|e| BookError::Corrupt(e.to_string()))?;
-        if keys.len() as u64 != n {
-            return Err(BookError::Corrupt(format!(
-                "{n} scores where a book of {plies} plies has {} positions",
-                keys.len()
-            )));
+        let entries: Vec<u64> = if version == VERSION_ENTRIES {
+            body[HEADER..]
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect()
+        } else {
+            let keys = super::build::canonical_keys(geom, plies)
+                .map_err(|e| BookError::Corrupt(e.to_string()))?;
+            if keys.len() as u64 != n {
+                return Err(BookError::Corrupt(format!(
+                    "{n} scores where a book of {plies} plies has {} positions",
+                    keys.len()
+                )));
+            }
+            keys.iter()
+                .zip(&body[HEADER..])
+                .map(|(&k, &s)| k << 8 | u64::from(s))
+                .collect()
+        };
+        if entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
+            return Err(BookError::Corrupt("keys out of order".into()));
         }
-        keys.iter()
-            .zip(&body[HEADER..])
-            .map(|(&k, &s)| k << 8 | u64::from(s))
-            .collect()
+        check_scores(&entries.iter().map(|&e| e as u8).collect::<Vec<u8>>())?;
+        Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8)))
     };
-    // Version 3's gaps are positive by construction (checked as they are read).
-    if version != VERSION_GAPS && entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
-        return Err(BookError::Corrupt("keys out of order".into()));
-    }
-    let top = geom.win_score(0);
-    if let Some(e) = entries
-        .iter()
-        .find(|&&e| (e as u8 as i8 as i32).abs() > top)
-    {
-        return Err(BookError::Corrupt(format!(
-            "score {} out of range for key {}",
-            *e as u8 as i8,
-            *e >> 8
-        )));
-    }
-    Ok(Book {
-        geom,
-        plies,
-        entries,
-    })
+    Ok(Book { geom, plies, store })
 }

@@ -4,8 +4,9 @@
 //! search that reaches a position of the book stops there, so solving, analysing, grading and
 //! labelling early positions costs a lookup instead of minutes.
 //!
-//! The file format is in [`mod@format`]: sorted keys with their scores and a sha256, so a lookup is
-//! a binary search and a load reads the file once. A book is a value given to each solver
+//! The file format is in [`mod@format`]: the scores and the sorted keys as gaps, with a
+//! sha256; in memory the book keeps them so (a lookup is a binary search over every 32nd key,
+//! then a few gaps decoded) and a load reads the file once. A book is a value given to each solver
 //! ([`Solver::set_book`](super::Solver::set_book), or a [`SolverPool`](super::SolverPool)'s
 //! book for all of its solvers); by default a solver reads the 7x6 book built into the
 //! library ([`embedded`]). The CLI's `--book` picks another file, and without it
@@ -14,6 +15,7 @@
 
 pub mod build;
 pub mod format;
+mod store;
 pub mod verify;
 
 pub use build::{BuildError, book_from_leaves, canonical_keys, check_negamax, enumerate_leaves};
@@ -27,13 +29,14 @@ use std::sync::Arc;
 /// The default book of the repository, for 7x6 boards.
 pub const DEFAULT_PATH: &str = "data/book-7x6.bin";
 
-/// An opening book for one board size: sorted entries `canonical key << 8 | score`, where the
-/// canonical key is the smaller of the keys of a position and its mirror image.
+/// An opening book for one board size: the score of each position under its canonical key,
+/// the smaller of the keys of the position and its mirror image (held compactly: see
+/// `store.rs`).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Book {
     geom: Geometry,
     plies: usize,
-    entries: Vec<u64>,
+    store: store::Store,
 }
 
 impl std::fmt::Debug for Book {
@@ -42,7 +45,7 @@ impl std::fmt::Debug for Book {
         f.debug_struct("Book")
             .field("geometry", &self.geom)
             .field("plies", &self.plies)
-            .field("entries", &self.entries.len())
+            .field("entries", &self.store.len())
             .finish()
     }
 }
@@ -74,7 +77,7 @@ impl Book {
         Ok(Book {
             geom,
             plies,
-            entries,
+            store: store::Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8))),
         })
     }
 
@@ -85,7 +88,7 @@ impl Book {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        format::decode(&bytes, geom).map_err(|e| e.at(path))
+        format::decode_owned(bytes.into(), geom).map_err(|e| e.at(path))
     }
 
     /// Writes the book atomically.
@@ -108,17 +111,17 @@ impl Book {
 
     /// Number of entries (mirror images count once).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.store.len()
     }
 
     /// Whether the book has no entry.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.store.len() == 0
     }
 
     /// The entries as (canonical key, score), in key order.
     pub fn entries(&self) -> impl Iterator<Item = (u64, i32)> + '_ {
-        self.entries.iter().map(|&e| (e >> 8, e as u8 as i8 as i32))
+        self.store.iter().map(|(k, s)| (k, s as i8 as i32))
     }
 
     /// The exact score of `pos` for the side to move, if the book holds it: a position of the
@@ -134,11 +137,7 @@ impl Book {
     /// The score stored under a canonical key.
     #[inline]
     pub fn get(&self, canonical_key: u64) -> Option<i32> {
-        let i = self.entries.partition_point(|&e| e >> 8 < canonical_key);
-        match self.entries.get(i) {
-            Some(&e) if e >> 8 == canonical_key => Some(e as u8 as i8 as i32),
-            _ => None,
-        }
+        self.store.get(canonical_key).map(|s| s as i8 as i32)
     }
 
     /// The score of every column of `pos` (`None` where full or the game is over), when the
@@ -188,7 +187,10 @@ pub fn embedded() -> Arc<Book> {
     static EMBEDDED: std::sync::OnceLock<Arc<Book>> = std::sync::OnceLock::new();
     EMBEDDED
         .get_or_init(|| {
-            Arc::new(format::decode(EMBEDDED_BYTES, None).expect("the built-in book decodes"))
+            Arc::new(
+                format::decode_owned(EMBEDDED_BYTES.into(), None)
+                    .expect("the built-in book decodes"),
+            )
         })
         .clone()
 }
