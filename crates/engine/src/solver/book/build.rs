@@ -46,6 +46,10 @@ pub enum BuildError {
         /// The other.
         b: i32,
     },
+    /// The file's key gaps do not agree with its block heads (a version-4 file is checked
+    /// block by block as it is read; this checks every block).
+    #[error("the book's keys do not hold together: {0}")]
+    Blocks(String),
     /// A shallower position whose stored score is not the negamax of its children's.
     #[error("{moves}: the book says {stored}, its children say {children}")]
     Inconsistent {
@@ -205,6 +209,7 @@ fn negamax(p: &Position, score_of: impl Fn(u64) -> Option<i32>) -> Option<i32> {
 /// children's. With the leaves checked against the solver (see [`super::verify()`]), this
 /// checks every entry. Returns the positions checked.
 pub fn check_negamax(book: &Book) -> Result<usize, BuildError> {
+    book.store.check().map_err(BuildError::Blocks)?;
     let levels = levels(book.geometry(), book.plies())?;
     let mut count = 0;
     for (ply, level) in levels.iter().enumerate() {

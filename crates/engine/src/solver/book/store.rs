@@ -1,8 +1,11 @@
-//! A book's entries in memory as they lie in a version-3 file: the scores, a byte each in key
-//! order, and the keys as LEB128 gaps, with the first key of every block of [`BLOCK`]
-//! entries and where its gaps go on. A lookup is a binary search over the block heads and at
-//! most `BLOCK - 1` gaps decoded; a load is one pass over the gaps that checks them and
-//! notes the heads.
+//! A book's entries in memory as they lie in its file: the scores, a byte each in key order,
+//! and the keys as LEB128 gaps, with the first key of every block of [`BLOCK`] entries and
+//! where its gaps go on (the heads). A lookup is a binary search over the heads and one
+//! block's gaps decoded. A version-4 file holds the heads, so a load reads them and checks
+//! only their order; each block is checked as it is decoded (its gaps positive, ending where
+//! the next block begins), and a block that fails answers nothing, so even a file made to
+//! lie never makes a lookup panic or a listing go out of order. A version-3 file has no
+//! heads: its load finds them in one pass over the gaps, checking every one.
 //!
 //! Why not the sorted `key << 8 | score` words a binary search would read directly: at 10
 //! plies they take 9.7 MB that every process had to fill in before its first lookup (page
@@ -12,13 +15,15 @@
 use std::borrow::Cow;
 
 /// Entries per block: a lookup decodes at most this many gaps less one.
-const BLOCK: usize = 32;
+pub(super) const BLOCK: usize = 64;
 
 /// The first entry of a block: its key and where the next entry's gap starts.
 #[derive(Clone, Copy, Debug)]
-struct Head {
-    key: u64,
-    next: usize,
+pub(super) struct Head {
+    /// The key of the block's first entry.
+    pub key: u64,
+    /// The offset in the gaps just after that entry's gap.
+    pub next: usize,
 }
 
 /// Sorted (key, score) entries held as scores and key gaps (see the module docs).
@@ -167,6 +172,40 @@ impl Store {
         &self.bytes[self.gaps.clone()]
     }
 
+    /// The heads, one per block of [`BLOCK`] entries.
+    pub fn heads(&self) -> &[Head] {
+        &self.heads
+    }
+
+    /// The keys of block `b` into `keys`, their number, or `None` when the block does not
+    /// hold together: a gap that does not decode or is 0, a key past 56 bits, or gaps that
+    /// do not end where the next block's first gap leads to its head.
+    fn block(&self, b: usize, keys: &mut [u64; BLOCK]) -> Option<usize> {
+        let head = *self.heads.get(b)?;
+        let gaps = self.gap_bytes();
+        let first = b * BLOCK;
+        let count = BLOCK.min(self.len.checked_sub(first)?);
+        if b == 0 && read_gap(gaps, 0).ok()? != (head.key, head.next) {
+            return None;
+        }
+        let (mut k, mut at) = (head.key, head.next);
+        keys[0] = k;
+        for slot in keys.iter_mut().take(count).skip(1) {
+            let (gap, next) = read_gap(gaps, at).ok()?;
+            k = k.checked_add(gap).filter(|&k| gap > 0 && k >> 56 == 0)?;
+            *slot = k;
+            at = next;
+        }
+        // The next block's first gap leads from here to its head, or the gaps end here.
+        match self.heads.get(b + 1) {
+            Some(h) => {
+                let (gap, next) = read_gap(gaps, at).ok()?;
+                (gap > 0 && k.checked_add(gap) == Some(h.key) && next == h.next).then_some(count)
+            }
+            None => (at == gaps.len()).then_some(count),
+        }
+    }
+
     /// The score byte stored under `key`.
     #[inline]
     pub fn get(&self, key: u64) -> Option<u8> {
@@ -174,34 +213,77 @@ impl Store {
             .heads
             .partition_point(|h| h.key <= key)
             .checked_sub(1)?;
-        let head = self.heads[b];
-        let first = b * BLOCK;
-        if head.key == key {
-            return Some(self.bytes[self.scores + first]);
-        }
-        let gaps = self.gap_bytes();
-        let (mut k, mut at) = (head.key, head.next);
-        for i in first + 1..(first + BLOCK).min(self.len) {
-            // The gaps were checked when the store was made.
-            let (gap, next) = read_gap(gaps, at).ok()?;
-            k += gap;
-            at = next;
-            if k >= key {
-                return (k == key).then(|| self.bytes[self.scores + i]);
-            }
-        }
-        None
+        let mut keys = [0u64; BLOCK];
+        let count = self.block(b, &mut keys)?;
+        let i = keys[..count].iter().position(|&k| k == key)?;
+        Some(self.score_bytes()[b * BLOCK + i])
     }
 
-    /// The entries (key, score byte) in key order.
+    /// The entries (key, score byte) in key order (a block that does not hold together is
+    /// left out: see [`Store::check`]).
     pub fn iter(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
-        let gaps = self.gap_bytes();
-        let (mut key, mut at) = (0u64, 0);
-        self.score_bytes().iter().map_while(move |&s| {
-            let (gap, next) = read_gap(gaps, at).ok()?;
-            key += gap;
-            at = next;
-            Some((key, s))
+        let scores = self.score_bytes();
+        (0..self.heads.len()).flat_map(move |b| {
+            let mut keys = [0u64; BLOCK];
+            let count = self.block(b, &mut keys).unwrap_or(0);
+            (0..count).map(move |i| (keys[i], scores[b * BLOCK + i]))
+        })
+    }
+
+    /// Whether every block holds together (a version-3 load has checked it already; a
+    /// version-4 load checks only the heads).
+    pub fn check(&self) -> Result<(), String> {
+        let mut keys = [0u64; BLOCK];
+        match (0..self.heads.len()).find(|&b| self.block(b, &mut keys).is_none()) {
+            Some(b) => Err(format!(
+                "the key gaps of entries {} to {} do not hold together",
+                b * BLOCK,
+                (b * BLOCK + BLOCK).min(self.len) - 1
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The store of a version-4 book: `n` scores at `scores`, the gaps in `gaps`, both within
+    /// `bytes`, and `heads` (one per block of [`BLOCK`]), which must be in strictly
+    /// increasing order of key and offset within the gaps; the blocks themselves are checked
+    /// when read.
+    pub fn with_heads(
+        bytes: Cow<'static, [u8]>,
+        scores: usize,
+        n: usize,
+        gaps: std::ops::Range<usize>,
+        heads: Vec<Head>,
+    ) -> Result<Store, String> {
+        if heads.len() != n.div_ceil(BLOCK) {
+            return Err(format!(
+                "{} block heads where {n} entries need {}",
+                heads.len(),
+                n.div_ceil(BLOCK)
+            ));
+        }
+        let g = gaps.len();
+        if let Some(h) = heads
+            .iter()
+            .find(|h| h.key >> 56 != 0 || h.next == 0 || h.next > g)
+        {
+            return Err(format!(
+                "a block head (key {}, at {}) past the gaps",
+                h.key, h.next
+            ));
+        }
+        if heads
+            .windows(2)
+            .any(|w| w[0].key >= w[1].key || w[0].next >= w[1].next)
+        {
+            return Err("block heads out of order".into());
+        }
+        Ok(Store {
+            bytes,
+            scores,
+            gaps,
+            len: n,
+            heads,
         })
     }
 }

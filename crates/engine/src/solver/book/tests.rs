@@ -153,17 +153,27 @@ fn a_solver_with_a_book_stops_there_and_scores_the_same() {
 #[test]
 fn books_are_stored_as_key_gaps_and_the_older_versions_still_read() {
     let g = small();
-    // Version 3: a byte a score and the keys as gaps, a few bytes a key where version 1
-    // takes eight; whole books and any other set of entries alike.
+    // Version 4: a byte a score and the keys as gaps, a few bytes a key where version 1
+    // takes eight, and 12 bytes for every 64 keys; whole books and any other set of entries
+    // alike. Version 3 is the same without the heads.
     let book = made(g, 5);
     let partial = Book::new(g, 5, book.entries().skip(1)).unwrap();
     for b in [&book, &partial, &made(g, 9)] {
         let bytes = format::encode(b);
-        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3);
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 4);
         let gaps = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
-        assert_eq!(bytes.len(), 24 + 8 + b.len() + gaps + 32);
+        let heads = 12 * b.len().div_ceil(64);
+        assert_eq!(bytes.len(), 24 + 8 + b.len() + gaps + heads + 32);
         assert!(bytes.len() < 24 + 3 * b.len() + 32, "{} bytes", bytes.len());
-        assert_eq!(format::decode(&bytes, None).unwrap(), *b);
+        let read = format::decode(&bytes, None).unwrap();
+        assert_eq!(read, *b);
+        for (k, s) in b.entries() {
+            assert_eq!(read.get(k), Some(s));
+        }
+        let v3 = format::encode_as(b, 3);
+        assert_eq!(u16::from_le_bytes([v3[8], v3[9]]), 3);
+        assert_eq!(v3.len(), bytes.len() - heads);
+        assert_eq!(format::decode(&v3, None).unwrap(), *b);
     }
     // Version 1: keys and scores, eight bytes an entry.
     let v1 = format::encode_as(&partial, 1);
@@ -187,7 +197,7 @@ fn books_are_stored_as_key_gaps_and_the_older_versions_still_read() {
 }
 
 /// `bytes` (a version-3 file) with its gaps replaced by `gaps` and the length and sha256
-/// made to fit, so that only the gaps are wrong.
+/// made to fit, so that only the gaps are wrong (a version-3 load checks every gap).
 fn with_gaps(bytes: &[u8], gaps: &[u8]) -> Vec<u8> {
     let n = u64::from_le_bytes(bytes[16..24].try_into().unwrap()) as usize;
     let mut out = bytes[..24].to_vec();
@@ -205,7 +215,7 @@ fn key_gaps_that_do_not_hold_are_refused() {
     let g = small();
     let book = made(g, 4);
     let partial = Book::new(g, 4, book.entries().skip(1)).unwrap();
-    let bytes = format::encode(&partial);
+    let bytes = format::encode_as(&partial, 3);
     assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3);
     let n = partial.len();
     let gaps = bytes[32 + n..bytes.len() - 32].to_vec();
@@ -244,6 +254,76 @@ fn key_gaps_that_do_not_hold_are_refused() {
     assert!(matches!(e, BookError::Truncated(_)), "{e}");
     let e = format::decode(&bytes[..28], Some(g)).unwrap_err();
     assert!(matches!(e, BookError::Truncated(_)), "{e}");
+}
+
+/// `bytes` (a version-4 file) with the bytes from `at` on changed by `edit` and the sha256
+/// made to fit.
+fn edited(bytes: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut out = bytes[..bytes.len() - 32].to_vec();
+    edit(&mut out);
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(&out);
+    out.extend_from_slice(&digest);
+    out
+}
+
+#[test]
+fn version_4_checks_its_heads_at_load_and_each_block_as_it_is_read() {
+    let g = small();
+    let book = made(g, 6);
+    assert!(
+        book.len() > 3 * 64,
+        "{} entries: several blocks",
+        book.len()
+    );
+    let bytes = format::encode(&book);
+    let n = book.len();
+    let heads = n.div_ceil(64);
+    let heads_at = bytes.len() - 32 - 12 * heads;
+    let gaps_at = 32 + n;
+    // Heads out of order, or pointing past the gaps: refused at load.
+    let swapped = edited(&bytes, |b| {
+        let (one, two) = (heads_at, heads_at + 12);
+        for i in 0..12 {
+            b.swap(one + i, two + i);
+        }
+    });
+    let e = format::decode(&swapped, Some(g)).unwrap_err().to_string();
+    assert!(e.contains("block heads out of order"), "{e}");
+    let far = edited(&bytes, |b| {
+        let at = heads_at + 12 * (heads - 1) + 8;
+        b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    });
+    let e = format::decode(&far, Some(g)).unwrap_err().to_string();
+    assert!(e.contains("past the gaps"), "{e}");
+    // A gap changed inside the second block: the file loads (only the heads are read), the
+    // block answers nothing, the others still answer, the listing stays in order, and
+    // verifying names the block.
+    let second: Vec<(u64, i32)> = book.entries().skip(64).take(64).collect();
+    let broken = edited(&bytes, |b| {
+        // The gap of entry 70 one more or one less.
+        let mut at = book.store.heads()[1].next;
+        for _ in 65..70 {
+            while b[gaps_at + at] >= 0x80 {
+                at += 1;
+            }
+            at += 1;
+        }
+        b[gaps_at + at] ^= 1;
+    });
+    let read = format::decode(&broken, Some(g)).unwrap();
+    assert_eq!(read.get(second[0].0), None);
+    assert_eq!(read.get(second[10].0), None);
+    let (k, s) = book.entries().nth(200).unwrap();
+    assert_eq!(read.get(k), Some(s));
+    let keys: Vec<u64> = read.entries().map(|(k, _)| k).collect();
+    assert_eq!(keys.len(), n - 64);
+    assert!(keys.windows(2).all(|w| w[0] < w[1]));
+    let quiet = crate::progress::Quiet;
+    let e = verify(&read, 0, 1, 8, Some(1), &quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("entries 64 to 127 do not hold together"), "{e}");
 }
 
 #[test]
@@ -296,11 +376,17 @@ fn verify_passes_a_sound_book_and_names_a_wrong_entry() {
 }
 
 #[test]
-fn no_damage_to_a_version_3_file_makes_decoding_panic() {
-    use rand::{Rng, SeedableRng};
+fn no_damage_to_a_version_3_or_4_file_makes_decoding_or_reading_panic() {
     let g = small();
-    let bytes = format::encode(&made(g, 4));
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let book = made(g, 5);
+    for (version, seed) in [(3, 3), (4, 4)] {
+        damage_never_panics(g, &format::encode_as(&book, version), seed);
+    }
+}
+
+fn damage_never_panics(g: Geometry, bytes: &[u8], seed: u64) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let (mut refused, mut read) = (0, 0);
     for _ in 0..2_000 {
         // One to four bytes changed anywhere before the digest, the digest made to fit so
@@ -318,10 +404,12 @@ fn no_damage_to_a_version_3_file_makes_decoding_panic() {
         b.extend_from_slice(&digest);
         match format::decode(&b, Some(g)) {
             Ok(book) => {
-                // What reads is a book: keys in order, every score in range.
+                // What reads is a book: keys in order, every score in range, every key
+                // listed found again.
                 let keys: Vec<u64> = book.entries().map(|(k, _)| k).collect();
                 assert!(keys.windows(2).all(|w| w[0] < w[1]));
                 assert!(book.entries().all(|(_, s)| s.abs() <= g.win_score(0)));
+                assert!(book.entries().all(|(k, s)| book.get(k) == Some(s)));
                 read += 1;
             }
             Err(_) => refused += 1,
