@@ -55,7 +55,8 @@ impl Solver {
         }
         let over = pos.last_move_won() || pos.is_full();
         let mut scores = vec![None; pos.width()];
-        // The children to search, centre first (the order `analyze` always used).
+        // The children to search, centre first: the columns likeliest to be best, whose
+        // searches fill the table for the others (and start the slowest early on threads).
         let mut todo = Vec::new();
         for col in self.geom.centre_order() {
             if over || !pos.can_play(col) {
