@@ -130,6 +130,11 @@ pub struct NTupleNetwork {
     /// in one instruction (7-8 times fewer operations than cell by cell). Read on x86-64 only.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     extract: Option<Vec<TupleMask>>,
+    /// For each bit of the board, the slots of an active list that read that cell and the
+    /// weight of its digit there: (index in the list, 4^digit). A move changes two cells
+    /// (the stone's, and the one above it becomes playable), so the slots of the positions
+    /// one move away differ from a common list only there (see [`Self::afterstate_into`]).
+    patches: Vec<Vec<(u32, u32)>>,
 }
 
 /// The weights one position indexes: `2 x tuples` slots (the position, then its mirror
@@ -246,6 +251,14 @@ impl NTupleNetwork {
                 .map(|t| TupleMask::new(t.iter().fold(0u64, |m, &b| m | 1 << b)))
                 .collect()
         });
+        let mut patches = vec![Vec::new(); 64];
+        for (t, (direct, mirror)) in bits.iter().zip(&mirror_bits).enumerate() {
+            for (d, (&b, &m)) in direct.iter().zip(mirror).enumerate() {
+                let digit = (STATES as u32).pow(d as u32);
+                patches[b as usize].push((2 * t as u32, digit));
+                patches[m as usize].push((2 * t as u32 + 1, digit));
+            }
+        }
         Ok(NTupleNetwork {
             geom,
             layout,
@@ -255,6 +268,7 @@ impl NTupleNetwork {
             weights,
             table_len,
             extract,
+            patches,
         })
     }
 
@@ -305,10 +319,16 @@ impl NTupleNetwork {
     /// The slots of the weights `pos` indexes, into `out` (cleared first): for each tuple,
     /// the position's pattern, then the mirror image's.
     pub fn active_into(&self, pos: &Position, out: &mut Active) {
+        self.active_of(self.reads(pos, pos.side_to_move()), out);
+    }
+
+    /// The slots of the board `reads` describes (see [`Self::reads`]), into `out`.
+    #[inline]
+    fn active_of(&self, reads: (u64, u64, usize), out: &mut Active) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if let Some(masks) = &self.extract {
-            let (mask, lo, base) = self.reads(pos);
+            let (mask, lo, base) = reads;
             let (mirror_mask, mirror_lo) = (self.geom.mirror_bits(mask), self.geom.mirror_bits(lo));
             out.resize(2 * masks.len(), 0);
             // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time).
@@ -323,17 +343,64 @@ impl NTupleNetwork {
             };
             return;
         }
-        self.for_each_pattern(pos, |table, a, b| {
+        self.for_each_pattern_of(reads, |table, a, b| {
             out.push((table as u32) + a);
             out.push((table as u32) + b);
         });
     }
 
+    /// What the positions one move after `pos` have in common, into `common`: `pos`'s own
+    /// cells read in the table set of the side that moves after that move. Patched by
+    /// [`Self::afterstate_into`] for each move, it lists each afterstate's slots for a
+    /// fraction of reading them afresh (self-play values up to seven afterstates a move).
+    pub fn afterstate_common(&self, pos: &Position, common: &mut Active) {
+        self.active_of(self.reads(pos, pos.side_to_move().other()), common);
+    }
+
+    /// The slots of the position after the side to move of `pos` plays `col` (a legal
+    /// column), from `common` ([`Self::afterstate_common`] of `pos`), into `out`: exactly
+    /// [`Self::active_into`] of that position, in the same order.
+    pub fn afterstate_into(&self, pos: &Position, common: &[u32], col: usize, out: &mut Active) {
+        out.clear();
+        out.extend_from_slice(common);
+        let g = self.geom;
+        let column = g.column_mask(col);
+        let stone = pos.mask().wrapping_add(g.cell_bit(col, 0)) & column;
+        // The landing cell goes from playable (state 1) to the mover's stone (2 or 3).
+        let grows = if pos.side_to_move() == Player::First {
+            1
+        } else {
+            2
+        };
+        self.patch(out, stone, grows);
+        // The cell above it, if any, goes from not yet playable (0) to playable (1).
+        self.patch(out, (stone << 1) & column, 1);
+    }
+
+    /// Adds `grows` to the digit of the cell at `bit` (a single bit, or none) in every slot
+    /// of `out` that reads it.
+    #[inline]
+    fn patch(&self, out: &mut [u32], bit: u64, grows: u32) {
+        if bit == 0 {
+            return;
+        }
+        for &(i, digit) in &self.patches[bit.trailing_zeros() as usize] {
+            let slot = &mut out[i as usize];
+            *slot = slot.wrapping_add(grows * digit);
+        }
+    }
+
     /// Calls `f(first slot of the tuple's table, pattern, mirror image's pattern)` for each
     /// tuple in order: by bit extraction where [`Self::extract`] allows, else cell by cell.
     #[inline(always)]
-    fn for_each_pattern(&self, pos: &Position, mut f: impl FnMut(usize, u32, u32)) {
-        let (mask, lo, base) = self.reads(pos);
+    fn for_each_pattern(&self, pos: &Position, f: impl FnMut(usize, u32, u32)) {
+        self.for_each_pattern_of(self.reads(pos, pos.side_to_move()), f)
+    }
+
+    /// [`Self::for_each_pattern`] of the board `reads` describes.
+    #[inline(always)]
+    fn for_each_pattern_of(&self, reads: (u64, u64, usize), mut f: impl FnMut(usize, u32, u32)) {
+        let (mask, lo, base) = reads;
         #[cfg(target_arch = "x86_64")]
         if let Some(masks) = &self.extract {
             let (mirror_mask, mirror_lo) = (self.geom.mirror_bits(mask), self.geom.mirror_bits(lo));
@@ -356,13 +423,14 @@ impl NTupleNetwork {
 
     /// What the patterns of `pos` are read from: the occupied cells (high bit of a cell's
     /// state), the second player's stones and the playable cells (low bit), and the first
-    /// slot of the table set for the side to move.
+    /// slot of the table set for `mover` (the side to move, but for afterstates' common
+    /// part).
     #[inline]
-    fn reads(&self, pos: &Position) -> (u64, u64, usize) {
+    fn reads(&self, pos: &Position, mover: Player) -> (u64, u64, usize) {
         let mask = pos.mask();
         let second = pos.stones_of(Player::Second);
         let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
-        let set = usize::from(self.layout.sets == 2 && pos.side_to_move() == Player::Second);
+        let set = usize::from(self.layout.sets == 2 && mover == Player::Second);
         (
             mask,
             second | reach,

@@ -117,3 +117,54 @@ fn bad_layouts_and_data_are_refused() {
     d.tuples[0][0] = (9, 0);
     assert!(NTupleNetwork::from_data(g, d).is_err());
 }
+
+#[test]
+fn afterstates_patched_from_a_common_list_are_read_afresh_exactly() {
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(11);
+    // Both table splits, a small board where tuples reach the top row, and both ways of
+    // reading patterns.
+    for (g, layout) in [
+        (Geometry::STANDARD, NTupleLayout::default()),
+        (
+            Geometry::STANDARD,
+            NTupleLayout {
+                sets: 1,
+                ..NTupleLayout::default()
+            },
+        ),
+        (
+            Geometry::new(5, 4).unwrap(),
+            NTupleLayout {
+                tuples: 12,
+                cells: 5,
+                sets: 2,
+                seed: 3,
+            },
+        ),
+    ] {
+        let fast = NTupleNetwork::new(g, layout).unwrap();
+        let slow = NTupleNetwork {
+            extract: None,
+            ..fast.clone()
+        };
+        let (mut common, mut patched) = (Vec::new(), Vec::new());
+        for _ in 0..200 {
+            let mut p = Position::new(g);
+            for _ in 0..rng.gen_range(0..g.cells()) {
+                let legal: Vec<usize> = p.legal_columns().collect();
+                match p.after(legal[rng.gen_range(0..legal.len())]) {
+                    Some(q) if !q.last_move_won() && !q.is_full() => p = q,
+                    _ => break,
+                }
+            }
+            for net in [&fast, &slow] {
+                net.afterstate_common(&p, &mut common);
+                for c in p.legal_columns() {
+                    net.afterstate_into(&p, &common, c, &mut patched);
+                    let after = p.after(c).unwrap();
+                    assert_eq!(patched, net.active(&after), "{p:?} then column {c}");
+                }
+            }
+        }
+    }
+}

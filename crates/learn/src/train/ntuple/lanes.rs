@@ -2,7 +2,7 @@
 //! combine into the shared weights (see the self-play module's docs for why).
 
 use super::Rule;
-use super::self_play::TCL_BETA;
+use super::self_play::{TCL_BETA, TailAverage};
 use crate::ml::ntuple::{NTupleNetwork, kernel};
 
 /// The most lanes' worth of change one weight takes from a round (see the module docs).
@@ -164,17 +164,6 @@ impl Lane {
             }
         }
     }
-
-    /// Takes `shared`'s values at `slots` (the weights the last round moved).
-    pub(super) fn refresh(&mut self, shared: &Weights, slots: &[u32]) {
-        for &i in slots {
-            let i = i as usize;
-            self.weights[i] = shared.weights[i];
-            if let (Some((s, a)), Some((s0, a0))) = (&mut self.tcl, &shared.tcl) {
-                (s[i], a[i]) = (s0[i], a0[i]);
-            }
-        }
-    }
 }
 
 /// What one lane changed in one round: the moved weights in increasing order and, for
@@ -199,17 +188,66 @@ impl LaneChange {
     }
 }
 
-/// One weight's combined change: how many lanes moved it and the sums of their changes.
+/// What a lane's change to one weight carries: the weight's change alone (TD), or with
+/// TCL's two accumulators' changes. A TD round merges entries without the accumulators, a
+/// third of the bytes (merging is reading and writing these lists).
+trait Change: Copy + Send + Sync {
+    /// The lane's change at entry `e` of its list.
+    fn of(lane: &LaneChange, e: usize) -> Self;
+    /// Two lanes' changes added.
+    fn plus(self, o: Self) -> Self;
+    /// Adds `share` of the change to a weight (and its accumulators).
+    fn apply(self, share: f32, w: &mut f32, tcl: Option<(&mut f32, &mut f32)>);
+}
+
+impl Change for f32 {
+    #[inline(always)]
+    fn of(lane: &LaneChange, e: usize) -> Self {
+        lane.weights[e]
+    }
+    #[inline(always)]
+    fn plus(self, o: Self) -> Self {
+        self + o
+    }
+    #[inline(always)]
+    fn apply(self, share: f32, w: &mut f32, _: Option<(&mut f32, &mut f32)>) {
+        *w += self * share;
+    }
+}
+
+/// A TCL entry's changes: the weight's, then its sum of recommended changes and of sizes.
+type TclChange = [f32; 3];
+
+impl Change for TclChange {
+    #[inline(always)]
+    fn of(lane: &LaneChange, e: usize) -> Self {
+        let (s, a) = lane.tcl.get(e).copied().unwrap_or((0.0, 0.0));
+        [lane.weights[e], s, a]
+    }
+    #[inline(always)]
+    fn plus(self, o: Self) -> Self {
+        [self[0] + o[0], self[1] + o[1], self[2] + o[2]]
+    }
+    #[inline(always)]
+    fn apply(self, share: f32, w: &mut f32, tcl: Option<(&mut f32, &mut f32)>) {
+        *w += self[0] * share;
+        if let Some((sum, size)) = tcl {
+            *sum += self[1] * share;
+            *size += self[2] * share;
+        }
+    }
+}
+
+/// One weight's combined change: how many lanes moved it and the sum of their changes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Entry {
+struct Entry<C> {
     slot: u32,
     lanes: u32,
-    weight: f32,
-    tcl: (f32, f32),
+    change: C,
 }
 
 /// Merges two lists sorted by slot into `out`, adding the entries of a slot both hold.
-fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
+fn merge_sorted<C: Change>(a: &[Entry<C>], b: &[Entry<C>], out: &mut Vec<Entry<C>>) {
     out.clear();
     out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
@@ -225,8 +263,7 @@ fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
             out.push(Entry {
                 slot: x.slot,
                 lanes: x.lanes + y.lanes,
-                weight: x.weight + y.weight,
-                tcl: (x.tcl.0 + y.tcl.0, x.tcl.1 + y.tcl.1),
+                change: x.change.plus(y.change),
             });
             i += 1;
             j += 1;
@@ -236,32 +273,33 @@ fn merge_sorted(a: &[Entry], b: &[Entry], out: &mut Vec<Entry>) {
     out.extend_from_slice(&b[j..]);
 }
 
-/// What combining keeps from one round to the next, per range of the weights: the slots the
-/// round moved (each thread's copy takes their new values) and the merge's lists, reused so
-/// that a round allocates nothing (fresh lists every round cost as much as the merging).
+/// What combining keeps from one round to the next, per range of the weights: the merge's
+/// lists, reused so that a round allocates nothing (fresh lists every round cost as much as
+/// the merging).
 #[derive(Default)]
 pub(super) struct Combiner {
-    parts: Vec<Part>,
+    td: Vec<Part<f32>>,
+    tcl: Vec<Part<TclChange>>,
 }
 
-#[derive(Default)]
-struct Part {
-    moved: Vec<u32>,
-    level: Vec<Vec<Entry>>,
-    next: Vec<Vec<Entry>>,
+struct Part<C> {
+    level: Vec<Vec<Entry<C>>>,
+    next: Vec<Vec<Entry<C>>>,
 }
 
-impl Combiner {
-    /// The slots the last round moved, range by range (each in increasing order).
-    pub(super) fn moved(&self) -> impl Iterator<Item = &[u32]> {
-        self.parts.iter().map(|p| p.moved.as_slice())
+impl<C> Default for Part<C> {
+    fn default() -> Self {
+        Part {
+            level: Vec::new(),
+            next: Vec::new(),
+        }
     }
 }
 
-impl Part {
+impl<C: Change> Part<C> {
     /// Merges the changes of `lanes` to the weights `base..end` (see [`combine`]) and
     /// returns them, one entry per moved weight in increasing order.
-    fn merge(&mut self, lanes: &[LaneChange], base: usize, end: usize) -> &[Entry] {
+    fn merge(&mut self, lanes: &[LaneChange], base: usize, end: usize) -> &[Entry<C>] {
         let n = lanes.len();
         self.level.resize_with(n.max(1), Vec::new);
         self.next.resize_with(n.div_ceil(2), Vec::new);
@@ -270,8 +308,7 @@ impl Part {
             list.extend((l.from(base)..l.from(end)).map(|e| Entry {
                 slot: l.slots[e],
                 lanes: 1,
-                weight: l.weights[e],
-                tcl: l.tcl.get(e).copied().unwrap_or((0.0, 0.0)),
+                change: C::of(l, e),
             }));
         }
         if n == 0 {
@@ -298,61 +335,159 @@ impl Part {
     }
 }
 
-/// Combines the lanes' changes of one round into `shared`. The lanes' sorted lists are
-/// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
-/// fixed order of additions, so the result does not depend on the threads, and every pass
-/// reads and writes its lists in order. The weights are cut into `parts` ranges merged on
-/// as many threads, and each moved weight is then written once; `combiner` keeps the
-/// moved slots and the lists. Returns how many weights moved; fails on one that is not
-/// finite.
-pub(super) fn combine(
-    shared: &mut Weights,
-    lanes: &[LaneChange],
-    parts: usize,
-    combiner: &mut Combiner,
-) -> Result<usize, String> {
-    let n = shared.weights.len();
-    let per = n.div_ceil(parts.max(1)).max(1);
-    let mut tcl: Vec<Option<(&mut [f32], &mut [f32])>> = match &mut shared.tcl {
+/// Where a round's combined weights go besides the shared ones: every thread's copy of the
+/// weights (which must equal the shared ones again before the next round), and the tail
+/// average with the slots a board can index, when this round adds a snapshot to it.
+pub(super) struct Fanout<'a> {
+    /// Every thread's copy.
+    pub(super) copies: Vec<&'a mut Lane>,
+    /// The tail average and the reachable slots (in increasing order).
+    pub(super) tail: Option<(&'a mut TailAverage, &'a [u32])>,
+}
+
+/// One range's share of a round's writes: its slice of the shared weights (and TCL's
+/// accumulators), of every copy, and of the tail average.
+struct Slices<'a> {
+    weights: &'a mut [f32],
+    tcl: TclSlices<'a>,
+    copies: Vec<(&'a mut [f32], TclSlices<'a>)>,
+    mean: Option<&'a mut [f32]>,
+}
+
+/// A range of TCL's two accumulators, when the rule keeps them.
+type TclSlices<'a> = Option<(&'a mut [f32], &'a mut [f32])>;
+
+/// Cuts `v` into chunks of `per`, as options (`None` for each of `n` chunks when absent).
+fn chunks(v: Option<&mut Vec<f32>>, per: usize, n: usize) -> Vec<Option<&mut [f32]>> {
+    match v {
+        Some(v) => v.chunks_mut(per).map(Some).collect(),
+        None => (0..n).map(|_| None).collect(),
+    }
+}
+
+/// TCL's two accumulators (when kept) cut into chunks of `per` (`None` for each of `n`).
+fn pair_chunks(tcl: Option<&mut (Vec<f32>, Vec<f32>)>, per: usize, n: usize) -> Vec<TclSlices<'_>> {
+    match tcl {
         Some((s, a)) => s
             .chunks_mut(per)
             .zip(a.chunks_mut(per))
             .map(|(s, a)| Some((s, a)))
             .collect(),
-        None => (0..n.div_ceil(per)).map(|_| None).collect(),
+        None => (0..n).map(|_| None).collect(),
+    }
+}
+
+/// Combines the lanes' changes of one round into `shared`, and writes the new values to
+/// every copy in `fanout` and a snapshot into its tail average. The lanes' sorted lists are
+/// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
+/// fixed order of additions, so the result does not depend on the threads, and every pass
+/// reads and writes its lists in order. The weights are cut into `parts` ranges, each
+/// merged, written (shared weights, copies, average) on its own thread, so that every moved
+/// weight is read and written once. Returns how many weights moved; fails on one that is
+/// not finite.
+pub(super) fn combine(
+    shared: &mut Weights,
+    lanes: &[LaneChange],
+    parts: usize,
+    combiner: &mut Combiner,
+    fanout: Fanout,
+) -> Result<usize, String> {
+    if shared.tcl.is_some() {
+        combine_with(shared, lanes, parts, &mut combiner.tcl, fanout)
+    } else {
+        combine_with(shared, lanes, parts, &mut combiner.td, fanout)
+    }
+}
+
+fn combine_with<C: Change>(
+    shared: &mut Weights,
+    lanes: &[LaneChange],
+    parts: usize,
+    combiner: &mut Vec<Part<C>>,
+    fanout: Fanout,
+) -> Result<usize, String> {
+    let n = shared.weights.len();
+    let per = n.div_ceil(parts.max(1)).max(1);
+    let count = n.div_ceil(per);
+    combiner.resize_with(count, Part::default);
+    // The tail average's snapshot: the first one is a copy of the combined weights (taken
+    // after them), later ones move the mean of the reachable slots by 1 / count.
+    let (mut mean, first_snapshot, reach, k) = match fanout.tail {
+        Some((avg, reach)) if avg.mean.len() == n => {
+            avg.count += 1;
+            let k = 1.0 / avg.count as f32;
+            (Some(&mut avg.mean), None, reach, k)
+        }
+        Some((avg, _)) => (None, Some(avg), &[][..], 0.0),
+        None => (None, None, &[][..], 0.0),
     };
-    combiner.parts.resize_with(n.div_ceil(per), Part::default);
+    let mut slices: Vec<Slices> = shared
+        .weights
+        .chunks_mut(per)
+        .zip(pair_chunks(shared.tcl.as_mut(), per, count))
+        .zip(chunks(mean.take(), per, count))
+        .map(|((weights, tcl), mean)| Slices {
+            weights,
+            tcl,
+            copies: Vec::new(),
+            mean,
+        })
+        .collect();
+    for lane in fanout.copies {
+        let Lane { weights, tcl, .. } = lane;
+        for (s, (w, t)) in slices
+            .iter_mut()
+            .zip(
+                weights
+                    .chunks_mut(per)
+                    .zip(pair_chunks(tcl.as_mut(), per, count)),
+            )
+        {
+            s.copies.push((w, t));
+        }
+    }
     let results: Vec<Result<usize, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = shared
-            .weights
-            .chunks_mut(per)
-            .zip(tcl.iter_mut())
-            .zip(combiner.parts.iter_mut())
+        let handles: Vec<_> = slices
+            .into_iter()
+            .zip(combiner.iter_mut())
             .enumerate()
-            .map(|(k, ((w, tcl), part))| {
+            .map(|(p, (mut sl, part))| {
                 s.spawn(move || {
-                    let base = k * per;
-                    let end = base + w.len();
-                    let mut moved = std::mem::take(&mut part.moved);
-                    moved.clear();
+                    let base = p * per;
+                    let end = base + sl.weights.len();
                     let merged = part.merge(lanes, base, end);
-                    let mut result = Ok(merged.len());
                     for e in merged {
-                        moved.push(e.slot);
                         let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
                         let i = e.slot as usize - base;
-                        w[i] += e.weight * share;
-                        if let Some((sum, size)) = tcl.as_mut() {
-                            sum[i] += e.tcl.0 * share;
-                            size[i] += e.tcl.1 * share;
+                        let w = &mut sl.weights[i];
+                        match sl.tcl.as_mut() {
+                            Some((sum, size)) => {
+                                e.change.apply(share, w, Some((&mut sum[i], &mut size[i])))
+                            }
+                            None => e.change.apply(share, w, None),
                         }
-                        if !w[i].is_finite() {
-                            result = Err(format!("weight {} is {}", e.slot, w[i]));
-                            break;
+                        let w = *w;
+                        if !w.is_finite() {
+                            return Err(format!("weight {} is {}", e.slot, w));
+                        }
+                        for (copy, tcl) in sl.copies.iter_mut() {
+                            copy[i] = w;
+                            if let (Some((s, a)), Some((s0, a0))) = (tcl.as_mut(), sl.tcl.as_ref())
+                            {
+                                (s[i], a[i]) = (s0[i], a0[i]);
+                            }
                         }
                     }
-                    part.moved = moved;
-                    result
+                    if let Some(mean) = sl.mean {
+                        let from = reach.partition_point(|&r| (r as usize) < base);
+                        let to = reach.partition_point(|&r| (r as usize) < end);
+                        for &r in &reach[from..to] {
+                            let i = r as usize - base;
+                            let (m, w) = (&mut mean[i], sl.weights[i]);
+                            *m += (w - *m) * k;
+                        }
+                    }
+                    Ok(merged.len())
                 })
             })
             .collect();
@@ -364,7 +499,12 @@ pub(super) fn combine(
             })
             .collect()
     });
-    results.into_iter().sum()
+    let moved = results.into_iter().sum::<Result<usize, String>>()?;
+    if let Some(avg) = first_snapshot {
+        avg.mean = shared.weights.clone();
+        avg.count = 1;
+    }
+    Ok(moved)
 }
 
 #[cfg(test)]
@@ -397,16 +537,54 @@ mod tests {
             }
             assert_eq!(lanes[2].slots, [5, 102]);
             let mut combiner = Combiner::default();
-            assert_eq!(combine(&mut shared, &lanes, parts, &mut combiner), Ok(6));
-            let mut all: Vec<u32> = combiner.moved().flatten().copied().collect();
-            all.sort_unstable();
-            assert_eq!(all, [5, 70, 100, 101, 102, 103]);
+            // A second thread's copy and a tail average (its first snapshot is a copy).
+            let mut other = Lane::new(&shared);
+            let mut tail = TailAverage::default();
+            let reach: Vec<u32> = (0..n as u32).collect();
+            let fanout = Fanout {
+                copies: vec![&mut lane, &mut other],
+                tail: Some((&mut tail, &reach)),
+            };
+            assert_eq!(
+                combine(&mut shared, &lanes, parts, &mut combiner, fanout),
+                Ok(6)
+            );
             // Four lanes at weight 5: mean 2.5, two lanes' worth.
             assert_eq!(shared.weights[5], 1.0 + 5.0, "{parts} parts");
             assert_eq!(shared.weights[70], 1.0 + 1.0);
             for k in 0..4 {
                 assert_eq!(shared.weights[100 + k], 1.25);
             }
+            // Every copy holds the combined weights again, and so does the first snapshot.
+            assert_eq!(lane.weights, shared.weights);
+            assert_eq!(other.weights, shared.weights);
+            assert_eq!((tail.mean.as_slice(), tail.count), (&shared.weights[..], 1));
+            // A second round moves weight 5 by 2 more: the mean of the two snapshots is
+            // halfway, only at the slots a board can index.
+            lane.mark(&[5]);
+            lane.step(&[5], 2.0);
+            lane.hand_over(&shared, &mut lanes[0]);
+            let before = shared.weights.clone();
+            let fanout = Fanout {
+                copies: vec![&mut lane],
+                tail: Some((&mut tail, &reach[..n - 1])),
+            };
+            assert_eq!(
+                combine(&mut shared, &lanes[..1], parts, &mut combiner, fanout),
+                Ok(1)
+            );
+            assert_eq!(shared.weights[5], 8.0);
+            assert_eq!(tail.count, 2);
+            assert_eq!(tail.mean[5], 7.0);
+            assert_eq!(
+                tail.mean[..n - 1],
+                {
+                    let mut m = before.clone();
+                    m[5] = 7.0;
+                    m
+                }[..n - 1]
+            );
+            assert_eq!(lane.weights, shared.weights);
             assert_eq!(shared.weights[6], 1.0);
         }
     }
@@ -422,7 +600,11 @@ mod tests {
         lane.mark(&[0, 3, 9]);
         lane.step(&[3], f32::INFINITY);
         lane.hand_over(&shared, &mut out);
-        let e = combine(&mut shared, &[out], 2, &mut Combiner::default()).unwrap_err();
+        let fanout = Fanout {
+            copies: vec![&mut lane],
+            tail: None,
+        };
+        let e = combine(&mut shared, &[out], 2, &mut Combiner::default(), fanout).unwrap_err();
         assert!(e.contains("weight 3 is inf"), "{e}");
     }
 }

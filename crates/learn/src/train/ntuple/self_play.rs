@@ -22,7 +22,7 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::lanes::{Combiner, Lane, LaneChange, Weights, combine};
+use super::lanes::{Combiner, Fanout, Lane, LaneChange, Weights, combine};
 use super::{Explore, LearnExplored, NTupleConfig};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::NTupleNetwork;
@@ -72,24 +72,6 @@ pub struct TailAverage {
     pub mean: Vec<f32>,
     /// Snapshots in the mean.
     pub count: u64,
-}
-
-impl TailAverage {
-    /// Adds one snapshot of the weights to the mean; only `slots` can have changed since
-    /// the first snapshot (the others no board indexes).
-    fn add(&mut self, weights: &[f32], slots: &[u32]) {
-        self.count += 1;
-        if self.mean.len() != weights.len() {
-            self.mean = weights.to_vec();
-            self.count = 1;
-            return;
-        }
-        let k = 1.0 / self.count as f32;
-        for &i in slots {
-            let (m, w) = (&mut self.mean[i as usize], weights[i as usize]);
-            *m += (w - *m) * k;
-        }
-    }
 }
 
 /// Where self-play's time went beyond playing: what lanes cost over one long game. On a
@@ -145,6 +127,9 @@ pub(super) type TailFeed<'a> = Option<(&'a mut TailAverage, usize)>;
 pub(super) struct Worker {
     /// Active slots of each candidate afterstate.
     candidates: Vec<Vec<u32>>,
+    /// What the candidate afterstates' slots have in common (see
+    /// `NTupleNetwork::afterstate_common`).
+    common: Vec<u32>,
     /// The afterstates still learning, oldest first, with their value when reached.
     trace: Vec<(Vec<u32>, f32)>,
     /// Spare slot vectors.
@@ -233,18 +218,15 @@ pub(super) fn self_play(
             last: end - 1,
             what,
         };
-        combine(weights, &changes, threads, &mut combiner).map_err(diverged)?;
-        // Every thread's copy takes the new values of the weights the round moved.
-        let (shared, combiner) = (&*weights, &combiner);
-        std::thread::scope(|s| {
-            for (lane, _) in own.iter_mut() {
-                s.spawn(move || {
-                    for m in combiner.moved() {
-                        lane.refresh(shared, m);
-                    }
-                });
-            }
-        });
+        // The combined weights go to every thread's copy and, in the tail, into the average.
+        let fanout = Fanout {
+            copies: own.iter_mut().map(|(lane, _)| lane).collect(),
+            tail: match tail.as_mut() {
+                Some((avg, first)) if end > *first => Some((&mut **avg, &slots[..])),
+                _ => None,
+            },
+        };
+        combine(weights, &changes, threads, &mut combiner, fanout).map_err(diverged)?;
         let sums: Vec<f32> = openings.iter().map(|(_, a)| weights.raw(a)).collect();
         if sums.iter().all(|&r| r > SATURATED) || sums.iter().all(|&r| r < -SATURATED) {
             let each: Vec<String> = openings
@@ -258,11 +240,6 @@ pub(super) fn self_play(
                 each.join(", "),
                 sums[0].tanh()
             )));
-        }
-        if let Some((avg, first)) = tail.as_mut()
-            && end > *first
-        {
-            avg.add(&weights.weights, &slots);
         }
         times.combine_seconds += t1.elapsed().as_secs_f64();
         start = end;
@@ -361,6 +338,7 @@ pub(super) fn self_play_game(
             cols[rng.gen_range(0..cols.len())]
         });
         // The values (first player's view) the move needs, slots kept for the chosen.
+        let mut common_ready = false;
         for c in pos.legal_columns() {
             let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
             let needed = match explored {
@@ -376,7 +354,11 @@ pub(super) fn self_play_game(
             } else if after.is_full() {
                 0.0
             } else {
-                net.active_into(&after, &mut w.candidates[c]);
+                if !common_ready {
+                    net.afterstate_common(&pos, &mut w.common);
+                    common_ready = true;
+                }
+                net.afterstate_into(&pos, &w.common, c, &mut w.candidates[c]);
                 weights.value(&w.candidates[c])
             };
             if greedy_ok && sign * values[c] > best.1 {
