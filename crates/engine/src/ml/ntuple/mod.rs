@@ -16,11 +16,13 @@
 //! (`train::ntuple`) supplies the targets: game results and TD targets in self-play,
 //! solver labels in supervised runs.
 
+mod compact;
 pub mod kernel;
 mod packing;
 mod patterns;
 
 use crate::game::{Geometry, Player, Position};
+pub use compact::Compact;
 pub use packing::{PackedNTupleData, reachable_patterns};
 use patterns::{TupleMask, bit, bmi2, pattern};
 #[cfg(target_arch = "x86_64")]
@@ -363,9 +365,7 @@ impl NTupleNetwork {
     pub fn afterstate_into(&self, pos: &Position, common: &[u32], col: usize, out: &mut Active) {
         out.clear();
         out.extend_from_slice(common);
-        let g = self.geom;
-        let column = g.column_mask(col);
-        let stone = pos.mask().wrapping_add(g.cell_bit(col, 0)) & column;
+        let (stone, above) = self.changed_cells(pos, col);
         // The landing cell goes from playable (state 1) to the mover's stone (2 or 3).
         let grows = if pos.side_to_move() == Player::First {
             1
@@ -374,7 +374,17 @@ impl NTupleNetwork {
         };
         self.patch(out, stone, grows);
         // The cell above it, if any, goes from not yet playable (0) to playable (1).
-        self.patch(out, (stone << 1) & column, 1);
+        self.patch(out, above, 1);
+    }
+
+    /// The two cells (as bits, 0 for none) whose state a move in `col` changes: where the
+    /// stone lands, and the cell above it, which becomes playable.
+    #[inline]
+    fn changed_cells(&self, pos: &Position, col: usize) -> (u64, u64) {
+        let g = self.geom;
+        let column = g.column_mask(col);
+        let stone = pos.mask().wrapping_add(g.cell_bit(col, 0)) & column;
+        (stone, (stone << 1) & column)
     }
 
     /// Adds `grows` to the digit of the cell at `bit` (a single bit, or none) in every slot

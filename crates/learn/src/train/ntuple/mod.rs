@@ -258,7 +258,7 @@ pub fn train_ntuple(
             }
             if let Some(c) = checkpointing {
                 state.network = net.data();
-                state.tcl = shared.tcl_state();
+                state.tcl = shared.tcl_state(&net);
                 state.tail = (tail.count > 0).then(|| tail.clone());
                 save_checkpoint(&c.path, &state)?;
             }

@@ -25,7 +25,7 @@
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, Weights, combine};
 use super::{Explore, LearnExplored, NTupleConfig};
 use crate::game::{Player, Position};
-use crate::ml::ntuple::NTupleNetwork;
+use crate::ml::ntuple::{Compact, NTupleNetwork};
 use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
@@ -127,9 +127,12 @@ pub(super) type TailFeed<'a> = Option<(&'a mut TailAverage, usize)>;
 pub(super) struct Worker {
     /// Active slots of each candidate afterstate.
     candidates: Vec<Vec<u32>>,
-    /// What the candidate afterstates' slots have in common (see
-    /// `NTupleNetwork::afterstate_common`).
+    /// What the candidate afterstates' network slots have in common (see
+    /// `NTupleNetwork::afterstate_common`), and its dense numbers.
     common: Vec<u32>,
+    common_numbers: Vec<u32>,
+    /// Each candidate afterstate's network slots (its dense numbers are `candidates`).
+    after: Vec<Vec<u32>>,
     /// The afterstates still learning, oldest first, with their value when reached.
     trace: Vec<(Vec<u32>, f32)>,
     /// Spare slot vectors.
@@ -154,14 +157,23 @@ pub(super) fn self_play(
     weights: &mut Weights,
     games: std::ops::Range<usize>,
     threads: usize,
-    mut tail: TailFeed,
+    tail: TailFeed,
     progress: &dyn Progress,
 ) -> Result<SyncTimes, Diverged> {
     let (from, to) = (games.start, games.end);
     let lanes = config.lanes.max(1);
     let threads = threads.clamp(1, lanes);
-    let slots = net.reachable_slots();
-    let openings = one_stone_slots(net);
+    let openings = one_stone_slots(net, &weights.compact);
+    // The tail average of the dense weights, given back to the caller's (the network's
+    // slots) at the end.
+    let mut dense_tail = tail.as_ref().map(|(avg, _)| TailAverage {
+        mean: if avg.count > 0 {
+            weights.compact.gather(&avg.mean)
+        } else {
+            Vec::new()
+        },
+        count: avg.count,
+    });
     let mut combiner = Combiner::default();
     let mut own: Vec<(Lane, Worker)> = (0..threads)
         .map(|_| (Lane::new(weights), Worker::default()))
@@ -174,6 +186,7 @@ pub(super) fn self_play(
         let t0 = Instant::now();
         {
             let shared = &*weights;
+            let compact = &shared.compact;
             // Thread j runs lanes j, j + threads, ...; lane k plays the round's games whose
             // number is k modulo the lanes.
             let mut mine: Vec<Vec<(usize, &mut LaneChange)>> =
@@ -191,7 +204,7 @@ pub(super) fn self_play(
                             for (k, out) in mine {
                                 let first = start + (k + lanes - start % lanes) % lanes;
                                 for g in (first..end).step_by(lanes) {
-                                    self_play_game(config, net, lane, g, worker);
+                                    self_play_game(config, net, compact, lane, g, worker);
                                     progress.advance(1);
                                 }
                                 let t = Instant::now();
@@ -221,8 +234,8 @@ pub(super) fn self_play(
         // The combined weights go to every thread's copy and, in the tail, into the average.
         let fanout = Fanout {
             copies: own.iter_mut().map(|(lane, _)| lane).collect(),
-            tail: match tail.as_mut() {
-                Some((avg, first)) if end > *first => Some((&mut **avg, &slots[..])),
+            tail: match (dense_tail.as_mut(), tail.as_ref()) {
+                (Some(avg), Some((_, first))) if end > *first => Some(avg),
                 _ => None,
             },
         };
@@ -244,12 +257,22 @@ pub(super) fn self_play(
         times.combine_seconds += t1.elapsed().as_secs_f64();
         start = end;
     }
+    if let (Some((avg, _)), Some(dense)) = (tail, dense_tail)
+        && dense.count > 0
+    {
+        if avg.mean.len() != net.len() {
+            // The first snapshot: the weights no board indexes never move.
+            avg.mean = net.weights().to_vec();
+        }
+        weights.compact.scatter(&dense.mean, &mut avg.mean);
+        avg.count = dense.count;
+    }
     Ok(times)
 }
 
-/// The weights of each position of one stone, with its move string: what a diverging run
-/// saturates first.
-fn one_stone_slots(net: &NTupleNetwork) -> Vec<(String, Vec<u32>)> {
+/// The weights (dense numbers) of each position of one stone, with its move string: what a
+/// diverging run saturates first.
+fn one_stone_slots(net: &NTupleNetwork, compact: &Compact) -> Vec<(String, Vec<u32>)> {
     let geom = net.geometry();
     (0..geom.width())
         .map(|c| {
@@ -257,7 +280,9 @@ fn one_stone_slots(net: &NTupleNetwork) -> Vec<(String, Vec<u32>)> {
             pos.play_col(c);
             let mut active = Vec::new();
             net.active_into(&pos, &mut active);
-            ((c + 1).to_string(), active)
+            let mut numbers = Vec::new();
+            compact.numbers_into(&active, &mut numbers);
+            ((c + 1).to_string(), numbers)
         })
         .collect()
 }
@@ -273,6 +298,7 @@ fn column_set(geom: crate::game::Geometry, cells: u64) -> u16 {
 pub(super) fn self_play_game(
     config: &NTupleConfig,
     net: &NTupleNetwork,
+    compact: &Compact,
     weights: &mut Lane,
     g: usize,
     w: &mut Worker,
@@ -293,6 +319,10 @@ pub(super) fn self_play_game(
     if pos.last_move_won() || pos.is_full() {
         return;
     }
+    w.after.resize_with(geom.width(), Vec::new);
+    // The positions after the first move: their common slots read afresh; after each move,
+    // carried from the chosen afterstate.
+    let mut common_ready = false;
     w.spare.append(&mut w.candidates);
     w.candidates
         .resize_with(geom.width(), || w.spare.pop().unwrap_or_default());
@@ -338,7 +368,6 @@ pub(super) fn self_play_game(
             cols[rng.gen_range(0..cols.len())]
         });
         // The values (first player's view) the move needs, slots kept for the chosen.
-        let mut common_ready = false;
         for c in pos.legal_columns() {
             let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
             let needed = match explored {
@@ -356,9 +385,18 @@ pub(super) fn self_play_game(
             } else {
                 if !common_ready {
                     net.afterstate_common(&pos, &mut w.common);
+                    compact.numbers_into(&w.common, &mut w.common_numbers);
                     common_ready = true;
                 }
-                net.afterstate_into(&pos, &w.common, c, &mut w.candidates[c]);
+                compact.afterstate_into(
+                    net,
+                    &pos,
+                    &w.common,
+                    &w.common_numbers,
+                    c,
+                    &mut w.after[c],
+                    &mut w.candidates[c],
+                );
                 weights.value(&w.candidates[c])
             };
             if greedy_ok && sign * values[c] > best.1 {
@@ -395,6 +433,15 @@ pub(super) fn self_play_game(
         if terminal {
             break;
         }
+        // The chosen afterstate, read for the other side, is what the next move's
+        // candidates have in common (a move's slots are computed whenever it is played).
+        compact.other_set(
+            net,
+            &w.after[col],
+            &w.candidates[col],
+            &mut w.common,
+            &mut w.common_numbers,
+        );
         let slots = std::mem::replace(&mut w.candidates[col], w.spare.pop().unwrap_or_default());
         weights.mark(&slots);
         w.trace.push((slots, value));
