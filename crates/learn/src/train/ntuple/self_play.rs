@@ -203,10 +203,14 @@ pub(super) fn self_play(
                             let mut handing = 0.0;
                             for (k, out) in mine {
                                 let first = start + (k + lanes - start % lanes) % lanes;
+                                let mut played = 0;
                                 for g in (first..end).step_by(lanes) {
                                     self_play_game(config, net, compact, lane, g, worker);
-                                    progress.advance(1);
+                                    played += 1;
                                 }
+                                // Once a lane, not once a game: the progress bar sits
+                                // behind locks that every thread would queue for.
+                                progress.advance(played);
                                 let t = Instant::now();
                                 lane.hand_over(shared, out);
                                 handing += t.elapsed().as_secs_f64();
