@@ -125,7 +125,7 @@ pub(super) type TailFeed<'a> = Option<(&'a mut TailAverage, usize)>;
 /// One worker's reusable buffers.
 #[derive(Default)]
 pub(super) struct Worker {
-    /// Active slots of each candidate afterstate.
+    /// The weights (dense numbers, see `Compact`) of each candidate afterstate.
     candidates: Vec<Vec<u32>>,
     /// What the candidate afterstates' network slots have in common (see
     /// `NTupleNetwork::afterstate_common`), and its dense numbers.
@@ -133,7 +133,8 @@ pub(super) struct Worker {
     common_numbers: Vec<u32>,
     /// Each candidate afterstate's network slots (its dense numbers are `candidates`).
     after: Vec<Vec<u32>>,
-    /// The afterstates still learning, oldest first, with their value when reached.
+    /// The afterstates still learning (their dense numbers), oldest first, with their value
+    /// when reached.
     trace: Vec<(Vec<u32>, f32)>,
     /// Spare slot vectors.
     spare: Vec<Vec<u32>>,
