@@ -374,3 +374,24 @@ fn a_curve_that_falls_from_most_wins_to_none_is_called_a_collapse() {
     }
     assert_eq!(collapse(&bare), None);
 }
+
+#[test]
+fn self_play_reports_every_game_to_the_progress_bar_on_any_threads() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    struct Count(AtomicUsize);
+    impl crate::progress::Progress for Count {
+        fn advance(&self, steps: usize) {
+            self.0.fetch_add(steps, Ordering::Relaxed);
+        }
+    }
+    let g = Geometry::STANDARD;
+    let config = small();
+    let net = NTupleNetwork::new(g, config.layout).unwrap();
+    // A range that starts and ends inside rounds (of 100 games): every game counted once.
+    for threads in [1, 3, 8] {
+        let count = Count(AtomicUsize::new(0));
+        let mut w = Weights::new(&net, config.rule, None);
+        self_play(&config, &net, &mut w, 30..270, threads, None, &count).unwrap();
+        assert_eq!(count.0.load(Ordering::Relaxed), 240, "{threads} threads");
+    }
+}
