@@ -194,9 +194,9 @@ impl Compact {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Geometry, Position};
+    use crate::game::Geometry;
     use crate::ml::ntuple::NTupleLayout;
-    use rand::Rng;
+    use crate::ml::ntuple::tests::random_open_position;
 
     #[test]
     fn the_dense_numbers_are_the_reachable_slots_one_to_one() {
@@ -239,14 +239,7 @@ mod tests {
             let (mut common, mut numbers, mut after, mut a, mut b) =
                 (vec![], vec![], vec![], vec![], vec![]);
             for _ in 0..300 {
-                let mut p = Position::new(g);
-                for _ in 0..rng.gen_range(0..g.cells()) {
-                    let legal: Vec<usize> = p.legal_columns().collect();
-                    match p.after(legal[rng.gen_range(0..legal.len())]) {
-                        Some(q) if !q.last_move_won() && !q.is_full() => p = q,
-                        _ => break,
-                    }
-                }
+                let p = random_open_position(g, &mut rng);
                 for &s in &net.active(&p) {
                     assert_eq!(c.slot(c.number(s)), s);
                 }

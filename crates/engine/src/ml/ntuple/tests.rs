@@ -149,14 +149,7 @@ fn afterstates_patched_from_a_common_list_are_read_afresh_exactly() {
         };
         let (mut common, mut patched) = (Vec::new(), Vec::new());
         for _ in 0..200 {
-            let mut p = Position::new(g);
-            for _ in 0..rng.gen_range(0..g.cells()) {
-                let legal: Vec<usize> = p.legal_columns().collect();
-                match p.after(legal[rng.gen_range(0..legal.len())]) {
-                    Some(q) if !q.last_move_won() && !q.is_full() => p = q,
-                    _ => break,
-                }
-            }
+            let p = random_open_position(g, &mut rng);
             for net in [&fast, &slow] {
                 net.afterstate_common(&p, &mut common);
                 for c in p.legal_columns() {
@@ -167,4 +160,17 @@ fn afterstates_patched_from_a_common_list_are_read_afresh_exactly() {
             }
         }
     }
+}
+
+/// A position of a random game of random length on `g` that is not over.
+pub(super) fn random_open_position(g: Geometry, rng: &mut impl Rng) -> Position {
+    let mut p = Position::new(g);
+    for _ in 0..rng.gen_range(0..g.cells()) {
+        let legal: Vec<usize> = p.legal_columns().collect();
+        match p.after(legal[rng.gen_range(0..legal.len())]) {
+            Some(q) if !q.last_move_won() && !q.is_full() => p = q,
+            _ => break,
+        }
+    }
+    p
 }
