@@ -22,13 +22,24 @@ pub struct SiteReport {
     pub wasm_gzip: u64,
     /// The model files (fetched only when an agent needs one).
     pub models: u64,
+    /// The opening book file given to the site, deeper than the engine's built-in one (the
+    /// page's engine fetches it in the background after its first request and reads it from
+    /// then on); 0 without one.
+    pub book: u64,
 }
+
+/// The name of the deeper book in a site, beside the page (the worker fetches it).
+pub const SITE_BOOK: &str = "book-7x6.bin";
 
 /// Writes the site into `out` (created if needed): the page, telling it to use the engine,
 /// the engine, and the shipped models (from `models_dir` where it has them, else the copies
-/// built into c4) with the ladder whose Elo the presets show. Each file is written
-/// atomically.
-pub fn write_site(out: &Path, models_dir: &Path) -> std::io::Result<SiteReport> {
+/// built into c4) with the ladder whose Elo the presets show, and `book`'s bytes (a book
+/// file checked by the caller) as [`SITE_BOOK`] when given. Each file is written atomically.
+pub fn write_site(
+    out: &Path,
+    models_dir: &Path,
+    book: Option<&[u8]>,
+) -> std::io::Result<SiteReport> {
     let mut report = SiteReport {
         files: 0,
         total: 0,
@@ -36,6 +47,7 @@ pub fn write_site(out: &Path, models_dir: &Path) -> std::io::Result<SiteReport> 
         wasm: 0,
         wasm_gzip: 0,
         models: 0,
+        book: 0,
     };
     let mut put = |rel: &str, bytes: &[u8]| -> std::io::Result<u64> {
         crate::io::write_bytes_atomic(&out.join(rel), bytes)?;
@@ -69,6 +81,9 @@ pub fn write_site(out: &Path, models_dir: &Path) -> std::io::Result<SiteReport> 
         "models/ladder.json",
         crate::builtin::ladder_in(models_dir).as_bytes(),
     )?;
+    if let Some(bytes) = book {
+        report.book = put(SITE_BOOK, bytes)?;
+    }
     report.page = page;
     report.wasm = wasm;
     report.models = models;

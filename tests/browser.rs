@@ -794,8 +794,9 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     let _ = std::fs::remove_dir_all(&profile);
 }
 
-/// A static file server (Python's `http.server`) for `dir` on a free port.
-fn static_server(dir: &Path) -> (Killed, String) {
+/// A static file server (Python's `http.server`) for `dir` on a free port, its request log
+/// written to `log`.
+fn static_server(dir: &Path, log: &Path) -> (Killed, String) {
     let port = free_port();
     let child = Command::new("python3")
         .args([
@@ -808,7 +809,7 @@ fn static_server(dir: &Path) -> (Killed, String) {
         ])
         .arg(dir)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(log).expect("the static server's log"))
         .spawn()
         .expect("python3 -m http.server (the static site's host)");
     let url = format!("http://127.0.0.1:{port}");
@@ -826,7 +827,8 @@ fn static_server(dir: &Path) -> (Killed, String) {
 /// The static site of `c4 site`, served by a plain static server with no `c4` process
 /// running: the page analyses with the book, plays the computer (the n-tuple network's model
 /// fetched on demand), opens links, hides what needs the server, reloads at the empty board,
-/// and measures the network's move time in the browser.
+/// fetches the book the site ships (`c4 site --book`) in the background, and measures the
+/// network's move time in the browser.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium and ChromeDriver (Debian's chromium, chromium-driver): run with --include-ignored"]
 async fn the_static_site_plays_and_analyses_without_a_server() {
@@ -834,9 +836,19 @@ async fn the_static_site_plays_and_analyses_without_a_server() {
     let shots = tmp.join("screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let site = tmp.join(format!("site-{}", std::process::id()));
-    let out = common::c4(&["site", "--out", site.to_str().unwrap()]);
+    // The repository's own book as the site's "deeper" one: as deep as the built-in book,
+    // which the engine accepts (a deeper file is read the same way).
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin");
+    let out = common::c4(&[
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--book",
+        book.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", common::both(&out));
-    let (_host, url) = static_server(&site);
+    let log = tmp.join(format!("site-{}.log", std::process::id()));
+    let (_host, url) = static_server(&site, &log);
     let (_driver, driver_url) = start_driver();
     let profile = tmp.join(format!("chromium-profile3-{}", std::process::id()));
     let c = connect(&driver_url, &profile).await;
@@ -872,6 +884,19 @@ async fn the_static_site_plays_and_analyses_without_a_server() {
     click(&c, "#board .col:nth-child(4)").await;
     wait_for(&c, "the network's reply", &format!("{STONES} === 2"), 60).await;
     wait_for(&c, "the human's turn", READY, 60).await;
+    // After its first request the engine's worker fetched the site's book.
+    let start = Instant::now();
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("GET /book-7x6.bin HTTP/1.1\" 200")
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the worker fetches the site's book:\n{}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     // A link opens the position; a reload at the empty board shows the board.
     c.goto(&format!("{url}/#moves=4453")).await.unwrap();
     wait_for(&c, "the linked position", &format!("{STONES} === 4"), 30).await;
@@ -898,13 +923,15 @@ async fn the_static_site_plays_and_analyses_without_a_server() {
               const ms = [];
               for (let i = 0; i < 50; i++) ms.push(e.move('ntuple:depth=1,safe=true', lines[i % lines.length]).ms);
               ms.sort((a, b) => a - b);
-              done({ median: ms[25], max: ms[49] });
+              const book = e.setBook(new Uint8Array(await (await fetch('book-7x6.bin')).arrayBuffer()));
+              done({ median: ms[25], max: ms[49], book });
             })().catch((err) => done({ error: String(err) }));"#,
             vec![],
         )
         .await
         .unwrap();
     assert!(timing["error"].is_null(), "{timing}");
+    assert_eq!(timing["book"]["plies"], 10, "{timing}");
     eprintln!("n-tuple move in Chromium (WebAssembly): {timing}");
     std::fs::write(tmp.join("ntuple-move-ms.json"), timing.to_string()).unwrap();
     screenshot(&c, &shots, "static-site").await;

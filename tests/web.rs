@@ -81,6 +81,35 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
     .unwrap();
     assert_eq!(json["files"], 16);
     assert!(json["wasm_gzip"].as_u64().unwrap() < json["wasm"].as_u64().unwrap());
+    // The run's book ships beside the page when it is not the built-in one (here the
+    // repository's own file named with --book, as deep as the built-in one); a file that is
+    // not a book is refused by name.
+    let book = repo().join("data/book-7x6.bin");
+    let json: serde_json::Value = serde_json::from_str(&common::ok(
+        &common::c4(&[
+            "site",
+            "--out",
+            common::s(&out),
+            "--book",
+            common::s(&book),
+            "--json",
+        ]),
+        "c4 site --book",
+    ))
+    .unwrap();
+    assert_eq!(json["files"], 17);
+    assert_eq!(
+        std::fs::read(out.join("book-7x6.bin")).unwrap(),
+        std::fs::read(&book).unwrap()
+    );
+    assert_eq!(json["book"], std::fs::metadata(&book).unwrap().len());
+    let bad = common::c4(&["site", "--out", common::s(&out), "--book", "Cargo.toml"]);
+    assert!(!bad.status.success());
+    assert!(
+        common::both(&bad).contains("book Cargo.toml: not a book file"),
+        "{}",
+        common::both(&bad)
+    );
     let bad = common::c4(&["site", "--out", "/proc/no/such/place"]);
     assert!(!bad.status.success());
     assert!(common::both(&bad).contains("writing the site into /proc/no/such/place"));
@@ -150,7 +179,7 @@ fn the_npm_package_packs_and_a_node_program_uses_it() {
         "node --test (the installed package)",
     );
     assert!(
-        text.contains("# fail 0") && text.contains("# pass 5"),
+        text.contains("# fail 0") && text.contains("# pass 6"),
         "{text}"
     );
     let types =

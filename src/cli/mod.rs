@@ -29,7 +29,8 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
     /// The opening book every exact answer reads (solve, analyze, the perfect agent, grading,
-    /// labelling, serve, hints); made by `c4 data book`. Default: book-7x6.bin beside the c4
+    /// labelling, serve, hints; `c4 site` ships it beside the page when it is not the
+    /// built-in one); made by `c4 data book`. Default: book-7x6.bin beside the c4
     /// binary or data/book-7x6.bin when one is there, else the 7x6 book built into c4.
     #[arg(long, global = true, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
@@ -103,9 +104,11 @@ enum Command {
     #[command(after_help = "Examples:\n  c4 serve\n  c4 serve --addr 127.0.0.1:0 --move-ms 5000")]
     Serve(serve::ServeArgs),
     /// The page with the engine in WebAssembly as a static site: play and analyse in any
-    /// browser with no server (any static file host serves it).
+    /// browser with no server (any static file host serves it). A book deeper than the
+    /// engine's built-in one (`--book FILE`, or the default beside the binary) ships beside
+    /// the page; its engine fetches it in the background after the first request.
     #[command(
-        after_help = "Examples:\n  c4 site --out site\n  python3 -m http.server --directory site"
+        after_help = "Examples:\n  c4 site --out site\n  c4 site --out site --book book-7x6-12.bin\n  python3 -m http.server --directory site"
     )]
     Site(site::SiteArgs),
     /// The cluster jobs (Kubernetes Jobs and Slurm scripts) from their one description,
@@ -300,7 +303,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Plot(a) => plot::run(a),
         Command::Serve(a) => serve::run(a, book),
         Command::Pipeline(a) => pipeline::run(a, book),
-        Command::Site(a) => site::run(a),
+        Command::Site(a) => site::run(a, book),
         Command::Deploy(a) => deploy::run(a),
     }
 }

@@ -1,7 +1,8 @@
 //! `c4 site`: the static site (see `connect4_ml::site`).
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
+use connect4_ml::solver::book::{self, Book};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -18,8 +19,9 @@ pub struct SiteArgs {
     json: bool,
 }
 
-pub fn run(a: SiteArgs) -> Result<()> {
-    let r = connect4_ml::site::write_site(&a.out, &a.models)
+pub fn run(a: SiteArgs, book: super::BookChoice) -> Result<()> {
+    let book = site_book(book.as_deref())?;
+    let r = connect4_ml::site::write_site(&a.out, &a.models, book.as_deref())
         .with_context(|| format!("writing the site into {}", a.out.display()))?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
@@ -36,9 +38,37 @@ pub fn run(a: SiteArgs) -> Result<()> {
         kb(r.wasm_gzip),
         kb(r.models)
     );
+    if r.book > 0 {
+        println!(
+            "book {:.0} KiB, fetched by the engine after its first request",
+            kb(r.book)
+        );
+    }
     println!(
         "serve it from any static host, e.g. python3 -m http.server --directory {}",
         a.out.display()
     );
     Ok(())
+}
+
+/// The book the site ships beside the page: the run's book (`--book FILE`, or a deeper
+/// default beside the binary) when it is not the one built into the engine, which the page
+/// has already; `None` with `--no-book` or the built-in book. Refused when it is not a 7x6
+/// book or is shallower than the built-in one (the page's engine would not read it).
+fn site_book(book: Option<&Book>) -> Result<Option<Vec<u8>>> {
+    let built_in = book::embedded();
+    let Some(b) = book.filter(|b| !std::ptr::eq(*b, &*built_in)) else {
+        return Ok(None);
+    };
+    if b.geometry() != connect4_ml::game::Geometry::STANDARD {
+        bail!("--book: the site's engine reads 7x6 books; this one is for another board");
+    }
+    if b.plies() < built_in.plies() {
+        bail!(
+            "--book: {} plies, shallower than the {}-ply book built into the engine",
+            b.plies(),
+            built_in.plies()
+        );
+    }
+    Ok(Some(book::format::encode(b)))
 }

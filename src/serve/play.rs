@@ -129,6 +129,7 @@ pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Valu
         "limits": super::limits::limits(state.config.move_limit),
         "presets": state.presets,
         "board": crate::answers::board_rule(),
+        "book": crate::answers::BookSummary::of(state.config.book.as_deref()),
     }))
 }
 

@@ -88,6 +88,13 @@ export interface AgentsAnswer {
   limits: { max_ms: number };
   presets: Preset[];
   board: { min_width: number; max_width: number; min_height: number; max_bits: number; text: string };
+  book: BookSummary;
+}
+
+/** The opening book held: positions of up to `plies` stones answer at once (0: no book). */
+export interface BookSummary {
+  plies: number;
+  positions: number;
 }
 
 export interface PositionAnswer {
@@ -112,6 +119,8 @@ export class Engine {
   needs(agent: string): string[];
   addModel(path: string, bytes: Uint8Array | ArrayBuffer): void;
   setLadder(text: string): void;
+  /** Reads a 7x6 book file of `c4 data book` in place of the one held (a deeper one). */
+  setBook(bytes: Uint8Array | ArrayBuffer): BookSummary;
   agents(): AgentsAnswer;
   position(moves?: string, options?: Options): PositionAnswer;
   free(): void;

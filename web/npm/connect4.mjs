@@ -3,7 +3,7 @@
 // with time limits. The same JSON answers as `c4 serve`'s API. Works in browsers (also in a
 // Web Worker) and in Node 18 or later. No dependencies.
 
-const EXPORTS = ["memory", "c4_alloc", "c4_free", "c4_engine_new", "c4_engine_free", "c4_call", "c4_add_model", "c4_set_ladder"];
+const EXPORTS = ["memory", "c4_alloc", "c4_free", "c4_engine_new", "c4_engine_free", "c4_call", "c4_add_model", "c4_set_ladder", "c4_set_book"];
 
 /** The monotonic clock the module reads for time limits (`performance.now()`). */
 const imports = { env: { c4_now_ms: () => performance.now() } };
@@ -68,7 +68,11 @@ export class Engine {
   call(request) {
     if (!this.handle) throw new EngineError("the engine was freed");
     const [ptr, len] = this.put(new TextEncoder().encode(JSON.stringify(request)));
-    const out = this.x.c4_call(this.handle, ptr, len);
+    return this.answer(this.x.c4_call(this.handle, ptr, len));
+  }
+
+  /** Reads (and frees) an answer buffer of the module; throws EngineError for an error. */
+  answer(out) {
     const n = new DataView(this.x.memory.buffer).getUint32(out, true);
     const text = new TextDecoder().decode(new Uint8Array(this.x.memory.buffer, out + 4, n));
     this.x.c4_free(out, n + 4);
@@ -110,13 +114,26 @@ export class Engine {
     if (this.x.c4_add_model(this.handle, pp, pl, bp, bl) !== 0) throw new EngineError(`bad model path ${path}`);
   }
 
+  /**
+   * Reads an opening book file (made by `c4 data book`, for 7x6 boards) in place of the one
+   * held, e.g. a deeper book than the built-in one, so that perfect play answers at once
+   * further into the game. Returns the book now held (`{plies, positions}`); throws
+   * EngineError, keeping the book held, for a file that is not a sound 7x6 book or is
+   * shallower than it.
+   */
+  setBook(bytes) {
+    if (!this.handle) throw new EngineError("the engine was freed");
+    const [p, l] = this.put(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+    return this.answer(this.x.c4_set_book(this.handle, p, l));
+  }
+
   /** Sets the ladder (a `c4 tournament` summary, JSON text) whose Elo the presets show. */
   setLadder(text) {
     const [p, l] = this.put(new TextEncoder().encode(text));
     this.x.c4_set_ladder(this.handle, p, l);
   }
 
-  /** The agent kinds, the strength presets, the board rule and the models held. */
+  /** The agent kinds, the strength presets, the board rule, the models and the book held. */
   agents() {
     return this.call({ op: "agents" });
   }

@@ -9,7 +9,9 @@
 //!    frees it with `c4_free(ptr, 4 + length)`;
 //! 4. `c4_add_model(engine, path_ptr, path_len, bytes_ptr, bytes_len)` holds a model file
 //!    (and frees both buffers);
-//! 5. `c4_engine_free(engine)` drops the engine.
+//! 5. `c4_set_book(engine, ptr, len)` reads an opening book file in place of the one held
+//!    (and frees the buffer), answering as `c4_call` does;
+//! 6. `c4_engine_free(engine)` drops the engine.
 //!
 //! The module imports one function, `env.c4_now_ms() -> f64` (see `connect4_engine::clock`).
 
@@ -72,10 +74,35 @@ pub unsafe extern "C" fn c4_call(engine: *mut Engine, ptr: *mut u8, len: usize) 
         Ok(text) => engine.call(text),
         Err(_) => serde_json::json!({ "error": "the request is not UTF-8" }).to_string(),
     };
+    answer_buffer(&answer)
+}
+
+/// An answer as the caller reads it: a little-endian u32 length, then the UTF-8 JSON.
+fn answer_buffer(answer: &str) -> *mut u8 {
     let mut out = Vec::with_capacity(4 + answer.len());
     out.extend_from_slice(&(answer.len() as u32).to_le_bytes());
     out.extend_from_slice(answer.as_bytes());
     Box::into_raw(out.into_boxed_slice()).cast()
+}
+
+/// Reads the opening book from the book file in `ptr[..len]` (freed here) in place of the
+/// one held (see [`Engine::set_book`]); answers as [`c4_call`] does: `{"plies", "positions"}`
+/// of the book now held, or `{"error": ...}`.
+///
+/// # Safety
+/// `engine` must be a live handle of [`c4_engine_new`] and `ptr`/`len` a buffer of
+/// [`c4_alloc`] not freed yet.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn c4_set_book(engine: *mut Engine, ptr: *mut u8, len: usize) -> *mut u8 {
+    // SAFETY: forwarded contract.
+    let bytes = unsafe { take(ptr, len) };
+    // SAFETY: a live handle, used by this call alone.
+    let engine = unsafe { &mut *engine };
+    let answer = match engine.set_book(bytes.into_vec()) {
+        Ok(summary) => serde_json::json!(summary),
+        Err(e) => serde_json::json!({ "error": e }),
+    };
+    answer_buffer(&answer.to_string())
 }
 
 /// Holds the model file `bytes` under the path `path` (both buffers of [`c4_alloc`], freed

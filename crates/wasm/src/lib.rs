@@ -10,7 +10,7 @@
 //!   column (models from the files added with [`Engine::add_model`]);
 //! - `{"op":"needs","agent":"gbt:depth=3"}`: the model files an agent reads that the engine
 //!   does not hold yet, so a page fetches them on demand;
-//! - `{"op":"agents"}`: the agent kinds, presets, board rule and models held;
+//! - `{"op":"agents"}`: the agent kinds, presets, board rule, models and book held;
 //! - `{"op":"position","moves":"44"}`: who is to move, the legal columns, the result;
 //! - `{"op":"solve","moves":"44"}`: the position's exact score alone (the benchmarks' question).
 //!
@@ -21,9 +21,10 @@ pub mod ffi;
 
 use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentSpec, Resources, Turn};
-use connect4_engine::answers::{self, AnalyzeAnswer, MoveAnswer, ReviewAnswer};
+use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, MoveAnswer, ReviewAnswer};
 use connect4_engine::clock::Instant;
 use connect4_engine::game::{Geometry, Outcome, Position};
+use connect4_engine::solver::book::{self, Book};
 use connect4_engine::solver::{Mode, PooledSolver, SolverPool};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -42,6 +43,7 @@ pub struct Engine {
     resources: Resources,
     solvers: Arc<SolverPool>,
     ladder: Option<String>,
+    tt_mib: usize,
 }
 
 impl Default for Engine {
@@ -72,9 +74,46 @@ impl Engine {
     pub fn new(tt_mib: usize) -> Self {
         Engine {
             resources: Resources::default(),
-            solvers: Arc::new(SolverPool::new(tt_mib).with_other_boards_mib(16).keeping(1)),
+            solvers: Self::pool(tt_mib, book::embedded()),
             ladder: None,
+            tt_mib,
         }
+    }
+
+    /// The engine's solvers: one kept warm between requests, reading `book`.
+    fn pool(tt_mib: usize, book: Arc<Book>) -> Arc<SolverPool> {
+        Arc::new(
+            SolverPool::new(tt_mib)
+                .with_other_boards_mib(16)
+                .keeping(1)
+                .with_book(Some(book)),
+        )
+    }
+
+    /// Reads the opening book every exact answer uses from `bytes`, a 7x6 book file of `c4
+    /// data book`, in place of the one held: a page fetches a deeper book than the built-in
+    /// one (which keeps the module small) so that perfect play answers at once further into
+    /// the game. Refused, keeping the book held, when the file is not a sound 7x6 book or is
+    /// shallower than the book held. Answers the book now held.
+    pub fn set_book(&mut self, bytes: Vec<u8>) -> Result<BookSummary, String> {
+        let book = Book::from_bytes(bytes, Some(Geometry::STANDARD))
+            .map_err(|e| format!("the book: {e}"))?;
+        let held = BookSummary::of(self.solvers.book().map(|b| &**b)).plies;
+        if book.plies() < held {
+            return Err(format!(
+                "the book: {} plies, shallower than the {held}-ply book held",
+                book.plies()
+            ));
+        }
+        let book = Arc::new(book);
+        self.resources.book = Some(Arc::clone(&book));
+        self.solvers = Self::pool(self.tt_mib, book);
+        Ok(self.book_summary())
+    }
+
+    /// The book held: its depth and number of positions.
+    pub fn book_summary(&self) -> BookSummary {
+        BookSummary::of(self.solvers.book().map(|b| &**b))
     }
 
     /// Holds a model file under `path` (e.g. `models/ntuple.bin`), for the agents that name it.
@@ -177,6 +216,7 @@ impl Engine {
                     "limits": { "max_ms": MAX_MS },
                     "presets": answers::presets(self.ladder.as_deref()),
                     "board": answers::board_rule(),
+                    "book": self.book_summary(),
                 }))
             }
             "solve" => {

@@ -128,19 +128,81 @@ fn a_time_limit_stops_a_long_analysis_with_bounds() {
 
 #[test]
 fn the_c_interface_round_trips() {
+    /// Passes `bytes` in a buffer of c4_alloc to `f` and reads back its answer.
+    fn through(
+        e: *mut Engine,
+        bytes: &[u8],
+        f: unsafe extern "C" fn(*mut Engine, *mut u8, usize) -> *mut u8,
+    ) -> String {
+        let buf = ffi::c4_alloc(bytes.len());
+        // SAFETY: test of the documented contract: a buffer of c4_alloc, filled, passed once;
+        // the answer read within its length prefix and freed once.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf, bytes.len());
+            let out = f(e, buf, bytes.len());
+            let len =
+                u32::from_le_bytes(std::slice::from_raw_parts(out, 4).try_into().unwrap()) as usize;
+            let text =
+                String::from_utf8(std::slice::from_raw_parts(out.add(4), len).to_vec()).unwrap();
+            ffi::c4_free(out, 4 + len);
+            text
+        }
+    }
     let e = ffi::c4_engine_new(8);
-    let req = br#"{"op":"analyze","moves":""}"#;
-    let buf = ffi::c4_alloc(req.len());
-    // SAFETY: test of the documented contract: a buffer of c4_alloc, filled, passed once.
-    let answer = unsafe {
-        std::ptr::copy_nonoverlapping(req.as_ptr(), buf, req.len());
-        let out = ffi::c4_call(e, buf, req.len());
-        let len =
-            u32::from_le_bytes(std::slice::from_raw_parts(out, 4).try_into().unwrap()) as usize;
-        let text = String::from_utf8(std::slice::from_raw_parts(out.add(4), len).to_vec()).unwrap();
-        ffi::c4_free(out, 4 + len);
-        ffi::c4_engine_free(e);
-        text
-    };
+    let answer = through(e, br#"{"op":"analyze","moves":""}"#, ffi::c4_call);
     assert!(answer.contains("\"score\":1"), "{answer}");
+    let answer = through(e, b"no book", ffi::c4_set_book);
+    assert!(answer.contains("\"error\":\"the book"), "{answer}");
+    let built_in = connect4_engine::solver::book::format::encode(&book::embedded());
+    let answer = through(e, &built_in, ffi::c4_set_book);
+    assert!(answer.contains("\"plies\":10"), "{answer}");
+    // SAFETY: the handle of c4_engine_new above, freed once.
+    unsafe { ffi::c4_engine_free(e) };
+}
+
+#[test]
+fn a_deeper_book_replaces_the_built_in_one_and_bad_files_are_refused() {
+    use connect4_engine::solver::book::format;
+    let mut e = Engine::new(8);
+    let built_in = book::embedded();
+    let held = e.book_summary();
+    assert_eq!(
+        (held.plies, held.positions),
+        (built_in.plies(), built_in.len())
+    );
+    assert_eq!(
+        call(&mut e, json!({"op": "agents"}))["book"],
+        json!({"plies": built_in.plies(), "positions": built_in.len()})
+    );
+    // Not a book, a truncated one, one shallower than the book held: refused by name, and
+    // the book held stays.
+    let whole = format::encode(&built_in);
+    for (bytes, want) in [
+        (b"not a book".to_vec(), "the book"),
+        (whole[..whole.len() / 2].to_vec(), "the book"),
+        (
+            format::encode(&Book::new(Geometry::STANDARD, 8, built_in.entries()).unwrap()),
+            "8 plies, shallower than the 10-ply book held",
+        ),
+    ] {
+        let err = e.set_book(bytes).unwrap_err();
+        assert!(err.contains(want), "{err}");
+        assert_eq!(e.book_summary(), held);
+    }
+    // A deeper book is read by every exact answer: one holding an 11-stone position with a
+    // score the solver would never find (its true score is 2) answers that score.
+    let deep = Position::from_moves(Geometry::STANDARD, "53371361762").unwrap();
+    assert_eq!(
+        call(&mut e, json!({"op": "solve", "moves": "53371361762"}))["score"],
+        2
+    );
+    let entries = built_in.entries().chain([(deep.canonical_key(), -3)]);
+    let book = Book::new(Geometry::STANDARD, 11, entries).unwrap();
+    let summary = e.set_book(format::encode(&book)).unwrap();
+    assert_eq!((summary.plies, summary.positions), (11, built_in.len() + 1));
+    assert_eq!(
+        call(&mut e, json!({"op": "solve", "moves": "53371361762"}))["score"],
+        -3
+    );
+    assert_eq!(call(&mut e, json!({"op": "agents"}))["book"]["plies"], 11);
 }

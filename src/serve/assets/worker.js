@@ -1,8 +1,26 @@
 // The WebAssembly engine's worker: answers the page's requests one at a time, fetching the
-// model files an agent needs (and the presets' ladder) from beside the page on first use.
+// model files an agent needs (and the presets' ladder) from beside the page on first use,
+// and a deeper opening book when the site ships one (`c4 site --book`): its download starts
+// after the first request and never delays an answer; the engine reads it from the request
+// after it arrives.
 import { Engine } from "./connect4.mjs";
 
 let engine = null;
+/** The deeper book's download (started once), and its bytes once they are here. */
+let bookFetch = null;
+let bookBytes = null;
+
+function fetchBook() {
+  if (bookFetch) return;
+  bookFetch = fetch(new URL("./book-7x6.bin", import.meta.url))
+    .then((res) => (res.ok ? res.arrayBuffer() : null))
+    .then((bytes) => {
+      if (bytes) bookBytes = new Uint8Array(bytes);
+    })
+    .catch(() => {
+      // No deeper book (or no network): the built-in book answers.
+    });
+}
 
 async function ready() {
   if (engine) return engine;
@@ -18,6 +36,14 @@ async function ready() {
 
 async function answer(request) {
   const e = await ready();
+  if (bookBytes) {
+    try {
+      e.setBook(bookBytes);
+    } catch (_) {
+      // Not a book this engine reads: keep the built-in one.
+    }
+    bookBytes = null;
+  }
   if (request.op === "move") {
     for (const path of e.needs(request.agent)) {
       const res = await fetch(new URL(`./${path}`, import.meta.url));
@@ -25,7 +51,9 @@ async function answer(request) {
       e.addModel(path, new Uint8Array(await res.arrayBuffer()));
     }
   }
-  return e.call(request);
+  const reply = e.call(request);
+  fetchBook();
+  return reply;
 }
 
 let queue = Promise.resolve();

@@ -51,3 +51,11 @@ test("a time limit returns bounds instead of hanging", () => {
   const m = engine.move("perfect", "4444", { width: 8, height: 7, ms: 50 });
   assert.ok(m.column >= 1 && m.column <= 8);
 });
+
+test("holds the built-in book and refuses a file that is not a book", () => {
+  const held = engine.agents().book;
+  assert.equal(held.plies, 10);
+  assert.ok(held.positions > 1000000);
+  assert.throws(() => engine.setBook(new TextEncoder().encode("no book")), (e) => e instanceof EngineError && /the book/.test(e.message));
+  assert.deepEqual(engine.agents().book, held);
+});

@@ -1,6 +1,6 @@
 //! The answers a player's page reads, as JSON-ready values: the solver's verdict on a
-//! position, a reviewed game, an agent's move, the agent kinds on offer and the board-size
-//! rule. `c4 serve` sends them over HTTP and the WebAssembly engine returns them to the page
+//! position, a reviewed game, an agent's move, the agent kinds on offer, the board-size
+//! rule and the opening book held. `c4 serve` sends them over HTTP and the WebAssembly engine returns them to the page
 //! in the browser, so one page reads both back ends the same way.
 
 mod analyze;
@@ -38,6 +38,26 @@ pub struct BoardRule {
     pub max_bits: usize,
     /// The rule in words.
     pub text: String,
+}
+
+/// The opening book a back end's exact answers read, as the page reads it: how deep perfect
+/// play answers at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BookSummary {
+    /// Stones of the deepest positions in the book (0: no book).
+    pub plies: usize,
+    /// Positions the book holds (mirror images folded).
+    pub positions: usize,
+}
+
+impl BookSummary {
+    /// The summary of `book` (zeros for none).
+    pub fn of(book: Option<&crate::solver::book::Book>) -> Self {
+        BookSummary {
+            plies: book.map_or(0, |b| b.plies()),
+            positions: book.map_or(0, |b| b.len()),
+        }
+    }
 }
 
 /// The board-size rule.

@@ -88,7 +88,14 @@ impl Book {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        format::decode_owned(bytes.into(), geom).map_err(|e| e.at(path))
+        Self::from_bytes(bytes, geom).map_err(|e| e.at(path))
+    }
+
+    /// Reads a book from the bytes of a book file, checked as [`Book::load`] checks a file;
+    /// the bytes are kept, not copied (a page or program that fetched a deep book holds it
+    /// once).
+    pub fn from_bytes(bytes: Vec<u8>, geom: Option<Geometry>) -> Result<Self, BookError> {
+        format::decode_owned(bytes.into(), geom)
     }
 
     /// Writes the book atomically.
@@ -222,7 +229,7 @@ pub fn default_book() -> Arc<Book> {
         if bytes == EMBEDDED_BYTES {
             return embedded();
         }
-        if let Ok(book) = format::decode(&bytes, None)
+        if let Ok(book) = Book::from_bytes(bytes, None)
             && book.plies() >= embedded().plies()
         {
             return Arc::new(book);
