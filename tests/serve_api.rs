@@ -330,6 +330,12 @@ fn move_plays_legal_columns_and_refuses_bad_requests() {
     let (_, agents) = get(addr, "/api/agents");
     let kinds = agents["kinds"].as_array().unwrap();
     assert!(kinds.iter().any(|k| k["name"] == "hybrid"));
+    // The book the server's exact answers read: the built-in one, every position of up to
+    // 10 stones.
+    assert_eq!(
+        agents["book"],
+        serde_json::json!({"plies": 10, "positions": 1_208_493})
+    );
 }
 
 #[test]
