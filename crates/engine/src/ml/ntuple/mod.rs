@@ -470,7 +470,7 @@ impl NTupleNetwork {
         self.for_each_pattern(pos, |table, a, b| {
             sum += w[table + a as usize] + w[table + b as usize];
         });
-        sum.tanh()
+        kernel::squash(sum)
     }
 
     /// Moves the weights at `active` toward `target` (first player's view, in [-1, 1]) by

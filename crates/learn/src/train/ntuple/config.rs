@@ -261,6 +261,6 @@ impl NTupleConfig {
                 a + (b - a) * g as f32 / self.games as f32
             };
         }
-        a * (b / a).powf(g as f32 / (self.games - 1) as f32)
+        a * crate::ml::ntuple::kernel::powf(b / a, g as f32 / (self.games - 1) as f32)
     }
 }

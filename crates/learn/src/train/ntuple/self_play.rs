@@ -25,7 +25,7 @@
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, Weights, combine};
 use super::{Explore, LearnExplored, NTupleConfig};
 use crate::game::{Player, Position};
-use crate::ml::ntuple::{Compact, NTupleNetwork};
+use crate::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
@@ -256,7 +256,7 @@ pub(super) fn self_play(
                 "every position of one stone sums past {SATURATED} before the squash ({}), so \
                  every first move has the value {}",
                 each.join(", "),
-                sums[0].tanh()
+                kernel::squash(sums[0])
             )));
         }
         times.combine_seconds += t1.elapsed().as_secs_f64();
@@ -335,7 +335,9 @@ pub(super) fn self_play_game(
         w.spare.push(t);
     }
     let horizon = if config.lambda > 0.0 {
-        (TRACE_CUT.ln() / config.lambda.ln()).ceil() as usize + 1
+        // The C library's logarithm could round differently on another system (see
+        // `kernel::squash`): the crate's, the same everywhere.
+        (libm::logf(TRACE_CUT) / libm::logf(config.lambda)).ceil() as usize + 1
     } else {
         1
     };
@@ -373,6 +375,10 @@ pub(super) fn self_play_game(
             cols[rng.gen_range(0..cols.len())]
         });
         // The values (first player's view) the move needs, slots kept for the chosen.
+        // (Comparing the sums before the squash instead, which orders columns the same
+        // except where the squash rounds several sums to 1, saved little and trained a
+        // network that lost 79 of 500 games as first player: the depth-1 agent compares
+        // values, and a greedy choice among values of 1 must be made as it makes it.)
         for c in pos.legal_columns() {
             let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
             let needed = match explored {

@@ -284,18 +284,21 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
     // Pinned fingerprints of short runs of four recipes. A change meant to be only faster
     // (how values are read, what is computed when) must leave them as they are; a change
     // of what is learned changes them, and the new values are then written here on purpose
-    // (and the recipes' published figures no longer replay exactly: say so).
+    // (and the recipes' published figures no longer replay exactly: say so). The values
+    // are the same on every system: the squash and the step schedule use the `libm`
+    // crate, not the C library (`kernel::squash`); pinned anew on 2026-11-28 when they did,
+    // and checked on the glibc and musl targets.
     let g = Geometry::STANDARD;
     let q = crate::progress::Quiet;
     let variants = [
-        ("td", small(), 16119401768090377634),
+        ("td", small(), 11382981391159950712),
         (
             "tcl",
             NTupleConfig {
                 rule: Rule::Tcl,
                 ..small()
             },
-            5150408533063550201,
+            14263150720752703260,
         ),
         (
             "learn-explored first, explore any",
@@ -306,7 +309,7 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
                 epsilon_final: 0.3,
                 ..small()
             },
-            13737876561339031276,
+            11082031816128783349,
         ),
         (
             "not safe, tail",
@@ -315,7 +318,7 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
                 tail: 0.5,
                 ..small()
             },
-            6451899316064072014,
+            10837977671383274779,
         ),
     ];
     let got: Vec<(&str, u64)> = variants
