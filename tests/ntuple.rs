@@ -293,3 +293,26 @@ fn a_recipe_file_trains_and_a_model_file_retrains_itself_on_any_number_of_thread
     train(&["--recipe", s(&a), "--set", "seed=10"], &e);
     assert_ne!(weights_of(&a), weights_of(&e));
 }
+
+#[test]
+fn the_shipped_network_records_the_shipped_recipe() {
+    // `c4 train ntuple --recipe models/ntuple.bin` trains the shipped file again, and so does
+    // plain `c4 train ntuple`: the file records the recipe of recipes/ntuple.toml, seed included.
+    let from_file = ok(
+        &c4(&[
+            "train",
+            "ntuple",
+            "--recipe",
+            "models/ntuple.bin",
+            "--print-recipe",
+        ]),
+        "print the shipped network's recipe",
+    );
+    let shipped = ok(
+        &c4(&["train", "ntuple", "--print-recipe"]),
+        "print the default recipe",
+    );
+    assert_eq!(from_file, shipped);
+    assert!(from_file.contains("seed = 92\n"), "{from_file}");
+    assert!(from_file.contains("games = 7000000\n"), "{from_file}");
+}

@@ -172,7 +172,7 @@ impl Default for NTupleConfig {
             supervised_rate: 0.002,
             target: Target::Wdl,
             order: Order::SupervisedFirst,
-            seed: 0,
+            seed: 92,
             rule: Rule::Td,
             safe: true,
             lanes: 16,

@@ -15,6 +15,8 @@ fn small() -> NTupleConfig {
         lanes: 4,
         lane_games: 25,
         tail: 0.0,
+        // Pinned: the fingerprints below were taken at seed 0, whatever the shipped seed.
+        seed: 0,
         ..NTupleConfig::default()
     }
 }
