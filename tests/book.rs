@@ -285,7 +285,7 @@ fn bench_analyze_prints_percentiles_by_band_of_plies() {
         ]),
         "bench analyze",
     );
-    assert!(out.contains("book of 10 plies"), "{out}");
+    assert!(out.contains("book of 12 plies"), "{out}");
     assert!(out.contains("p50 ms") && out.contains("p99 ms"), "{out}");
     for (band, n) in [("0-2", "6"), ("3-5", "6"), ("all", "12")] {
         let row = out
@@ -352,17 +352,42 @@ fn c4_finds_the_book_outside_the_repository() {
 }
 
 #[test]
-fn the_repositorys_own_book_file_is_read_as_the_built_in_book() {
-    // From the repository's root the default book is data/book-7x6.bin, the built-in book
-    // byte for byte: it is taken as that book, not decoded a second time.
+fn the_repositorys_books_are_the_deep_default_and_the_built_in_one() {
+    // From the repository's root the default book is data/book-7x6-12.bin, every position of
+    // up to 12 stones; data/book-7x6.bin is the built-in book (10 plies) as a file.
     assert!(
-        Path::new("data/book-7x6.bin").is_file(),
-        "tests run from the repository root"
+        Path::new(connect4_ml::solver::book::DEEP_PATH).is_file(),
+        "tests run from the repository root, which holds {}",
+        connect4_ml::solver::book::DEEP_PATH
     );
     let default = connect4_ml::solver::book::default_book();
-    assert!(Arc::ptr_eq(
-        &default,
-        &connect4_ml::solver::book::embedded()
-    ));
-    assert_eq!(default.plies(), 10);
+    assert_eq!(default.plies(), 12);
+    assert_eq!(default.len(), 9_188_816);
+    let embedded = connect4_ml::solver::book::embedded();
+    let file = Book::load(Path::new("data/book-7x6.bin"), None).unwrap();
+    assert_eq!((file.plies(), file.len()), (10, 1_208_493));
+    assert!(file.entries().eq(embedded.entries()));
+    // The deep book agrees with the built-in one wherever both answer.
+    for (key, score) in embedded.entries().step_by(997) {
+        assert_eq!(default.get(key), Some(score), "key {key}");
+    }
+}
+
+#[test]
+fn c4_run_from_the_repository_answers_twelve_stones_from_the_deep_book() {
+    // Twelve stones: a lookup in data/book-7x6-12.bin (no node searched); the built-in
+    // book, named as a file, searches for the same score.
+    let fields = |args: &[&str]| -> Vec<String> {
+        let out = c4_with_stdin(args, "444444333222\n");
+        assert!(out.status.success(), "{}", both(&out));
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    let deep = fields(&["solve"]);
+    assert_eq!(deep[..3], ["444444333222", "2", "0"]);
+    let shallow = fields(&["--book", "data/book-7x6.bin", "solve"]);
+    assert_eq!(shallow[..2], ["444444333222", "2"]);
+    assert!(shallow[2].parse::<u64>().unwrap() > 1000, "{shallow:?}");
 }

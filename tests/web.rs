@@ -79,7 +79,8 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --json",
     ))
     .unwrap();
-    assert_eq!(json["files"], 16);
+    // The page, its modules and models, and the deeper default book (data/book-7x6-12.bin).
+    assert_eq!(json["files"], 17);
     assert!(json["wasm_gzip"].as_u64().unwrap() < json["wasm"].as_u64().unwrap());
     // The run's book ships beside the page when it is not the built-in one (here the
     // repository's own file named with --book, as deep as the built-in one); a file that is

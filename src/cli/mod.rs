@@ -31,7 +31,7 @@ pub struct Cli {
     /// The opening book every exact answer reads (solve, analyze, the perfect agent, grading,
     /// labelling, serve, hints; `c4 site` ships it beside the page when it is not the
     /// built-in one); made by `c4 data book`. Default: book-7x6.bin beside the c4
-    /// binary or data/book-7x6.bin when one is there, else the 7x6 book built into c4.
+    /// binary, data/book-7x6-12.bin or data/book-7x6.bin when one is there, else the 7x6 book built into c4.
     #[arg(long, global = true, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
     /// Read no opening book: exact answers search from scratch.
@@ -287,9 +287,19 @@ fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
     })
 }
 
-/// Runs the parsed command.
+/// Runs the parsed command. The book is read only by the commands that answer exactly, so
+/// that the others do not pay for a deep book's load; a `--book` file that does not load is
+/// refused whatever the command.
 pub fn run(cli: Cli) -> Result<()> {
-    let book = choose_book(cli.book.as_deref(), cli.no_book)?;
+    let reads_book = !matches!(
+        cli.command,
+        Command::Predict(_) | Command::Train(_) | Command::Plot(_) | Command::Deploy(_)
+    );
+    let book = if reads_book || cli.book.is_some() {
+        choose_book(cli.book.as_deref(), cli.no_book)?
+    } else {
+        None
+    };
     match cli.command {
         Command::Solve(a) => solve::run(a, book),
         Command::Analyze(a) => analyze::run(a, book),

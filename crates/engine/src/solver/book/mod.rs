@@ -10,7 +10,7 @@
 //! ([`Solver::set_book`](super::Solver::set_book), or a [`SolverPool`](super::SolverPool)'s
 //! book for all of its solvers); by default a solver reads the 7x6 book built into the
 //! library ([`embedded`]). The CLI's `--book` picks another file, and without it
-//! [`default_book`] (a file beside the program or `data/book-7x6.bin`, else the built-in
+//! [`default_book`] (a file beside the program, `data/book-7x6-12.bin` or `data/book-7x6.bin`, else the built-in
 //! one). Without a book everything still works, only the opening is slower.
 
 pub mod build;
@@ -28,6 +28,10 @@ use std::sync::Arc;
 
 /// The default book of the repository, for 7x6 boards.
 pub const DEFAULT_PATH: &str = "data/book-7x6.bin";
+
+/// The repository's deeper 7x6 book (every position of up to 12 stones, 22.5 MB): read from
+/// the working folder when it is there, too big to build into every program and page.
+pub const DEEP_PATH: &str = "data/book-7x6-12.bin";
 
 /// An opening book for one board size: the score of each position under its canonical key,
 /// the smaller of the keys of the position and its mirror image (held compactly: see
@@ -203,8 +207,8 @@ pub fn embedded() -> Arc<Book> {
 }
 
 /// Where a book file is looked for when none is named: `book-7x6.bin` beside the running
-/// program (a bigger book shipped with a binary), then [`DEFAULT_PATH`] under the working
-/// folder (the repository's own).
+/// program (a bigger book shipped with a binary), then [`DEEP_PATH`] and [`DEFAULT_PATH`]
+/// under the working folder (the repository's own).
 pub fn default_paths() -> Vec<std::path::PathBuf> {
     let mut paths = Vec::new();
     if let Some(dir) = std::env::current_exe()
@@ -213,6 +217,7 @@ pub fn default_paths() -> Vec<std::path::PathBuf> {
     {
         paths.push(dir.join("book-7x6.bin"));
     }
+    paths.push(Path::new(DEEP_PATH).to_path_buf());
     paths.push(Path::new(DEFAULT_PATH).to_path_buf());
     paths
 }
