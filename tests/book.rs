@@ -391,3 +391,51 @@ fn c4_run_from_the_repository_answers_twelve_stones_from_the_deep_book() {
     assert_eq!(shallow[..2], ["444444333222", "2"]);
     assert!(shallow[2].parse::<u64>().unwrap() > 1000, "{shallow:?}");
 }
+
+#[test]
+fn the_deep_book_is_made_again_byte_for_byte_from_its_committed_leaves() {
+    // data/book12/labelled holds the 5,832,236 labelled leaves of 12 stones in 59 gzipped
+    // chunks; `c4 data book` over them, in order, makes data/book-7x6-12.bin exactly.
+    use std::io::{Read, Write};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut chunks: Vec<_> = std::fs::read_dir(root.join("data/book12/labelled"))
+        .expect("data/book12/labelled ships with the repository")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".txt.gz"))
+        .collect();
+    chunks.sort();
+    assert_eq!(chunks.len(), 59);
+    let dir = temp_dir("deep-book");
+    let leaves = dir.join("labelled.txt");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&leaves).unwrap());
+    let mut lines = 0;
+    for chunk in &chunks {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(chunk).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        lines += text.lines().count();
+        out.write_all(text.as_bytes()).unwrap();
+    }
+    out.flush().unwrap();
+    drop(out);
+    assert_eq!(lines, 5_832_236);
+    let book = dir.join("book.bin");
+    ok(
+        &c4(&[
+            "data",
+            "book",
+            "--plies",
+            "12",
+            "--leaves",
+            s(&leaves),
+            "--out",
+            s(&book),
+        ]),
+        "data book --plies 12",
+    );
+    assert!(
+        std::fs::read(&book).unwrap() == std::fs::read(root.join("data/book-7x6-12.bin")).unwrap(),
+        "the book made from data/book12/labelled differs from data/book-7x6-12.bin"
+    );
+}
