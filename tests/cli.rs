@@ -271,14 +271,25 @@ fn play_plain_reads_moves_answers_illegal_input_and_finishes() {
 
 #[test]
 fn play_plain_hint_undo_and_end_of_input() {
-    // Agent first. Hints after one, three, seven and nine stones come from the opening book
-    // (every child in it); after eleven stones, past the book, the board is too open to
-    // solve quickly. Then the person takes the move back and the input ends.
+    // Agent first. Hints after one, three, seven and nine stones come from the built-in
+    // 10-ply book (every child in it); after eleven stones, past that book, the board is too
+    // open to solve quickly. Then the person takes the move back and the input ends.
+    let moves = "?\n4\n?\n3\n5\n?\n4\n?\n3\n?\nu\n";
+    let play = [
+        "play", "--plain", "--agent", "perfect", "--first", "agent", "--seed", "1",
+    ];
+    // The repository's 12-ply book, read by default from its root, answers the last one too.
+    let deep = c4(&play, moves);
+    assert!(deep.status.success(), "{}", text(&deep.stderr));
+    let deep = text(&deep.stdout);
+    assert!(
+        deep.matches("Solver scores per column").count() == 5
+            && deep.contains("larger is faster): 1:-12 2:-10 3:-10 4:- 5:-4 6:-8 7:-10"),
+        "{deep}"
+    );
     let out = c4(
-        &[
-            "play", "--plain", "--agent", "perfect", "--first", "agent", "--seed", "1",
-        ],
-        "?\n4\n?\n3\n5\n?\n4\n?\n3\n?\nu\n",
+        &[&["--book", "data/book-7x6.bin"][..], &play[..]].concat(),
+        moves,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
