@@ -227,7 +227,13 @@ pub fn default_paths() -> Vec<std::path::PathBuf> {
 /// book byte for byte (the repository's own, run from its root) is not decoded a second
 /// time.
 pub fn default_book() -> Arc<Book> {
-    for path in default_paths().iter().filter(|p| p.is_file()) {
+    first_book(&default_paths())
+}
+
+/// The first sound book of `paths` at least as deep as the built-in one (the built-in book
+/// itself for a file with its bytes), else the built-in book.
+fn first_book(paths: &[std::path::PathBuf]) -> Arc<Book> {
+    for path in paths.iter().filter(|p| p.is_file()) {
         let Ok(bytes) = std::fs::read(path) else {
             continue;
         };

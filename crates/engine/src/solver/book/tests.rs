@@ -420,3 +420,16 @@ fn damage_never_panics(g: Geometry, bytes: &[u8], seed: u64) {
         "{refused} refused, {read} read"
     );
 }
+
+#[test]
+fn the_repositorys_built_in_book_file_is_taken_as_the_built_in_book() {
+    // data/book-7x6.bin is the built-in book byte for byte: a default search that finds it
+    // (run from the repository's root with no deeper book there) takes the built-in book
+    // rather than decoding the same bytes a second time; a missing file is passed over.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let paths = [root.join("no-such-book.bin"), root.join(DEFAULT_PATH)];
+    let found = first_book(&paths);
+    assert!(Arc::ptr_eq(&found, &embedded()));
+    assert_eq!(found.plies(), 10);
+    assert!(Arc::ptr_eq(&first_book(&[]), &embedded()));
+}
