@@ -49,6 +49,7 @@ pub fn run(
     let machine = Machine {
         threads: rayon::current_num_threads().max(1),
         curve_every: sizes.ntuple_games,
+        ..Machine::default()
     };
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench
     // keeps (`curve-columns.json`); a folder without them (the Pons files) gets no curve,

@@ -5,7 +5,9 @@ use anyhow::{Result, bail};
 use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::train::ntuple::{CurveProbe, Job, Machine, NTupleConfig, collapse, train_job};
+use connect4_ml::train::ntuple::{
+    CurveProbe, Job, Machine, NTupleConfig, collapse, kept_summary, train_job,
+};
 use std::path::PathBuf;
 
 /// `c4 train ntuple`'s options. Those marked (recipe) change one key of the recipe
@@ -106,6 +108,12 @@ pub struct NTupleArgs {
     /// Where the network goes; the curve (.curve.csv) and report (.report.json) beside it.
     #[arg(long, default_value = "models/ntuple.bin")]
     out: PathBuf,
+    /// Keep a copy of the network at the curve's best point (first-player wins against the
+    /// perfect player) and hand it over instead of the last weights when the last point's
+    /// 95% interval lies wholly below it: a run that unlearned what it knew keeps what it
+    /// knew. It sees only the points `--curve-every` measures; what is learned never changes.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    keep_best: bool,
     /// Save the training state to OUT's `.checkpoint` file every K games, at the end of the
     /// round that reaches K (0: never).
     #[arg(long, default_value_t = 250_000)]
@@ -292,6 +300,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         machine: Machine {
             threads,
             curve_every: a.curve_every,
+            keep_best: a.keep_best,
         },
         checkpoint_every: a.checkpoint_every,
         resume: a.resume,
@@ -321,6 +330,9 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         }
         if let Some(warning) = collapse(&run.curve) {
             eprintln!("warning: {warning}");
+        }
+        if let Some(why) = run.kept.and_then(|k| kept_summary(&run.curve, k)) {
+            println!("kept: {why} (--keep-best false hands over the last)");
         }
     })?;
     if outcome.runs.len() > 1 {

@@ -61,6 +61,10 @@ pub struct NTupleReport<'a> {
     pub weights: usize,
     /// The curve.
     pub curve: &'a [CurvePoint],
+    /// Self-play games at the curve point whose network was handed over instead of the
+    /// last weights (the curve fell clearly below it); absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_games: Option<usize>,
 }
 
 /// One row of `NAME.curve.csv`.
@@ -172,6 +176,7 @@ pub fn save_run(
         sync: run.sync,
         weights: run.network.len(),
         curve: &run.curve,
+        kept_games: run.kept.and_then(|k| run.curve.get(k)).map(|p| p.games),
     };
     write_json_atomic(&report, &r).map_err(io(&report))?;
     written.push(report);

@@ -57,13 +57,26 @@ pub struct JobRun {
     pub sync: super::SyncTimes,
     /// Weights in the network.
     pub weights: usize,
+    /// The curve point whose network was handed over instead of the last weights (the
+    /// curve fell clearly below it), if any.
+    pub kept: Option<usize>,
 }
 
 impl JobRun {
-    /// Wins against the perfect player at the last curve point, as first and as second
-    /// player (all eps together): what picks a job's best run.
+    /// The curve point that measured the network the run handed over: the kept one, else
+    /// the last.
+    pub fn handed_point(&self) -> Option<&CurvePoint> {
+        match self.kept {
+            Some(k) => self.curve.get(k),
+            None => self.curve.last(),
+        }
+    }
+
+    /// Wins against the perfect player at the curve point of the network handed over (the
+    /// last, unless one was kept), as first and as second player (all eps together): what
+    /// picks a job's best run.
     pub fn last_wins(&self) -> (usize, usize) {
-        self.curve.last().map_or((0, 0), |pt| {
+        self.handed_point().map_or((0, 0), |pt| {
             let wins = |side: &str| -> usize {
                 pt.vs_perfect
                     .iter()
@@ -177,7 +190,11 @@ fn train_one(
     }
     .rows(run.labelled + run.games)
     .recipe(config.to_toml());
-    if let Some(last) = run.curve.last() {
+    let handed = match run.kept {
+        Some(k) => run.curve.get(k),
+        None => run.curve.last(),
+    };
+    if let Some(last) = handed {
         let mut metrics = vec![("curve_score".to_string(), last.score)];
         metrics.extend(
             last.mistakes
@@ -189,6 +206,9 @@ fn train_one(
                 .iter()
                 .map(|m| (format!("perfect_{}_eps{}_wins", m.side, m.eps), m.win_rate)),
         );
+        if run.kept.is_some() {
+            metrics.push(("kept_games".to_string(), last.games as f64));
+        }
         meta = meta.metrics(metrics);
     }
     let written = save_run(path, config, &run, meta)?;
@@ -204,6 +224,7 @@ fn train_one(
             seconds: run.seconds,
             sync: run.sync,
             weights: run.network.len(),
+            kept: run.kept,
         },
         written,
     ))
@@ -251,6 +272,7 @@ mod tests {
             machine: Machine {
                 threads: 2,
                 curve_every: 0,
+                keep_best: true,
             },
             checkpoint_every: 0,
             resume: false,
@@ -278,6 +300,91 @@ mod tests {
         let recipe = NTupleConfig::from_toml(&meta.recipe.unwrap(), "net.run1.bin").unwrap();
         assert_eq!(recipe.seed, 10);
         assert_eq!(meta.seed, 10);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_run_that_kept_an_earlier_network_is_judged_and_reported_by_it() {
+        use super::super::tests::point;
+        use super::super::{Checkpoint, Snapshot, save_checkpoint};
+        use crate::ml::ntuple::NTupleNetwork;
+        let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-job-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = NTupleConfig {
+            layout: NTupleLayout {
+                tuples: 4,
+                cells: 4,
+                sets: 1,
+                seed: 3,
+            },
+            games: 40,
+            lanes: 2,
+            lane_games: 10,
+            seed: 9,
+            ..NTupleConfig::default()
+        };
+        let out = dir.join("net.bin");
+        let net = NTupleNetwork::new(Geometry::STANDARD, config.layout).unwrap();
+        // The kept network: a short run's, so that only weights a board can reach are set.
+        let short = NTupleConfig {
+            games: 20,
+            ..config.clone()
+        };
+        let one = Machine {
+            threads: 1,
+            curve_every: 0,
+            keep_best: true,
+        };
+        let kept =
+            super::super::train_ntuple(&short, Geometry::STANDARD, &[], None, None, &one, &Quiet)
+                .unwrap()
+                .network;
+        assert_ne!(kept.weights(), net.weights());
+        // Self-play done, its curve fell from the second point: the job resumes there.
+        let state = Checkpoint {
+            config: config.clone(),
+            supervised_done: true,
+            games_done: 40,
+            seconds: 1.0,
+            curve: vec![point(10, 50, 100), point(20, 92, 100), point(40, 40, 100)],
+            network: net.data(),
+            tcl: None,
+            tail: None,
+            best: Some(Snapshot {
+                point: 1,
+                weights: kept.weights().to_vec(),
+            }),
+        };
+        save_checkpoint(&beside(&out, ".checkpoint"), &state).unwrap();
+        let job = Job {
+            config,
+            geom: Geometry::STANDARD,
+            examples: &[],
+            probe: None,
+            machine: Machine {
+                threads: 1,
+                curve_every: 0,
+                keep_best: true,
+            },
+            checkpoint_every: 10,
+            resume: true,
+            runs: 1,
+            out: out.clone(),
+            meta: TrainingMeta::new("test", 0),
+        };
+        let outcome = train_job(&job, &Quiet, &mut |_, _| {}).unwrap();
+        let run = &outcome.runs[0];
+        assert_eq!(run.kept, Some(1));
+        // Picked by the wins of the network it handed over, not of the last point.
+        assert_eq!(run.last_wins(), (92, 0));
+        let file = crate::ml::model_file::load_ntuple(&out, None).unwrap();
+        assert_eq!(file.network.weights(), kept.weights());
+        let metrics = file.header.meta.metrics;
+        let metric = |name: &str| metrics.iter().find(|(k, _)| k == name).map(|m| m.1);
+        assert_eq!(metric("kept_games"), Some(20.0));
+        assert_eq!(metric("perfect_first_eps0_wins"), Some(0.92));
+        let report = std::fs::read_to_string(beside(&out, ".report.json")).unwrap();
+        assert!(report.contains("\"kept_games\": 20"), "{report}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

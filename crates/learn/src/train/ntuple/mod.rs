@@ -26,7 +26,7 @@ mod pick;
 mod recipe;
 mod self_play;
 
-pub use collapse::collapse;
+pub use collapse::{best_point, collapse, fell_from};
 pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
@@ -92,16 +92,31 @@ pub struct Machine {
     /// Measure the curve every K self-play games (0: only after each part), at the end of
     /// the round that reaches it.
     pub curve_every: usize,
+    /// Keep a copy of the network at the curve's best point (first-player wins against the
+    /// perfect player) and hand it over instead of the last weights when the curve fell
+    /// clearly below it ([`fell_from`]). It changes nothing a run learns, only which of the
+    /// networks the curve measured is handed over, so it sees what the cadence lets it see.
+    pub keep_best: bool,
 }
 
 impl Default for Machine {
-    /// Every core rayon sees; the curve every 500,000 games.
+    /// Every core rayon sees; the curve every 500,000 games; the best point kept.
     fn default() -> Self {
         Machine {
             threads: rayon::current_num_threads().max(1),
             curve_every: 500_000,
+            keep_best: true,
         }
     }
+}
+
+/// A copy of the network at one curve point, kept in case the curve falls from it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Its point's index on the curve.
+    pub point: usize,
+    /// The weights the run would have handed over at that point.
+    pub weights: Vec<f32>,
 }
 
 /// The state a run saves and resumes from.
@@ -123,6 +138,8 @@ pub struct Checkpoint {
     pub tcl: Option<TclState>,
     /// The tail average so far, when the run averages.
     pub tail: Option<TailAverage>,
+    /// The network at the curve's best point so far, when the machine keeps it.
+    pub best: Option<Snapshot>,
 }
 
 /// Where and how often a run saves its state.
@@ -149,6 +166,9 @@ pub struct NTupleRun {
     pub seconds: f64,
     /// Where self-play's time went beyond playing (since the run started or resumed).
     pub sync: SyncTimes,
+    /// The curve point whose network was handed over instead of the last weights, because
+    /// the curve fell clearly below it (`None`: the last weights, as trained).
+    pub kept: Option<usize>,
 }
 
 /// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
@@ -175,6 +195,7 @@ pub fn train_ntuple(
             network: NTupleNetwork::new(geom, config.layout)?.data(),
             tcl: None,
             tail: None,
+            best: None,
         },
     };
     let mut net = NTupleNetwork::from_data(geom, state.network.clone())?;
@@ -247,13 +268,21 @@ pub fn train_ntuple(
             state.games_done = end;
             shared.copy_into(&mut net);
             let at_curve = machine.curve_every > 0 && end >= curve_due;
-            if (at_curve || end == config.games)
-                && let Some(pt) = measure(&handed(&net, &tail), &state, "self-play")?
-            {
-                progress.note(&pt.summary());
-                state.curve.push(pt);
-                if let Some(warning) = collapse(&state.curve) {
-                    progress.note(&format!("warning: {warning}"));
+            if at_curve || end == config.games {
+                let now = handed(&net, &tail);
+                if let Some(pt) = measure(&now, &state, "self-play")? {
+                    progress.note(&pt.summary());
+                    state.curve.push(pt);
+                    if let Some(warning) = collapse(&state.curve) {
+                        progress.note(&format!("warning: {warning}"));
+                    }
+                    let newest = state.curve.len() - 1;
+                    if machine.keep_best && best_point(&state.curve) == Some(newest) {
+                        state.best = Some(Snapshot {
+                            point: newest,
+                            weights: now.weights().to_vec(),
+                        });
+                    }
                 }
             }
             if let Some(c) = checkpointing {
@@ -272,6 +301,18 @@ pub fn train_ntuple(
     {
         net.weights_mut().copy_from_slice(&t.mean);
     }
+    let mut kept = None;
+    if machine.keep_best
+        && let Some(i) = fell_from(&state.curve)
+        && let Some(snap) = state.best.as_ref().filter(|s| s.point == i)
+    {
+        net.weights_mut().copy_from_slice(&snap.weights);
+        kept = Some(i);
+        progress.note(&format!(
+            "kept: {}",
+            kept_summary(&state.curve, i).unwrap_or_default()
+        ));
+    }
     if !supervised_first && !state.supervised_done {
         supervised(config, &mut net, examples, &mut state, progress);
         if let Some(pt) = measure(&net, &state, "supervised")? {
@@ -286,7 +327,33 @@ pub fn train_ntuple(
         labelled: examples.len(),
         seconds: state.seconds,
         sync,
+        kept,
     })
+}
+
+/// Why a run handed over the network of curve point `kept`, in words.
+pub fn kept_summary(curve: &[CurvePoint], kept: usize) -> Option<String> {
+    let first = |p: &CurvePoint| p.vs_perfect.iter().find(|m| m.side == "first").cloned();
+    let (k, last) = (
+        curve.get(kept)?,
+        curve.iter().rev().find(|p| p.part == "self-play")?,
+    );
+    let (a, b) = (first(k)?, first(last)?);
+    Some(format!(
+        "the network of game {} (first-player wins against the perfect player {:.1}% [{:.1}, \
+         {:.1}] of {}) instead of the last weights ({:.1}% [{:.1}, {:.1}] of {} at game {}): \
+         the curve fell clearly below it",
+        k.games,
+        100.0 * a.win_rate,
+        100.0 * a.low,
+        100.0 * a.high,
+        a.games,
+        100.0 * b.win_rate,
+        100.0 * b.low,
+        100.0 * b.high,
+        b.games,
+        last.games,
+    ))
 }
 
 /// The supervised part: `epochs` shuffled passes of the LMS rule over `examples`.

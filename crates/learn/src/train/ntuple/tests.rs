@@ -25,6 +25,7 @@ fn one() -> Machine {
     Machine {
         threads: 1,
         curve_every: 0,
+        keep_best: true,
     }
 }
 
@@ -63,6 +64,7 @@ fn self_play_is_seeded_and_resumes_to_the_same_network() {
             network: net.data(),
             tcl: None,
             tail: None,
+            best: None,
         },
     )
     .unwrap();
@@ -145,6 +147,7 @@ fn a_seed_gives_the_same_network_on_any_number_of_threads() {
         let m = Machine {
             threads,
             curve_every: 700,
+            ..one()
         };
         let run = train_ntuple(&cfg, g, &[], None, None, &m, &q).unwrap();
         assert_eq!(run.network.data(), reference, "{threads} threads");
@@ -334,30 +337,33 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
     assert_eq!(got, pinned);
 }
 
+/// A self-play curve point whose only measurement is `wins` of `n` games as first player
+/// against the perfect player.
+pub(super) fn point(games: usize, wins: usize, n: usize) -> CurvePoint {
+    let w = crate::arena::wilson(wins, n);
+    CurvePoint {
+        part: "self-play".into(),
+        games,
+        seconds: 0.0,
+        score: f64::NAN,
+        score_low: f64::NAN,
+        score_high: f64::NAN,
+        mistakes: Vec::new(),
+        vs_perfect: vec![PerfectMatch {
+            side: "first".into(),
+            eps: 0.0,
+            games: n,
+            wins,
+            draws: 0,
+            win_rate: w.value,
+            low: w.low,
+            high: w.high,
+        }],
+    }
+}
+
 #[test]
 fn a_curve_that_falls_from_most_wins_to_none_is_called_a_collapse() {
-    let point = |games: usize, wins: usize, n: usize| {
-        let w = crate::arena::wilson(wins, n);
-        CurvePoint {
-            part: "self-play".into(),
-            games,
-            seconds: 0.0,
-            score: f64::NAN,
-            score_low: f64::NAN,
-            score_high: f64::NAN,
-            mistakes: Vec::new(),
-            vs_perfect: vec![PerfectMatch {
-                side: "first".into(),
-                eps: 0.0,
-                games: n,
-                wins,
-                draws: 0,
-                win_rate: w.value,
-                low: w.low,
-                high: w.high,
-            }],
-        }
-    };
     // Learned (92 of 100), then lost it all: called out with both points.
     let fell = [
         point(0, 0, 100),
@@ -378,6 +384,107 @@ fn a_curve_that_falls_from_most_wins_to_none_is_called_a_collapse() {
         p.vs_perfect.clear();
     }
     assert_eq!(collapse(&bare), None);
+}
+
+#[test]
+fn the_point_to_fall_back_to_is_the_best_one_only_when_the_last_is_clearly_below_it() {
+    // Seed 112's shape: 95 of 100 at 1M-2.5M games, then 79 from 4.5M on.
+    let fell = [
+        point(500_000, 79, 100),
+        point(1_000_000, 95, 100),
+        point(1_500_000, 95, 100),
+        point(2_000_000, 94, 100),
+        point(3_000_000, 84, 100),
+        point(4_500_000, 79, 100),
+    ];
+    // The later of two equal points: it learned longer.
+    assert_eq!(best_point(&fell), Some(2));
+    assert_eq!(fell_from(&fell), Some(2));
+    let why = kept_summary(&fell, 2).unwrap();
+    assert!(why.contains("game 1500000"), "{why}");
+    assert!(why.contains("95.0% [88.8, 97.8] of 100"), "{why}");
+    assert!(
+        why.contains("79.0% [70.0, 85.8] of 100 at game 4500000"),
+        "{why}"
+    );
+    // Seed 92's (the shipped file): 99 at 2M, 97 at the end is within chance of it.
+    let steady = [
+        point(1_000_000, 98, 100),
+        point(2_000_000, 99, 100),
+        point(7_000_000, 97, 100),
+    ];
+    assert_eq!(best_point(&steady), Some(1));
+    assert_eq!(fell_from(&steady), None);
+    // The last point the best, or no matches as first player: nothing to fall back to.
+    assert_eq!(fell_from(&fell[..3]), None);
+    let mut bare = fell.clone();
+    for p in &mut bare {
+        p.vs_perfect.clear();
+    }
+    assert_eq!((best_point(&bare), fell_from(&bare)), (None, None));
+    // Only self-play's points count: a supervised fit measured at the start is not kept.
+    let mut sup = fell.clone();
+    sup[2].part = "supervised".into();
+    assert_eq!(fell_from(&sup), Some(1));
+}
+
+#[test]
+fn a_run_whose_curve_fell_hands_over_the_network_it_kept() {
+    let g = Geometry::STANDARD;
+    let q = crate::progress::Quiet;
+    let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = Checkpointing {
+        path: dir.join("n.checkpoint"),
+        every: 100,
+        resume: true,
+    };
+    let config = small();
+    let last = NTupleNetwork::new(g, config.layout).unwrap();
+    let mut kept = last.clone();
+    for (i, w) in kept.weights_mut().iter_mut().enumerate() {
+        *w = (i % 7) as f32 * 0.01;
+    }
+    // A run done with self-play (its checkpoint written at the end) whose curve fell from
+    // its second point, where it kept a copy of the network.
+    let state = Checkpoint {
+        config: config.clone(),
+        supervised_done: true,
+        games_done: config.games,
+        seconds: 1.0,
+        curve: vec![
+            point(100, 10, 100),
+            point(200, 92, 100),
+            point(300, 40, 100),
+        ],
+        network: last.data(),
+        tcl: None,
+        tail: None,
+        best: Some(Snapshot {
+            point: 1,
+            weights: kept.weights().to_vec(),
+        }),
+    };
+    save_checkpoint(&cp.path, &state).unwrap();
+    let run = train_ntuple(&config, g, &[], None, Some(&cp), &one(), &q).unwrap();
+    assert_eq!(run.kept, Some(1));
+    assert_eq!(run.network.weights(), kept.weights());
+    // Told not to keep it: the last weights, as trained.
+    let off = Machine {
+        keep_best: false,
+        ..one()
+    };
+    let run = train_ntuple(&config, g, &[], None, Some(&cp), &off, &q).unwrap();
+    assert_eq!(run.kept, None);
+    assert_eq!(run.network.weights(), last.weights());
+    // Within chance of the best point: the last weights too.
+    let mut near = state.clone();
+    near.curve[2] = point(300, 85, 100);
+    save_checkpoint(&cp.path, &near).unwrap();
+    let run = train_ntuple(&config, g, &[], None, Some(&cp), &one(), &q).unwrap();
+    assert_eq!(run.kept, None);
+    assert_eq!(run.network.weights(), last.weights());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
