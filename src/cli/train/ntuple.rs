@@ -338,7 +338,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     if outcome.runs.len() > 1 {
         let best = &outcome.runs[outcome.best];
         println!(
-            "runs: {}; best at the last curve point: run {} (seed {}), {:?} wins (first, second)",
+            "runs: {}; best at the curve point of the network each handed over: run {} (seed {}), {:?} wins (first, second)",
             outcome.runs.len(),
             outcome.best,
             best.seed,

@@ -36,7 +36,12 @@ pub(super) fn load_checkpoint(
         &bytes,
         bincode::config::standard().with_limit::<{ 1 << 30 }>(),
     )
-    .map_err(|e| bad(format!("not a checkpoint of c4 train ntuple ({e})")))?;
+    .map_err(|e| {
+        bad(format!(
+            "not a checkpoint of this version of c4 train ntuple ({e}); start again without \
+             --resume"
+        ))
+    })?;
     if state.config != *config {
         return Err(bad("written by a run with other settings".into()));
     }
