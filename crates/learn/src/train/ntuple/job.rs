@@ -66,10 +66,7 @@ impl JobRun {
     /// The curve point that measured the network the run handed over: the kept one, else
     /// the last.
     pub fn handed_point(&self) -> Option<&CurvePoint> {
-        match self.kept {
-            Some(k) => self.curve.get(k),
-            None => self.curve.last(),
-        }
+        super::handed_point(&self.curve, self.kept)
     }
 
     /// Wins against the perfect player at the curve point of the network handed over (the
@@ -190,11 +187,7 @@ fn train_one(
     }
     .rows(run.labelled + run.games)
     .recipe(config.to_toml());
-    let handed = match run.kept {
-        Some(k) => run.curve.get(k),
-        None => run.curve.last(),
-    };
-    if let Some(last) = handed {
+    if let Some(last) = super::handed_point(&run.curve, run.kept) {
         let mut metrics = vec![("curve_score".to_string(), last.score)];
         metrics.extend(
             last.mistakes
@@ -248,24 +241,29 @@ mod tests {
     use crate::ml::ntuple::NTupleLayout;
     use crate::progress::Quiet;
 
+    /// A recipe small enough to train in a test: 40 games in two lanes of 10 a round.
+    fn tiny() -> NTupleConfig {
+        NTupleConfig {
+            layout: NTupleLayout {
+                tuples: 4,
+                cells: 4,
+                sets: 1,
+                seed: 3,
+            },
+            games: 40,
+            lanes: 2,
+            lane_games: 10,
+            seed: 9,
+            ..NTupleConfig::default()
+        }
+    }
+
     #[test]
     fn a_job_of_several_runs_saves_each_and_copies_the_pick() {
         let dir = std::env::temp_dir().join(format!("c4-ntuple-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let job = Job {
-            config: NTupleConfig {
-                layout: NTupleLayout {
-                    tuples: 4,
-                    cells: 4,
-                    sets: 1,
-                    seed: 3,
-                },
-                games: 40,
-                lanes: 2,
-                lane_games: 10,
-                seed: 9,
-                ..NTupleConfig::default()
-            },
+            config: tiny(),
             geom: Geometry::STANDARD,
             examples: &[],
             probe: None,
@@ -305,24 +303,12 @@ mod tests {
 
     #[test]
     fn a_run_that_kept_an_earlier_network_is_judged_and_reported_by_it() {
-        use super::super::tests::point;
+        use super::super::collapse::tests::point;
         use super::super::{Checkpoint, Snapshot, save_checkpoint};
         use crate::ml::ntuple::NTupleNetwork;
         let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let config = NTupleConfig {
-            layout: NTupleLayout {
-                tuples: 4,
-                cells: 4,
-                sets: 1,
-                seed: 3,
-            },
-            games: 40,
-            lanes: 2,
-            lane_games: 10,
-            seed: 9,
-            ..NTupleConfig::default()
-        };
+        let config = tiny();
         let out = dir.join("net.bin");
         let net = NTupleNetwork::new(Geometry::STANDARD, config.layout).unwrap();
         // The kept network: a short run's, so that only weights a board can reach are set.

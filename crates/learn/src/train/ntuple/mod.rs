@@ -26,7 +26,7 @@ mod pick;
 mod recipe;
 mod self_play;
 
-pub use collapse::{best_point, collapse, fell_from};
+pub use collapse::{best_point, collapse, fell_from, handed_point, kept_summary};
 pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
@@ -329,31 +329,6 @@ pub fn train_ntuple(
         sync,
         kept,
     })
-}
-
-/// Why a run handed over the network of curve point `kept`, in words.
-pub fn kept_summary(curve: &[CurvePoint], kept: usize) -> Option<String> {
-    let first = |p: &CurvePoint| p.vs_perfect.iter().find(|m| m.side == "first").cloned();
-    let (k, last) = (
-        curve.get(kept)?,
-        curve.iter().rev().find(|p| p.part == "self-play")?,
-    );
-    let (a, b) = (first(k)?, first(last)?);
-    Some(format!(
-        "the network of game {} (first-player wins against the perfect player {:.1}% [{:.1}, \
-         {:.1}] of {}) instead of the last weights ({:.1}% [{:.1}, {:.1}] of {} at game {}): \
-         the curve fell clearly below it",
-        k.games,
-        100.0 * a.win_rate,
-        100.0 * a.low,
-        100.0 * a.high,
-        a.games,
-        100.0 * b.win_rate,
-        100.0 * b.low,
-        100.0 * b.high,
-        b.games,
-        last.games,
-    ))
 }
 
 /// The supervised part: `epochs` shuffled passes of the LMS rule over `examples`.
