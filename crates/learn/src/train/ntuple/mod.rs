@@ -81,6 +81,14 @@ pub enum NTupleTrainError {
     /// Self-play's weights left the range a learning run keeps them in.
     #[error(transparent)]
     Diverged(#[from] Diverged),
+    /// The system refused self-play's threads.
+    #[error("could not start {threads} threads for self-play: {problem}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// What the system said.
+        problem: String,
+    },
 }
 
 /// How a run uses the machine it runs on. None of it changes what the run learns: a
@@ -227,7 +235,16 @@ pub fn train_ntuple(
         progress.start("self-play games", config.games);
         progress.advance(state.games_done);
         let mut shared = Weights::new(&net, config.rule, state.tcl.as_ref());
-        let threads = machine.threads.max(1);
+        // The run's own threads, started once: a thread a copy, no more than the lanes.
+        let threads = machine.threads.clamp(1, config.lanes.max(1));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("c4-lane-{i}"))
+            .build()
+            .map_err(|e| NTupleTrainError::Threads {
+                threads,
+                problem: e.to_string(),
+            })?;
         let tail_from = config.tail_from();
         let mut tail = state.tail.clone().unwrap_or_default();
         // The network the run would hand over if it stopped now: the tail average once it
@@ -254,15 +271,7 @@ pub fn train_ntuple(
             let end = round_of(config, end - 1, config.games).end;
             let t0 = Instant::now();
             let feed = (config.tail > 0.0).then_some((&mut tail, tail_from));
-            let times = self_play(
-                config,
-                &net,
-                &mut shared,
-                done..end,
-                threads,
-                feed,
-                progress,
-            )?;
+            let times = self_play(config, &net, &mut shared, done..end, &pool, feed, progress)?;
             sync.add(&times);
             state.seconds += t0.elapsed().as_secs_f64();
             state.games_done = end;

@@ -30,6 +30,7 @@ use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -89,6 +90,12 @@ pub struct SyncTimes {
     pub combine_seconds: f64,
     /// Rounds played.
     pub rounds: u64,
+    /// Thread-seconds the threads spent on their lanes (games and hand-overs).
+    pub lane_thread_seconds: f64,
+    /// Thread-seconds the threads spent waiting for the slowest thread of each round: the
+    /// lanes' imbalance (and any pause of the machine) at this thread count, the cost beside
+    /// combining that keeps a thread a lane from using all its cores.
+    pub waiting_thread_seconds: f64,
 }
 
 impl SyncTimes {
@@ -98,22 +105,27 @@ impl SyncTimes {
         self.hand_over_thread_seconds += o.hand_over_thread_seconds;
         self.combine_seconds += o.combine_seconds;
         self.rounds += o.rounds;
+        self.lane_thread_seconds += o.lane_thread_seconds;
+        self.waiting_thread_seconds += o.waiting_thread_seconds;
     }
 
     /// The costs in one line, as `c4 train ntuple` prints them (as
     /// [`super::CurvePoint::summary`] does a curve point): the share of self-play's wall time
-    /// between rounds and the threads' time handing over; none when no round was played.
+    /// between rounds, the threads' time handing over and their share of time waiting for
+    /// the slowest thread of a round; none when no round was played.
     pub fn summary(&self) -> Option<String> {
         let total = self.play_seconds + self.combine_seconds;
         (self.rounds > 0 && total > 0.0).then(|| {
             format!(
-                "lanes: {} rounds; combining {:.1} s ({:.1}% of self-play, {:.1} ms a round), handing over {:.1} thread-s ({:.1} ms a round)",
+                "lanes: {} rounds; combining {:.1} s ({:.1}% of self-play, {:.1} ms a round), handing over {:.1} thread-s ({:.1} ms a round); threads waiting for the slowest {:.1}% of their time",
                 self.rounds,
                 self.combine_seconds,
                 100.0 * self.combine_seconds / total,
                 1e3 * self.combine_seconds / self.rounds as f64,
                 self.hand_over_thread_seconds,
                 1e3 * self.hand_over_thread_seconds / self.rounds as f64,
+                100.0 * self.waiting_thread_seconds
+                    / (self.lane_thread_seconds + self.waiting_thread_seconds).max(f64::MIN_POSITIVE),
             )
         })
     }
@@ -148,22 +160,23 @@ pub(super) fn round_of(config: &NTupleConfig, g: usize, to: usize) -> std::ops::
     start..(start + round).min(to)
 }
 
-/// Plays `games` (by number) in the recipe's lanes on up to `threads` threads and adds what
-/// they learn to `weights`; `net` supplies the tuples. Rounds are counted from game 0, so
-/// a range that starts and ends at round boundaries (or at the run's last game) gives the
-/// same weights however the run is cut into calls. Returns where the time went.
+/// Plays `games` (by number) in the recipe's lanes on the threads of `pool` (one copy of the
+/// weights a thread, no more copies than lanes) and adds what they learn to `weights`; `net`
+/// supplies the tuples. Rounds are counted from game 0, so a range that starts and ends at
+/// round boundaries (or at the run's last game) gives the same weights however the run is
+/// cut into calls. Returns where the time went.
 pub(super) fn self_play(
     config: &NTupleConfig,
     net: &NTupleNetwork,
     weights: &mut Weights,
     games: std::ops::Range<usize>,
-    threads: usize,
+    pool: &rayon::ThreadPool,
     tail: TailFeed,
     progress: &dyn Progress,
 ) -> Result<SyncTimes, Diverged> {
     let (from, to) = (games.start, games.end);
     let lanes = config.lanes.max(1);
-    let threads = threads.clamp(1, lanes);
+    let threads = pool.current_num_threads().clamp(1, lanes);
     let openings = one_stone_slots(net, &weights.compact);
     // The tail average of the dense weights, given back to the caller's (the network's
     // slots) at the end.
@@ -188,44 +201,46 @@ pub(super) fn self_play(
         {
             let shared = &*weights;
             let compact = &shared.compact;
-            // Thread j runs lanes j, j + threads, ...; lane k plays the round's games whose
+            // Copy j runs lanes j, j + threads, ...; lane k plays the round's games whose
             // number is k modulo the lanes.
             let mut mine: Vec<Vec<(usize, &mut LaneChange)>> =
                 (0..threads).map(|_| Vec::new()).collect();
             for (k, c) in changes.iter_mut().enumerate() {
                 mine[k % threads].push((k, c));
             }
-            let handing: f64 = std::thread::scope(|s| {
-                let handles: Vec<_> = own
-                    .iter_mut()
+            // One task a copy, on the run's pool (its threads wait between rounds: spawning
+            // them again every round cost up to milliseconds a round).
+            let done: Vec<(f64, f64)> = pool.install(|| {
+                own.par_iter_mut()
                     .zip(mine)
+                    .with_max_len(1)
                     .map(|((lane, worker), mine)| {
-                        s.spawn(move || {
-                            let mut handing = 0.0;
-                            for (k, out) in mine {
-                                let first = start + (k + lanes - start % lanes) % lanes;
-                                let mut played = 0;
-                                for g in (first..end).step_by(lanes) {
-                                    self_play_game(config, net, compact, lane, g, worker);
-                                    played += 1;
-                                }
-                                // Once a lane, not once a game: the progress bar sits
-                                // behind locks that every thread would queue for.
-                                progress.advance(played);
-                                let t = Instant::now();
-                                lane.hand_over(shared, out);
-                                handing += t.elapsed().as_secs_f64();
+                        let t = Instant::now();
+                        let mut handing = 0.0;
+                        for (k, out) in mine {
+                            let first = start + (k + lanes - start % lanes) % lanes;
+                            let mut played = 0;
+                            for g in (first..end).step_by(lanes) {
+                                self_play_game(config, net, compact, lane, g, worker);
+                                played += 1;
                             }
-                            handing
-                        })
+                            // Once a lane, not once a game: the progress bar sits behind
+                            // locks that every thread would queue for.
+                            progress.advance(played);
+                            let h = Instant::now();
+                            lane.hand_over(shared, out);
+                            handing += h.elapsed().as_secs_f64();
+                        }
+                        (handing, t.elapsed().as_secs_f64())
                     })
-                    .collect();
-                // A panicking lane is a bug: pass it on as it is.
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .sum()
+                    .collect()
             });
+            let handing: f64 = done.iter().map(|&(h, _)| h).sum();
+            let slowest = done.iter().map(|&(_, b)| b).fold(0.0, f64::max);
+            for &(_, busy) in &done {
+                times.lane_thread_seconds += busy;
+                times.waiting_thread_seconds += slowest - busy;
+            }
             times.hand_over_thread_seconds += handing;
         }
         let t1 = Instant::now();
@@ -244,7 +259,8 @@ pub(super) fn self_play(
                 _ => None,
             },
         };
-        combine(weights, &changes, threads, &mut combiner, fanout).map_err(diverged)?;
+        pool.install(|| combine(weights, &changes, threads, &mut combiner, fanout))
+            .map_err(diverged)?;
         let sums: Vec<f32> = openings.iter().map(|(_, a)| weights.raw(a)).collect();
         if sums.iter().all(|&r| r > SATURATED) || sums.iter().all(|&r| r < -SATURATED) {
             let each: Vec<String> = openings

@@ -51,7 +51,7 @@ fn self_play_is_seeded_and_resumes_to_the_same_network() {
     // Simulate the interruption: train 100 games by hand into a checkpoint.
     let mut net = NTupleNetwork::new(g, state_100.layout).unwrap();
     let mut w = Weights::new(&net, state_100.rule, None);
-    self_play(&state_100, &net, &mut w, 0..100, 1, None, &q).unwrap();
+    self_play(&state_100, &net, &mut w, 0..100, &pool(1), None, &q).unwrap();
     w.copy_into(&mut net);
     save_checkpoint(
         &cp.path,
@@ -202,7 +202,7 @@ fn a_tail_average_is_the_mean_of_the_rounds_and_survives_a_resume() {
     assert_eq!(tailed.tail_from(), 3000);
     let mut net = NTupleNetwork::new(g, plain.layout).unwrap();
     let mut w = Weights::new(&net, plain.rule, None);
-    self_play(&plain, &net, &mut w, 0..4000, 1, None, &q).unwrap();
+    self_play(&plain, &net, &mut w, 0..4000, &pool(1), None, &q).unwrap();
     w.copy_into(&mut net);
     let at_4000 = net.weights().to_vec();
     let last = train_ntuple(&plain, g, &[], None, None, &one(), &q).unwrap();
@@ -398,7 +398,7 @@ fn a_run_whose_curve_fell_hands_over_the_network_it_kept() {
 }
 
 #[test]
-fn self_play_reports_every_game_to_the_progress_bar_on_any_threads() {
+fn self_play_reports_every_game_and_every_lanes_time_on_any_threads() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     struct Count(AtomicUsize);
     impl crate::progress::Progress for Count {
@@ -413,7 +413,26 @@ fn self_play_reports_every_game_to_the_progress_bar_on_any_threads() {
     for threads in [1, 3, 8] {
         let count = Count(AtomicUsize::new(0));
         let mut w = Weights::new(&net, config.rule, None);
-        self_play(&config, &net, &mut w, 30..270, threads, None, &count).unwrap();
+        let times =
+            self_play(&config, &net, &mut w, 30..270, &pool(threads), None, &count).unwrap();
         assert_eq!(count.0.load(Ordering::Relaxed), 240, "{threads} threads");
+        // Three rounds touched (30..100, 100..200, 200..270), each thread timed: one thread
+        // never waits for another.
+        assert_eq!(times.rounds, 3);
+        assert!(times.lane_thread_seconds > 0.0, "{times:?}");
+        assert!(times.waiting_thread_seconds >= 0.0, "{times:?}");
+        if threads == 1 {
+            assert_eq!(times.waiting_thread_seconds, 0.0);
+        }
+        let line = times.summary().unwrap();
+        assert!(line.contains("threads waiting for the slowest "), "{line}");
     }
+}
+
+/// A pool of `threads` threads for self-play, as a run starts one.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
 }

@@ -1,10 +1,11 @@
 //! How the lanes' changes of one round combine into the shared weights: merged in a fixed
 //! order (the same on any number of threads), each weight taking at most
 //! [`SUMMED_LANES`] lanes' worth, and written to every copy and the tail average in one
-//! parallel pass.
+//! parallel pass (on the rayon pool it is called in).
 
 use super::{Lane, LaneChange, Weights};
 use crate::train::ntuple::self_play::TailAverage;
+use rayon::prelude::*;
 
 /// The most lanes' worth of change one weight takes from a round (see the module docs).
 pub const SUMMED_LANES: f32 = 2.0;
@@ -203,8 +204,8 @@ fn pair_chunks(tcl: Option<&mut (Vec<f32>, Vec<f32>)>, per: usize, n: usize) -> 
 /// merged in pairs, lane 0 with 1, 2 with 3, then those results in pairs, and so on: a
 /// fixed order of additions, so the result does not depend on the threads, and every pass
 /// reads and writes its lists in order. The weights are cut into `parts` ranges, each
-/// merged, written (shared weights, copies, average) on its own thread, so that every moved
-/// weight is read and written once. Returns how many weights moved; fails on one that is
+/// merged, written (shared weights, copies, average) as one task of the current rayon pool,
+/// so that every moved weight is read and written once. Returns how many weights moved; fails on one that is
 /// not finite.
 pub(in crate::train::ntuple) fn combine(
     shared: &mut Weights,
@@ -268,55 +269,46 @@ fn combine_with<C: Change>(
             s.copies.push((w, t));
         }
     }
-    let results: Vec<Result<usize, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = slices
-            .into_iter()
-            .zip(combiner.iter_mut())
-            .enumerate()
-            .map(|(p, (mut sl, part))| {
-                s.spawn(move || {
-                    let base = p * per;
-                    let end = base + sl.weights.len();
-                    let merged = part.merge(lanes, base, end);
-                    for e in merged {
-                        let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
-                        let i = e.slot as usize - base;
-                        let w = &mut sl.weights[i];
-                        match sl.tcl.as_mut() {
-                            Some((sum, size)) => {
-                                e.change.apply(share, w, Some((&mut sum[i], &mut size[i])))
-                            }
-                            None => e.change.apply(share, w, None),
-                        }
-                        let w = *w;
-                        if !w.is_finite() {
-                            return Err(format!("weight {} is {}", compact.slot(e.slot), w));
-                        }
-                        for (copy, tcl) in sl.copies.iter_mut() {
-                            copy[i] = w;
-                            if let (Some((s, a)), Some((s0, a0))) = (tcl.as_mut(), sl.tcl.as_ref())
-                            {
-                                (s[i], a[i]) = (s0[i], a0[i]);
-                            }
-                        }
+    // One part a task, on the pool the caller runs in (self-play's own: its threads are
+    // already running, where spawning threads for every round cost milliseconds a round).
+    let results: Vec<Result<usize, String>> = slices
+        .into_par_iter()
+        .zip(combiner.par_iter_mut())
+        .enumerate()
+        .with_max_len(1)
+        .map(|(p, (mut sl, part))| {
+            let base = p * per;
+            let end = base + sl.weights.len();
+            let merged = part.merge(lanes, base, end);
+            for e in merged {
+                let share = (SUMMED_LANES / e.lanes as f32).min(1.0);
+                let i = e.slot as usize - base;
+                let w = &mut sl.weights[i];
+                match sl.tcl.as_mut() {
+                    Some((sum, size)) => {
+                        e.change.apply(share, w, Some((&mut sum[i], &mut size[i])))
                     }
-                    if let Some(mean) = sl.mean {
-                        for (m, &w) in mean.iter_mut().zip(sl.weights.iter()) {
-                            *m += (w - *m) * k;
-                        }
+                    None => e.change.apply(share, w, None),
+                }
+                let w = *w;
+                if !w.is_finite() {
+                    return Err(format!("weight {} is {}", compact.slot(e.slot), w));
+                }
+                for (copy, tcl) in sl.copies.iter_mut() {
+                    copy[i] = w;
+                    if let (Some((s, a)), Some((s0, a0))) = (tcl.as_mut(), sl.tcl.as_ref()) {
+                        (s[i], a[i]) = (s0[i], a0[i]);
                     }
-                    Ok(merged.len())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a combining thread panicked".into()))
-            })
-            .collect()
-    });
+                }
+            }
+            if let Some(mean) = sl.mean {
+                for (m, &w) in mean.iter_mut().zip(sl.weights.iter()) {
+                    *m += (w - *m) * k;
+                }
+            }
+            Ok(merged.len())
+        })
+        .collect();
     let moved = results.into_iter().sum::<Result<usize, String>>()?;
     if let Some(avg) = first_snapshot {
         avg.mean = shared.weights.clone();
