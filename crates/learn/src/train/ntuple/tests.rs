@@ -143,7 +143,8 @@ fn a_seed_gives_the_same_network_on_any_number_of_threads() {
         .data();
     assert!(reference.weights.iter().any(|&w| w != 0.0));
     for threads in [2, 3, 8, 16, 64] {
-        // Neither the threads nor where the curve stops the run change what it learns.
+        // Neither the threads (nor which copy plays which lane: lanes go to copies as they
+        // come free) nor where the curve stops the run change what it learns.
         let m = Machine {
             threads,
             curve_every: 700,
