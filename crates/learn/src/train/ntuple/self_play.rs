@@ -208,7 +208,7 @@ pub(super) fn self_play(
             // handed its last one over: a copy that has handed over equals the shared weights
             // again, so which copy plays a lane changes nothing it learns, and no thread sits
             // idle while lanes wait (dealt out in turn, two threads of eight lanes each
-            // waited 5 to 10% of their time for the other).
+            // waited 7 to 14% of their time for the other; models/README.md).
             let next = AtomicUsize::new(0);
             let outs: Vec<Mutex<&mut LaneChange>> = changes.iter_mut().map(Mutex::new).collect();
             // One task a copy, on the run's pool (its threads wait between rounds: spawning
