@@ -19,7 +19,13 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("c4: {}", cli::describe_error(&e));
-            ExitCode::FAILURE
+            if cli::is_bad_input(&e) {
+                // As clap does for a bad flag: the command line (an agent spec, an Elo, a
+                // saved state named on it) is what is wrong.
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `c4 bench`: speed and accuracy figures, as a table or JSON.
 
+mod adaptive;
 mod analyze;
 
 use super::BoardArgs;
@@ -38,6 +39,14 @@ pub enum BenchCommand {
     /// varied games at every ply, timed one by one: p50/p95/p99/max by band of plies.
     #[command(after_help = "Examples:\n  c4 bench analyze --plies 6..12 --count 50")]
     Analyze(analyze::AnalyzeBenchArgs),
+    /// The adaptive agent against each opponent (its score with a 95% interval, over every
+    /// game and the first 10) or against one who changes (--switch-from, --switch-to), with
+    /// its estimate of the opponent's Elo after each game: table, games.csv, summary.json,
+    /// and a chart of the estimate per run.
+    #[command(
+        after_help = "Examples:\n  c4 bench adaptive --games 200 --seed 31\n  c4 bench adaptive --switch-from easy --switch-to ntuple:depth=1,safe=true --after 20 --then 20"
+    )]
+    Adaptive(adaptive::AdaptiveBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -214,6 +223,7 @@ pub fn run(cmd: BenchCommand, book: super::BookChoice) -> Result<()> {
         BenchCommand::Search(a) => search(a),
         BenchCommand::Playouts(a) => playouts(a),
         BenchCommand::Analyze(a) => analyze::run(a, book),
+        BenchCommand::Adaptive(a) => adaptive::run(a, book),
     }
 }
 

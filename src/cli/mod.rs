@@ -5,6 +5,7 @@
 
 mod analyze;
 mod bench;
+mod calibrate;
 mod data;
 mod deploy;
 mod evaluate;
@@ -65,6 +66,12 @@ enum Command {
         after_help = "Examples:\n  c4 tournament --agents easy hard gbt:depth=2 --games 10 --seed 1"
     )]
     Tournament(tournament::TournamentArgs),
+    /// Measure the strength dial (`level:skill=S`) against the ladder's agents and write the
+    /// calibration `level:elo=E` reads: models/level.json, level.csv, level.png/.svg.
+    #[command(
+        after_help = "Examples:\n  c4 calibrate\n  c4 calibrate --games 20 --skills 0,0.5,1 --out runs/level.json"
+    )]
+    Calibrate(calibrate::CalibrateArgs),
     /// Each agent against a baseline (score and Elo difference with 95% intervals, time per
     /// move) and graded by the solver on benchmark sets; table, evaluate.json and charts.
     #[command(
@@ -265,6 +272,29 @@ pub fn describe_error(e: &anyhow::Error) -> String {
     text
 }
 
+/// Whether an error is the command line's own: a bad agent spec (`level:elo=abc`, an Elo
+/// outside the dial's range) or a saved adaptive state that cannot be read. Such errors end
+/// with exit status 2, as clap's own usage errors do.
+pub fn is_bad_input(e: &anyhow::Error) -> bool {
+    use connect4_ml::agents::level::CalibrationError;
+    use connect4_ml::agents::{AgentError, StateError};
+    e.chain().any(|c| {
+        c.downcast_ref::<StateError>().is_some()
+            || c.downcast_ref::<CalibrationError>().is_some()
+            || matches!(
+                c.downcast_ref::<AgentError>(),
+                Some(
+                    AgentError::BadValue { .. }
+                        | AgentError::MissingKey { .. }
+                        | AgentError::UnknownKey { .. }
+                        | AgentError::UnknownKind { .. }
+                        | AgentError::NotKeyValue { .. }
+                        | AgentError::OpenQuote { .. }
+                )
+            )
+    })
+}
+
 /// The flag that fixes an error, for errors whose fix is a flag.
 fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
     use connect4_ml::arena::TournamentError;
@@ -306,6 +336,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Predict(a) => predict::run(a),
         Command::Bench(b) => bench::run(b, book),
         Command::Tournament(a) => tournament::run(a, book),
+        Command::Calibrate(a) => calibrate::run(a, book),
         Command::Evaluate(a) => evaluate::run(a, book),
         Command::Play(a) => play::run(a, book),
         Command::Data(c) => data::run(c, book),
@@ -376,6 +407,11 @@ pub(crate) fn command_line() -> String {
 }
 
 /// Value parser of a count flag: at least 1.
+/// Threads by default: every core.
+pub(crate) fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
     at_least(s, 1)
 }

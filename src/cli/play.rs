@@ -1,15 +1,16 @@
 //! `c4 play`: a person against an agent, in a terminal UI or (with `--plain`) line by line.
 
 use super::BoardArgs;
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use connect4_ml::agents::AgentSpec;
+use connect4_ml::agents::{AdaptiveState, AgentKind, AgentSpec};
 use connect4_ml::arena::Session;
 use connect4_ml::game::{Outcome, Player, Position};
 use connect4_ml::solver::Solver;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum First {
@@ -33,6 +34,11 @@ pub struct PlayArgs {
     /// Seed for the first-player draw and random agents (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// With `--agent adaptive`: the file that keeps its estimate of your Elo between games.
+    /// Read when it exists (a file that is not a saved state is refused), written when the
+    /// game ends.
+    #[arg(long)]
+    state: Option<PathBuf>,
     #[command(flatten)]
     board: BoardArgs,
 }
@@ -60,17 +66,86 @@ pub fn run(a: PlayArgs, book: super::BookChoice) -> Result<()> {
             }
         }
     };
-    let agent = spec
-        .factory_with_book(geom, book.clone())?
-        .build(rng.r#gen())?;
+    let factory = spec.factory_with_book(geom, book.clone())?;
+    let agent_seed = rng.r#gen();
+    let saved = match &a.state {
+        None => None,
+        Some(path) => Some(read_state(path, &factory)?),
+    };
+    let agent: Box<dyn connect4_ml::agents::Agent> = match &saved {
+        Some(state) => Box::new(factory.build_adaptive(agent_seed, state.clone())?),
+        None => factory.build(agent_seed)?,
+    };
+    if let Some(state) = &saved {
+        println!(
+            "The adaptive agent rates you at {:.0} Elo ({} games so far).",
+            state.estimate(connect4_ml::agents::level::Calibration::builtin(), None),
+            state.games
+        );
+    }
     let session = Session::new(geom, human, agent);
     let mut solver = Solver::with_table_mib(geom, 64)?;
     solver.set_book(book);
-    if a.plain || !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        plain(session, solver)
+    let session = if a.plain || !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal()
+    {
+        plain(session, solver)?
     } else {
-        tui::run(session, solver)
+        tui::run(session, solver)?
+    };
+    if let (Some(path), Some(state)) = (&a.state, saved) {
+        save_state(path, &factory, agent_seed, state, &session)?;
     }
+    Ok(())
+}
+
+/// The saved state of an adaptive agent: the file's, or a fresh one at the spec's start
+/// when there is no file yet.
+fn read_state(
+    path: &std::path::Path,
+    factory: &connect4_ml::agents::AgentFactory,
+) -> Result<AdaptiveState> {
+    let AgentKind::Adaptive { start, .. } = factory.spec().kind() else {
+        bail!(
+            "--state keeps an adaptive agent's estimate; '{}' is not adaptive",
+            factory.spec().label()
+        );
+    };
+    if !path.exists() {
+        return Ok(AdaptiveState::new(*start));
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the saved state {}", path.display()))?;
+    AdaptiveState::from_json(&text).with_context(|| format!("the saved state {}", path.display()))
+}
+
+/// After a finished game: the agent's state with the game read into it, written to `path`.
+fn save_state(
+    path: &std::path::Path,
+    factory: &connect4_ml::agents::AgentFactory,
+    seed: u64,
+    state: AdaptiveState,
+    session: &Session,
+) -> Result<()> {
+    if session.outcome() == Outcome::Ongoing {
+        println!(
+            "The game is unfinished: {} is left as it was.",
+            path.display()
+        );
+        return Ok(());
+    }
+    let mut agent = factory.build_adaptive(seed, state)?;
+    let start = Position::new(session.position().geometry());
+    agent.replay(start, session.moves(), session.human().other());
+    let state = agent.state();
+    connect4_ml::io::write_atomic(path, |w| w.write_all(state.to_json().as_bytes()))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    println!(
+        "The adaptive agent now rates you at {:.0} Elo after {} games; saved in {}.",
+        agent.estimate(),
+        state.games,
+        path.display()
+    );
+    Ok(())
 }
 
 /// The board as text: column numbers under it, the last move in capitals.
@@ -130,7 +205,7 @@ fn hint_text(session: &Session, solver: &mut Solver) -> String {
     }
 }
 
-fn plain(mut session: Session, mut solver: Solver) -> Result<()> {
+fn plain(mut session: Session, mut solver: Solver) -> Result<Session> {
     let width = session.position().width();
     let mut out = std::io::stdout().lock();
     let stdin = std::io::stdin();
@@ -154,7 +229,7 @@ fn plain(mut session: Session, mut solver: Solver) -> Result<()> {
                 board_text(&session.position(), session.moves().last().copied())
             )?;
             writeln!(out, "{r}")?;
-            return Ok(());
+            return Ok(session);
         }
         if !session.is_human_turn() {
             if let Some(c) = session.play_agent() {
@@ -171,14 +246,14 @@ fn plain(mut session: Session, mut solver: Solver) -> Result<()> {
         out.flush()?;
         let Some(line) = lines.next() else {
             writeln!(out, "\nInput ended; game left unfinished.")?;
-            return Ok(());
+            return Ok(session);
         };
         let line = line?;
         let cmd = line.trim();
         match cmd {
             "q" | "quit" => {
                 writeln!(out, "Bye.")?;
-                return Ok(());
+                return Ok(session);
             }
             "u" | "undo" => {
                 if session.undo() {
@@ -227,7 +302,7 @@ mod tui {
         message: String,
     }
 
-    pub fn run(session: Session, solver: Solver) -> Result<()> {
+    pub fn run(session: Session, solver: Solver) -> Result<Session> {
         let mut terminal = ratatui::try_init()?;
         let width = session.position().width();
         let mut app = App {
@@ -238,7 +313,7 @@ mod tui {
         };
         let r = app.main_loop(&mut terminal);
         ratatui::try_restore()?;
-        r
+        r.map(|()| app.session)
     }
 
     fn stone(p: Player) -> Style {

@@ -23,17 +23,13 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Games played at once.
-    #[arg(long, default_value_t = default_jobs())]
+    #[arg(long, default_value_t = super::default_jobs())]
     jobs: usize,
     /// Folder for games.csv and summary.json.
     #[arg(long, default_value = "runs/tournament")]
     out: PathBuf,
     #[command(flatten)]
     board: BoardArgs,
-}
-
-fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 pub fn run(a: TournamentArgs, book: super::BookChoice) -> Result<()> {

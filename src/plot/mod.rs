@@ -16,6 +16,7 @@
 mod draw;
 pub mod evaluation;
 pub mod files;
+pub mod level;
 
 pub use files::short_label;
 

@@ -39,13 +39,13 @@ pub fn limits(move_limit: Duration) -> Vec<Limit> {
     vec![
         Limit {
             option: "depth",
-            agents: "every searching agent, adaptive, schedule steps",
+            agents: "every searching agent, level, adaptive, schedule steps",
             max: MAX_DEPTH,
             why: "plies searched",
         },
         Limit {
             option: "ms",
-            agents: "every searching agent",
+            agents: "every searching agent, level, adaptive",
             max: move_limit.as_millis() as u64,
             why: "the server's time limit of one move",
         },
@@ -120,7 +120,15 @@ pub fn check(spec: &AgentSpec, move_limit: Duration) -> Result<(), ApiError> {
         }
         AgentKind::Perfect(p) => cap("tt", p.tt_mib as u64, MAX_PERFECT_MIB),
         AgentKind::Mcts { sims, .. } => cap("sims", u64::from(*sims), MAX_SIMS),
-        AgentKind::Adaptive { depth, .. } => cap("depth", u64::from(*depth), MAX_DEPTH),
+        AgentKind::Adaptive {
+            depth, solve_ms, ..
+        }
+        | AgentKind::Level {
+            depth, solve_ms, ..
+        } => {
+            cap("depth", u64::from(*depth), MAX_DEPTH)?;
+            cap("ms", *solve_ms, move_limit.as_millis() as u64)
+        }
         AgentKind::Random => Ok(()),
     }
 }

@@ -69,6 +69,10 @@ pub enum Stream {
     RandomBoard,
     /// The leaves `c4 data book --verify` solves again (no parts).
     BookSample,
+    /// The dial's draws among moves (`level`, and `adaptive` playing the dial).
+    Level,
+    /// The switching opponent's two agents.
+    Switch,
 }
 
 impl Stream {
@@ -99,6 +103,8 @@ impl Stream {
             Stream::NTupleWorker => 0x7e_0005,
             Stream::RandomBoard => 0xb0a7_0001,
             Stream::BookSample => 0xb00c_0001,
+            Stream::Level => 0x1e7e_0001,
+            Stream::Switch => 0x1e7e_0002,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

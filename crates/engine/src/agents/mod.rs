@@ -4,13 +4,18 @@
 //! Not here: games between agents and their grading (`arena`), search itself (`search`).
 
 mod adaptive;
+pub mod level;
 pub(crate) mod mcts;
 mod perfect;
 mod random;
 mod searching;
 mod spec;
 
-pub use adaptive::{Adaptive, rank_moves};
+pub use adaptive::{
+    Adaptive, AdaptiveState, Rates as AdaptiveRates, StateError,
+    move_evidence as adaptive_move_evidence,
+};
+pub use level::Level;
 pub use mcts::MctsAgent;
 pub use perfect::{Perfect, PerfectSettings, PerfectShared, Ties};
 pub use random::RandomAgent;
@@ -88,4 +93,16 @@ pub trait Agent: Send {
     /// its deepest finished iteration's move, the perfect agent any non-losing move. Agents
     /// whose moves are cheap ignore it.
     fn set_interrupt(&mut self, _interrupt: Option<Interrupt>) {}
+
+    /// Told when a game it played ends: `end.position` is the final position and
+    /// `end.opponent_move` the last move (the position it was played in and its column),
+    /// whoever played it. Agents that learn about their opponent across games (the adaptive
+    /// agent) read the result here; the others ignore it.
+    fn game_over(&mut self, _end: &Turn) {}
+
+    /// Whether what the agent learns in one game changes how it plays the next: the arena
+    /// then keeps one agent for all the games of a pairing and plays them in order.
+    fn carries_state(&self) -> bool {
+        false
+    }
 }

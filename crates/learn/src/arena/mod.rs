@@ -4,7 +4,9 @@
 //! moves against the solver, the benchmark sets' names. Not here: making benchmark sets
 //! (`train::make_bench_sets`), training.
 
+mod adaptive_bench;
 pub mod bench_sets;
+mod calibrate;
 mod elo;
 mod estimate;
 pub mod evaluate;
@@ -12,6 +14,14 @@ mod grade;
 mod session;
 mod tournament;
 
+pub use adaptive_bench::{
+    AdaptiveBenchConfig, AdaptiveBenchError, AdaptiveGame, AdaptiveRunSpec, StageSummary,
+    run_adaptive_bench,
+};
+pub use calibrate::{
+    CalibrateConfig, CalibrateError, CalibrateReport, CheckPoint, calibrate, check_calibration,
+    fit_anchored, report,
+};
 pub use elo::{EloRating, GameScore, fit_elo};
 pub use estimate::{Estimate, elo_difference, score_estimate, wilson};
 pub use grade::{
@@ -125,6 +135,12 @@ pub fn play_game(
         moves.push(col);
         last = Some((faced, col));
     }
+    let end = Turn {
+        position: pos,
+        opponent_move: last,
+    };
+    first.game_over(&end);
+    second.game_over(&end);
     let result = GameResult::of(pos.outcome()).expect("the loop ends when the game does");
     let mean = |i: usize| {
         if count[i] > 0 {

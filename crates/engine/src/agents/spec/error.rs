@@ -88,4 +88,10 @@ pub enum AgentError {
         /// The solver's error.
         source: SolverError,
     },
+    /// A saved adaptive state was given for an agent that is not adaptive.
+    #[error("agent spec '{spec}' is not adaptive: only an adaptive agent takes a saved state")]
+    NotAdaptive {
+        /// The whole spec.
+        spec: String,
+    },
 }

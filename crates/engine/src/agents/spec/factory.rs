@@ -2,7 +2,10 @@
 //! agent is built per game.
 
 use super::{AgentError, AgentKind, AgentSpec, EvalSpec, RolloutSpec};
-use crate::agents::{Adaptive, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent};
+use crate::agents::level::{Fallback, Judge, JudgeShared, Level};
+use crate::agents::{
+    Adaptive, AdaptiveState, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent,
+};
 use crate::eval::{self, EvalError, Evaluator, ModelStore};
 use crate::game::Geometry;
 use crate::search::Searcher;
@@ -94,7 +97,8 @@ impl AgentSpec {
             AgentKind::Random => false,
             AgentKind::Search { params, .. } => params.time_budget.is_none(),
             AgentKind::Perfect(p) => p.ties == crate::agents::Ties::Centre && p.eps == 0.0,
-            AgentKind::Adaptive { .. } | AgentKind::Mcts { .. } => true,
+            AgentKind::Mcts { .. } => true,
+            AgentKind::Level { .. } | AgentKind::Adaptive { .. } => false,
         }
     }
 
@@ -134,12 +138,22 @@ impl AgentSpec {
                         source,
                     })?,
             ),
-            AgentKind::Adaptive { .. } => Some(eval::builtin("openlines", geom).map_err(
-                |source| AgentError::Eval {
+            _ => None,
+        };
+        let judge = match &self.kind {
+            AgentKind::Level {
+                solve_ms, depth, ..
+            }
+            | AgentKind::Adaptive {
+                solve_ms, depth, ..
+            } => Some(Arc::new(JudgeShared::new(
+                Arc::new(SolverPool::new(JUDGE_TT_MIB).with_book(book.clone())),
+                fallback(geom, *depth, resources).map_err(|source| AgentError::Eval {
                     spec: self.text.clone(),
                     source,
-                },
-            )?),
+                })?,
+                std::time::Duration::from_millis(*solve_ms),
+            ))),
             _ => None,
         };
         let perfect = match &self.kind {
@@ -153,8 +167,30 @@ impl AgentSpec {
             geom,
             eval,
             perfect,
+            judge,
         })
     }
+}
+
+/// Solver table of the dial's judges, MiB (one per agent playing at once).
+const JUDGE_TT_MIB: usize = 32;
+
+/// What values moves when the solver runs out of time: the shipped n-tuple network on 7x6
+/// (when its file is found), else the open-lines evaluator searched `depth` plies.
+fn fallback(geom: Geometry, depth: u32, resources: &Resources) -> Result<Fallback, EvalError> {
+    if geom == Geometry::STANDARD {
+        let path = std::path::Path::new(super::DEFAULT_NTUPLE_MODEL);
+        if let Ok(net) = resources.models.ntuple(path, geom) {
+            return Ok(Fallback::Model(Arc::new(net)));
+        }
+    }
+    Ok(Fallback::Search {
+        eval: eval::builtin("openlines", geom)?,
+        depth,
+        // Open lines count five for each of the player's lines: a few lines' difference
+        // is a clear edge, tens of them decisive.
+        scale: 40.0,
+    })
 }
 
 /// Builds fresh agents of one spec (one per game), sharing loaded evaluators.
@@ -165,6 +201,8 @@ pub struct AgentFactory {
     eval: Option<Arc<dyn Evaluator>>,
     /// What perfect agents share across games (optimal columns found, warm solvers).
     perfect: Option<Arc<PerfectShared>>,
+    /// What the dial's judges share (exact scores found, warm solvers, the fallback).
+    judge: Option<Arc<JudgeShared>>,
 }
 
 impl AgentFactory {
@@ -187,6 +225,7 @@ impl AgentFactory {
             geom,
             eval: Some(eval),
             perfect: None,
+            judge: None,
         }
     }
 
@@ -239,13 +278,47 @@ impl AgentFactory {
                 )
                 .with_safe(*safe),
             ),
-            AgentKind::Adaptive { depth, start } => {
-                let eval = self
-                    .eval
-                    .clone()
-                    .expect("the adaptive agent has an evaluator");
-                Box::new(Adaptive::new(name, eval, *depth, *start))
+            AgentKind::Level { skill, seed: s, .. } => Box::new(Level::new(
+                name,
+                *skill,
+                self.judge()?,
+                crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
+            )),
+            AgentKind::Adaptive { start, .. } => {
+                Box::new(self.build_adaptive(seed, AdaptiveState::new(*start))?)
             }
         })
+    }
+
+    /// An adaptive agent of this factory's spec starting from `state` (a saved estimate);
+    /// an error for a spec of another kind.
+    pub fn build_adaptive(&self, seed: u64, state: AdaptiveState) -> Result<Adaptive, AgentError> {
+        let AgentKind::Adaptive { seed: s, rates, .. } = &self.spec.kind else {
+            return Err(AgentError::NotAdaptive {
+                spec: self.spec.text.clone(),
+            });
+        };
+        Ok(Adaptive::new(
+            self.spec.text.clone(),
+            state,
+            self.judge()?,
+            crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
+        )
+        .with_rates(*rates))
+    }
+
+    /// A judge for one more agent of a dial kind.
+    fn judge(&self) -> Result<Judge, AgentError> {
+        let shared = self.judge.clone().expect("dial kinds have a judge");
+        Judge::new(shared, self.geom).map_err(|source| AgentError::Solver {
+            spec: self.spec.text.clone(),
+            source,
+        })
+    }
+
+    /// Whether agents of this spec carry what they learn from game to game (see
+    /// [`Agent::carries_state`]).
+    pub fn carries_state(&self) -> bool {
+        matches!(self.spec.kind, AgentKind::Adaptive { .. })
     }
 }

@@ -54,6 +54,26 @@ fn fixed_depth(name: &str, depth: u32) -> AgentKind {
     }
 }
 
+/// "an Elo from LOW to HIGH": the range of the shipped calibration, for error messages.
+fn elo_range(cal: &crate::agents::level::Calibration) -> String {
+    let (low, high) = cal.range();
+    format!("an Elo from {:.0} to {:.0}", low.ceil(), high.floor())
+}
+
+/// ms (time to solve a position), depth (the heuristic fallback's) and seed of the dial's
+/// kinds.
+fn dial_keys(a: &mut Args<'_>) -> Result<(u64, u32, u64), AgentError> {
+    let ms = a.number(
+        "ms",
+        crate::agents::level::DEFAULT_SOLVE_MS,
+        0..=3_600_000,
+        "milliseconds to solve a position, 0 to 3600000",
+    )?;
+    let depth = a.number("depth", 3, 1..=64, "a depth from 1 to 64")?;
+    let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
+    Ok((ms, depth, seed))
+}
+
 /// Every kind, in the order help texts list them.
 pub const AGENT_KINDS: &[KindInfo] = &[
     KindInfo {
@@ -151,14 +171,78 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         },
     },
     KindInfo {
-        name: "adaptive",
-        usage: "adaptive[:depth=N][,start=R]",
-        summary: "ranks the opponent's moves at depth N (5) and plays its own at the same mean rank",
-        keys: &["depth", "start"],
+        name: "level",
+        usage: "level:elo=E[,skill=S][,ms=T][,seed=S]",
+        summary: "the strength dial: plays at Elo E of the ladder (models/level.json), its mistakes chosen by how much they lose; skill=S (0 random to 1 perfect) sets the dial itself",
+        keys: &["elo", "skill", "ms", "depth", "seed"],
         parse: |a, _| {
-            let depth = a.number("depth", 5, 1..=64, "a depth from 1 to 64")?;
-            let start = a.number("start", 1.0, 0.0..=1.0, "a rank from 0 to 1")?;
-            Ok(AgentKind::Adaptive { depth, start })
+            let cal = crate::agents::level::Calibration::builtin();
+            let (elo, skill) = match (a.take("elo"), a.take("skill")) {
+                (Some(_), Some(_)) => {
+                    return Err(a.bad("skill", "given with elo", "either elo=E or skill=S"));
+                }
+                (None, None) => return Err(a.missing("elo")),
+                (Some(v), None) => {
+                    let elo: Option<f64> = v.parse().ok().filter(|e: &f64| e.is_finite());
+                    match elo.map(|e| (e, cal.skill_of(e))) {
+                        Some((e, Ok(skill))) => (Some(e), skill),
+                        _ => return Err(a.bad("elo", v, &elo_range(cal))),
+                    }
+                }
+                (None, Some(v)) => match v.parse::<f64>() {
+                    Ok(s) if (0.0..=1.0).contains(&s) => (None, s),
+                    _ => return Err(a.bad("skill", v, "a skill from 0 (random) to 1 (perfect)")),
+                },
+            };
+            let (solve_ms, depth, seed) = dial_keys(a)?;
+            Ok(AgentKind::Level {
+                skill,
+                elo,
+                solve_ms,
+                depth,
+                seed,
+            })
+        },
+    },
+    KindInfo {
+        name: "adaptive",
+        usage: "adaptive[:start=E][,depth=N][,ms=T][,seed=S][,fade=F][,step=K][,slip=P][,trust=W]",
+        summary: "estimates the opponent's Elo from its moves and results, and plays the strength dial there; start: the first estimate (an Elo, or a share 0 to 1 of the dial's range; default the middle); fade: weight of a game's moves a game later (0.85); step: Elo a result's surprise moves it (40); slip: share of moves taken as slips (0.02); trust: weight of each move's evidence (0.5)",
+        keys: &[
+            "start", "depth", "ms", "seed", "fade", "step", "slip", "trust",
+        ],
+        parse: |a, _| {
+            let cal = crate::agents::level::Calibration::builtin();
+            let (low, high) = cal.range();
+            let start = match a.take("start") {
+                None => (low + high) / 2.0,
+                Some(v) => match v.parse::<f64>() {
+                    Ok(s) if (0.0..=1.0).contains(&s) => low + s * (high - low),
+                    Ok(e) if (low..=high).contains(&e) => e,
+                    _ => {
+                        return Err(a.bad(
+                            "start",
+                            v,
+                            &format!("{} or a share of it from 0 to 1", elo_range(cal)),
+                        ));
+                    }
+                },
+            };
+            let (solve_ms, depth, seed) = dial_keys(a)?;
+            let d = crate::agents::AdaptiveRates::default();
+            let rates = crate::agents::AdaptiveRates {
+                fade: a.number("fade", d.fade, 0.0..=1.0, "a weight from 0 to 1")?,
+                step: a.number("step", d.step, 0.0..=1000.0, "Elo from 0 to 1000")?,
+                slip: a.number("slip", d.slip, 0.0001..=0.5, "a share from 0.0001 to 0.5")?,
+                trust: a.number("trust", d.trust, 0.0..=1.0, "a weight from 0 to 1")?,
+            };
+            Ok(AgentKind::Adaptive {
+                depth,
+                start,
+                solve_ms,
+                seed,
+                rates,
+            })
         },
     },
     KindInfo {

@@ -11,7 +11,8 @@
 //! | `window[:depth=N]`, `handtuned[:depth=N]`, `threat[:depth=N]` | that evaluator, depth N (5) |
 //! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
 //! | `perfect[:tt=MIB][,ties=centre\|random\|value][,eps=E][,seed=S]` | the solver; random tie-breaks and a share of random safe moves for the literature's yardstick |
-//! | `adaptive[:depth=N][,start=R]` | matches the opponent's strength |
+//! | `level:elo=E[,skill=S][,ms=T][,seed=S]` | the strength dial: plays at Elo E of the ladder |
+//! | `adaptive[:start=E][,depth=N][,ms=T][,seed=S]` | estimates the opponent's Elo and plays the dial there |
 //! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
 //! | `gbt[:depth=N]` | `model:models/gbt.bin`, the shipped GBT model |
 //! | `lms[:PATH][,depth=N]` | linear weights from `c4 train lms` (default `models/lms.bin`) |
@@ -119,12 +120,31 @@ pub enum AgentKind {
         /// The one-move rule at the root.
         safe: bool,
     },
-    /// The adaptive-difficulty agent.
-    Adaptive {
-        /// Analysis depth.
+    /// The strength dial: plays at a skill (0 random, 1 perfect) the calibration maps to Elo.
+    Level {
+        /// The skill played.
+        skill: f64,
+        /// The Elo asked for (`elo=E`), when the skill comes from one.
+        elo: Option<f64>,
+        /// Time to solve one position before the evaluator answers, ms.
+        solve_ms: u64,
+        /// Depth of the heuristic fallback on boards without a model.
         depth: u32,
-        /// The rank it plays before it has seen the opponent move (1 = best).
+        /// Seed of its draws (mixed with each game's seed).
+        seed: u64,
+    },
+    /// The adaptive-difficulty agent: the dial at its estimate of the opponent's Elo.
+    Adaptive {
+        /// Depth of the heuristic fallback on boards without a model.
+        depth: u32,
+        /// The estimate it starts from, Elo.
         start: f64,
+        /// Time to solve one position before the evaluator answers, ms.
+        solve_ms: u64,
+        /// Seed of its draws (mixed with each pairing's seed).
+        seed: u64,
+        /// How fast its estimate moves.
+        rates: crate::agents::AdaptiveRates,
     },
 }
 

@@ -19,6 +19,7 @@ fn the_kind_table_drives_parser_errors_and_help() {
         let needs = match k.name {
             "negamax" => "eval=window,",
             "model" => "path=models/gbt.bin,",
+            "level" => "elo=1500,",
             _ => "",
         };
         let err = parse(&format!("{}:{needs}nokey=1", k.name))
@@ -97,7 +98,8 @@ fn bad_specs_say_what_is_wrong() {
             "negamax:eval=window,schedule=20",
             "schedule=20: steps PLY:DEPTH",
         ),
-        ("adaptive:start=2", "start=2: a rank from 0 to 1"),
+        ("adaptive:start=2", "start=2: an Elo from"),
+        ("level:elo=abc", "elo=abc: an Elo from"),
         ("window:3", "'3' is not of the form key=value"),
         ("perfect:tt=0", "tt=0"),
     ];

@@ -1,0 +1,305 @@
+//! Calibrating the strength dial: each skill setting plays every agent of the ladder, its
+//! Elo is fitted with the ladder's agents held at their ratings, and a monotone curve
+//! through the points becomes the calibration the dial reads (`models/level.json`).
+
+use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
+use crate::agents::level::{Anchor, Calibration, CalibrationPoint, monotone_curve};
+use crate::agents::{AgentFactory, AgentSpec, Resources};
+use crate::game::Geometry;
+use crate::progress::Progress;
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Settings of a calibration run.
+#[derive(Clone, Debug)]
+pub struct CalibrateConfig {
+    /// The ladder: agents and the ratings they are held at.
+    pub anchors: Vec<Anchor>,
+    /// The skills measured, from 0 to 1.
+    pub skills: Vec<f64>,
+    /// Games against each ladder agent per skill (colours alternate, openings shared).
+    pub games: usize,
+    /// Random opening plies per game.
+    pub openings: usize,
+    /// Seed of the openings and the agents' draws.
+    pub seed: u64,
+    /// Games played at once.
+    pub jobs: usize,
+}
+
+/// Why a calibration could not run.
+#[derive(Debug, Error)]
+pub enum CalibrateError {
+    /// The ladder has fewer than two agents.
+    #[error("the ladder needs at least two agents with ratings")]
+    Ladder,
+    /// The skills do not run from 0 to 1.
+    #[error("the skills must include 0 and 1 and lie between them")]
+    Skills,
+    /// A game could not be played.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
+    /// A ladder agent's spec.
+    #[error(transparent)]
+    Agent(#[from] crate::agents::AgentError),
+}
+
+/// A calibration run's result: the calibration and how well its curve fits.
+#[derive(Clone, Debug, Serialize)]
+pub struct CalibrateReport {
+    /// What the dial will read.
+    pub calibration: Calibration,
+    /// Per interior point: measured Elo minus the curve through its neighbours alone (the
+    /// curve's error where it was not told the answer).
+    pub leave_one_out: Vec<(f64, f64)>,
+    /// The largest |leave-one-out error|, Elo.
+    pub fit_error: f64,
+}
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Elo of one agent from its games against agents of known ratings (`games`: the
+/// opponent's rating and the agent's points), by maximum likelihood under the Elo model,
+/// with one virtual draw against each opponent met (so a clean sweep stays finite); the
+/// interval from the likelihood's curvature.
+///
+/// ```
+/// use connect4_learn::arena::fit_anchored;
+/// // Even against a 1500 player: 1500.
+/// let (elo, low, high) = fit_anchored(&[(1500.0, 1.0), (1500.0, 0.0)]);
+/// assert!((elo - 1500.0).abs() < 0.01 && low < 1500.0 && high > 1500.0);
+/// // Three wins in four against 1500: above it.
+/// let (elo, ..) = fit_anchored(&[(1500.0, 1.0), (1500.0, 1.0), (1500.0, 1.0), (1500.0, 0.0)]);
+/// assert!(elo > 1550.0);
+/// ```
+pub fn fit_anchored(games: &[(f64, f64)]) -> (f64, f64, f64) {
+    let mut all: Vec<(f64, f64)> = games.to_vec();
+    let mut met: Vec<f64> = Vec::new();
+    for &(r, _) in games {
+        if !met.contains(&r) {
+            met.push(r);
+        }
+    }
+    all.extend(met.iter().map(|&r| (r, 0.5)));
+    let k = 10f64.ln() / 400.0;
+    let p = |elo: f64, r: f64| 1.0 / (1.0 + 10f64.powf((r - elo) / 400.0));
+    // The score equation sum(s - p) = 0 is monotone in elo: bisection.
+    let (mut lo, mut hi) = (-2000.0, 6000.0);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        let g: f64 = all.iter().map(|&(r, s)| s - p(mid, r)).sum();
+        if g > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let elo = (lo + hi) / 2.0;
+    let info: f64 = all
+        .iter()
+        .map(|&(r, _)| {
+            let q = p(elo, r);
+            k * k * q * (1.0 - q)
+        })
+        .sum();
+    let half = Z95 / info.max(1e-12).sqrt();
+    (elo, elo - half, elo + half)
+}
+
+/// Measures every skill against the ladder and fits the curve (`progress` advances once
+/// per game). Settings run side by side, each pairing's games in parallel.
+pub fn calibrate(
+    cfg: &CalibrateConfig,
+    resources: &Resources,
+    progress: &dyn Progress,
+) -> Result<CalibrateReport, CalibrateError> {
+    if cfg.anchors.len() < 2 {
+        return Err(CalibrateError::Ladder);
+    }
+    let ok_skills = cfg.skills.iter().all(|s| (0.0..=1.0).contains(s))
+        && cfg.skills.contains(&0.0)
+        && cfg.skills.contains(&1.0);
+    if !ok_skills {
+        return Err(CalibrateError::Skills);
+    }
+    let mut skills = cfg.skills.clone();
+    skills.sort_by(f64::total_cmp);
+    skills.dedup();
+    let specs = skills
+        .iter()
+        .map(|s| format!("level:skill={s}").parse::<AgentSpec>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let per_skill = gauntlet(cfg, &specs, 0, resources, progress)?;
+    let points: Vec<CalibrationPoint> = skills
+        .iter()
+        .zip(&per_skill)
+        .map(|(&skill, games)| {
+            let (elo, low, high) = fit_anchored(games);
+            CalibrationPoint {
+                skill,
+                elo,
+                low,
+                high,
+                games: games.len(),
+                score_pct: 100.0 * games.iter().map(|g| g.1).sum::<f64>()
+                    / games.len().max(1) as f64,
+            }
+        })
+        .collect();
+    Ok(report(cfg, points))
+}
+
+/// One agent of the dial checked against its calibration: the Elo asked for and the Elo
+/// measured on the ladder.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckPoint {
+    /// The spec played (`level:elo=E`).
+    pub agent: String,
+    /// E.
+    pub asked: f64,
+    /// Measured Elo.
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+    /// Games behind it.
+    pub games: usize,
+}
+
+/// Plays `level:elo=E` for each of `elos` against the ladder (on other openings than the
+/// calibration's: the seed's second stream) and measures the Elo each reaches: how far the
+/// dial is from what it was asked, on games the curve was not fitted on.
+pub fn check_calibration(
+    cfg: &CalibrateConfig,
+    elos: &[f64],
+    resources: &Resources,
+    progress: &dyn Progress,
+) -> Result<Vec<CheckPoint>, CalibrateError> {
+    let specs = elos
+        .iter()
+        .map(|e| format!("level:elo={e}").parse::<AgentSpec>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let games = gauntlet(cfg, &specs, 1, resources, progress)?;
+    Ok(specs
+        .iter()
+        .zip(elos)
+        .zip(games)
+        .map(|((spec, &asked), g)| {
+            let (elo, low, high) = fit_anchored(&g);
+            CheckPoint {
+                agent: spec.label().to_string(),
+                asked,
+                elo,
+                low,
+                high,
+                games: g.len(),
+            }
+        })
+        .collect())
+}
+
+/// Every spec against every ladder agent, `cfg.games` games each (pairings side by side,
+/// each pairing's games in order); per spec, its games as (opponent's rating, points).
+/// `stream` keeps the openings of different uses apart.
+fn gauntlet(
+    cfg: &CalibrateConfig,
+    specs: &[AgentSpec],
+    stream: u64,
+    resources: &Resources,
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<(f64, f64)>>, CalibrateError> {
+    let geom = Geometry::STANDARD;
+    let ladder: Vec<AgentFactory> = cfg
+        .anchors
+        .iter()
+        .map(|a| {
+            a.agent
+                .parse::<AgentSpec>()
+                .and_then(|s| s.factory_in(geom, resources))
+        })
+        .collect::<Result<_, _>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs.max(1))
+        .build()
+        .map_err(|source| TournamentError::Threads {
+            jobs: cfg.jobs,
+            source,
+        })?;
+    let work: Vec<(usize, usize)> = (0..specs.len())
+        .flat_map(|i| (0..ladder.len()).map(move |j| (i, j)))
+        .collect();
+    let results: Vec<Result<(usize, Vec<(f64, f64)>), CalibrateError>> = pool.install(|| {
+        work.par_iter()
+            .map(|&(i, j)| {
+                let dial = specs[i].factory_in(geom, resources)?;
+                let t = Tournament::from_factories(
+                    TournamentConfig {
+                        agents: Vec::new(),
+                        games: cfg.games,
+                        openings: cfg.openings,
+                        seed: crate::seed::derive_seed(
+                            cfg.seed,
+                            crate::seed::Stream::Level,
+                            &[stream, i as u64, j as u64],
+                        ),
+                        jobs: 1,
+                        geometry: geom,
+                        side: Side::Both,
+                    },
+                    vec![dial, ladder[j].clone()],
+                )?;
+                let s = t.run(progress)?;
+                let p = &s.pairings[0];
+                let r = cfg.anchors[j].elo;
+                let mut scores = vec![(r, 1.0); p.wins];
+                scores.extend(vec![(r, 0.5); p.draws]);
+                scores.extend(vec![(r, 0.0); p.losses]);
+                Ok((i, scores))
+            })
+            .collect()
+    });
+    let mut out: Vec<Vec<(f64, f64)>> = vec![Vec::new(); specs.len()];
+    for r in results {
+        let (i, scores) = r?;
+        out[i].extend(scores);
+    }
+    Ok(out)
+}
+
+/// The calibration of measured `points`: the monotone curve (weighted by each point's
+/// precision) and its leave-one-out error.
+pub fn report(cfg: &CalibrateConfig, points: Vec<CalibrationPoint>) -> CalibrateReport {
+    let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.skill, p.elo)).collect();
+    let weights: Vec<f64> = points
+        .iter()
+        .map(|p| 1.0 / ((p.high - p.low) / 2.0).powi(2).max(1.0))
+        .collect();
+    let curve = monotone_curve(&xy, &weights);
+    let leave_one_out: Vec<(f64, f64)> = (1..curve.len().saturating_sub(1))
+        .map(|i| {
+            let (a, b) = (curve[i - 1], curve[i + 1]);
+            let t = (xy[i].0 - a.0) / (b.0 - a.0);
+            (xy[i].0, xy[i].1 - (a.1 + t * (b.1 - a.1)))
+        })
+        .collect();
+    let fit_error = leave_one_out
+        .iter()
+        .map(|(_, e)| e.abs())
+        .fold(0.0, f64::max);
+    CalibrateReport {
+        calibration: Calibration {
+            board: Geometry::STANDARD.to_string(),
+            anchors: cfg.anchors.clone(),
+            games_per_agent: cfg.games,
+            openings: cfg.openings,
+            seed: cfg.seed,
+            points,
+            curve,
+        },
+        leave_one_out,
+        fit_error,
+    }
+}

@@ -1,0 +1,163 @@
+//! `c4 bench adaptive`: the adaptive agent against steady opponents (its score over each
+//! run with a 95% interval) or an opponent who changes, with the estimate's track plotted.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use connect4_ml::agents::Resources;
+use connect4_ml::arena::{AdaptiveBenchConfig, AdaptiveGame, AdaptiveRunSpec, run_adaptive_bench};
+use connect4_ml::io::{write_csv_atomic, write_json_atomic};
+use connect4_ml::progress::Progress;
+use std::path::PathBuf;
+
+/// The opponents of the targets: the ladder and the perfect player with 10% and
+/// 30% random moves.
+const OPPONENTS: &str = "random easy hard gbt:depth=3 ntuple:depth=1,safe=true perfect:ties=random perfect:ties=random,eps=0.1 perfect:ties=random,eps=0.3";
+
+#[derive(Args, Debug)]
+pub struct AdaptiveBenchArgs {
+    /// The adaptive agent's spec.
+    #[arg(long, default_value = "adaptive")]
+    agent: String,
+    /// Steady opponents: one run each, with an adaptive agent of its own.
+    #[arg(long, num_args = 1.., default_value = OPPONENTS, value_delimiter = ' ')]
+    opponents: Vec<String>,
+    /// Games per steady opponent.
+    #[arg(long, default_value_t = 200, value_parser = super::super::at_least_one)]
+    games: usize,
+    /// Instead of the steady runs: one run against this opponent for --after games, then
+    /// against --switch-to.
+    #[arg(long, requires = "switch_to")]
+    switch_from: Option<String>,
+    /// The opponent after the switch.
+    #[arg(long, requires = "switch_from")]
+    switch_to: Option<String>,
+    /// Games before the switch.
+    #[arg(long, default_value_t = 20)]
+    after: usize,
+    /// Games after the switch.
+    #[arg(long, default_value_t = 20)]
+    then: usize,
+    /// Random opening plies per game (games 2k and 2k+1 share one, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    openings: usize,
+    /// Seed of openings and agents.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Runs played at once.
+    #[arg(long, default_value_t = super::super::default_jobs())]
+    jobs: usize,
+    /// Folder for games.csv, summary.json and the estimate's charts.
+    #[arg(long, default_value = "runs/adaptive")]
+    out: PathBuf,
+}
+
+pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
+    let parse = |s: &str| super::super::parse_agent(s);
+    let runs: Vec<AdaptiveRunSpec> = match (&a.switch_from, &a.switch_to) {
+        (Some(from), Some(to)) => vec![AdaptiveRunSpec {
+            stages: vec![(parse(from)?, a.after), (parse(to)?, a.then)],
+        }],
+        _ => connect4_ml::agents::split_agent_list(&a.opponents)
+            .iter()
+            .map(|o| {
+                Ok(AdaptiveRunSpec {
+                    stages: vec![(parse(o)?, a.games)],
+                })
+            })
+            .collect::<Result<_>>()?,
+    };
+    let cfg = AdaptiveBenchConfig {
+        adaptive: parse(&a.agent)?,
+        runs,
+        openings: a.openings,
+        seed: a.seed,
+        jobs: a.jobs,
+        geometry: connect4_ml::Geometry::STANDARD,
+    };
+    let total: usize = cfg
+        .runs
+        .iter()
+        .flat_map(|r| r.stages.iter().map(|s| s.1))
+        .sum();
+    let bars = super::super::Bars::new();
+    bars.start("games", total);
+    let resources = Resources {
+        book,
+        ..Resources::default()
+    };
+    let (games, stages) = run_adaptive_bench(&cfg, &resources, &bars)?;
+    bars.finish();
+    let ladder = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
+    let ladder: serde_json::Value = serde_json::from_str(&ladder).unwrap_or_default();
+    let true_elo = |name: &str| {
+        ladder["elo"]
+            .as_array()?
+            .iter()
+            .find(|r| r["agent"] == name)?["elo"]
+            .as_f64()
+    };
+    println!(
+        "{} against each opponent, {} opening plies, seed {}",
+        cfg.adaptive.label(),
+        a.openings,
+        a.seed
+    );
+    let w = stages
+        .iter()
+        .map(|s| s.opponent.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    println!(
+        "\n{:<w$} {:>6} {:>13} {:>22} {:>18} {:>9} {:>9} {:>7}",
+        "opponent",
+        "games",
+        "W/D/L",
+        "adaptive score [95%]",
+        "first 10 [95%]",
+        "estimate",
+        "settled",
+        "ladder"
+    );
+    for s in &stages {
+        println!(
+            "{:<w$} {:>6} {:>13} {:>22} {:>18} {:>9.0} {:>9} {:>7}",
+            s.opponent,
+            s.games,
+            format!("{}/{}/{}", s.wins, s.draws, s.losses),
+            format!(
+                "{:.1}% [{:.1}, {:.1}]",
+                100.0 * s.score.value,
+                100.0 * s.score.low,
+                100.0 * s.score.high
+            ),
+            format!(
+                "{:.0}% [{:.0}, {:.0}]",
+                100.0 * s.first_ten.value,
+                100.0 * s.first_ten.low,
+                100.0 * s.first_ten.high
+            ),
+            s.final_estimate,
+            s.settled_estimate.map_or("-".into(), |e| format!("{e:.0}")),
+            true_elo(&s.opponent).map_or("-".into(), |e| format!("{e:.0}")),
+        );
+    }
+    let csv = a.out.join("games.csv");
+    let json = a.out.join("summary.json");
+    write_csv_atomic(&csv, &games).with_context(|| format!("cannot write {}", csv.display()))?;
+    write_json_atomic(&json, &stages)
+        .with_context(|| format!("cannot write {}", json.display()))?;
+    let mut written = vec![csv, json];
+    for (r, run) in cfg.runs.iter().enumerate() {
+        let mine: Vec<&AdaptiveGame> = games.iter().filter(|g| g.run == r).collect();
+        let names: Vec<&str> = run.stages.iter().map(|s| s.0.label()).collect();
+        let title = format!(
+            "The adaptive agent's estimate against {}",
+            names.join(", then ")
+        );
+        let chart = connect4_ml::plot::level::track_chart(&title, &mine, &true_elo);
+        written.extend(chart.save(&a.out.join(format!("track-{r}")))?);
+    }
+    super::super::print_written(&written);
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! `c4 calibrate`: measures the strength dial against the ladder and writes the calibration
+//! the dial reads (`models/level.json`), its points as CSV and its chart.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use connect4_ml::agents::Resources;
+use connect4_ml::agents::level::Anchor;
+use connect4_ml::arena::{CalibrateConfig, CalibrateReport, calibrate};
+use connect4_ml::io::{write_csv_atomic, write_json_atomic};
+use connect4_ml::progress::Progress;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// Games of each setting against each ladder agent (colours alternate, pairs share an
+    /// opening).
+    #[arg(long, default_value_t = 40, value_parser = super::at_least_one)]
+    games: usize,
+    /// The skills measured (0 random to 1 perfect, both included), comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1"
+    )]
+    skills: Vec<f64>,
+    /// Random opening plies per game.
+    #[arg(long, default_value_t = 2)]
+    openings: usize,
+    /// Seed of openings and draws.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = super::default_jobs())]
+    jobs: usize,
+    /// The ladder (a `c4 tournament` summary.json): its agents are the opponents, held at
+    /// their ratings. Default: models/ladder.json, else the one built into c4.
+    #[arg(long)]
+    ladder: Option<PathBuf>,
+    /// The calibration file to write; level.csv and the chart level.png / level.svg go
+    /// beside it.
+    #[arg(long, default_value = "models/level.json")]
+    out: PathBuf,
+    /// Instead of calibrating: play `level:elo=E` for each E given (comma-separated) against
+    /// the ladder, on other openings than the calibration's, and report the Elo each
+    /// measures (the dial's error where its curve was not fitted); writes OUT's stem with
+    /// -check.json.
+    #[arg(long, value_delimiter = ',')]
+    check: Vec<f64>,
+}
+
+pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
+    let ladder = match &a.ladder {
+        Some(p) => std::fs::read_to_string(p)
+            .with_context(|| format!("cannot read the ladder {}", p.display()))?,
+        None => connect4_ml::builtin::ladder_in(std::path::Path::new("models")),
+    };
+    let anchors = anchors(&ladder).with_context(|| {
+        format!(
+            "the ladder {}",
+            a.ladder
+                .as_ref()
+                .map_or("models/ladder.json".into(), |p| p.display().to_string())
+        )
+    })?;
+    if let Some(bad) = a.skills.iter().find(|s| !(0.0..=1.0).contains(*s)) {
+        bail!("--skills: {bad} is not a skill from 0 to 1");
+    }
+    let cfg = CalibrateConfig {
+        anchors,
+        skills: a.skills.clone(),
+        games: a.games,
+        openings: a.openings,
+        seed: a.seed,
+        jobs: a.jobs,
+    };
+    let resources = Resources {
+        book,
+        ..Resources::default()
+    };
+    let bars = super::Bars::new();
+    if !a.check.is_empty() {
+        return check(&a, &cfg, &resources, &bars);
+    }
+    bars.start(
+        "calibration games",
+        a.skills.len() * cfg.anchors.len() * a.games,
+    );
+    let report = calibrate(&cfg, &resources, &bars)?;
+    bars.finish();
+    print_report(&report);
+    let csv = a.out.with_extension("csv");
+    let stem = a.out.with_extension("");
+    write_json_atomic(&a.out, &report.calibration)
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    write_csv_atomic(&csv, &report.calibration.points)
+        .with_context(|| format!("cannot write {}", csv.display()))?;
+    let [png, svg] =
+        connect4_ml::plot::level::calibration_chart(&report.calibration).save(&stem)?;
+    super::print_written(&[a.out.clone(), csv, png, svg]);
+    println!(
+        "the dial reads the calibration built into c4: rebuild c4 (and web/build-wasm.sh) to take this one"
+    );
+    Ok(())
+}
+
+fn check(
+    a: &CalibrateArgs,
+    cfg: &CalibrateConfig,
+    resources: &Resources,
+    bars: &super::Bars,
+) -> Result<()> {
+    let cal = connect4_ml::agents::level::Calibration::builtin();
+    for &e in &a.check {
+        cal.skill_of(e)?;
+    }
+    bars.start("check games", a.check.len() * cfg.anchors.len() * cfg.games);
+    let points = connect4_ml::arena::check_calibration(cfg, &a.check, resources, bars)?;
+    bars.finish();
+    println!(
+        "the dial (calibration built into c4) against {} ladder agents, {} games each, seed {}",
+        cfg.anchors.len(),
+        cfg.games,
+        cfg.seed
+    );
+    println!(
+        "\n{:>8} {:>9} {:>18} {:>7} {:>6}",
+        "asked", "measured", "95% interval", "error", "games"
+    );
+    let mut worst: f64 = 0.0;
+    for p in &points {
+        worst = worst.max((p.elo - p.asked).abs());
+        println!(
+            "{:>8.0} {:>9.0} {:>18} {:>+7.0} {:>6}",
+            p.asked,
+            p.elo,
+            format!("[{:.0}, {:.0}]", p.low, p.high),
+            p.elo - p.asked,
+            p.games
+        );
+    }
+    println!("\nlargest error: {worst:.0} Elo");
+    let path = a.out.with_file_name(format!(
+        "{}-check.json",
+        a.out
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("level")
+    ));
+    write_json_atomic(&path, &points)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    super::print_written(&[path]);
+    Ok(())
+}
+
+/// The ladder's agents and ratings from a tournament summary's JSON.
+fn anchors(json: &str) -> Result<Vec<Anchor>> {
+    let v: serde_json::Value = serde_json::from_str(json).context("not JSON")?;
+    let rows = v["elo"].as_array().context("no \"elo\" list of ratings")?;
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            Ok(Anchor {
+                agent: r["agent"]
+                    .as_str()
+                    .with_context(|| format!("rating {i} has no \"agent\""))?
+                    .to_string(),
+                elo: r["elo"]
+                    .as_f64()
+                    .with_context(|| format!("rating {i} has no \"elo\""))?,
+            })
+        })
+        .collect()
+}
+
+fn print_report(r: &CalibrateReport) {
+    let c = &r.calibration;
+    println!(
+        "the dial against {} ladder agents, {} games each per setting, {} opening plies, seed {}",
+        c.anchors.len(),
+        c.games_per_agent,
+        c.openings,
+        c.seed
+    );
+    println!(
+        "\n{:>6} {:>8} {:>18} {:>6} {:>8} {:>8} {:>9}",
+        "skill", "Elo", "95% interval", "games", "score %", "curve", "LOO err"
+    );
+    for (i, p) in c.points.iter().enumerate() {
+        let loo = r
+            .leave_one_out
+            .iter()
+            .find(|(s, _)| *s == p.skill)
+            .map_or("-".to_string(), |(_, e)| format!("{e:+.0}"));
+        println!(
+            "{:>6.2} {:>8.0} {:>18} {:>6} {:>8.2} {:>8.0} {:>9}",
+            p.skill,
+            p.elo,
+            format!("[{:.0}, {:.0}]", p.low, p.high),
+            p.games,
+            p.score_pct,
+            c.curve[i].1,
+            loo
+        );
+    }
+    println!(
+        "\nfit error (largest leave-one-out error of the curve): {:.0} Elo; range {:.0} to {:.0}",
+        r.fit_error,
+        c.curve[0].1,
+        c.curve[c.curve.len() - 1].1
+    );
+}
