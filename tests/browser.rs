@@ -547,13 +547,45 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
         .iter()
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
-    assert_eq!(presets.len(), 6, "{presets:?}");
+    assert_eq!(presets.len(), 8, "{presets:?}");
     for (p, name) in presets
         .iter()
         .zip(["Easy", "Medium", "Hard", "Expert", "Perfect"])
     {
         assert!(p.starts_with(name) && p.contains("Elo"), "{presets:?}");
     }
+    assert!(presets[5].starts_with("Adaptive"), "{presets:?}");
+    assert!(presets[6].starts_with("Strength dial"), "{presets:?}");
+
+    // The strength dial: a slider in Elo over the dial's range makes `level:elo=E`.
+    select(&c, "#preset", "level").await;
+    let spec = js(&c, "document.getElementById('agent-spec').value").await;
+    assert!(spec.as_str().unwrap().starts_with("level:elo="), "{spec}");
+    c.execute("const e = document.getElementById('elo'); e.value = '1200'; e.dispatchEvent(new Event('input'));", vec![]).await.unwrap();
+    assert_eq!(
+        js(&c, "document.getElementById('agent-spec').value").await,
+        "level:elo=1200"
+    );
+    // The adaptive agent: its estimate of the player shows beside the strength list.
+    select(&c, "#preset", "adaptive").await;
+    click(&c, "#board .col[data-col='4']").await;
+    wait_for(
+        &c,
+        "the adaptive agent's move",
+        &format!("{STONES} === 2"),
+        30,
+    )
+    .await;
+    wait_for(
+        &c,
+        "its estimate",
+        "document.getElementById('adaptive-estimate').textContent.includes('Your Elo')",
+        10,
+    )
+    .await;
+    screenshot(&c, &shots, "adaptive").await;
+    select(&c, "#preset", "easy").await;
+    click(&c, "#new-game").await;
     assert_eq!(
         js(&c, "document.querySelectorAll('#controls .stone.x').length").await,
         1

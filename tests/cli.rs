@@ -591,3 +591,84 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_dial_refuses_a_bad_elo_with_exit_status_2() {
+    for (spec, needle) in [
+        ("level:elo=abc", "elo=abc: an Elo from"),
+        ("level:elo=5000", "elo=5000: an Elo from"),
+        ("adaptive:start=-3", "start=-3: an Elo from"),
+    ] {
+        let out = c4(
+            &["tournament", "--agents", spec, "random", "--games", "2"],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2), "{spec}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{spec}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn play_keeps_the_adaptive_agents_estimate_in_a_state_file() {
+    let dir = std::env::temp_dir().join(format!("c4-adaptive-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("me.json");
+    let st = state.to_str().unwrap();
+    // Columns in turn until the game ends (a full column is refused and the next tried).
+    let moves: String = (0..120).map(|i| format!("{}\n", i % 7 + 1)).collect();
+    let args = [
+        "play",
+        "--plain",
+        "--agent",
+        "adaptive:ms=200",
+        "--first",
+        "human",
+        "--seed",
+        "3",
+        "--state",
+        st,
+    ];
+    let out = c4(&args, &moves);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("now rates you at"),
+        "{}",
+        text(&out.stdout)
+    );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"], 1);
+    // The next session starts from it.
+    let out = c4(&args, &moves);
+    assert!(
+        text(&out.stdout).contains("(1 game so far)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"], 2);
+    // A file that is not a state: exit 2, the file named, nothing written over it.
+    std::fs::write(&state, "garbage").unwrap();
+    let out = c4(&args, &moves);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("me.json"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), "garbage");
+    // Only the adaptive agent keeps a state.
+    let out = c4(&["play", "--plain", "--agent", "easy", "--state", st], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("not adaptive"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

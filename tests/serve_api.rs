@@ -619,7 +619,13 @@ fn built_in_models_stand_in_for_a_missing_folder() {
     let (status, agents) = get(addr, "/api/agents");
     assert_eq!(status, 200);
     let presets = agents["presets"].as_array().unwrap();
-    assert!(presets.iter().all(|p| p["elo"].is_number()), "{presets:?}");
+    // Every preset of the ladder has its Elo; the adaptive one plays at the player's.
+    assert!(
+        presets
+            .iter()
+            .all(|p| p["elo"].is_number() == (p["agent"] != "adaptive")),
+        "{presets:?}"
+    );
     let models = agents["models"].as_array().unwrap();
     for name in ["gbt.bin", "lms.bin", "ntuple.bin"] {
         assert!(models.iter().any(|m| m == name), "{name} in {models:?}");
@@ -725,4 +731,67 @@ fn no_agent_request_can_hold_the_server() {
         r#"{"agent": "perfect", "moves": "4453"}"#,
     );
     assert_eq!(s, 200, "{m}");
+}
+
+/// The adaptive agent through the API: a move answer carries its estimate; `/api/adaptive`
+/// reads a finished game and hands back the state to keep; bad input is a 400 naming it.
+#[test]
+fn the_adaptive_agent_keeps_its_estimate_in_the_pages_hands() {
+    let runs = Runs::new("adaptive");
+    let addr = start(config(&runs.0));
+    let (s, m) = post(addr, "/api/move", r#"{"agent": "adaptive", "moves": "44"}"#);
+    assert_eq!(s, 200, "{m}");
+    let first = &m["adaptive"];
+    assert_eq!(first["games"], 0, "{m}");
+    assert_eq!(first["finished"], false);
+    let state = first["state"].as_str().unwrap().to_string();
+    // The game x won with four in column 1, the agent playing o: read, one game more.
+    let body =
+        serde_json::json!({"agent": "adaptive", "moves": "1212121", "side": "o", "state": state});
+    let (s, end) = post(addr, "/api/adaptive", &body.to_string());
+    assert_eq!(s, 200, "{end}");
+    assert_eq!(end["finished"], true);
+    assert_eq!(end["games"], 1);
+    assert!(end["estimate"].as_f64().unwrap().is_finite());
+    // The next game starts from that state.
+    let body = serde_json::json!({"agent": "adaptive", "moves": "", "state": end["state"]});
+    let (s, next) = post(addr, "/api/move", &body.to_string());
+    assert_eq!(s, 200, "{next}");
+    assert_eq!(next["adaptive"]["games"], 1);
+    // The dial plays, and its range is on offer for a slider.
+    let (s, m) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "level:elo=1500", "moves": "44"}"#,
+    );
+    assert_eq!(s, 200, "{m}");
+    assert!(m.get("adaptive").is_none());
+    let (_, agents) = get(addr, "/api/agents");
+    assert!(agents["dial"]["low"].as_f64().unwrap() < agents["dial"]["high"].as_f64().unwrap());
+    for (path, body, needle) in [
+        (
+            "/api/move",
+            r#"{"agent": "level:elo=abc", "moves": "44"}"#,
+            "elo=abc: an Elo from",
+        ),
+        (
+            "/api/move",
+            r#"{"agent": "adaptive", "moves": "44", "state": "{bad"}"#,
+            "state",
+        ),
+        (
+            "/api/adaptive",
+            r#"{"agent": "adaptive", "moves": "44", "side": "z"}"#,
+            "side \"z\"",
+        ),
+        (
+            "/api/adaptive",
+            r#"{"agent": "easy", "moves": "44", "side": "x"}"#,
+            "not adaptive",
+        ),
+    ] {
+        let (s, e) = post(addr, path, body);
+        assert_eq!(s, 400, "{body}: {e}");
+        assert!(error_of(&e).contains(needle), "{body}: {e}");
+    }
 }

@@ -6,7 +6,7 @@ use crate::bridge::{interruptible, lock_until};
 use crate::errors::err;
 use crate::model::to_python;
 use crate::position::geometry;
-use connect4_engine::agents::{AgentSpec, Turn};
+use connect4_engine::agents::{Adaptive, AdaptiveState, AgentKind, AgentSpec, Turn};
 use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
@@ -70,13 +70,41 @@ fn spec_list(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     })
 }
 
+/// The player an `Agent` holds: any agent, or the adaptive agent, whose state can be read,
+/// saved and told about finished games.
+enum Held {
+    Plain(Box<dyn connect4_engine::agents::Agent>),
+    Adaptive(Box<Adaptive>),
+}
+
+impl Held {
+    fn agent(&mut self) -> &mut dyn connect4_engine::agents::Agent {
+        match self {
+            Held::Plain(a) => a.as_mut(),
+            Held::Adaptive(a) => a.as_mut(),
+        }
+    }
+
+    fn adaptive(&mut self) -> PyResult<&mut Adaptive> {
+        match self {
+            Held::Adaptive(a) => Ok(a),
+            Held::Plain(_) => Err(err(
+                "only the adaptive agent keeps a state (spec \"adaptive\")",
+            )),
+        }
+    }
+}
+
 /// A player named by an agent spec (`c4 evaluate --help` lists them): `"ntuple:ms=10"`,
-/// `"gbt:depth=3"`, `"perfect"`, `"mcts:sims=1000"`, ...; options follow the kind after a
-/// colon, separated by commas (`"perfect:ties=random,seed=7"`). `move` returns a 0-based
-/// column. An agent may be shared by threads: their moves take turns.
+/// `"gbt:depth=3"`, `"perfect"`, `"mcts:sims=1000"`, `"level:elo=1500"`, ...; options
+/// follow the kind after a colon, separated by commas (`"perfect:ties=random,seed=7"`).
+/// `move` returns a 0-based column. An agent may be shared by threads: their moves take
+/// turns. The adaptive agent (`"adaptive"`) also reads finished games (`end_game`) and
+/// keeps its estimate of the opponent's Elo in `state` (JSON), which a new `Agent` takes
+/// back (`state=`).
 #[pyclass(module = "connect4_ml")]
 pub struct Agent {
-    inner: Mutex<Box<dyn connect4_engine::agents::Agent>>,
+    inner: Mutex<Held>,
     spec: String,
     width: usize,
     height: usize,
@@ -87,21 +115,40 @@ impl Agent {
     /// Builds the agent of `spec` for `width` x `height` boards, seeded by `seed` (random
     /// agents). Model paths are read as written, else in the `models` folder.
     #[new]
-    #[pyo3(signature = (spec, width = Nat(7), height = Nat(6), seed = Nat(0), models = None))]
+    #[pyo3(signature = (spec, width = Nat(7), height = Nat(6), seed = Nat(0), models = None, state = None))]
     fn new(
         spec: crate::args::Text,
         width: Nat,
         height: Nat,
         seed: Nat,
         models: Option<PathBuf>,
+        state: Option<String>,
     ) -> PyResult<Agent> {
         let (width, height) = (width.get(), height.get());
         let spec = spec.0.as_str();
         let g = geometry(width, height)?;
         let parsed = parse_spec(spec, models.as_deref())?;
-        let agent = parsed.factory(g).map_err(err)?.build(seed.0).map_err(err)?;
+        let factory = parsed.factory(g).map_err(err)?;
+        let held = match (parsed.kind(), state) {
+            (AgentKind::Adaptive { start, .. }, state) => {
+                let state = match state {
+                    None => AdaptiveState::new(*start),
+                    Some(text) => AdaptiveState::from_json(&text)
+                        .map_err(|e| err(format!("state: {e}")))?,
+                };
+                Held::Adaptive(Box::new(
+                    factory.build_adaptive(seed.0, state).map_err(err)?,
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(err(format!(
+                    "state: only the adaptive agent keeps a state, not \"{spec}\""
+                )));
+            }
+            (_, None) => Held::Plain(factory.build(seed.0).map_err(err)?),
+        };
         Ok(Agent {
-            inner: Mutex::new(agent),
+            inner: Mutex::new(held),
             spec: spec.to_string(),
             width,
             height,
@@ -128,7 +175,8 @@ impl Agent {
         // the move through the agent's interrupt.
         let stop = crate::bridge::call_interrupt();
         interruptible(py, &stop, || {
-            let mut agent = lock_until(&self.inner, &stop)?;
+            let mut held = lock_until(&self.inner, &stop)?;
+            let agent = held.agent();
             agent.set_interrupt(Some(stop.clone()));
             let col = agent.choose(&Turn::new(p));
             agent.set_interrupt(None);
@@ -141,6 +189,59 @@ impl Agent {
     #[getter]
     fn spec(&self) -> String {
         self.spec.clone()
+    }
+
+    /// The adaptive agent reads a finished game it played as `side` (`"x"`, first, or
+    /// `"o"`): `moves` is the whole game as 1-based column digits. Returns its new estimate
+    /// of the opponent's Elo.
+    fn end_game(&self, py: Python<'_>, moves: &str, side: &str) -> PyResult<f64> {
+        let side = match side {
+            "x" | "first" => connect4_engine::Player::First,
+            "o" | "second" => connect4_engine::Player::Second,
+            other => return Err(err(format!("side {other:?}: \"x\" (first) or \"o\" (second)"))),
+        };
+        let g = geometry(self.width, self.height)?;
+        let end = connect4_engine::Position::from_moves(g, moves.trim())
+            .map_err(|e| err(format!("moves {moves:?}: {e}")))?;
+        if end.outcome() == connect4_engine::game::Outcome::Ongoing {
+            return Err(err(format!("moves {moves:?}: the game is not over")));
+        }
+        let cols: Vec<usize> = moves
+            .trim()
+            .bytes()
+            .map(|b| usize::from(b - b'1'))
+            .collect();
+        let stop = crate::bridge::call_interrupt();
+        interruptible(py, &stop, || {
+            let mut held = lock_until(&self.inner, &stop)?;
+            let agent = held.adaptive().ok()?;
+            connect4_engine::agents::Agent::set_interrupt(agent, Some(stop.clone()));
+            agent.replay(connect4_engine::Position::new(g), &cols, side);
+            connect4_engine::agents::Agent::set_interrupt(agent, None);
+            Some(agent.estimate())
+        })?
+        .ok_or_else(|| {
+            if matches!(self.inner.lock().as_deref(), Ok(Held::Plain(_))) {
+                err("only the adaptive agent reads games (spec \"adaptive\")")
+            } else {
+                err("interrupted")
+            }
+        })
+    }
+
+    /// The adaptive agent's estimate of its opponent's Elo.
+    #[getter]
+    fn estimate(&self) -> PyResult<f64> {
+        let mut held = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(held.adaptive()?.estimate())
+    }
+
+    /// The adaptive agent's state as JSON: give it to `Agent(..., state=...)` to go on from
+    /// it (a player's estimate across sessions).
+    #[getter]
+    fn state(&self) -> PyResult<String> {
+        let mut held = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(held.adaptive()?.state().to_json())
     }
 
     fn __repr__(&self) -> String {

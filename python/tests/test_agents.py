@@ -1,5 +1,7 @@
 """Agents, tournaments and grading through Python, and clear errors on bad specs."""
 
+import json
+
 import pytest
 
 import connect4_ml as c4
@@ -63,3 +65,31 @@ def test_bench_agent_grades_like_the_cli():
     assert weak["error_low"] <= weak["error_rate"] <= weak["error_high"]
     with pytest.raises(c4.Connect4Error, match="nothing-here"):
         c4.bench_agent("random", ["nothing-here"])
+
+
+def test_the_dial_and_the_adaptive_agent_with_its_saved_state():
+    p = c4.Position("4453")
+    assert c4.Agent("level:elo=1500").move(p) in p.legal_moves()
+    with pytest.raises(c4.Connect4Error, match="elo=abc: an Elo from"):
+        c4.Agent("level:elo=abc")
+    with pytest.raises(c4.Connect4Error, match="an Elo from"):
+        c4.Agent("level:elo=99999")
+    a = c4.Agent("adaptive:ms=200")
+    start = a.estimate
+    assert a.move(p) in p.legal_moves()
+    # It reads a finished game it played as o (x won with four in column 1): one game more,
+    # a new estimate, kept in the state.
+    after = a.end_game("1212121", "o")
+    assert after != start
+    saved = a.state
+    assert json.loads(saved)["games"] == 1
+    b = c4.Agent("adaptive:ms=200", state=saved)
+    assert b.estimate == pytest.approx(after)
+    with pytest.raises(c4.Connect4Error, match="state"):
+        c4.Agent("adaptive", state="{not json")
+    with pytest.raises(c4.Connect4Error, match="only the adaptive agent"):
+        c4.Agent("easy", state=saved)
+    with pytest.raises(c4.Connect4Error, match="not over"):
+        a.end_game("44", "o")
+    with pytest.raises(c4.Connect4Error, match="only the adaptive agent"):
+        c4.Agent("easy").end_game("1212121", "o")

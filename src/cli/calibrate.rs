@@ -46,6 +46,11 @@ pub struct CalibrateArgs {
     /// -check.json.
     #[arg(long, value_delimiter = ',')]
     check: Vec<f64>,
+    /// Earlier calibrations (their level.json) whose points join this run's before the curve
+    /// is fitted: a second run at skills between the first's (on another --seed) refines the
+    /// curve where it bends. A skill measured twice is pooled (weighted by precision).
+    #[arg(long)]
+    merge: Vec<PathBuf>,
 }
 
 pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
@@ -85,8 +90,19 @@ pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
         "calibration games",
         a.skills.len() * cfg.anchors.len() * a.games,
     );
-    let report = calibrate(&cfg, &resources, &bars)?;
+    let mut report = calibrate(&cfg, &resources, &bars)?;
     bars.finish();
+    if !a.merge.is_empty() {
+        let mut points = report.calibration.points.clone();
+        for path in &a.merge {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let earlier = connect4_ml::agents::level::Calibration::from_json(&text)
+                .with_context(|| format!("{}", path.display()))?;
+            points.extend(earlier.points);
+        }
+        report = connect4_ml::arena::report(&cfg, pool_points(points));
+    }
     print_report(&report);
     let csv = a.out.with_extension("csv");
     let stem = a.out.with_extension("");
@@ -150,6 +166,36 @@ fn check(
         .with_context(|| format!("cannot write {}", path.display()))?;
     super::print_written(&[path]);
     Ok(())
+}
+
+/// Points of the same skill pooled into one (precision-weighted mean, its interval), the
+/// rest kept, sorted by skill.
+fn pool_points(
+    mut points: Vec<connect4_ml::agents::level::CalibrationPoint>,
+) -> Vec<connect4_ml::agents::level::CalibrationPoint> {
+    points.sort_by(|a, b| a.skill.total_cmp(&b.skill));
+    let mut out: Vec<connect4_ml::agents::level::CalibrationPoint> = Vec::new();
+    for p in points {
+        match out.last_mut() {
+            Some(q) if q.skill == p.skill => {
+                let w = |x: &connect4_ml::agents::level::CalibrationPoint| {
+                    1.0 / ((x.high - x.low) / 2.0).powi(2).max(1e-9)
+                };
+                let (wq, wp) = (w(q), w(&p));
+                let elo = (q.elo * wq + p.elo * wp) / (wq + wp);
+                let half = (1.0 / (wq + wp)).sqrt();
+                let games = q.games + p.games;
+                q.score_pct =
+                    (q.score_pct * q.games as f64 + p.score_pct * p.games as f64) / games as f64;
+                q.elo = elo;
+                q.low = elo - half;
+                q.high = elo + half;
+                q.games = games;
+            }
+            _ => out.push(p),
+        }
+    }
+    out
 }
 
 /// The ladder's agents and ratings from a tournament summary's JSON.

@@ -78,9 +78,9 @@ pub fn run(a: PlayArgs, book: super::BookChoice) -> Result<()> {
     };
     if let Some(state) = &saved {
         println!(
-            "The adaptive agent rates you at {:.0} Elo ({} games so far).",
+            "The adaptive agent rates you at {:.0} Elo ({} so far).",
             state.estimate(connect4_ml::agents::level::Calibration::builtin(), None),
-            state.games
+            games(state.games)
         );
     }
     let session = Session::new(geom, human, agent);
@@ -140,12 +140,21 @@ fn save_state(
     connect4_ml::io::write_atomic(path, |w| w.write_all(state.to_json().as_bytes()))
         .with_context(|| format!("cannot write {}", path.display()))?;
     println!(
-        "The adaptive agent now rates you at {:.0} Elo after {} games; saved in {}.",
+        "The adaptive agent now rates you at {:.0} Elo after {}; saved in {}.",
         agent.estimate(),
-        state.games,
+        games(state.games),
         path.display()
     );
     Ok(())
+}
+
+/// "1 game", "2 games".
+fn games(n: u64) -> String {
+    if n == 1 {
+        "1 game".into()
+    } else {
+        format!("{n} games")
+    }
 }
 
 /// The board as text: column numbers under it, the last move in capitals.

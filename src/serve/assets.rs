@@ -46,6 +46,11 @@ pub const ASSETS: &[Asset] = &[
         bytes: include_bytes!("assets/state.js"),
     },
     Asset {
+        name: "adaptive.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/adaptive.js"),
+    },
+    Asset {
         name: "review.js",
         content_type: JS,
         bytes: include_bytes!("assets/review.js"),

@@ -14,7 +14,10 @@
 //! - `GET /`, `/app.js`, `/style.css`: the page, embedded in the binary;
 //! - `GET /api/analyze?moves=M`: the solver's scores of every column;
 //! - `GET /api/review?moves=M`: every move of a game graded by the solver;
-//! - `POST /api/move` `{agent, moves}`: an agent's column;
+//! - `POST /api/move` `{agent, moves}`: an agent's column (with `state`, the adaptive
+//!   agent's saved estimate, its estimate of the player comes back too);
+//! - `POST /api/adaptive` `{agent, moves, side, state}`: the adaptive agent's estimate of
+//!   the player after a game, and the state to keep;
 //! - `GET /api/models`, `GET /api/evaluate?model=NAME&moves=M`: the learned models' values and
 //!   per-feature contributions;
 //! - `GET /api/agents`: the agent kinds;
@@ -223,6 +226,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/analyze", get(analyze::analyze))
         .route("/api/review", get(review::review_game))
         .route("/api/move", post(play::play_move))
+        .route("/api/adaptive", post(play::adaptive))
         .route("/api/agents", get(play::agents))
         .route("/api/models", get(models::list))
         .route("/api/evaluate", get(models::evaluate))

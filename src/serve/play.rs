@@ -2,9 +2,9 @@
 
 use super::Shared;
 use super::error::{ApiError, ApiResult};
-use crate::agents::{AgentFactory, AgentKind, AgentSpec, Turn};
+use crate::agents::{Agent, AgentFactory, AgentKind, AgentSpec, Turn};
 use crate::answers::MoveAnswer;
-use crate::game::{Geometry, Outcome};
+use crate::game::{Geometry, Outcome, Player, Position};
 use crate::solver::SolverPool;
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
@@ -62,6 +62,40 @@ pub(super) struct MoveRequest {
     /// Seed of agents that use randomness (default 0).
     #[serde(default)]
     seed: u64,
+    /// The adaptive agent's saved state from the start of this game (JSON, as the last
+    /// answer's `adaptive.state` gave it); none: a fresh agent.
+    #[serde(default)]
+    state: Option<String>,
+}
+
+/// The body of `/api/adaptive`: a game (finished or not) against the adaptive agent.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AdaptiveRequest {
+    /// The adaptive spec played (`adaptive`, `adaptive:start=1200`).
+    agent: String,
+    /// The game's moves (1-based digits).
+    #[serde(default)]
+    moves: String,
+    width: Option<usize>,
+    height: Option<usize>,
+    /// The state from the start of the game.
+    #[serde(default)]
+    state: Option<String>,
+    /// The agent's colour: "x" (first) or "o" (second).
+    side: String,
+    /// Seed of the agent (default 0).
+    #[serde(default)]
+    seed: u64,
+}
+
+/// A move answer, with the adaptive agent's estimate when it played.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct MoveWithEstimate {
+    #[serde(flatten)]
+    answer: MoveAnswer,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adaptive: Option<crate::answers::AdaptiveAnswer>,
 }
 
 /// Parses `text` and points its model paths into `models`: a spec may name a model by file
@@ -81,7 +115,7 @@ pub(super) fn parse_spec(
 pub(super) async fn play_move(
     State(state): State<Shared>,
     body: Result<Json<MoveRequest>, JsonRejection>,
-) -> ApiResult<Json<MoveAnswer>> {
+) -> ApiResult<Json<MoveWithEstimate>> {
     let Json(req) = body?;
     let pos = super::position_of(&req.moves, req.width, req.height)?;
     if pos.outcome() != Outcome::Ongoing {
@@ -95,16 +129,33 @@ pub(super) async fn play_move(
         .agents
         .get(&spec, pos.geometry(), &state.resources, &state.solvers)?;
     let limit = state.config.move_limit;
+    let adaptive = matches!(spec.kind(), AgentKind::Adaptive { .. });
+    let moves = req.moves.clone();
     let (picked, stopped) = state
         .heavy(limit, move |_, stop| {
+            let start = Instant::now();
+            if adaptive {
+                let mut agent = crate::answers::adaptive_in_game(
+                    &factory,
+                    req.state.as_deref(),
+                    Position::new(pos.geometry()),
+                    &req.moves,
+                    pos.side_to_move(),
+                    req.seed,
+                    Some(stop),
+                )
+                .map_err(ApiError::BadRequest)?;
+                let col = agent.choose(&Turn::new(pos));
+                let answer = crate::answers::AdaptiveAnswer::of(&agent, &pos, req.state.as_deref());
+                return Ok::<_, ApiError>((col, start.elapsed().as_secs_f64() * 1e3, Some(answer)));
+            }
             let mut agent = factory.build(req.seed).map_err(ApiError::bad)?;
             agent.set_interrupt(Some(stop.clone()));
-            let start = Instant::now();
             let col = agent.choose(&Turn::new(pos));
-            Ok::<_, ApiError>((col, start.elapsed().as_secs_f64() * 1e3))
+            Ok::<_, ApiError>((col, start.elapsed().as_secs_f64() * 1e3, None))
         })
         .await?;
-    let (col, ms) = picked?;
+    let (col, ms, adaptive) = picked?;
     if !pos.can_play(col) {
         return Err(ApiError::Internal(format!(
             "agent \"{}\" chose full column {}",
@@ -112,13 +163,55 @@ pub(super) async fn play_move(
             col + 1
         )));
     }
-    Ok(Json(MoveAnswer::new(
-        spec.to_string(),
-        &req.moves,
-        col,
-        ms,
-        stopped,
-    )))
+    Ok(Json(MoveWithEstimate {
+        answer: MoveAnswer::new(spec.to_string(), &moves, col, ms, stopped),
+        adaptive,
+    }))
+}
+
+/// `POST /api/adaptive`: the adaptive agent's estimate of the player after a game (or the
+/// game so far), and the state to keep once the game is over.
+pub(super) async fn adaptive(
+    State(state): State<Shared>,
+    body: Result<Json<AdaptiveRequest>, JsonRejection>,
+) -> ApiResult<Json<crate::answers::AdaptiveAnswer>> {
+    let Json(req) = body?;
+    let pos = super::position_of(&req.moves, req.width, req.height)?;
+    let side = match req.side.as_str() {
+        "x" | "first" => Player::First,
+        "o" | "second" => Player::Second,
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "side \"{}\": x (first) or o (second)",
+                super::limits::short(other)
+            )));
+        }
+    };
+    let spec = parse_spec(&req.agent, &state.config.models, state.config.move_limit)?;
+    let factory = state
+        .agents
+        .get(&spec, pos.geometry(), &state.resources, &state.solvers)?;
+    let limit = state.config.move_limit;
+    let (answer, _) = state
+        .heavy(limit, move |_, stop| {
+            let agent = crate::answers::adaptive_in_game(
+                &factory,
+                req.state.as_deref(),
+                Position::new(pos.geometry()),
+                &req.moves,
+                side,
+                req.seed,
+                Some(stop),
+            )
+            .map_err(ApiError::BadRequest)?;
+            Ok::<_, ApiError>(crate::answers::AdaptiveAnswer::of(
+                &agent,
+                &pos,
+                req.state.as_deref(),
+            ))
+        })
+        .await?;
+    Ok(Json(answer?))
 }
 
 /// `GET /api/agents`: every kind with its usage and summary, and the model files on offer.
@@ -130,6 +223,7 @@ pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Valu
         "presets": state.presets,
         "board": crate::answers::board_rule(),
         "book": crate::answers::BookSummary::of(state.config.book.as_deref()),
+        "dial": crate::answers::dial_range(),
     }))
 }
 

@@ -68,6 +68,22 @@ export interface MoveAnswer {
   ms: number;
   /** Whether the time limit cut the agent short (the column is its best so far). */
   stopped: boolean;
+  /** The adaptive agent's estimate of the player (only when the adaptive agent moved). */
+  adaptive?: AdaptiveAnswer;
+}
+
+/** What the adaptive agent knows of its opponent. */
+export interface AdaptiveAnswer {
+  /** The estimate of the opponent's Elo, the game so far included. */
+  estimate: number;
+  /** Finished games it has read. */
+  games: number;
+  /** Whether the game sent is over (then `state` has it folded in). */
+  finished: boolean;
+  /** The state (JSON) to keep and send with the next game. */
+  state: string;
+  /** Its estimates after the last finished games. */
+  history: number[];
 }
 
 export interface Preset {
@@ -89,6 +105,8 @@ export interface AgentsAnswer {
   presets: Preset[];
   board: { min_width: number; max_width: number; min_height: number; max_bits: number; text: string };
   book: BookSummary;
+  /** The Elo range of the strength dial, `level:elo=E`. */
+  dial: { low: number; high: number };
 }
 
 /** The opening book held: positions of up to `plies` stones answer at once (0: no book). */
@@ -114,7 +132,8 @@ export class Engine {
   call(request: object): unknown;
   analyze(moves?: string, options?: Options & { weak?: boolean }): AnalyzeAnswer;
   review(moves: string, options?: Options): ReviewAnswer;
-  move(agent: string, moves?: string, options?: Options & { seed?: number }): MoveAnswer;
+  move(agent: string, moves?: string, options?: Options & { seed?: number; state?: string }): MoveAnswer;
+  adaptive(agent: string, moves: string, side: "x" | "o", options?: Options & { seed?: number; state?: string }): AdaptiveAnswer;
   bestMove(moves?: string, options?: Options & { random?: boolean; seed?: number }): number;
   needs(agent: string): string[];
   addModel(path: string, bytes: Uint8Array | ArrayBuffer): void;

@@ -96,6 +96,15 @@ export class Engine {
     return this.call({ op: "move", agent, moves, ...options });
   }
 
+  /**
+   * The adaptive agent's estimate of its opponent after `moves` (a game it played as `side`,
+   * "x" or "o"), from `options.state` (the JSON it kept from the game's start; none: a fresh
+   * agent); once the game is over, `state` in the answer is the one to keep.
+   */
+  adaptive(agent, moves, side, options = {}) {
+    return this.call({ op: "adaptive", agent, moves, side, ...options });
+  }
+
   /** A best column: with `random`, drawn (by `seed`) among all optimal ones; else the most central. */
   bestMove(moves = "", { random = false, seed = 0, ...options } = {}) {
     const agent = random ? `perfect:ties=random,seed=${seed >>> 0}` : "perfect";

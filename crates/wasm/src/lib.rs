@@ -8,6 +8,11 @@
 //! - `{"op":"review","moves":"4453","ms":3000}`: every move graded;
 //! - `{"op":"move","agent":"ntuple:depth=1","moves":"44","seed":7,"ms":2000}`: an agent's
 //!   column (models from the files added with [`Engine::add_model`]);
+//! - `{"op":"move","agent":"adaptive","moves":"44","state":"..."}`: the adaptive agent's
+//!   column, with its estimate of the player (`adaptive`) read from the state it had at the
+//!   game's start;
+//! - `{"op":"adaptive","agent":"adaptive","moves":"4455...","side":"o","state":"..."}`: the
+//!   adaptive agent's estimate after a game, and the state to keep once it is over;
 //! - `{"op":"needs","agent":"gbt:depth=3"}`: the model files an agent reads that the engine
 //!   does not hold yet, so a page fetches them on demand;
 //! - `{"op":"agents"}`: the agent kinds, presets, board rule, models and book held;
@@ -20,10 +25,12 @@
 pub mod ffi;
 
 use connect4_engine::Interrupt;
-use connect4_engine::agents::{AgentSpec, Resources, Turn};
-use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, MoveAnswer, ReviewAnswer};
+use connect4_engine::agents::{Agent, AgentKind, AgentSpec, Resources, Turn};
+use connect4_engine::answers::{
+    self, AdaptiveAnswer, AnalyzeAnswer, BookSummary, MoveAnswer, ReviewAnswer,
+};
 use connect4_engine::clock::Instant;
-use connect4_engine::game::{Geometry, Outcome, Position};
+use connect4_engine::game::{Geometry, Outcome, Player, Position};
 use connect4_engine::solver::book::{self, Book};
 use connect4_engine::solver::{Mode, PooledSolver, SolverPool};
 use serde::Deserialize;
@@ -67,6 +74,10 @@ struct Request {
     agent: Option<String>,
     #[serde(default)]
     seed: u64,
+    /// The adaptive agent's saved state (JSON) from the game's start.
+    state: Option<String>,
+    /// The adaptive agent's colour in op "adaptive": "x" or "o".
+    side: Option<String>,
 }
 
 impl Engine {
@@ -174,21 +185,67 @@ impl Engine {
                     .factory_in(pos.geometry(), &self.resources)
                     .map_err(|e| e.to_string())?
                     .with_solvers(Arc::clone(&self.solvers));
-                let mut agent = factory.build(r.seed).map_err(|e| e.to_string())?;
                 let stop = Interrupt::after(limit);
-                agent.set_interrupt(Some(stop.clone()));
                 let start = Instant::now();
-                let col = agent.choose(&Turn::new(pos));
+                let (col, adaptive) = if matches!(spec.kind(), AgentKind::Adaptive { .. }) {
+                    let mut agent = answers::adaptive_in_game(
+                        &factory,
+                        r.state.as_deref(),
+                        Position::new(pos.geometry()),
+                        &r.moves,
+                        pos.side_to_move(),
+                        r.seed,
+                        Some(&stop),
+                    )?;
+                    let col = agent.choose(&Turn::new(pos));
+                    let answer = AdaptiveAnswer::of(&agent, &pos, r.state.as_deref());
+                    (col, Some(answer))
+                } else {
+                    let mut agent = factory.build(r.seed).map_err(|e| e.to_string())?;
+                    agent.set_interrupt(Some(stop.clone()));
+                    (agent.choose(&Turn::new(pos)), None)
+                };
                 let ms = start.elapsed().as_secs_f64() * 1e3;
                 if !pos.can_play(col) {
                     return Err(format!("agent chose full column {}", col + 1));
                 }
-                to_json(serde_json::to_value(MoveAnswer::new(
+                let mut answer = to_json(serde_json::to_value(MoveAnswer::new(
                     spec.to_string(),
                     &r.moves,
                     col,
                     ms,
                     stop.should_stop(),
+                )))?;
+                if let Some(a) = adaptive {
+                    answer["adaptive"] = to_json(serde_json::to_value(a))?;
+                }
+                Ok(answer)
+            }
+            "adaptive" => {
+                let pos = answers::position_of(&r.moves, r.width, r.height)?;
+                let side = match r.side.as_deref() {
+                    Some("x" | "first") => Player::First,
+                    Some("o" | "second") => Player::Second,
+                    _ => return Err("op adaptive needs \"side\": x (first) or o (second)".into()),
+                };
+                let spec = self.spec(r.agent.as_deref())?;
+                let factory = spec
+                    .factory_in(pos.geometry(), &self.resources)
+                    .map_err(|e| e.to_string())?;
+                let stop = Interrupt::after(limit);
+                let agent = answers::adaptive_in_game(
+                    &factory,
+                    r.state.as_deref(),
+                    Position::new(pos.geometry()),
+                    &r.moves,
+                    side,
+                    r.seed,
+                    Some(&stop),
+                )?;
+                to_json(serde_json::to_value(AdaptiveAnswer::of(
+                    &agent,
+                    &pos,
+                    r.state.as_deref(),
                 )))
             }
             "needs" => {
@@ -217,6 +274,7 @@ impl Engine {
                     "presets": answers::presets(self.ladder.as_deref()),
                     "board": answers::board_rule(),
                     "book": self.book_summary(),
+                    "dial": answers::dial_range(),
                 }))
             }
             "solve" => {
@@ -239,7 +297,7 @@ impl Engine {
             }
             "position" => position_json(&answers::position_of(&r.moves, r.width, r.height)?),
             other => Err(format!(
-                "unknown op \"{}\" (analyze, review, move, needs, agents, position, solve)",
+                "unknown op \"{}\" (analyze, review, move, adaptive, needs, agents, position, solve)",
                 answers::short(other)
             )),
         }

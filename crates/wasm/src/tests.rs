@@ -101,7 +101,7 @@ fn agents_play_with_models_given_in_memory() {
     }
     let agents = call(&mut e, json!({"op": "agents"}));
     assert_eq!(agents["models"], json!(["ntuple.bin"]));
-    assert_eq!(agents["presets"].as_array().unwrap().len(), 5);
+    assert_eq!(agents["presets"].as_array().unwrap().len(), 6);
     assert!(
         agents["kinds"]
             .as_array()

@@ -5,6 +5,7 @@ import { chooseBackend } from "./backend.js";
 import { makeRuns } from "./runs.js";
 import { makeReview } from "./review.js";
 import { $, S, computerPlays, legal, other, someComputer, state } from "./state.js";
+import { STATE_KEY, dialElo, dialSpec, estimateText, isAdaptive, loadState } from "./adaptive.js";
 import { controlsForSpec, plural, presetLabel, presetsFor, scoresShownByDefault, specForControls, thinkingText } from "./view.js";
 
 const backend = chooseBackend();
@@ -28,6 +29,11 @@ function fillPresets() {
     o.title = `${p.agent}: ${p.about}` + (p.games ? ` (${p.games} ladder games, 95% interval ${Math.round(p.low)}…${Math.round(p.high)})` : "");
     sel.appendChild(o);
   }
+  const dial = document.createElement("option");
+  dial.value = "level";
+  dial.textContent = "Strength dial (Elo)…";
+  dial.title = "level:elo=E: any Elo from the random player's to the perfect player's";
+  sel.appendChild(dial);
   const custom = document.createElement("option");
   custom.value = "custom";
   custom.textContent = "Custom agent…";
@@ -39,7 +45,9 @@ function fillPresets() {
 function applyPreset() {
   const sel = $("preset");
   document.body.classList.toggle("custom", sel.value === "custom");
-  $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value;
+  document.body.classList.toggle("dial", sel.value === "level");
+  $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value === "level" ? dialSpec($("elo").value) : sel.value;
+  showEstimate(null);
   syncControlsToSpec();
   retryComputer();
 }
@@ -80,13 +88,68 @@ function setupAgents() {
   // A typed spec is a custom agent; fixing a bad one retries the computer's move.
   $("agent-spec").addEventListener("change", () => {
     const preset = $("preset");
-    if ([...preset.options].some((o) => o.value === $("agent-spec").value.trim())) preset.value = $("agent-spec").value.trim();
-    else preset.value = "custom";
+    const typed = $("agent-spec").value.trim();
+    if ([...preset.options].some((o) => o.value === typed)) preset.value = typed;
+    else if (dialElo(typed) !== null) {
+      preset.value = "level";
+      $("elo").value = String(dialElo(typed));
+      $("elo-value").textContent = $("elo").value;
+    } else preset.value = "custom";
     document.body.classList.toggle("custom", preset.value === "custom");
+    document.body.classList.toggle("dial", preset.value === "level");
+    showEstimate(null);
     syncControlsToSpec();
     retryComputer();
   });
   $("preset").addEventListener("change", applyPreset);
+  $("elo").addEventListener("input", () => {
+    $("elo-value").textContent = $("elo").value;
+    $("agent-spec").value = dialSpec($("elo").value);
+    retryComputer();
+  });
+}
+
+// ---- the adaptive agent and the dial ----
+
+// The slider spans the dial's range as the back end reports it.
+function setupDial(range) {
+  if (!range) return;
+  const el = $("elo");
+  el.min = String(Math.ceil(range.low / 10) * 10);
+  el.max = String(Math.floor(range.high / 10) * 10);
+  el.value = String(Math.round((range.low + range.high) / 20) * 10);
+  $("elo-value").textContent = el.value;
+}
+
+// The adaptive agent's estimate of the player, under the strength list; with no answer yet,
+// the one saved from earlier games (when the adaptive agent plays).
+function showEstimate(answer) {
+  const el = $("adaptive-estimate");
+  const on = isAdaptive($("agent-spec").value);
+  el.hidden = !on;
+  if (!on) return;
+  if (answer) el.textContent = estimateText(answer);
+  else if (!loadState(localStorage)) el.textContent = "Your Elo: the adaptive agent learns it as you play.";
+}
+
+// When a game against the adaptive agent ends, the agent reads it: the state it kept from
+// the game's start becomes the state after the game, saved for the next one (and page loads).
+async function adaptiveGameOver() {
+  const spec = $("agent-spec").value.trim();
+  const sides = ["x", "o"].filter(computerPlays);
+  if (!isAdaptive(spec) || sides.length !== 1 || S.adaptiveRead === movesText()) return;
+  S.adaptiveRead = movesText();
+  try {
+    const r = await api("/api/adaptive", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, side: sides[0], state: loadState(localStorage) ?? undefined }),
+    });
+    if (r.finished) localStorage.setItem(STATE_KEY, r.state);
+    showEstimate(r);
+  } catch (e) {
+    $("adaptive-estimate").textContent = `The adaptive agent could not read the game: ${e.message}`;
+  }
 }
 
 // ---- server calls ----
@@ -448,6 +511,7 @@ function changed() {
   renderBoard();
   refreshAnalysis();
   refreshModels();
+  if (state().over && S.mode === "play") adaptiveGameOver();
 }
 
 function humanPlay(col) {
@@ -493,11 +557,13 @@ async function computerMove() {
   }, 250);
   try {
     const spec = $("agent-spec").value.trim() || "easy";
+    const state = isAdaptive(spec) ? loadState(localStorage) ?? undefined : undefined;
     const r = await api("/api/move", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length }),
+      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length, state }),
     });
+    if (r.adaptive) showEstimate(r.adaptive);
     S.thinking = false;
     S.failed = false;
     if (gen !== S.generation) return;
@@ -742,6 +808,7 @@ async function init() {
     const info = await api("/api/agents");
     if (info.board) S.rule = info.board;
     S.presets = info.presets || [];
+    setupDial(info.dial);
     S.kinds = info.kinds || [];
   } catch (e) {
     S.presets = [];

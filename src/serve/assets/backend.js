@@ -17,7 +17,11 @@ export function engineRequest(path, options = {}) {
       return { op: "review", moves: q.moves ?? "", ...board, ms: num(q.ms) };
     case "/api/move": {
       const body = JSON.parse(options.body ?? "{}");
-      return { op: "move", agent: body.agent, moves: body.moves ?? "", width: body.width, height: body.height, seed: body.seed ?? 0, ms: body.ms };
+      return { op: "move", agent: body.agent, moves: body.moves ?? "", width: body.width, height: body.height, seed: body.seed ?? 0, ms: body.ms, ...(body.state === undefined ? {} : { state: body.state }) };
+    }
+    case "/api/adaptive": {
+      const body = JSON.parse(options.body ?? "{}");
+      return { op: "adaptive", agent: body.agent, moves: body.moves ?? "", width: body.width, height: body.height, seed: body.seed ?? 0, side: body.side, state: body.state };
     }
     case "/api/agents":
       return { op: "agents" };

@@ -23,6 +23,7 @@ export const S = {
   marked: null,       // a column to outline: { col, kind: "hinted" | "played" }
   rule: { min_width: 4, max_width: 9, min_height: 4, max_bits: 64, text: "" }, // the server's board rule
   presets: [],
+  adaptiveRead: null, // the finished game the adaptive agent last read (moves), read once
   autoDelay: 700,     // ms between moves when the computer plays both sides
 };
 

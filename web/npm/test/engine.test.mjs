@@ -59,3 +59,20 @@ test("holds the built-in book and refuses a file that is not a book", () => {
   assert.throws(() => engine.setBook(new TextEncoder().encode("no book")), (e) => e instanceof EngineError && /the book/.test(e.message));
   assert.deepEqual(engine.agents().book, held);
 });
+
+test("the strength dial and the adaptive agent with its state", () => {
+  const range = engine.agents().dial;
+  assert.ok(range.low < 1000 && range.high > 1900);
+  assert.ok(engine.move("level:elo=1500", "44", { ms: 2000 }).column >= 1);
+  assert.throws(() => engine.move("level:elo=abc", "44"), (e) => e instanceof EngineError && /elo=abc: an Elo from/.test(e.message));
+  const first = engine.move("adaptive", "44", { ms: 2000 });
+  assert.ok(first.adaptive && first.adaptive.games === 0);
+  // A finished game (x wins in column 1) read as o: one game, a state to keep.
+  const after = engine.adaptive("adaptive", "1212121", "o", { ms: 2000, state: first.adaptive.state });
+  assert.equal(after.finished, true);
+  assert.equal(after.games, 1);
+  const next = engine.move("adaptive", "", { ms: 2000, state: after.state });
+  assert.equal(next.adaptive.games, 1);
+  assert.throws(() => engine.adaptive("adaptive", "44", "z"), (e) => e instanceof EngineError && /side/.test(e.message));
+  assert.throws(() => engine.move("adaptive", "44", { state: "{bad" }), (e) => e instanceof EngineError && /state/.test(e.message));
+});

@@ -3,11 +3,13 @@
 //! rule and the opening book held. `c4 serve` sends them over HTTP and the WebAssembly engine returns them to the page
 //! in the browser, so one page reads both back ends the same way.
 
+mod adaptive;
 mod analyze;
 mod presets;
 mod review;
 mod spec;
 
+pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_in_game, dial_range};
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
 pub use presets::{PRESETS, Preset, presets};
 pub use review::{ReviewAnswer, ReviewCounts};

@@ -23,6 +23,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "perfect:ties=random",
         "the solver: never a mistake",
     ),
+    (
+        "Adaptive",
+        "adaptive",
+        "matches your strength: estimates your Elo from your moves and results, game after game, and plays the strength dial there",
+    ),
 ];
 
 /// One preset with its measured strength.
@@ -52,7 +57,7 @@ pub struct Preset {
 ///
 /// ```
 /// let p = connect4_engine::answers::presets(None);
-/// assert_eq!(p.len(), 5);
+/// assert_eq!(p.len(), 6);
 /// assert!(p.iter().all(|p| p.elo.is_none()));
 /// assert_eq!(p[3].board, Some([7, 6])); // Expert's network is for 7x6
 /// ```
