@@ -133,8 +133,9 @@ impl Agent {
             (AgentKind::Adaptive { start, .. }, state) => {
                 let state = match state {
                     None => AdaptiveState::new(*start),
-                    Some(text) => AdaptiveState::from_json(&text)
-                        .map_err(|e| err(format!("state: {e}")))?,
+                    Some(text) => {
+                        AdaptiveState::from_json(&text).map_err(|e| err(format!("state: {e}")))?
+                    }
                 };
                 Held::Adaptive(Box::new(
                     factory.build_adaptive(seed.0, state).map_err(err)?,
@@ -198,7 +199,11 @@ impl Agent {
         let side = match side {
             "x" | "first" => connect4_engine::Player::First,
             "o" | "second" => connect4_engine::Player::Second,
-            other => return Err(err(format!("side {other:?}: \"x\" (first) or \"o\" (second)"))),
+            other => {
+                return Err(err(format!(
+                    "side {other:?}: \"x\" (first) or \"o\" (second)"
+                )));
+            }
         };
         let g = geometry(self.width, self.height)?;
         let end = connect4_engine::Position::from_moves(g, moves.trim())

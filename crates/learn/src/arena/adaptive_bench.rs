@@ -158,7 +158,7 @@ fn play_run(
     let mut g = 0usize;
     for (factory, games) in stages {
         for _ in 0..*games {
-            if g % 2 == 0 {
+            if g.is_multiple_of(2) {
                 let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
                     cfg.seed,
                     Stream::TournamentOpening,
@@ -171,7 +171,7 @@ fn play_run(
                 Stream::TournamentAgent,
                 &[run as u64, g as u64, 1],
             ))?;
-            let first = g % 2 == 0;
+            let first = g.is_multiple_of(2);
             let start = crate::game::Position::new(cfg.geometry);
             let played = if first {
                 play_game(&mut agent, opponent.as_mut(), start, &opening)

@@ -231,7 +231,8 @@ fn gauntlet(
     let work: Vec<(usize, usize)> = (0..specs.len())
         .flat_map(|i| (0..ladder.len()).map(move |j| (i, j)))
         .collect();
-    let results: Vec<Result<(usize, Vec<(f64, f64)>), CalibrateError>> = pool.install(|| {
+    type Played = Result<(usize, Vec<(f64, f64)>), CalibrateError>;
+    let results: Vec<Played> = pool.install(|| {
         work.par_iter()
             .map(|&(i, j)| {
                 let dial = specs[i].factory_in(geom, resources)?;

@@ -404,10 +404,10 @@ impl Tournament {
             }
             let mut fresh = |index: usize, seed: u64| -> Result<_, TournamentError> {
                 let factory = &self.factories[index];
-                if factory.carries_state() {
-                    if let Some(pos) = kept.iter().position(|(i, _)| *i == index) {
-                        return Ok(kept.swap_remove(pos).1);
-                    }
+                if factory.carries_state()
+                    && let Some(pos) = kept.iter().position(|(i, _)| *i == index)
+                {
+                    return Ok(kept.swap_remove(pos).1);
                 }
                 let mut agent = factory.build(seed)?;
                 agent.set_interrupt(Some(stop.clone()));
