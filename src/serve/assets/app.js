@@ -557,11 +557,11 @@ async function computerMove() {
   }, 250);
   try {
     const spec = $("agent-spec").value.trim() || "easy";
-    const state = isAdaptive(spec) ? loadState(localStorage) ?? undefined : undefined;
+    const saved = isAdaptive(spec) ? loadState(localStorage) ?? undefined : undefined;
     const r = await api("/api/move", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length, state }),
+      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length, state: saved }),
     });
     if (r.adaptive) showEstimate(r.adaptive);
     S.thinking = false;
