@@ -16,13 +16,13 @@ use thiserror::Error;
 /// Elo a result's surprise moves it, and the chance of a slip unrelated to skill.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rates {
-    /// See [`FADE`].
+    /// The weight a game's move evidence keeps one game later (0.85).
     pub fade: f64,
-    /// See [`RESULT_STEP`].
+    /// Elo the offset moves per point of surprise in a result (40).
     pub step: f64,
-    /// See [`SLIP`].
+    /// The chance that a move is a slip unrelated to skill (0.02).
     pub slip: f64,
-    /// See [`TRUST`].
+    /// The weight of each move's evidence (0.5).
     pub trust: f64,
 }
 
@@ -72,7 +72,7 @@ pub const STATE_VERSION: u32 = 1;
 /// a player's estimate across sessions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AdaptiveState {
-    /// Format version ([`STATE_VERSION`]).
+    /// Format version (1).
     pub version: u32,
     /// The prior's centre, Elo (the agent's `start`).
     pub prior: f64,
