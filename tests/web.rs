@@ -181,7 +181,7 @@ fn the_npm_package_packs_and_a_node_program_uses_it() {
         "node --test (the installed package)",
     );
     assert!(
-        text.contains("# fail 0") && text.contains("# pass 6"),
+        text.contains("# fail 0") && text.contains("# pass 7"),
         "{text}"
     );
     let types =
