@@ -30,6 +30,24 @@ pub fn missing_from(dir: &Path) -> (ModelStore, Vec<&'static str>) {
     (store, names)
 }
 
+/// Makes every command read the built-in models where `models/NAME` is missing (run from
+/// any folder, as after `cargo install`), saying so once per model on stderr. A file on
+/// disk always wins; a path other than `models/NAME` that does not exist is still an error.
+pub fn carry_models() {
+    let files = MODELS
+        .iter()
+        .map(|&(name, bytes)| (Path::new("models").join(name), bytes));
+    crate::io::carried::carry(files, |path| {
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        eprintln!(
+            "c4: {} is not here: using the {name} built into c4",
+            path.display()
+        );
+    });
+}
+
 /// The ladder of `dir`, else the built-in one.
 pub fn ladder_in(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("ladder.json")).unwrap_or_else(|_| LADDER.to_string())

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         connect4_ml::io::remove_unfinished_writes();
         std::process::exit(130);
     });
+    connect4_ml::builtin::carry_models();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,

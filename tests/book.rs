@@ -220,28 +220,73 @@ fn data_book_makes_the_same_file_whole_or_sharded_and_merged() {
 #[test]
 fn bad_book_files_are_refused_and_no_book_still_works() {
     let dir = temp_dir("book-bad");
-    let good =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin")).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin");
+    let good = std::fs::read(&path).unwrap();
+    // A byte in the middle of the file, one of the key gaps of the block of 64 entries that
+    // holds 17 (the scores from byte 40, the gaps after them, the blocks' 16-byte heads
+    // last: the first key, the offset of the next gap, the CRC), and the last entry of the
+    // book, whose block's CRC is the file's last byte.
+    let book = Book::load(&path, None).unwrap();
+    let key = |m| {
+        Position::from_moves(Geometry::STANDARD, m)
+            .unwrap()
+            .canonical_key()
+    };
+    let index = |m| book.entries().position(|(k, _)| k == key(m)).unwrap();
+    let blocks = book.len().div_ceil(64);
+    let head = good.len() - 16 * blocks + 16 * (index("17") / 64);
+    let next = u32::from_le_bytes(good[head + 8..head + 12].try_into().unwrap()) as usize;
+    let middle = 40 + book.len() + next;
+    assert!(
+        (good.len() / 4..good.len() * 3 / 4).contains(&middle),
+        "{middle}"
+    );
+    assert_eq!(index("1771717117"), book.len() - 1);
+    let flipped = |at: usize| {
+        let mut b = good.clone();
+        b[at] ^= 1;
+        b
+    };
+    // Refused when opened, whatever is asked: cut short, a flip in the header, not a book.
     let cases: [(&str, Vec<u8>, &str); 3] = [
         ("cut.bin", good[..good.len() / 2].to_vec(), "truncated book"),
-        (
-            "flipped.bin",
-            {
-                let mut b = good.clone();
-                b[100] ^= 1;
-                b
-            },
-            "checksum mismatch",
-        ),
+        ("header.bin", flipped(12), "the header fails its checksum"),
         ("text.bin", b"4453 1\n".to_vec(), "truncated book"),
     ];
     for (name, bytes, want) in cases {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let o = c4_with_stdin(&["--book", s(&path), "solve"], "4453\n");
+        for (args, stdin) in [(&["solve"][..], "4453\n"), (&["analyze", "4453"][..], "")] {
+            let mut all = vec!["--book", s(&path)];
+            all.extend_from_slice(args);
+            let o = c4_with_stdin(&all, stdin);
+            assert!(!o.status.success(), "{name}");
+            let e = both(&o);
+            assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+        }
+    }
+    // A flip in the entries (in the middle, in the last page): the book opens, and the first
+    // question that reads the damaged block fails naming the file, its score never given
+    // from the book (analyze stops before printing scores).
+    for (name, at, moves, parent) in [
+        ("middle.bin", middle, "17", "1"),
+        ("last.bin", good.len() - 1, "1771717117", "177171711"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, flipped(at)).unwrap();
+        let o = c4_with_stdin(&["--book", s(&path), "solve"], &format!("{moves}\n"));
         assert!(!o.status.success(), "{name}");
         let e = both(&o);
-        assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+        assert!(
+            e.contains(name) && e.contains("fail their checksum"),
+            "{name}: {e}"
+        );
+        // Analysis reads the children's entries.
+        let o = c4(&["--book", s(&path), "analyze", parent]);
+        assert!(!o.status.success(), "{name}");
+        assert!(!both(&o).contains("score "), "{}", both(&o));
+        // A question the damage does not touch is answered.
+        ok(&c4_with_stdin(&["--book", s(&path), "solve"], "-\n"), name);
     }
     let o = c4_with_stdin(&["--book", s(&dir.join("none.bin")), "solve"], "4453\n");
     assert!(!o.status.success());

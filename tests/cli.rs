@@ -672,3 +672,89 @@ fn play_keeps_the_adaptive_agents_estimate_in_a_state_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_command_finds_the_built_in_models_from_any_folder() {
+    // Run where there is no models/ folder (as after `cargo install`): the shipped models
+    // stand in, each named once on stderr; an explicit path that does not exist is still an
+    // error, and a file of the folder wins over the built-in copy.
+    let dir = common::temp_dir("models-anywhere");
+    let dir: &std::path::Path = &dir;
+    std::fs::write(dir.join("set"), "112233 18\n4453\n").unwrap();
+    let run = |args: &[&str]| common::c4_in(dir, args);
+    let told = |o: &std::process::Output, name: &str| {
+        let e = text(&o.stderr);
+        let line = format!("c4: models/{name} is not here: using the {name} built into c4");
+        assert_eq!(e.matches(&line).count(), 1, "{e}");
+    };
+    let t = run(&[
+        "tournament",
+        "--agents",
+        "gbt:depth=1",
+        "ntuple:depth=1",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        "t",
+    ]);
+    assert!(t.status.success(), "{}", text(&t.stderr));
+    told(&t, "gbt.bin");
+    told(&t, "ntuple.bin");
+    let e = run(&[
+        "evaluate",
+        "--agent",
+        "lms:depth=1",
+        "--baseline",
+        "random",
+        "--games",
+        "2",
+        "--positions",
+        "0",
+        "--out",
+        "e",
+    ]);
+    assert!(e.status.success(), "{}", text(&e.stderr));
+    told(&e, "lms.bin");
+    let b = run(&["bench", "agent", "--agent", "ntuple", "set", "--jobs", "1"]);
+    assert!(b.status.success(), "{}", text(&b.stderr));
+    told(&b, "ntuple.bin");
+    let p = run(&["predict", "models/gbt.bin", "set"]);
+    assert!(p.status.success(), "{}", text(&p.stderr));
+    told(&p, "gbt.bin");
+    assert!(
+        text(&p.stdout).starts_with("moves,value"),
+        "{}",
+        text(&p.stdout)
+    );
+    // An explicit path elsewhere that does not exist: an error naming it, nothing stands in.
+    let missing = run(&[
+        "tournament",
+        "--agents",
+        "model:nope/gbt.bin,depth=1",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        "m",
+    ]);
+    assert!(!missing.status.success());
+    let e = text(&missing.stderr);
+    assert!(
+        e.contains("nope/gbt.bin") && !e.contains("built into c4"),
+        "{e}"
+    );
+    // A models/ folder with its own file: that file plays, nothing is said.
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/ntuple.bin");
+    std::fs::copy(shipped, dir.join("models/ntuple.bin")).unwrap();
+    let own = run(&["bench", "agent", "--agent", "ntuple", "set", "--jobs", "1"]);
+    assert!(own.status.success(), "{}", text(&own.stderr));
+    assert!(
+        !text(&own.stderr).contains("built into c4"),
+        "{}",
+        text(&own.stderr)
+    );
+}

@@ -177,11 +177,12 @@ fn the_npm_package_packs_and_a_node_program_uses_it() {
     let text = run(
         Command::new("node")
             .args(["--test", "test/"])
+            .env("C4_TEST_BOOK", repo().join("data/book-7x6.bin"))
             .current_dir(&user),
         "node --test (the installed package)",
     );
     assert!(
-        text.contains("# fail 0") && text.contains("# pass 7"),
+        text.contains("# fail 0") && text.contains("# pass 8"),
         "{text}"
     );
     let types =

@@ -42,7 +42,7 @@ let book = engine.agents().book;
 if (opts.book) {
   try {
     const t = performance.now();
-    book = { ...engine.setBook(readFileSync(opts.book)), load_ms: performance.now() - t };
+    book = { ...engine.setBook(readFileSync(opts.book), opts.book), load_ms: performance.now() - t };
   } catch (e) {
     console.error(`--book ${opts.book}: ${e.message}`);
     process.exit(1);

@@ -53,14 +53,21 @@ impl Solver {
         f: impl FnOnce(&mut connect4_engine::Solver) -> T + Send,
     ) -> PyResult<T> {
         let stop = crate::bridge::call_interrupt();
-        interruptible(py, &stop, || {
+        let (out, damage) = interruptible(py, &stop, || {
             let mut guard = lock_until(&self.inner, &stop)?;
             guard.set_interrupt(Some(stop.clone()));
             let out = f(&mut guard);
             guard.set_interrupt(None);
-            Some(out)
+            // A damaged block of the book answered nothing (the answer is still exact), but
+            // the book needs making again: the call fails, naming the file.
+            let damage = guard.book().and_then(|b| b.damage());
+            Some((out, damage))
         })?
-        .ok_or_else(|| err("interrupted"))
+        .ok_or_else(|| err("interrupted"))?;
+        match damage {
+            Some(e) => Err(err(e.to_string())),
+            None => Ok(out),
+        }
     }
 }
 

@@ -82,6 +82,22 @@ def test_solver_book_and_errors(tmp_path):
         c4.Solver(book=str(bad))
     with pytest.raises(c4.Connect4Error, match="missing.bin"):
         c4.Solver(book="missing.bin")
+    # A damaged book: the header or a cut is refused when opened; a flip in the entries (the
+    # last block's CRC, the file's last byte) when a question reads them, naming the file.
+    good = open("data/book-7x6.bin", "rb").read()
+    for name, data, why in [
+        ("header.bin", good[:12] + bytes([good[12] ^ 1]) + good[13:], "header fails its checksum"),
+        ("cut.bin", good[: len(good) // 2], "truncated"),
+    ]:
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(c4.Connect4Error, match=f"{name}.*{why}"):
+            c4.Solver(book=str(tmp_path / name))
+    last = tmp_path / "last.bin"
+    last.write_bytes(good[:-1] + bytes([good[-1] ^ 1]))
+    solver = c4.Solver(book=str(last))
+    assert solver.solve(c4.Position("4453")) == c4.Solver().solve(c4.Position("4453"))
+    with pytest.raises(c4.Connect4Error, match="last.bin.*fail their checksum"):
+        solver.solve(c4.Position("1771717117"))
     with pytest.raises(c4.Connect4Error, match="game is over"):
         c4.Solver().solve(c4.Position("1212121"))
     with pytest.raises(c4.Connect4Error, match="5x4"):

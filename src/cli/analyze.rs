@@ -39,7 +39,7 @@ pub fn run(a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
         .with_context(|| format!("cannot read moves \"{moves}\""))?;
     let mode = if a.weak { Mode::Weak } else { Mode::Strong };
     let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
-    solver.set_book(book);
+    solver.set_book(book.clone());
     println!("{pos}");
     match pos.outcome() {
         Outcome::Won(p) => {
@@ -62,6 +62,8 @@ pub fn run(a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
         .map(|_| Solver::with_table_mib(geom, a.tt_mib))
         .collect::<Result<Vec<_>, _>>()?;
     let scores = solver.analyze_with_helpers(&pos, mode, &mut helpers);
+    // The scores are exact either way; a damaged book is still an error, said before them.
+    super::book_sound(&book)?;
     let cell = |s: &Option<i32>| s.map_or("-".to_string(), |v| v.to_string());
     let header: Vec<String> = (1..=geom.width()).map(|c| format!("{c:>4}")).collect();
     let values: Vec<String> = scores.iter().map(|s| format!("{:>4}", cell(s))).collect();

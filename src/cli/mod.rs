@@ -330,7 +330,11 @@ pub fn run(cli: Cli) -> Result<()> {
     } else {
         None
     };
-    match cli.command {
+    // Damage a lookup finds in the book (a block failing its checksum) made that lookup
+    // answer nothing, so what the command printed is exact; but the book needs making again,
+    // and saying so is the command's last word.
+    let watched = book.clone();
+    let result = match cli.command {
         Command::Solve(a) => solve::run(a, book),
         Command::Analyze(a) => analyze::run(a, book),
         Command::Predict(a) => predict::run(a),
@@ -346,6 +350,19 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Pipeline(a) => pipeline::run(a, book),
         Command::Site(a) => site::run(a, book),
         Command::Deploy(a) => deploy::run(a),
+    };
+    result?;
+    book_sound(&watched)
+}
+
+/// An error naming the book's file and its damage when a lookup found any.
+pub(crate) fn book_sound(book: &BookChoice) -> Result<()> {
+    match book
+        .as_deref()
+        .and_then(connect4_ml::solver::book::Book::damage)
+    {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
     }
 }
 

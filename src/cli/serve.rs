@@ -35,6 +35,11 @@ pub struct ServeArgs {
 }
 
 pub fn run(a: ServeArgs, book: super::BookChoice) -> Result<()> {
+    // A server answers for hours: every block of its book is checked before the first
+    // request (about 0.1 s at 12 plies) rather than found damaged by one.
+    if let Some(b) = &book {
+        b.check()?;
+    }
     let mut config = ServeConfig {
         addr: a.addr,
         runs: a.runs,

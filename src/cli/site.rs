@@ -70,5 +70,7 @@ fn site_book(book: Option<&Book>) -> Result<Option<Vec<u8>>> {
             built_in.plies()
         );
     }
+    // The page's engine checks it again when it reads it; a damaged book is not shipped.
+    b.check()?;
     Ok(Some(book::format::encode(b)))
 }

@@ -138,8 +138,11 @@ export class Engine {
   needs(agent: string): string[];
   addModel(path: string, bytes: Uint8Array | ArrayBuffer): void;
   setLadder(text: string): void;
-  /** Reads a 7x6 book file of `c4 data book` in place of the one held (a deeper one). */
-  setBook(bytes: Uint8Array | ArrayBuffer): BookSummary;
+  /**
+   * Reads a 7x6 book file of `c4 data book` in place of the one held (a deeper one), every
+   * block's checksum checked; errors name `name` (e.g. the file's path) when given.
+   */
+  setBook(bytes: Uint8Array | ArrayBuffer, name?: string): BookSummary;
   agents(): AgentsAnswer;
   position(moves?: string, options?: Options): PositionAnswer;
   free(): void;

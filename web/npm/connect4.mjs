@@ -127,13 +127,19 @@ export class Engine {
    * Reads an opening book file (made by `c4 data book`, for 7x6 boards) in place of the one
    * held, e.g. a deeper book than the built-in one, so that perfect play answers at once
    * further into the game. Returns the book now held (`{plies, positions}`); throws
-   * EngineError, keeping the book held, for a file that is not a sound 7x6 book or is
-   * shallower than it.
+   * EngineError, keeping the book held, for a file that is not a sound 7x6 book (its header,
+   * length and every block's checksum are checked) or is shallower than it; the error names
+   * `name` (e.g. the file's path) when given.
    */
-  setBook(bytes) {
+  setBook(bytes, name) {
     if (!this.handle) throw new EngineError("the engine was freed");
     const [p, l] = this.put(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-    return this.answer(this.x.c4_set_book(this.handle, p, l));
+    try {
+      return this.answer(this.x.c4_set_book(this.handle, p, l));
+    } catch (e) {
+      if (name === undefined || !(e instanceof EngineError)) throw e;
+      throw new EngineError(`${name}: ${e.message}`);
+    }
   }
 
   /** Sets the ladder (a `c4 tournament` summary, JSON text) whose Elo the presets show. */

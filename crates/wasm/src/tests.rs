@@ -160,6 +160,13 @@ fn the_c_interface_round_trips() {
     unsafe { ffi::c4_engine_free(e) };
 }
 
+/// `bytes` with the byte at `at` changed.
+fn flipped(bytes: &[u8], at: usize) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at] ^= 0x20;
+    b
+}
+
 #[test]
 fn a_deeper_book_replaces_the_built_in_one_and_bad_files_are_refused() {
     use connect4_engine::solver::book::format;
@@ -184,6 +191,10 @@ fn a_deeper_book_replaces_the_built_in_one_and_bad_files_are_refused() {
             format::encode(&Book::new(Geometry::STANDARD, 8, built_in.entries()).unwrap()),
             "8 plies, shallower than the 10-ply book held",
         ),
+        // A byte flipped in the header, in the middle, in the last block's head.
+        (flipped(&whole, 12), "header fails its checksum"),
+        (flipped(&whole, whole.len() / 2), "fail their checksum"),
+        (flipped(&whole, whole.len() - 3), "fail their checksum"),
     ] {
         let err = e.set_book(bytes).unwrap_err();
         assert!(err.contains(want), "{err}");

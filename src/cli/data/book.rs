@@ -10,17 +10,22 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug)]
 pub struct BookArgs {
     /// Depth: every unfinished position with at most this many stones gets its exact score.
-    #[arg(long, required_unless_present = "verify")]
+    #[arg(long, required_unless_present_any = ["verify", "convert"])]
     plies: Option<usize>,
     /// The book file (written atomically). With --shard I/N (N > 1): this shard's labelled
     /// leaves instead, "MOVES SCORE" lines for `c4 data merge`; then make the book with
     /// --leaves MERGED.
-    #[arg(long, required_unless_present_any = ["verify", "write_leaves"])]
+    #[arg(long, required_unless_present_any = ["verify", "write_leaves", "convert"])]
     out: Option<PathBuf>,
     /// Check a book file instead of making one: every entry against its children's scores
     /// (the whole book, complete), and --sample of its leaves solved again without a book.
     #[arg(long, value_name = "BOOK", conflicts_with_all = ["plies", "out", "leaves", "write_leaves", "shard", "resume"])]
     verify: Option<PathBuf>,
+    /// Rewrite a book file of an older format version (1 to 4, which every process hashes
+    /// whole on load) in the current one (checked block by block, opened at once): to --out,
+    /// or in place without it. Every entry is checked first.
+    #[arg(long, value_name = "BOOK", conflicts_with_all = ["verify", "plies", "leaves", "write_leaves", "shard", "resume"])]
+    convert: Option<PathBuf>,
     /// Leaves --verify solves again (every leaf when there are fewer).
     #[arg(long, default_value_t = 50, requires = "verify")]
     sample: usize,
@@ -57,6 +62,9 @@ fn run_verify(a: &BookArgs, path: &Path) -> Result<()> {
     let start = std::time::Instant::now();
     let book = Book::load(path, None)?;
     let loaded = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    book.check()?;
+    let checked = start.elapsed().as_secs_f64();
     let report = verify(
         &book,
         a.sample,
@@ -68,12 +76,13 @@ fn run_verify(a: &BookArgs, path: &Path) -> Result<()> {
     .with_context(|| format!("{} failed verification", path.display()))?;
     let g = book.geometry();
     println!(
-        "{}: sound. {}x{}, {} plies: {} positions, each its children's negamax; {} of the {} leaves solved again without a book, all equal ({:.1} s, {:.2} s each); loaded in {:.0} ms",
+        "{}: sound. {}x{}, {} plies: {} positions, every block's checksum holds ({:.0} ms), each its children's negamax; {} of the {} leaves solved again without a book, all equal ({:.1} s, {:.2} s each); opened in {:.1} ms",
         path.display(),
         g.width(),
         g.height(),
         book.plies(),
         report.positions,
+        checked * 1000.0,
         report.sampled,
         report.leaves,
         report.seconds,
@@ -83,9 +92,31 @@ fn run_verify(a: &BookArgs, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `--convert BOOK`: the book in the current format, every entry checked first.
+fn run_convert(path: &Path, out: Option<&Path>) -> Result<()> {
+    use connect4_ml::solver::book::Book;
+    let book = Book::load(path, None)?;
+    book.check()?;
+    let out = out.unwrap_or(path);
+    book.save(out)?;
+    let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "{}: {} positions of at most {} stones, {} bytes in format version {}",
+        out.display(),
+        book.len(),
+        book.plies(),
+        bytes,
+        connect4_ml::solver::book::format::VERSION
+    );
+    Ok(())
+}
+
 pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> {
     if let Some(path) = &a.verify {
         return run_verify(&a, path);
+    }
+    if let Some(path) = &a.convert {
+        return run_convert(path, a.out.as_deref());
     }
     let geom = a.board.geometry()?;
     let plies = a.plies.context("--plies is required")?;

@@ -1,6 +1,8 @@
 // The package as a user imports it: analysis, random optimal moves, agents from specs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Engine, EngineError, agent } from "connect4-ml";
 
 const engine = await Engine.load();
@@ -58,6 +60,31 @@ test("holds the built-in book and refuses a file that is not a book", () => {
   assert.ok(held.positions > 1000000);
   assert.throws(() => engine.setBook(new TextEncoder().encode("no book")), (e) => e instanceof EngineError && /the book/.test(e.message));
   assert.deepEqual(engine.agents().book, held);
+});
+
+test("a damaged book file is refused by name, the book held kept", () => {
+  // The repository's built-in book file (C4_TEST_BOOK where the test runs elsewhere).
+  const path = process.env.C4_TEST_BOOK ?? fileURLToPath(new URL("../../../data/book-7x6.bin", import.meta.url));
+  const whole = readFileSync(path);
+  const held = engine.agents().book;
+  assert.deepEqual(engine.setBook(whole, path), held);
+  const damaged = (at) => {
+    const b = Uint8Array.from(whole);
+    b[at] ^= 0x20;
+    return b;
+  };
+  for (const [bytes, why] of [
+    [damaged(12), /header fails its checksum/],
+    [damaged(whole.length >> 1), /fail their checksum/],
+    [damaged(whole.length - 3), /fail their checksum/],
+    [whole.subarray(0, whole.length - 100), /truncated/],
+  ]) {
+    assert.throws(
+      () => engine.setBook(bytes, "book-7x6.bin"),
+      (e) => e instanceof EngineError && e.message.startsWith("book-7x6.bin: the book") && why.test(e.message),
+    );
+    assert.deepEqual(engine.agents().book, held);
+  }
 });
 
 test("the strength dial and the adaptive agent with its state", () => {

@@ -1,9 +1,11 @@
 //! Files: atomic writes, so that an interrupted run never leaves a half-written model, data
 //! set or report where a good one was.
 //!
-//! Also here: the model-file container ([`model_format`]). Not here: what a model body means
+//! Also here: the model-file container ([`model_format`]) and the files a program carries
+//! inside itself in place of missing ones ([`carried`]). Not here: what a model body means
 //! (`ml::model_file`).
 
+pub mod carried;
 pub mod model_format;
 
 use std::fs::{self, File};

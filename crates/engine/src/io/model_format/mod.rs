@@ -325,9 +325,10 @@ impl<'a> ModelParts<'a> {
     }
 }
 
-/// Reads a whole file for [`ModelParts::open`], naming it in the error.
+/// Reads a whole file for [`ModelParts::open`], naming it in the error; a missing file that
+/// the program carries inside itself is read from there (see [`crate::io::carried`]).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ModelFileError> {
-    std::fs::read(path).map_err(|source| ModelFileError::Io {
+    crate::io::carried::read_or_carried(path).map_err(|source| ModelFileError::Io {
         path: path.to_path_buf(),
         source,
     })

@@ -1,43 +1,49 @@
-//! The book file, little-endian:
+//! The book file, little-endian. Version 5, what [`encode`] writes:
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 0..8 | magic `C4-BOOK\n` |
-//! | 8..10 | format version: 1 (keys and scores), 2 (compact: scores only), 3 (scores and key gaps) or 4 (3 and the blocks' heads) |
+//! | 8..10 | format version: 5 |
 //! | 10, 11 | board width, height |
 //! | 12 | plies: every unfinished position with at most this many stones is in the book |
 //! | 13..16 | zero |
 //! | 16..24 | number of entries n |
-//! | version 1: 24..24+8n | entries, strictly increasing: canonical key << 8, score as a signed byte |
-//! | version 2: 24..24+n | scores as signed bytes, in increasing order of the canonical keys |
-//! | version 3: 24..32 | length g of the gaps below |
-//! | version 3: 32..32+n | scores as signed bytes, in increasing order of the canonical keys |
-//! | version 3: 32+n..32+n+g | the keys as gaps: the first key, then each key minus the one before (at least 1), each an unsigned LEB128 number (7 bits a byte, low first, high bit set on every byte but the last) |
-//! | version 4: 24..32+n+g | as version 3 |
-//! | version 4: then 12 bytes a block | for every block of 64 entries: the key of its first entry (8 bytes), and the offset in the gaps just after that entry's gap (4 bytes) |
-//! | last 32 | sha256 of everything before |
+//! | 24..32 | length g of the key gaps |
+//! | 32..36 | CRC-32 of bytes 0..32 |
+//! | 36..40 | zero |
+//! | 40..40+n | scores as signed bytes, in increasing order of the canonical keys |
+//! | then g bytes | the keys as gaps: the first key, then each key minus the one before (at least 1), each an unsigned LEB128 number (7 bits a byte, low first, high bit set on every byte but the last) |
+//! | then 16 bytes a block | for every block of 64 entries: the key of its first entry (8 bytes), the offset in the gaps just after that entry's gap (4), and the block's CRC-32 (4) |
 //!
-//! Version 4 is what [`encode`] writes: version 3 with the heads of its blocks, so that a load
-//! need not decode every gap to find them (the 12-ply book has 9.2 million: 19 ms of every
-//! process's start, where reading 144,000 heads takes well under one). Version 3, which it
-//! extends, came first: The keys of a book's positions crowd together (few
-//! stones: low bits in every column), so the gap from one key to the next takes 1.35 bytes on
-//! average at 8 and at 10 plies: 2.35 bytes a position where version 1 took 8 (the 10-ply
-//! book: 2.8 MB instead of 9.7), and a load decodes the gaps in a single pass (0.6 ms at 8
-//! plies, 5.3 ms at 10 on this 2-core machine, the sha256 included).
+//! A block's CRC-32 covers its scores, its gaps (block 0's from the first, every other's
+//! from after its first entry's gap, each up to just after the next block's first gap), its
+//! head's key and offset, and where its gaps end (4 bytes). So every byte of the file is
+//! under exactly one CRC: a load checks the 40-byte header and the file's length (a
+//! truncated, foreign or damaged header is refused at once), and each block is checked when
+//! a lookup first reads it (see `store.rs`). Opening the 12-ply book (22.5 MB) thus reads 40
+//! bytes where version 4 hashed all of it (sha256, 18 ms of every process), and a lookup
+//! reads only the pages it touches of a mapped file. `c4 data book --verify` checks every
+//! block, as does [`Book::check`].
 //!
-//! Versions 1 and 2 are still read. A book made by `c4 data book` holds every unfinished
-//! position of up to its plies stones and nothing else, so its keys follow from the board
-//! and the depth ([`super::build::canonical_keys`]): version 2 stored only the scores, one
-//! byte a position, and a load enumerated the keys again, which costs every process that
-//! reads the book 12-17 ms at 8 plies and 0.8 s at 10. In memory every version is held as
-//! version 3 holds it, the scores and the key gaps (see `store.rs`): a version-3 load checks
-//! the gaps in one pass and keeps the file's bytes as they are.
+//! Versions 1 to 4 are still read. They share the first 24 bytes and end in a sha256 of
+//! everything before, checked on load (so they load slower), and are held in memory as
+//! version 5 holds them:
+//!
+//! | version | after byte 24 |
+//! |---|---|
+//! | 1 | entries, strictly increasing: canonical key << 8, score as a signed byte, 8 bytes each |
+//! | 2 | scores only, the keys those of a complete book of the depth ([`super::build::canonical_keys`], enumerated again on load) |
+//! | 3 | g (8 bytes), the scores, the key gaps |
+//! | 4 | as 3, then 12 bytes a block: its first key and the offset after its gap |
+//!
+//! Why gaps: the keys of a book's positions crowd together (few stones: low bits in every
+//! column), so the gap from one key to the next takes 1.35 bytes on average at 8 and at 10
+//! plies: 2.35 bytes a position where version 1 took 8. Why heads: a load need not decode
+//! every gap to find the blocks (the 12-ply book has 9.2 million).
 
 use super::Book;
-use super::store::{BLOCK, Head, Store};
+use super::store::{BLOCK, Bytes, HEAD_BYTES, Head, Layout, Store};
 use crate::game::Geometry;
-use std::borrow::Cow;
 
 const MAGIC: &[u8; 8] = b"C4-BOOK\n";
 /// Keys and scores, eight bytes an entry.
@@ -48,9 +54,16 @@ const VERSION_COMPLETE: u16 = 2;
 const VERSION_GAPS: u16 = 3;
 /// Version 3 and the heads of its blocks.
 const VERSION_HEADS: u16 = 4;
+/// Version 4 with a CRC-32 in each head and of the header instead of a sha256 of the whole.
+const VERSION_CHECKED: u16 = 5;
+/// The format version [`encode`] writes.
+pub const VERSION: u16 = VERSION_CHECKED;
 /// Bytes of a block head in version 4.
-const HEAD_BYTES: usize = 12;
+const V4_HEAD_BYTES: usize = 12;
+/// The header every version begins with.
 const HEADER: usize = 24;
+/// Version 5's header: the common one, the length of the gaps, and a CRC-32 of those.
+const HEADER_V5: usize = 40;
 const DIGEST: usize = 32;
 
 /// Why a book cannot be used.
@@ -71,7 +84,7 @@ pub enum BookError {
     #[error("not a book file (no C4-BOOK magic)")]
     Magic,
     /// A format version this program does not read.
-    #[error("book format version {0}; this program reads versions 1 to 4")]
+    #[error("book format version {0}; this program reads versions 1 to 5")]
     Version(u16),
     /// A book for another board.
     #[error("book for {0}")]
@@ -102,23 +115,34 @@ impl BookError {
     }
 }
 
-/// The bytes of a book file: version 4 (or version 1 in the odd case where keys lie so far
-/// apart that their gaps take more room than the keys themselves, or the gaps pass 4 GiB).
+/// The bytes of a book file: version 5 (or version 1 in the odd case where keys lie so far
+/// apart that their gaps take more room than the keys themselves).
 pub fn encode(book: &Book) -> Vec<u8> {
     let gaps = book.store.gap_bytes().len();
-    let version = if gaps + 8 <= 6 * book.len() && u32::try_from(gaps).is_ok() {
-        VERSION_HEADS
+    let version = if gaps + 8 <= 6 * book.len() {
+        VERSION_CHECKED
     } else {
         VERSION_ENTRIES
     };
     encode_as(book, version)
 }
 
-/// The bytes of `book` in format `version` (1 to 4; 2 only for a complete book, which is
-/// all a version-2 file can say): the older versions for tests of their reading.
-pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
+/// The header of a version-5 file: the common 24 bytes, the length of the gaps, and the
+/// CRC-32 of those 32 bytes.
+fn header_v5(book: &Book) -> Vec<u8> {
+    let mut out = common_header(book, VERSION_CHECKED);
+    out.extend_from_slice(&(book.store.gap_bytes().len() as u64).to_le_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out
+}
+
+/// Magic, version, board, plies and the number of entries: the first 24 bytes of every
+/// version.
+fn common_header(book: &Book, version: u16) -> Vec<u8> {
     let g = book.geometry();
-    let mut out = Vec::with_capacity(HEADER + 8 * book.len() + DIGEST);
+    let mut out = Vec::with_capacity(HEADER_V5);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&[
@@ -130,6 +154,20 @@ pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
         0,
     ]);
     out.extend_from_slice(&(book.len() as u64).to_le_bytes());
+    out
+}
+
+/// The bytes of `book` in format `version` (1 to 5; 2 only for a complete book, which is
+/// all a version-2 file can say): the older versions for tests of their reading.
+pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
+    if version == VERSION_CHECKED {
+        let mut out = header_v5(book);
+        out.extend_from_slice(book.store.score_bytes());
+        out.extend_from_slice(book.store.gap_bytes());
+        out.extend_from_slice(book.store.head_bytes());
+        return out;
+    }
+    let mut out = common_header(book, version);
     match version {
         VERSION_ENTRIES => {
             for (k, s) in book.store.iter() {
@@ -157,18 +195,19 @@ pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
 }
 
 /// A book from the bytes of a file, for boards of `geom` (or of whatever size the file says,
-/// for `None`). Checked in order: length of the header, magic, version, board, length of the entries (truncation), sha256 (corruption),
-/// then every entry: keys strictly increasing, scores within the board's range.
+/// for `None`). Checked in order: length of the header, magic, version, the header's CRC
+/// (version 5), board, length of the entries (truncation); then, for versions 1 to 4, the
+/// sha256 and every entry (keys strictly increasing, scores within the board's range). A
+/// version-5 book's blocks are checked as they are read (see `store.rs`), or all at once by
+/// [`Book::check`].
 pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
-    decode_owned(Cow::Owned(bytes.to_vec()), geom)
+    decode_bytes(Bytes::Owned(bytes.to_vec()), geom)
 }
 
-/// [`decode`] of bytes the book may keep: a version-3 book holds its scores and key gaps
-/// where they lie in `bytes` (the built-in book's are never copied).
-pub(super) fn decode_owned(
-    bytes: Cow<'static, [u8]>,
-    geom: Option<Geometry>,
-) -> Result<Book, BookError> {
+/// [`decode`] of bytes the book keeps: a version-5 book reads its entries where they lie in
+/// `bytes` (the built-in book's are never copied, a mapped file's pages are read as lookups
+/// touch them).
+pub(super) fn decode_bytes(bytes: Bytes, geom: Option<Geometry>) -> Result<Book, BookError> {
     if bytes.len() < HEADER {
         return Err(BookError::Truncated(format!(
             "{} bytes, shorter than the {HEADER}-byte header",
@@ -179,11 +218,18 @@ pub(super) fn decode_owned(
         return Err(BookError::Magic);
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    let entry_bytes: u128 = match version {
-        VERSION_ENTRIES => 8,
-        VERSION_COMPLETE | VERSION_GAPS | VERSION_HEADS => 1,
-        _ => return Err(BookError::Version(version)),
-    };
+    if version == VERSION_CHECKED {
+        if bytes.len() < HEADER_V5 {
+            return Err(BookError::Truncated(format!(
+                "{} bytes, shorter than the {HEADER_V5}-byte header of version {version}",
+                bytes.len()
+            )));
+        }
+        let crc = u32::from_le_bytes(bytes[32..36].try_into().expect("4 bytes"));
+        if crc32fast::hash(&bytes[..32]) != crc || bytes[36..40] != [0; 4] {
+            return Err(BookError::Corrupt("the header fails its checksum".into()));
+        }
+    }
     let (w, h, plies) = (bytes[10] as usize, bytes[11] as usize, bytes[12] as usize);
     let geom = match geom {
         Some(g) if (w, h) != (g.width(), g.height()) => {
@@ -200,52 +246,112 @@ pub(super) fn decode_owned(
             .ok_or_else(|| BookError::Board(format!("{w}x{h} boards, which books do not hold")))?,
     };
     let n = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-    // Versions 3 and 4 say how long their gaps are, in the 8 bytes after the header.
+    let top = geom.win_score(0);
+    match version {
+        VERSION_CHECKED => decode_v5(bytes, geom, plies, n, top),
+        VERSION_ENTRIES | VERSION_COMPLETE | VERSION_GAPS | VERSION_HEADS => {
+            decode_digested(&bytes, version, geom, plies, n, top)
+        }
+        _ => Err(BookError::Version(version)),
+    }
+}
+
+/// The length of the key gaps that versions 3 to 5 give after the header, checked against
+/// the number of keys `n`.
+fn gap_length(bytes: &[u8], version: u16, n: u64) -> Result<u128, BookError> {
+    let Some(g) = bytes.get(HEADER..HEADER + 8) else {
+        return Err(BookError::Truncated(format!(
+            "{} bytes, shorter than the {}-byte header of version {version}",
+            bytes.len(),
+            HEADER + 8
+        )));
+    };
+    let g = u64::from_le_bytes(g.try_into().expect("8 bytes")) as u128;
+    // Every gap takes one byte at least and ten at most.
+    let n = n as u128;
+    if g < n || g > 10 * n {
+        return Err(BookError::Corrupt(format!(
+            "{g} bytes of key gaps cannot hold {n} keys"
+        )));
+    }
+    Ok(g)
+}
+
+/// Refuses a file whose length is not `want`: shorter is truncated, longer corrupt.
+fn check_length(len: usize, want: u128, n: u64) -> Result<(), BookError> {
+    if (len as u128) < want {
+        return Err(BookError::Truncated(format!(
+            "{len} bytes where {n} entries need {want}"
+        )));
+    }
+    if len as u128 != want {
+        return Err(BookError::Corrupt(format!(
+            "{len} bytes where {n} entries need {want}"
+        )));
+    }
+    Ok(())
+}
+
+/// A version-5 book over its bytes, its header checked: nothing else is read until a lookup.
+fn decode_v5(
+    bytes: Bytes,
+    geom: Geometry,
+    plies: usize,
+    n: u64,
+    top: i32,
+) -> Result<Book, BookError> {
+    let g = gap_length(&bytes, VERSION_CHECKED, n)?;
+    let heads = (n as u128).div_ceil(BLOCK as u128) * HEAD_BYTES as u128;
+    if g > u128::from(u32::MAX) {
+        return Err(BookError::Corrupt(format!(
+            "{g} bytes of key gaps, past 4 GiB"
+        )));
+    }
+    check_length(bytes.len(), HEADER_V5 as u128 + n as u128 + g + heads, n)?;
+    // The length check makes n and g at most the file's length.
+    let (n, g) = (n as usize, g as usize);
+    let scores = HEADER_V5;
+    let at = Layout {
+        scores,
+        len: n,
+        gaps: scores + n..scores + n + g,
+        heads: scores + n + g,
+    };
+    Ok(Book::from_store(
+        geom,
+        plies,
+        Store::in_place(std::sync::Arc::new(bytes), at, top),
+    ))
+}
+
+/// A book of versions 1 to 4, which end in a sha256 of the whole file: checked whole, then
+/// held in memory as version 5 holds it.
+fn decode_digested(
+    bytes: &[u8],
+    version: u16,
+    geom: Geometry,
+    plies: usize,
+    n: u64,
+    top: i32,
+) -> Result<Book, BookError> {
     let gapped = version == VERSION_GAPS || version == VERSION_HEADS;
     let heads = if version == VERSION_HEADS {
-        (n as u128).div_ceil(BLOCK as u128) * HEAD_BYTES as u128
+        (n as u128).div_ceil(BLOCK as u128) * V4_HEAD_BYTES as u128
     } else {
         0
     };
-    let extra: u128 = if gapped {
-        let Some(g) = bytes.get(HEADER..HEADER + 8) else {
-            return Err(BookError::Truncated(format!(
-                "{} bytes, shorter than the {}-byte header of version {version}",
-                bytes.len(),
-                HEADER + 8
-            )));
-        };
-        let g = u64::from_le_bytes(g.try_into().expect("8 bytes")) as u128;
-        // Every gap takes one byte at least and ten at most.
-        let n = n as u128;
-        if g < n || g > 10 * n {
-            return Err(BookError::Corrupt(format!(
-                "{g} bytes of key gaps cannot hold {n} keys"
-            )));
-        }
-        8 + g + heads
-    } else {
-        0
+    let (entry_bytes, extra) = match version {
+        VERSION_ENTRIES => (8, 0),
+        VERSION_COMPLETE => (1, 0),
+        _ => (1, 8 + gap_length(bytes, version, n)? + heads),
     };
     let want = (n as u128) * entry_bytes + extra + (HEADER + DIGEST) as u128;
-    if (bytes.len() as u128) < want {
-        return Err(BookError::Truncated(format!(
-            "{} bytes where {n} entries need {want}",
-            bytes.len()
-        )));
-    }
-    if bytes.len() as u128 != want {
-        return Err(BookError::Corrupt(format!(
-            "{} bytes where {n} entries need {want}",
-            bytes.len()
-        )));
-    }
+    check_length(bytes.len(), want, n)?;
     let body = &bytes[..bytes.len() - DIGEST];
     use sha2::Digest;
     if sha2::Sha256::digest(body).as_slice() != &bytes[bytes.len() - DIGEST..] {
         return Err(BookError::Corrupt("checksum mismatch".into()));
     }
-    let top = geom.win_score(0);
     let check_scores = |scores: &[u8]| {
         // One branch-free pass (it vectorises), then the culprit only when there is one.
         let bad = |&s: &u8| (s as i8 as i32).abs() > top;
@@ -258,25 +364,28 @@ pub(super) fn decode_owned(
             scores[i] as i8
         )))
     };
+    let too_big = || BookError::Corrupt("key gaps past 4 GiB".into());
     let store = if gapped {
         // The length check above makes n at most the file's length.
         let n = n as usize;
-        let scores = HEADER + 8;
-        check_scores(&bytes[scores..scores + n])?;
+        let scores = &bytes[HEADER + 8..HEADER + 8 + n];
+        check_scores(scores)?;
         let end = bytes.len() - DIGEST - heads as usize;
-        let gaps = scores + n..end;
-        if version == VERSION_GAPS {
-            Store::parse(bytes, scores, n, gaps).map_err(BookError::Corrupt)?
+        let gaps = &bytes[HEADER + 8 + n..end];
+        let heads = if version == VERSION_GAPS {
+            Store::find_heads(gaps, n).map_err(BookError::Corrupt)?
         } else {
-            let heads = bytes[end..bytes.len() - DIGEST]
-                .chunks_exact(HEAD_BYTES)
+            let heads: Vec<Head> = bytes[end..bytes.len() - DIGEST]
+                .chunks_exact(V4_HEAD_BYTES)
                 .map(|c| Head {
                     key: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
                     next: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")) as usize,
                 })
                 .collect();
-            Store::with_heads(bytes, scores, n, gaps, heads).map_err(BookError::Corrupt)?
-        }
+            Store::check_heads(&heads, n, gaps.len()).map_err(BookError::Corrupt)?;
+            heads
+        };
+        Store::from_parts(scores, gaps, &heads, top).ok_or_else(too_big)?
     } else {
         let entries: Vec<u64> = if version == VERSION_ENTRIES {
             body[HEADER..]
@@ -300,8 +409,11 @@ pub(super) fn decode_owned(
         if entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
             return Err(BookError::Corrupt("keys out of order".into()));
         }
+        if entries.iter().any(|&e| e >> 8 >> 56 != 0) {
+            return Err(BookError::Corrupt("a key past the key range".into()));
+        }
         check_scores(&entries.iter().map(|&e| e as u8).collect::<Vec<u8>>())?;
-        Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8)))
+        Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8)), top).ok_or_else(too_big)?
     };
-    Ok(Book { geom, plies, store })
+    Ok(Book::from_store(geom, plies, store))
 }

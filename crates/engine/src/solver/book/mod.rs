@@ -34,14 +34,25 @@ pub const DEFAULT_PATH: &str = "data/book-7x6.bin";
 pub const DEEP_PATH: &str = "data/book-7x6-12.bin";
 
 /// An opening book for one board size: the score of each position under its canonical key,
-/// the smaller of the keys of the position and its mirror image (held compactly: see
-/// `store.rs`).
-#[derive(Clone, PartialEq, Eq)]
+/// the smaller of the keys of the position and its mirror image (held compactly and checked
+/// block by block as it is read: see `store.rs`).
+#[derive(Clone)]
 pub struct Book {
     geom: Geometry,
     plies: usize,
     store: store::Store,
+    /// The file it was read from, named by its damage.
+    file: Option<Arc<str>>,
 }
+
+impl PartialEq for Book {
+    /// Same board, depth and entries (wherever they were read from).
+    fn eq(&self, other: &Book) -> bool {
+        self.geom == other.geom && self.plies == other.plies && self.store == other.store
+    }
+}
+
+impl Eq for Book {}
 
 impl std::fmt::Debug for Book {
     /// The board, depth and size, not the entries (a config holding a book stays readable).
@@ -56,7 +67,8 @@ impl std::fmt::Debug for Book {
 
 impl Book {
     /// A book of `entries` (canonical key, score), any order; refused when a key does not fit
-    /// the format (boards of more than 56 key bits) or appears twice.
+    /// the format (boards of more than 56 key bits), appears twice, or a score is past the
+    /// board's range.
     pub fn new(
         geom: Geometry,
         plies: usize,
@@ -70,36 +82,85 @@ impl Book {
                 geom.key_bits()
             )));
         }
-        let mut entries: Vec<u64> = entries
-            .into_iter()
-            .map(|(k, s)| k << 8 | u64::from(s as i8 as u8))
-            .collect();
-        entries.sort_unstable();
-        if entries.windows(2).any(|w| w[0] >> 8 == w[1] >> 8) {
+        let top = geom.win_score(0);
+        let mut sorted: Vec<u64> = Vec::new();
+        for (k, s) in entries {
+            if s.abs() > top {
+                return Err(BookError::Corrupt(format!(
+                    "score {s} out of range for key {k}"
+                )));
+            }
+            sorted.push(k << 8 | u64::from(s as i8 as u8));
+        }
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] >> 8 == w[1] >> 8) {
             return Err(BookError::Corrupt("a position appears twice".into()));
         }
-        Ok(Book {
-            geom,
-            plies,
-            store: store::Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8))),
-        })
+        let store = store::Store::from_sorted(sorted.iter().map(|&e| (e >> 8, e as u8)), top)
+            .ok_or_else(|| BookError::Corrupt("too many entries: key gaps past 4 GiB".into()))?;
+        Ok(Book::from_store(geom, plies, store))
     }
 
-    /// Reads a book file for boards of `geom` (any board the file is for, with `None`),
-    /// checked (see [`format::decode`]).
+    /// A book over a store (read from no file yet).
+    fn from_store(geom: Geometry, plies: usize, store: store::Store) -> Book {
+        Book {
+            geom,
+            plies,
+            store,
+            file: None,
+        }
+    }
+
+    /// Opens a book file for boards of `geom` (any board the file is for, with `None`):
+    /// its header and length checked at once, each block of entries as a lookup first reads
+    /// it (see [`format::decode`] and [`Book::damage`]). A large file is mapped, not read:
+    /// only the pages lookups touch are ever loaded, so a process that asks one question
+    /// pays for one block.
     pub fn load(path: &Path, geom: Option<Geometry>) -> Result<Self, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError::Read {
+        let bytes = read_or_map(path).map_err(|e| BookError::Read {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        Self::from_bytes(bytes, geom).map_err(|e| e.at(path))
+        let mut book = format::decode_bytes(bytes, geom).map_err(|e| e.at(path))?;
+        book.file = Some(path.display().to_string().into());
+        Ok(book)
     }
 
     /// Reads a book from the bytes of a book file, checked as [`Book::load`] checks a file;
     /// the bytes are kept, not copied (a page or program that fetched a deep book holds it
     /// once).
     pub fn from_bytes(bytes: Vec<u8>, geom: Option<Geometry>) -> Result<Self, BookError> {
-        format::decode_owned(bytes.into(), geom)
+        format::decode_bytes(store::Bytes::Owned(bytes), geom)
+    }
+
+    /// Checks every entry not read yet (their CRCs, key gaps and scores): what a lookup
+    /// checks of its block, for all of them, naming the file and the first damaged entries.
+    pub fn check(&self) -> Result<(), BookError> {
+        self.store
+            .check()
+            .map_err(|why| self.named(BookError::Corrupt(why)))
+    }
+
+    /// The first damage a lookup found (a block of entries failing its CRC or structure),
+    /// naming the file: such a lookup answered nothing rather than a wrong score, so the
+    /// answer of whoever asked is still exact, but the book needs making again. Programs
+    /// report it once their work is done (the CLI exits with it as an error).
+    pub fn damage(&self) -> Option<BookError> {
+        let why = self.store.damage()?;
+        Some(self.named(BookError::Corrupt(why.to_string())))
+    }
+
+    /// The file this book was read from, if any.
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
+    }
+
+    /// `e`, naming the book's file when it has one.
+    fn named(&self, e: BookError) -> BookError {
+        match &self.file {
+            Some(f) => e.at(Path::new(&**f)),
+            None => e,
+        }
     }
 
     /// Writes the book atomically.
@@ -199,11 +260,32 @@ pub fn embedded() -> Arc<Book> {
     EMBEDDED
         .get_or_init(|| {
             Arc::new(
-                format::decode_owned(EMBEDDED_BYTES.into(), None)
+                format::decode_bytes(store::Bytes::Static(EMBEDDED_BYTES), None)
                     .expect("the built-in book decodes"),
             )
         })
         .clone()
+}
+
+/// Files at least this large are mapped rather than read.
+const MAP_FROM: u64 = 1 << 16;
+
+/// The bytes of a book file: mapped read-only when large (and the platform maps files),
+/// else read.
+fn read_or_map(path: &Path) -> std::io::Result<store::Bytes> {
+    let file = std::fs::File::open(path)?;
+    #[cfg(not(target_arch = "wasm32"))]
+    if file.metadata()?.len() >= MAP_FROM {
+        // SAFETY: the mapping is read-only and private. Books are written atomically (a new
+        // file renamed over the old: `Book::save`, `c4 data book`), so the file a process
+        // maps is never rewritten under it; a file cut short by other means would be a
+        // fault, which is why only book files are mapped.
+        let map = unsafe { memmap2::Mmap::map(&file)? };
+        return Ok(store::Bytes::Mapped(map));
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut { file }, &mut bytes)?;
+    Ok(store::Bytes::Owned(bytes))
 }
 
 /// Where a book file is looked for when none is named: `book-7x6.bin` beside the running
@@ -222,26 +304,19 @@ pub fn default_paths() -> Vec<std::path::PathBuf> {
     paths
 }
 
-/// The book used when none is named: the first sound file of [`default_paths`] that is at
-/// least as deep as the built-in one, else the built-in book. A file that is the built-in
-/// book byte for byte (the repository's own, run from its root) is not decoded a second
-/// time.
+/// The book used when none is named: the first file of [`default_paths`] that opens (its
+/// header sound) and is deeper than the built-in one, else the built-in book (the
+/// repository's `data/book-7x6.bin` is the built-in book, so it is not opened again).
 pub fn default_book() -> Arc<Book> {
     first_book(&default_paths())
 }
 
-/// The first sound book of `paths` at least as deep as the built-in one (the built-in book
-/// itself for a file with its bytes), else the built-in book.
+/// The first book of `paths` that opens and is deeper than the built-in one, else the
+/// built-in book.
 fn first_book(paths: &[std::path::PathBuf]) -> Arc<Book> {
     for path in paths.iter().filter(|p| p.is_file()) {
-        let Ok(bytes) = std::fs::read(path) else {
-            continue;
-        };
-        if bytes == EMBEDDED_BYTES {
-            return embedded();
-        }
-        if let Ok(book) = Book::from_bytes(bytes, None)
-            && book.plies() >= embedded().plies()
+        if let Ok(book) = Book::load(path, None)
+            && book.plies() > embedded().plies()
         {
             return Arc::new(book);
         }

@@ -1,24 +1,58 @@
-//! A book's entries in memory as they lie in its file: the scores, a byte each in key order,
-//! and the keys as LEB128 gaps, with the first key of every block of [`BLOCK`] entries and
-//! where its gaps go on (the heads). A lookup is a binary search over the heads and one
-//! block's gaps decoded. A version-4 file holds the heads, so a load reads them and checks
-//! only their order; each block is checked as it is decoded (its gaps positive, ending where
-//! the next block begins), and a block that fails answers nothing, so even a file made to
-//! lie never makes a lookup panic or a listing go out of order. A version-3 file has no
-//! heads: its load finds them in one pass over the gaps, checking every one.
+//! A book's entries in memory as they lie in a version-5 file: the scores, a byte each in key
+//! order; the keys as LEB128 gaps; and a 16-byte head for every block of [`BLOCK`] entries
+//! (the block's first key, where its gaps go on, and a CRC-32 of the block). A lookup is a
+//! binary search over the heads, read where they lie, and one block's gaps decoded.
+//!
+//! Nothing is checked or copied up front, so opening a book costs the same at 10 plies as at
+//! 12 (a mapped file: only the pages a lookup touches are ever read). Instead each block is
+//! checked the first time a lookup or a listing reads it: its CRC (its scores, its gaps, its
+//! head and where it ends), then its structure (gaps positive, ending where the next block
+//! begins, scores within the board's range). A block that fails answers nothing and the
+//! store records the first such damage ([`Store::damage`]), so damage is an error for whoever
+//! asks, never a wrong score: a lookup checks both the block it lands in and the next one,
+//! whose key bounds the search, so a damaged head elsewhere cannot send it to the wrong block
+//! unnoticed. A block that passed is remembered (a bit per block), so the check costs each
+//! block once per process.
 //!
 //! Why not the sorted `key << 8 | score` words a binary search would read directly: at 10
-//! plies they take 9.7 MB that every process had to fill in before its first lookup (page
-//! faults were a third of `c4 analyze 4453`'s time, 11 ms in all), where the gaps are the
-//! 2.8 MB of the file itself; the built-in book's bytes are not even copied.
+//! plies they take 9.7 MB that every process had to fill in before its first lookup, where
+//! the gaps are the 2.8 MB of the file itself.
 
-use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Entries per block: a lookup decodes at most this many gaps less one.
 pub(super) const BLOCK: usize = 64;
 
+/// Bytes of a block head: first key (8), offset after its gap (4), CRC-32 (4).
+pub(super) const HEAD_BYTES: usize = 16;
+
+/// Where a store's bytes live: built into the program, in memory, or a mapped file.
+pub(super) enum Bytes {
+    /// Bytes built into the program (the built-in book).
+    Static(&'static [u8]),
+    /// Bytes in memory (a book made here, or read from a file too small to map).
+    Owned(Vec<u8>),
+    /// A file mapped read-only: pages are read as lookups touch them.
+    #[cfg(not(target_arch = "wasm32"))]
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Static(b) => b,
+            Bytes::Owned(b) => b,
+            #[cfg(not(target_arch = "wasm32"))]
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
 /// The first entry of a block: its key and where the next entry's gap starts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Head {
     /// The key of the block's first entry.
     pub key: u64,
@@ -26,15 +60,45 @@ pub(super) struct Head {
     pub next: usize,
 }
 
-/// Sorted (key, score) entries held as scores and key gaps (see the module docs).
+/// Where the parts of a store lie in its bytes.
+#[derive(Clone, Debug)]
+pub(super) struct Layout {
+    /// Offset of the scores.
+    pub scores: usize,
+    /// Number of entries.
+    pub len: usize,
+    /// The key gaps.
+    pub gaps: Range<usize>,
+    /// Offset of the heads, [`HEAD_BYTES`] for every block of [`BLOCK`] entries.
+    pub heads: usize,
+}
+
+/// Which blocks passed their check, and the first damage found.
+struct Checked {
+    sound: Box<[AtomicU64]>,
+    damage: OnceLock<String>,
+}
+
+impl Checked {
+    fn new(blocks: usize) -> Arc<Checked> {
+        Arc::new(Checked {
+            sound: (0..blocks.div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            damage: OnceLock::new(),
+        })
+    }
+}
+
+/// Sorted (key, score) entries held as scores, key gaps and block heads (see the module
+/// docs).
 #[derive(Clone)]
 pub(super) struct Store {
-    /// The scores, then the gaps, possibly inside a larger buffer (a whole book file).
-    bytes: Cow<'static, [u8]>,
-    scores: usize,
-    gaps: std::ops::Range<usize>,
-    len: usize,
-    heads: Vec<Head>,
+    bytes: Arc<Bytes>,
+    at: Layout,
+    /// The largest score magnitude of the board.
+    top: i32,
+    checked: Arc<Checked>,
 }
 
 /// Why a gap could not be read.
@@ -80,10 +144,56 @@ fn push_gap(out: &mut Vec<u8>, mut gap: u64) {
     out.push(gap as u8);
 }
 
+/// The little-endian u64 at `at` (0 past the end: a store's layout keeps reads inside).
+#[inline(always)]
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    bytes
+        .get(at..at + 8)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// The little-endian u32 at `at` (0 past the end).
+#[inline(always)]
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    bytes
+        .get(at..at + 4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// The gaps of block `b` of `blocks` in gaps of length `g`, from its heads' offsets: block 0
+/// from the first gap, the others from after their first entry's gap, each to just after the
+/// next block's first gap (the last to the end).
+fn block_gaps(b: usize, blocks: usize, g: usize, head: Head, after: Option<Head>) -> Range<usize> {
+    let start = if b == 0 { 0 } else { head.next };
+    let end = if b + 1 < blocks {
+        after.map_or(g, |h| h.next)
+    } else {
+        g
+    };
+    start..end
+}
+
+/// The CRC-32 of a block: its scores, its gaps, its head and where its gaps end.
+fn block_crc(scores: &[u8], gaps: &[u8], head: Head, end: usize) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(scores);
+    h.update(gaps);
+    h.update(&head.key.to_le_bytes());
+    h.update(&(head.next as u32).to_le_bytes());
+    h.update(&(end as u32).to_le_bytes());
+    h.finalize()
+}
+
 impl Store {
     /// A store of `entries` (key, score byte), which must be in strictly increasing key
-    /// order.
-    pub fn from_sorted(entries: impl ExactSizeIterator<Item = (u64, u8)>) -> Store {
+    /// order, for a board whose scores lie within `top`; `None` when its key gaps would pass
+    /// 4 GiB (more than half a billion entries), which the heads cannot address.
+    pub fn from_sorted(
+        entries: impl ExactSizeIterator<Item = (u64, u8)>,
+        top: i32,
+    ) -> Option<Store> {
         let len = entries.len();
         let mut scores = Vec::with_capacity(len);
         let mut gaps = Vec::with_capacity(2 * len);
@@ -101,32 +211,58 @@ impl Store {
                 });
             }
         }
-        let n = scores.len();
-        let total = n + gaps.len();
-        scores.extend_from_slice(&gaps);
-        Store {
-            bytes: Cow::Owned(scores),
+        Store::from_parts(&scores, &gaps, &heads, top)
+    }
+
+    /// A store in memory of `scores`, `gaps` and the `heads` of their blocks (their CRCs
+    /// computed here); `None` when the gaps pass 4 GiB.
+    pub fn from_parts(scores: &[u8], gaps: &[u8], heads: &[Head], top: i32) -> Option<Store> {
+        u32::try_from(gaps.len()).ok()?;
+        let len = scores.len();
+        let mut out = Vec::with_capacity(len + gaps.len() + HEAD_BYTES * heads.len());
+        out.extend_from_slice(scores);
+        out.extend_from_slice(gaps);
+        for (b, &head) in heads.iter().enumerate() {
+            let range = block_gaps(b, heads.len(), gaps.len(), head, heads.get(b + 1).copied());
+            let first = b * BLOCK;
+            let block_scores = scores
+                .get(first..len.min(first + BLOCK))
+                .unwrap_or_default();
+            let gaps_of = gaps.get(range.clone()).unwrap_or_default();
+            out.extend_from_slice(&head.key.to_le_bytes());
+            out.extend_from_slice(&(head.next as u32).to_le_bytes());
+            out.extend_from_slice(&block_crc(block_scores, gaps_of, head, range.end).to_le_bytes());
+        }
+        let at = Layout {
             scores: 0,
-            gaps: n..total,
-            len: n,
-            heads,
+            len,
+            gaps: len..len + gaps.len(),
+            heads: len + gaps.len(),
+        };
+        Some(Store::in_place(Arc::new(Bytes::Owned(out)), at, top))
+    }
+
+    /// The store whose parts lie in `bytes` as `at` says (a version-5 file), nothing read
+    /// yet: the layout must fit within the bytes (the format checks the file's length).
+    pub fn in_place(bytes: Arc<Bytes>, at: Layout, top: i32) -> Store {
+        debug_assert!(at.heads + HEAD_BYTES * at.len.div_ceil(BLOCK) <= bytes.len());
+        let blocks = at.len.div_ceil(BLOCK);
+        Store {
+            bytes,
+            at,
+            top,
+            checked: Checked::new(blocks),
         }
     }
 
-    /// The store of a version-3 book's `n` scores at `scores` and its gaps in `gaps`, both
-    /// within `bytes`, checked in one pass: fails on a number that does not end, a key past
-    /// 56 bits, a gap of 0 after the first key, or gap bytes left over.
-    pub fn parse(
-        bytes: Cow<'static, [u8]>,
-        scores: usize,
-        n: usize,
-        gaps: std::ops::Range<usize>,
-    ) -> Result<Store, String> {
-        let g = &bytes[gaps.clone()];
+    /// The heads of a version-3 book's gaps, found in one pass that checks every gap: fails
+    /// on a number that does not end, a key past 56 bits, a gap of 0 after the first key, or
+    /// gap bytes left over.
+    pub fn find_heads(gaps: &[u8], n: usize) -> Result<Vec<Head>, String> {
         let mut heads = Vec::with_capacity(n.div_ceil(BLOCK));
         let (mut key, mut at) = (0u64, 0);
         for i in 0..n {
-            let (gap, next) = read_gap(g, at).map_err(|e| match e {
+            let (gap, next) = read_gap(gaps, at).map_err(|e| match e {
                 BadGap::Cut => format!("the key gaps end after {i} of {n} keys"),
                 BadGap::Endless => format!("key gap {i} does not end"),
             })?;
@@ -142,119 +278,18 @@ impl Store {
                 heads.push(Head { key, next: at });
             }
         }
-        if at != g.len() {
+        if at != gaps.len() {
             return Err(format!(
                 "{} bytes of key gaps left over after {n} keys",
-                g.len() - at
+                gaps.len() - at
             ));
         }
-        Ok(Store {
-            bytes,
-            scores,
-            gaps,
-            len: n,
-            heads,
-        })
+        Ok(heads)
     }
 
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The scores, a byte each, in key order.
-    pub fn score_bytes(&self) -> &[u8] {
-        &self.bytes[self.scores..self.scores + self.len]
-    }
-
-    /// The keys as version 3's LEB128 gaps.
-    pub fn gap_bytes(&self) -> &[u8] {
-        &self.bytes[self.gaps.clone()]
-    }
-
-    /// The heads, one per block of [`BLOCK`] entries.
-    pub fn heads(&self) -> &[Head] {
-        &self.heads
-    }
-
-    /// The keys of block `b` into `keys`, their number, or `None` when the block does not
-    /// hold together: a gap that does not decode or is 0, a key past 56 bits, or gaps that
-    /// do not end where the next block's first gap leads to its head.
-    fn block(&self, b: usize, keys: &mut [u64; BLOCK]) -> Option<usize> {
-        let head = *self.heads.get(b)?;
-        let gaps = self.gap_bytes();
-        let first = b * BLOCK;
-        let count = BLOCK.min(self.len.checked_sub(first)?);
-        if b == 0 && read_gap(gaps, 0).ok()? != (head.key, head.next) {
-            return None;
-        }
-        let (mut k, mut at) = (head.key, head.next);
-        keys[0] = k;
-        for slot in keys.iter_mut().take(count).skip(1) {
-            let (gap, next) = read_gap(gaps, at).ok()?;
-            k = k.checked_add(gap).filter(|&k| gap > 0 && k >> 56 == 0)?;
-            *slot = k;
-            at = next;
-        }
-        // The next block's first gap leads from here to its head, or the gaps end here.
-        match self.heads.get(b + 1) {
-            Some(h) => {
-                let (gap, next) = read_gap(gaps, at).ok()?;
-                (gap > 0 && k.checked_add(gap) == Some(h.key) && next == h.next).then_some(count)
-            }
-            None => (at == gaps.len()).then_some(count),
-        }
-    }
-
-    /// The score byte stored under `key`.
-    #[inline]
-    pub fn get(&self, key: u64) -> Option<u8> {
-        let b = self
-            .heads
-            .partition_point(|h| h.key <= key)
-            .checked_sub(1)?;
-        let mut keys = [0u64; BLOCK];
-        let count = self.block(b, &mut keys)?;
-        let i = keys[..count].iter().position(|&k| k == key)?;
-        Some(self.score_bytes()[b * BLOCK + i])
-    }
-
-    /// The entries (key, score byte) in key order (a block that does not hold together is
-    /// left out: see [`Store::check`]).
-    pub fn iter(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
-        let scores = self.score_bytes();
-        (0..self.heads.len()).flat_map(move |b| {
-            let mut keys = [0u64; BLOCK];
-            let count = self.block(b, &mut keys).unwrap_or(0);
-            (0..count).map(move |i| (keys[i], scores[b * BLOCK + i]))
-        })
-    }
-
-    /// Whether every block holds together (a version-3 load has checked it already; a
-    /// version-4 load checks only the heads).
-    pub fn check(&self) -> Result<(), String> {
-        let mut keys = [0u64; BLOCK];
-        match (0..self.heads.len()).find(|&b| self.block(b, &mut keys).is_none()) {
-            Some(b) => Err(format!(
-                "the key gaps of entries {} to {} do not hold together",
-                b * BLOCK,
-                (b * BLOCK + BLOCK).min(self.len) - 1
-            )),
-            None => Ok(()),
-        }
-    }
-
-    /// The store of a version-4 book: `n` scores at `scores`, the gaps in `gaps`, both within
-    /// `bytes`, and `heads` (one per block of [`BLOCK`]), which must be in strictly
-    /// increasing order of key and offset within the gaps; the blocks themselves are checked
-    /// when read.
-    pub fn with_heads(
-        bytes: Cow<'static, [u8]>,
-        scores: usize,
-        n: usize,
-        gaps: std::ops::Range<usize>,
-        heads: Vec<Head>,
-    ) -> Result<Store, String> {
+    /// Checks a version-4 file's heads before they are trusted: one per block of [`BLOCK`]
+    /// entries, in strictly increasing order of key and offset, within `g` bytes of gaps.
+    pub fn check_heads(heads: &[Head], n: usize, g: usize) -> Result<(), String> {
         if heads.len() != n.div_ceil(BLOCK) {
             return Err(format!(
                 "{} block heads where {n} entries need {}",
@@ -262,7 +297,6 @@ impl Store {
                 n.div_ceil(BLOCK)
             ));
         }
-        let g = gaps.len();
         if let Some(h) = heads
             .iter()
             .find(|h| h.key >> 56 != 0 || h.next == 0 || h.next > g)
@@ -278,19 +312,204 @@ impl Store {
         {
             return Err("block heads out of order".into());
         }
-        Ok(Store {
-            bytes,
-            scores,
-            gaps,
-            len: n,
-            heads,
+        Ok(())
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.at.len
+    }
+
+    fn blocks(&self) -> usize {
+        self.at.len.div_ceil(BLOCK)
+    }
+
+    /// The scores, a byte each, in key order.
+    pub fn score_bytes(&self) -> &[u8] {
+        &self.bytes[self.at.scores..self.at.scores + self.at.len]
+    }
+
+    /// The keys as LEB128 gaps.
+    pub fn gap_bytes(&self) -> &[u8] {
+        &self.bytes[self.at.gaps.clone()]
+    }
+
+    /// The heads with their CRCs, [`HEAD_BYTES`] a block, as a version-5 file holds them.
+    pub fn head_bytes(&self) -> &[u8] {
+        &self.bytes[self.at.heads..self.at.heads + HEAD_BYTES * self.blocks()]
+    }
+
+    /// Head `b`, read where it lies (unchecked).
+    #[inline(always)]
+    fn head(&self, b: usize) -> Head {
+        let at = self.at.heads + HEAD_BYTES * b;
+        Head {
+            key: u64_at(&self.bytes, at),
+            next: u32_at(&self.bytes, at + 8) as usize,
+        }
+    }
+
+    /// The heads, one per block of [`BLOCK`] entries (unchecked).
+    pub fn heads(&self) -> impl Iterator<Item = Head> + '_ {
+        (0..self.blocks()).map(|b| self.head(b))
+    }
+
+    /// Whether block `b` passed its check: at once when it passed before, else checked now
+    /// (its CRC, then its structure and scores), the first failure recorded as the store's
+    /// damage.
+    #[inline]
+    fn sound(&self, b: usize) -> bool {
+        let Some(word) = self.checked.sound.get(b / 64) else {
+            return false;
+        };
+        let bit = 1u64 << (b % 64);
+        if word.load(Ordering::Relaxed) & bit != 0 {
+            return true;
+        }
+        match self.check_block(b) {
+            Ok(()) => {
+                word.fetch_or(bit, Ordering::Relaxed);
+                true
+            }
+            Err(why) => {
+                let _ = self.checked.damage.set(why);
+                false
+            }
+        }
+    }
+
+    /// Checks block `b` from scratch (see [`Store::sound`]).
+    #[cold]
+    fn check_block(&self, b: usize) -> Result<(), String> {
+        let first = b * BLOCK;
+        let last = (first + BLOCK).min(self.at.len).saturating_sub(1);
+        let head = self.head(b);
+        let after = (b + 1 < self.blocks()).then(|| self.head(b + 1));
+        let g = self.at.gaps.len();
+        let range = block_gaps(b, self.blocks(), g, head, after);
+        let crc = u32_at(&self.bytes, self.at.heads + HEAD_BYTES * b + 12);
+        let gaps = self.gap_bytes().get(range.clone());
+        let scores = &self.score_bytes()[first..=last];
+        match gaps {
+            Some(gaps) if block_crc(scores, gaps, head, range.end) == crc => {}
+            _ => return Err(format!("entries {first} to {last} fail their checksum")),
+        }
+        let mut keys = [0u64; BLOCK];
+        if self.block(b, &mut keys).is_none() {
+            return Err(format!(
+                "the key gaps of entries {first} to {last} do not hold together"
+            ));
+        }
+        if let Some(i) = scores
+            .iter()
+            .position(|&s| (s as i8 as i32).abs() > self.top)
+        {
+            return Err(format!(
+                "score {} out of range for entry {}",
+                scores[i] as i8,
+                first + i
+            ));
+        }
+        Ok(())
+    }
+
+    /// The keys of block `b` into `keys`, their number, or `None` when the block does not
+    /// hold together: a gap that does not decode or is 0, a key past 56 bits, or gaps that
+    /// do not end where the next block's first gap leads to its head.
+    fn block(&self, b: usize, keys: &mut [u64; BLOCK]) -> Option<usize> {
+        let blocks = self.blocks();
+        if b >= blocks {
+            return None;
+        }
+        let head = self.head(b);
+        let gaps = self.gap_bytes();
+        let first = b * BLOCK;
+        let count = BLOCK.min(self.at.len.checked_sub(first)?);
+        if b == 0 && read_gap(gaps, 0).ok()? != (head.key, head.next) {
+            return None;
+        }
+        let (mut k, mut at) = (head.key, head.next);
+        keys[0] = k;
+        for slot in keys.iter_mut().take(count).skip(1) {
+            let (gap, next) = read_gap(gaps, at).ok()?;
+            k = k.checked_add(gap).filter(|&k| gap > 0 && k >> 56 == 0)?;
+            *slot = k;
+            at = next;
+        }
+        // The next block's first gap leads from here to its head, or the gaps end here.
+        if b + 1 < blocks {
+            let h = self.head(b + 1);
+            let (gap, next) = read_gap(gaps, at).ok()?;
+            (gap > 0 && k.checked_add(gap) == Some(h.key) && next == h.next).then_some(count)
+        } else {
+            (at == gaps.len()).then_some(count)
+        }
+    }
+
+    /// The score byte stored under `key` (`None` also where the block it would lie in, or
+    /// the next, is damaged: see [`Store::damage`]).
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<u8> {
+        let blocks = self.blocks();
+        // The number of heads whose key is at most `key`; a binary search that ends even
+        // over heads made to lie.
+        let (mut lo, mut hi) = (0, blocks);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.head(mid).key <= key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let Some(b) = lo.checked_sub(1) else {
+            // Below the first key: true only if the first head is what was written.
+            if blocks > 0 {
+                self.sound(0);
+            }
+            return None;
+        };
+        if !self.sound(b) || (b + 1 < blocks && !self.sound(b + 1)) {
+            return None;
+        }
+        let mut keys = [0u64; BLOCK];
+        let count = self.block(b, &mut keys)?;
+        let i = keys[..count].iter().position(|&k| k == key)?;
+        Some(self.score_bytes()[b * BLOCK + i])
+    }
+
+    /// The entries (key, score byte) in key order (a damaged block is left out and recorded:
+    /// see [`Store::damage`]).
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
+        let scores = self.score_bytes();
+        (0..self.blocks()).flat_map(move |b| {
+            let mut keys = [0u64; BLOCK];
+            let count = if self.sound(b) {
+                self.block(b, &mut keys).unwrap_or(0)
+            } else {
+                0
+            };
+            (0..count).map(move |i| (keys[i], scores[b * BLOCK + i]))
         })
+    }
+
+    /// Checks every block not checked yet: the first damage, if any.
+    pub fn check(&self) -> Result<(), String> {
+        match (0..self.blocks()).find(|&b| !self.sound(b)) {
+            Some(b) => Err(self.check_block(b).err().unwrap_or_default()),
+            None => Ok(()),
+        }
+    }
+
+    /// The first damage a lookup, listing or check found (`None`: none found so far).
+    pub fn damage(&self) -> Option<&str> {
+        self.checked.damage.get().map(String::as_str)
     }
 }
 
 impl PartialEq for Store {
     fn eq(&self, other: &Store) -> bool {
-        self.len == other.len && self.iter().eq(other.iter())
+        self.at.len == other.at.len && self.iter().eq(other.iter())
     }
 }
 
@@ -306,7 +525,7 @@ mod tests {
         let mut out: Vec<(u64, u8)> = (0..n)
             .map(|i| {
                 k += 1 + (i * i * 7919) % 40_000;
-                (k, (i % 200) as u8)
+                (k, (i % 100) as u8)
             })
             .collect();
         out.push(((1 << 56) - 1, 3));
@@ -315,9 +534,9 @@ mod tests {
 
     #[test]
     fn every_key_is_found_and_no_other() {
-        for n in [0, 1, 2, 31, 32, 33, 64, 1000] {
+        for n in [0, 1, 2, 31, 32, 33, 63, 64, 1000] {
             let entries = keys(n);
-            let s = Store::from_sorted(entries.iter().copied());
+            let s = Store::from_sorted(entries.iter().copied(), 127).unwrap();
             assert_eq!(s.len(), entries.len());
             assert_eq!(s.iter().collect::<Vec<_>>(), entries);
             for &(k, score) in &entries {
@@ -329,14 +548,40 @@ mod tests {
             }
             assert_eq!(s.get(0), None);
             assert_eq!(s.get(u64::MAX), None);
-            // Parsing the same bytes gives the same store.
-            let body = [s.score_bytes(), s.gap_bytes()].concat();
-            let len = entries.len();
-            let parsed = Store::parse(Cow::Owned(body.clone()), 0, len, len..body.len()).unwrap();
-            assert!(parsed == s);
-            for &(k, score) in &entries {
-                assert_eq!(parsed.get(k), Some(score));
-            }
+            assert!(s.check().is_ok() && s.damage().is_none());
+            // The heads found again from the gaps are the ones built.
+            let heads = Store::find_heads(s.gap_bytes(), s.len()).unwrap();
+            assert_eq!(heads, s.heads().collect::<Vec<_>>());
+            let again = Store::from_parts(s.score_bytes(), s.gap_bytes(), &heads, 127).unwrap();
+            assert!(again == s);
+            assert_eq!(again.head_bytes(), s.head_bytes());
         }
+    }
+
+    #[test]
+    fn a_damaged_block_answers_nothing_and_is_recorded() {
+        let entries = keys(1000);
+        let s = Store::from_sorted(entries.iter().copied(), 127).unwrap();
+        // Every byte of every part, flipped in turn: a lookup of every key either answers
+        // the right score or nothing, and nothing only when damage is recorded.
+        let whole = s.bytes.to_vec();
+        for at in (0..whole.len()).step_by(7) {
+            let mut b = whole.clone();
+            b[at] ^= 0x10;
+            let d = Store::in_place(Arc::new(Bytes::Owned(b)), s.at.clone(), 127);
+            let mut missing = 0;
+            for &(k, score) in &entries {
+                match d.get(k) {
+                    Some(got) => assert_eq!(got, score, "byte {at}, key {k}"),
+                    None => missing += 1,
+                }
+            }
+            assert!(missing > 0, "byte {at}: the flip went unnoticed");
+            assert!(d.damage().is_some(), "byte {at}");
+            assert!(d.check().is_err());
+        }
+        // Scores beyond the board's range are damage too.
+        let tight = Store::from_sorted(entries.iter().copied(), 50).unwrap();
+        assert!(tight.check().unwrap_err().contains("out of range"));
     }
 }
