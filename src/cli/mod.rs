@@ -378,7 +378,11 @@ fn choose_book(path: Option<&std::path::Path>, none: bool) -> Result<BookChoice>
         return Ok(None);
     }
     let Some(path) = path else {
-        return Ok(Some(book::default_book()));
+        let (found, passed) = book::default_book_reporting();
+        for e in passed {
+            eprintln!("c4: {e}; passed over");
+        }
+        return Ok(Some(found));
     };
     let loaded = Book::load(path, None)
         .map_err(|e| anyhow::anyhow!("{e} (--no-book runs without a book)"))?;

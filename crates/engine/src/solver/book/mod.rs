@@ -308,20 +308,27 @@ pub fn default_paths() -> Vec<std::path::PathBuf> {
 /// header sound) and is deeper than the built-in one, else the built-in book (the
 /// repository's `data/book-7x6.bin` is the built-in book, so it is not opened again).
 pub fn default_book() -> Arc<Book> {
+    first_book(&default_paths()).0
+}
+
+/// [`default_book`], with why each file of [`default_paths`] that is there but does not open
+/// was passed over (a truncated or damaged file a program should warn about).
+pub fn default_book_reporting() -> (Arc<Book>, Vec<BookError>) {
     first_book(&default_paths())
 }
 
 /// The first book of `paths` that opens and is deeper than the built-in one, else the
-/// built-in book.
-fn first_book(paths: &[std::path::PathBuf]) -> Arc<Book> {
+/// built-in book; and the errors of the files passed over.
+fn first_book(paths: &[std::path::PathBuf]) -> (Arc<Book>, Vec<BookError>) {
+    let mut passed = Vec::new();
     for path in paths.iter().filter(|p| p.is_file()) {
-        if let Ok(book) = Book::load(path, None)
-            && book.plies() > embedded().plies()
-        {
-            return Arc::new(book);
+        match Book::load(path, None) {
+            Ok(book) if book.plies() > embedded().plies() => return (Arc::new(book), passed),
+            Ok(_) => {}
+            Err(e) => passed.push(e),
         }
     }
-    embedded()
+    (embedded(), passed)
 }
 
 #[cfg(test)]

@@ -507,8 +507,22 @@ fn the_repositorys_built_in_book_file_is_taken_as_the_built_in_book() {
     // rather than decoding the same bytes a second time; a missing file is passed over.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let paths = [root.join("no-such-book.bin"), root.join(DEFAULT_PATH)];
-    let found = first_book(&paths);
-    assert!(Arc::ptr_eq(&found, &embedded()));
+    let (found, passed) = first_book(&paths);
+    assert!(Arc::ptr_eq(&found, &embedded()) && passed.is_empty());
     assert_eq!(found.plies(), 10);
-    assert!(Arc::ptr_eq(&first_book(&[]), &embedded()));
+    assert!(Arc::ptr_eq(&first_book(&[]).0, &embedded()));
+    // A file there that does not open is passed over, and said why.
+    let dir = std::env::temp_dir().join(format!("c4-book-default-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("book-7x6.bin");
+    std::fs::write(&cut, &EMBEDDED_BYTES[..1000]).unwrap();
+    let (found, passed) = first_book(&[cut, root.join(DEFAULT_PATH)]);
+    assert!(Arc::ptr_eq(&found, &embedded()));
+    let e = passed
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    assert!(e.contains("book-7x6.bin") && e.contains("truncated"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
 }
