@@ -177,13 +177,14 @@ impl Agent {
         let stop = crate::bridge::call_interrupt();
         interruptible(py, &stop, || {
             let mut held = lock_until(&self.inner, &stop)?;
-            let agent = held.agent();
-            agent.set_interrupt(Some(stop.clone()));
-            let col = agent.choose(&Turn::new(p));
-            agent.set_interrupt(None);
-            Some(col)
+            Some(connect4_engine::agents::choose_under(
+                held.agent(),
+                &Turn::new(p),
+                &stop,
+            ))
         })?
-        .ok_or_else(|| err("interrupted"))
+        .ok_or_else(|| err("interrupted"))?
+        .map_err(err)
     }
 
     /// The spec as given.

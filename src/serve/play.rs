@@ -2,9 +2,9 @@
 
 use super::Shared;
 use super::error::{ApiError, ApiResult};
-use crate::agents::{Agent, AgentFactory, AgentKind, AgentSpec, Turn};
-use crate::answers::MoveAnswer;
-use crate::game::{Geometry, Outcome, Player, Position};
+use crate::agents::{AgentFactory, AgentKind, AgentSpec};
+use crate::answers::{MoveAnswer, PlayError};
+use crate::game::{Geometry, Player, Position};
 use crate::solver::SolverPool;
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
@@ -12,7 +12,6 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 /// Factories kept (each may hold a loaded model).
 const CACHE_SIZE: usize = 64;
@@ -118,55 +117,29 @@ pub(super) async fn play_move(
 ) -> ApiResult<Json<MoveWithEstimate>> {
     let Json(req) = body?;
     let pos = super::position_of(&req.moves, req.width, req.height)?;
-    if pos.outcome() != Outcome::Ongoing {
-        return Err(ApiError::BadRequest(format!(
-            "moves \"{}\": the game is over",
-            super::limits::short(req.moves.trim())
-        )));
-    }
     let spec = parse_spec(&req.agent, &state.config.models, state.config.move_limit)?;
     let factory = state
         .agents
         .get(&spec, pos.geometry(), &state.resources, &state.solvers)?;
     let limit = state.config.move_limit;
-    let adaptive = matches!(spec.kind(), AgentKind::Adaptive { .. });
-    let moves = req.moves.clone();
-    let (picked, stopped) = state
+    let (played, stopped) = state
         .heavy(limit, move |_, stop| {
-            let start = Instant::now();
-            if adaptive {
-                let mut agent = crate::answers::adaptive_in_game(
-                    &factory,
-                    req.state.as_deref(),
-                    Position::new(pos.geometry()),
-                    &req.moves,
-                    pos.side_to_move(),
-                    req.seed,
-                    Some(stop),
-                )
-                .map_err(ApiError::BadRequest)?;
-                let col = agent.choose(&Turn::new(pos));
-                let answer = crate::answers::AdaptiveAnswer::of(&agent, &pos, req.state.as_deref());
-                return Ok::<_, ApiError>((col, start.elapsed().as_secs_f64() * 1e3, Some(answer)));
-            }
-            let mut agent = factory.build(req.seed).map_err(ApiError::bad)?;
-            agent.set_interrupt(Some(stop.clone()));
-            let col = agent.choose(&Turn::new(pos));
-            Ok::<_, ApiError>((col, start.elapsed().as_secs_f64() * 1e3, None))
+            crate::answers::play_move(
+                &factory,
+                pos,
+                &req.moves,
+                req.seed,
+                req.state.as_deref(),
+                stop,
+            )
         })
         .await?;
-    let (col, ms, adaptive) = picked?;
-    if !pos.can_play(col) {
-        return Err(ApiError::Internal(format!(
-            "agent \"{}\" chose full column {}",
-            super::limits::short(&req.agent),
-            col + 1
-        )));
-    }
-    Ok(Json(MoveWithEstimate {
-        answer: MoveAnswer::new(spec.to_string(), &moves, col, ms, stopped),
-        adaptive,
-    }))
+    let (mut answer, adaptive) = played.map_err(|e| match e {
+        PlayError::Request(why) => ApiError::BadRequest(why),
+        PlayError::Agent(e) => ApiError::Internal(e.to_string()),
+    })?;
+    answer.stopped = stopped;
+    Ok(Json(MoveWithEstimate { answer, adaptive }))
 }
 
 /// `POST /api/adaptive`: the adaptive agent's estimate of the player after a game (or the

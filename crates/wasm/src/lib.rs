@@ -25,10 +25,8 @@
 pub mod ffi;
 
 use connect4_engine::Interrupt;
-use connect4_engine::agents::{Agent, AgentKind, AgentSpec, Resources, Turn};
-use connect4_engine::answers::{
-    self, AdaptiveAnswer, AnalyzeAnswer, BookSummary, MoveAnswer, ReviewAnswer,
-};
+use connect4_engine::agents::{AgentSpec, Resources};
+use connect4_engine::answers::{self, AdaptiveAnswer, AnalyzeAnswer, BookSummary, ReviewAnswer};
 use connect4_engine::clock::Instant;
 use connect4_engine::game::{Geometry, Outcome, Player, Position};
 use connect4_engine::solver::book::{self, Book};
@@ -178,48 +176,16 @@ impl Engine {
             }
             "move" => {
                 let pos = answers::position_of(&r.moves, r.width, r.height)?;
-                if pos.outcome() != Outcome::Ongoing {
-                    return Err(format!(
-                        "moves \"{}\": the game is over",
-                        answers::short(r.moves.trim())
-                    ));
-                }
                 let spec = self.spec(r.agent.as_deref())?;
                 let factory = spec
                     .factory_in(pos.geometry(), &self.resources)
                     .map_err(|e| e.to_string())?
                     .with_solvers(Arc::clone(&self.solvers));
                 let stop = Interrupt::after(limit);
-                let start = Instant::now();
-                let (col, adaptive) = if matches!(spec.kind(), AgentKind::Adaptive { .. }) {
-                    let mut agent = answers::adaptive_in_game(
-                        &factory,
-                        r.state.as_deref(),
-                        Position::new(pos.geometry()),
-                        &r.moves,
-                        pos.side_to_move(),
-                        r.seed,
-                        Some(&stop),
-                    )?;
-                    let col = agent.choose(&Turn::new(pos));
-                    let answer = AdaptiveAnswer::of(&agent, &pos, r.state.as_deref());
-                    (col, Some(answer))
-                } else {
-                    let mut agent = factory.build(r.seed).map_err(|e| e.to_string())?;
-                    agent.set_interrupt(Some(stop.clone()));
-                    (agent.choose(&Turn::new(pos)), None)
-                };
-                let ms = start.elapsed().as_secs_f64() * 1e3;
-                if !pos.can_play(col) {
-                    return Err(format!("agent chose full column {}", col + 1));
-                }
-                let mut answer = to_json(serde_json::to_value(MoveAnswer::new(
-                    spec.to_string(),
-                    &r.moves,
-                    col,
-                    ms,
-                    stop.should_stop(),
-                )))?;
+                let (answer, adaptive) =
+                    answers::play_move(&factory, pos, &r.moves, r.seed, r.state.as_deref(), &stop)
+                        .map_err(|e| e.to_string())?;
+                let mut answer = to_json(serde_json::to_value(answer))?;
                 if let Some(a) = adaptive {
                     answer["adaptive"] = to_json(serde_json::to_value(a))?;
                 }

@@ -10,6 +10,7 @@ mod perfect;
 mod random;
 mod searching;
 mod spec;
+mod under_limit;
 
 pub use adaptive::{
     Adaptive, AdaptiveState, Rates as AdaptiveRates, StateError,
@@ -24,6 +25,7 @@ pub use spec::{
     AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, EvalSpec, KindInfo, Resources,
     kinds_help, split_agent_list,
 };
+pub use under_limit::{MoveError, choose_under};
 
 use crate::Interrupt;
 use crate::game::Position;

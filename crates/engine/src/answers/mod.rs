@@ -5,12 +5,14 @@
 
 mod adaptive;
 mod analyze;
+mod play;
 mod presets;
 mod review;
 mod spec;
 
 pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_in_game, dial_range};
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
+pub use play::{PlayError, play_move};
 pub use presets::{PRESETS, Preset, presets};
 pub use review::{ReviewAnswer, ReviewCounts};
 pub use spec::spec_in_folder;

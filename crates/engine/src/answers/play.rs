@@ -1,0 +1,70 @@
+//! An agent's move as the page asks for it (`/api/move` of the server, the WebAssembly
+//! engine's `move` op): a fresh agent of a factory (the adaptive one from its saved state,
+//! having read the game so far) choosing under a time limit.
+
+use super::{AdaptiveAnswer, MoveAnswer, adaptive_in_game, short};
+use crate::Interrupt;
+use crate::agents::{AgentFactory, AgentKind, MoveError, Turn, choose_under};
+use crate::game::{Outcome, Position};
+
+/// Why a move could not be answered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The request cannot be played (its game is over, its saved state is bad, its agent
+    /// cannot be built): the asker's to fix.
+    #[error("{0}")]
+    Request(String),
+    /// The agent played a column that cannot be played: the program's fault.
+    #[error(transparent)]
+    Agent(#[from] MoveError),
+}
+
+/// The move of a fresh agent of `factory` (seeded by `seed`) in `pos`, reached by `moves`
+/// (1-based digits, as asked), within `stop`; for the adaptive agent, one that read the game
+/// from `state` (its saved JSON, `None`: fresh) and its estimate beside the move. The time is
+/// the choice's alone.
+pub fn play_move(
+    factory: &AgentFactory,
+    pos: Position,
+    moves: &str,
+    seed: u64,
+    state: Option<&str>,
+    stop: &Interrupt,
+) -> Result<(MoveAnswer, Option<AdaptiveAnswer>), PlayError> {
+    if pos.outcome() != Outcome::Ongoing {
+        return Err(PlayError::Request(format!(
+            "moves \"{}\": the game is over",
+            short(moves.trim())
+        )));
+    }
+    let start = crate::clock::Instant::now();
+    let turn = Turn::new(pos);
+    let (column, adaptive) = if matches!(factory.spec().kind(), AgentKind::Adaptive { .. }) {
+        let mut agent = adaptive_in_game(
+            factory,
+            state,
+            Position::new(pos.geometry()),
+            moves,
+            pos.side_to_move(),
+            seed,
+            Some(stop),
+        )
+        .map_err(PlayError::Request)?;
+        let column = choose_under(&mut agent, &turn, stop)?;
+        (column, Some(AdaptiveAnswer::of(&agent, &pos, state)))
+    } else {
+        let mut agent = factory
+            .build(seed)
+            .map_err(|e| PlayError::Request(e.to_string()))?;
+        (choose_under(agent.as_mut(), &turn, stop)?, None)
+    };
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let answer = MoveAnswer::new(
+        factory.spec().to_string(),
+        moves,
+        column,
+        ms,
+        stop.should_stop(),
+    );
+    Ok((answer, adaptive))
+}
