@@ -78,6 +78,51 @@ struct Request {
     side: Option<String>,
 }
 
+/// What a request asks (its `op`, read once at the JSON edge).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Analyze,
+    Review,
+    Move,
+    Adaptive,
+    Needs,
+    Agents,
+    Position,
+    Solve,
+}
+
+impl Op {
+    /// Every op with its name, in the order the error lists them.
+    const ALL: [(&'static str, Op); 8] = [
+        ("analyze", Op::Analyze),
+        ("review", Op::Review),
+        ("move", Op::Move),
+        ("adaptive", Op::Adaptive),
+        ("needs", Op::Needs),
+        ("agents", Op::Agents),
+        ("position", Op::Position),
+        ("solve", Op::Solve),
+    ];
+}
+
+impl std::str::FromStr for Op {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Op, String> {
+        Op::ALL
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|&(_, op)| op)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Op::ALL.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "unknown op \"{}\" ({})",
+                    answers::short(s),
+                    names.join(", ")
+                )
+            })
+    }
+}
+
 impl Engine {
     /// An engine whose solvers take `tt_mib` MiB each, reading the built-in book.
     pub fn new(tt_mib: usize) -> Self {
@@ -153,8 +198,8 @@ impl Engine {
     fn answer(&mut self, r: &Request) -> Result<Value, String> {
         let limit = Duration::from_millis(r.ms.unwrap_or(DEFAULT_MS).min(MAX_MS));
         let to_json = |v: Result<Value, serde_json::Error>| v.map_err(|e| e.to_string());
-        match r.op.as_str() {
-            "analyze" => {
+        match r.op.parse::<Op>()? {
+            Op::Analyze => {
                 let pos = answers::position_of(&r.moves, r.width, r.height)?;
                 let mode = if r.weak { Mode::Weak } else { Mode::Strong };
                 let mut solver = self.solver(pos.geometry(), limit)?;
@@ -165,7 +210,7 @@ impl Engine {
                     mode,
                 )))
             }
-            "review" => {
+            Op::Review => {
                 let end = answers::position_of(&r.moves, r.width, r.height)?;
                 let mut solver = self.solver(end.geometry(), limit)?;
                 to_json(serde_json::to_value(ReviewAnswer::solve(
@@ -174,7 +219,7 @@ impl Engine {
                     &r.moves,
                 )))
             }
-            "move" => {
+            Op::Move => {
                 let pos = answers::position_of(&r.moves, r.width, r.height)?;
                 let spec = self.spec(r.agent.as_deref())?;
                 let factory = spec
@@ -191,7 +236,7 @@ impl Engine {
                 }
                 Ok(answer)
             }
-            "adaptive" => {
+            Op::Adaptive => {
                 let pos = answers::position_of(&r.moves, r.width, r.height)?;
                 let side = match r.side.as_deref() {
                     Some("x" | "first") => Player::First,
@@ -218,7 +263,7 @@ impl Engine {
                     r.state.as_deref(),
                 )))
             }
-            "needs" => {
+            Op::Needs => {
                 let spec = self.spec(r.agent.as_deref())?;
                 let missing = std::cell::RefCell::new(Vec::new());
                 spec.map_model_paths(|p| {
@@ -229,7 +274,7 @@ impl Engine {
                 });
                 Ok(json!({ "models": missing.into_inner() }))
             }
-            "agents" => {
+            Op::Agents => {
                 let mut models: Vec<String> = self
                     .resources
                     .models
@@ -247,7 +292,7 @@ impl Engine {
                     "dial": answers::dial_range(),
                 }))
             }
-            "solve" => {
+            Op::Solve => {
                 let pos = answers::position_of(&r.moves, r.width, r.height)?;
                 if pos.outcome() != Outcome::Ongoing {
                     return Err("the game is over: nothing to solve".into());
@@ -265,11 +310,7 @@ impl Engine {
                     "ms": start.elapsed().as_secs_f64() * 1e3,
                 }))
             }
-            "position" => position_json(&answers::position_of(&r.moves, r.width, r.height)?),
-            other => Err(format!(
-                "unknown op \"{}\" (analyze, review, move, adaptive, needs, agents, position, solve)",
-                answers::short(other)
-            )),
+            Op::Position => position_json(&answers::position_of(&r.moves, r.width, r.height)?),
         }
     }
 

@@ -61,6 +61,17 @@ impl std::str::FromStr for Side {
     }
 }
 
+impl std::fmt::Display for Side {
+    /// `both`, `first` or `second`, as the flag and the JSON write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Side::Both => "both",
+            Side::First => "first",
+            Side::Second => "second",
+        })
+    }
+}
+
 /// Why a tournament could not run.
 #[derive(Debug, Error)]
 pub enum TournamentError {

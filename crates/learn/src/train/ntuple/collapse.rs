@@ -1,6 +1,7 @@
 //! Reading a learning curve for a run that unlearned what it knew.
 
 use super::CurvePoint;
+use crate::arena::Side;
 
 /// A collapse the curve shows, in words: the newest point's first-player wins against the
 /// perfect player are clearly near none (the 95% interval under a tenth) where an earlier
@@ -8,7 +9,7 @@ use super::CurvePoint;
 /// finite and unsaturated can still unlearn what it knew; the divergence check in self-play
 /// cannot see that, the curve's matches can. `None` without such matches or collapse.
 pub fn collapse(curve: &[CurvePoint]) -> Option<String> {
-    let first = |p: &CurvePoint| p.vs_perfect.iter().find(|m| m.side == "first").cloned();
+    let first = |p: &CurvePoint| p.vs_perfect.iter().find(|m| m.side == Side::First).cloned();
     let (newest, now) = curve.iter().rev().find_map(|p| Some((p, first(p)?)))?;
     if now.high >= 0.1 {
         return None;
@@ -38,7 +39,7 @@ fn first_of(p: &CurvePoint) -> Option<&super::PerfectMatch> {
     if p.part != "self-play" {
         return None;
     }
-    p.vs_perfect.iter().find(|m| m.side == "first")
+    p.vs_perfect.iter().find(|m| m.side == Side::First)
 }
 
 /// The self-play point whose network won most as first player against the perfect player,
@@ -68,7 +69,7 @@ pub fn fell_from(curve: &[CurvePoint]) -> Option<usize> {
 /// Why a run handed over the network of curve point `kept`, in words.
 pub fn kept_summary(curve: &[CurvePoint], kept: usize) -> Option<String> {
     fn first(p: &CurvePoint) -> Option<&super::PerfectMatch> {
-        p.vs_perfect.iter().find(|m| m.side == "first")
+        p.vs_perfect.iter().find(|m| m.side == Side::First)
     }
     let (k, last) = (
         curve.get(kept)?,
@@ -118,7 +119,7 @@ pub(in crate::train::ntuple) mod tests {
             score_high: f64::NAN,
             mistakes: Vec::new(),
             vs_perfect: vec![PerfectMatch {
-                side: "first".into(),
+                side: Side::First,
                 eps: 0.0,
                 games: n,
                 wins,

@@ -4,6 +4,7 @@
 //! made, so a measurement costs only the agent's moves.
 
 use crate::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use crate::arena::Side;
 use crate::arena::{Tournament, TournamentConfig, TournamentError, score_estimate, wilson};
 use crate::eval::NTupleEvaluator;
 use crate::game::{Geometry, Position};
@@ -43,8 +44,8 @@ pub struct CurvePoint {
 /// The network's wins in one match against the perfect player (see [`CurvePoint::vs_perfect`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PerfectMatch {
-    /// `first` or `second`: the network's colour.
-    pub side: String,
+    /// The network's colour: first or second (written `first`, `second`).
+    pub side: Side,
     /// The perfect player's share of random safe moves.
     pub eps: f64,
     /// Games.
@@ -64,7 +65,7 @@ pub struct PerfectMatch {
 impl PerfectMatch {
     /// "first" or "second at eps 0.1".
     pub fn label(&self) -> String {
-        if self.side == "first" {
+        if self.side == Side::First {
             "first".into()
         } else {
             format!("second eps {}", self.eps)
@@ -478,7 +479,7 @@ pub fn play_perfect(
         let p = t.run(&Quiet)?.pairings[0].clone();
         let w = wilson(p.wins, p.games);
         out.push(PerfectMatch {
-            side: if k == 0 { "first" } else { "second" }.into(),
+            side: if k == 0 { Side::First } else { Side::Second },
             eps: *eps,
             games: p.games,
             wins: p.wins,

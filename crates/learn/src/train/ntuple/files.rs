@@ -1,6 +1,7 @@
 //! What a run writes: the checkpoint it resumes from, the network with its curve and report.
 
 use super::{Checkpoint, CurvePoint, NTupleConfig, NTupleRun, NTupleTrainError};
+use crate::arena::Side;
 use crate::game::Geometry;
 use crate::ml::ntuple::NTupleNetwork;
 use serde::Serialize;
@@ -93,7 +94,7 @@ struct PerfectRow<'a> {
     part: &'a str,
     games: usize,
     seconds: f64,
-    side: &'a str,
+    side: Side,
     eps: f64,
     match_games: usize,
     wins: usize,
@@ -119,7 +120,7 @@ pub fn write_perfect_csv(
                     part: &pt.part,
                     games: pt.games,
                     seconds: pt.seconds,
-                    side: &m.side,
+                    side: m.side,
                     eps: m.eps,
                     match_games: m.games,
                     wins: m.wins,

@@ -7,6 +7,7 @@ use super::{
     Checkpointing, CurvePoint, CurveProbe, Machine, NTupleConfig, NTupleTrainError, save_run,
     train_ntuple, write_perfect_csv,
 };
+use crate::arena::Side;
 use crate::datasets::Example;
 use crate::game::Geometry;
 use crate::io::beside;
@@ -74,14 +75,14 @@ impl JobRun {
     /// picks a job's best run.
     pub fn last_wins(&self) -> (usize, usize) {
         self.handed_point().map_or((0, 0), |pt| {
-            let wins = |side: &str| -> usize {
+            let wins = |side: Side| -> usize {
                 pt.vs_perfect
                     .iter()
                     .filter(|m| m.side == side)
                     .map(|m| m.wins)
                     .sum()
             };
-            (wins("first"), wins("second"))
+            (wins(Side::First), wins(Side::Second))
         })
     }
 }
