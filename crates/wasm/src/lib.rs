@@ -197,121 +197,146 @@ impl Engine {
 
     fn answer(&mut self, r: &Request) -> Result<Value, String> {
         let limit = Duration::from_millis(r.ms.unwrap_or(DEFAULT_MS).min(MAX_MS));
-        let to_json = |v: Result<Value, serde_json::Error>| v.map_err(|e| e.to_string());
         match r.op.parse::<Op>()? {
-            Op::Analyze => {
-                let pos = answers::position_of(&r.moves, r.width, r.height)?;
-                let mode = if r.weak { Mode::Weak } else { Mode::Strong };
-                let mut solver = self.solver(pos.geometry(), limit)?;
-                to_json(serde_json::to_value(AnalyzeAnswer::solve(
-                    &mut solver,
-                    &pos,
-                    &r.moves,
-                    mode,
-                )))
-            }
-            Op::Review => {
-                let end = answers::position_of(&r.moves, r.width, r.height)?;
-                let mut solver = self.solver(end.geometry(), limit)?;
-                to_json(serde_json::to_value(ReviewAnswer::solve(
-                    &mut solver,
-                    &end,
-                    &r.moves,
-                )))
-            }
-            Op::Move => {
-                let pos = answers::position_of(&r.moves, r.width, r.height)?;
-                let spec = self.spec(r.agent.as_deref())?;
-                let factory = spec
-                    .factory_in(pos.geometry(), &self.resources)
-                    .map_err(|e| e.to_string())?
-                    .with_solvers(Arc::clone(&self.solvers));
-                let stop = Interrupt::after(limit);
-                let (answer, adaptive) =
-                    answers::play_move(&factory, pos, &r.moves, r.seed, r.state.as_deref(), &stop)
-                        .map_err(|e| e.to_string())?;
-                let mut answer = to_json(serde_json::to_value(answer))?;
-                if let Some(a) = adaptive {
-                    answer["adaptive"] = to_json(serde_json::to_value(a))?;
-                }
-                Ok(answer)
-            }
-            Op::Adaptive => {
-                let pos = answers::position_of(&r.moves, r.width, r.height)?;
-                let side = match r.side.as_deref() {
-                    Some("x" | "first") => Player::First,
-                    Some("o" | "second") => Player::Second,
-                    _ => return Err("op adaptive needs \"side\": x (first) or o (second)".into()),
-                };
-                let spec = self.spec(r.agent.as_deref())?;
-                let factory = spec
-                    .factory_in(pos.geometry(), &self.resources)
-                    .map_err(|e| e.to_string())?;
-                let stop = Interrupt::after(limit);
-                let agent = answers::adaptive_in_game(
-                    &factory,
-                    r.state.as_deref(),
-                    Position::new(pos.geometry()),
-                    &r.moves,
-                    side,
-                    r.seed,
-                    Some(&stop),
-                )?;
-                to_json(serde_json::to_value(AdaptiveAnswer::of(
-                    &agent,
-                    &pos,
-                    r.state.as_deref(),
-                )))
-            }
-            Op::Needs => {
-                let spec = self.spec(r.agent.as_deref())?;
-                let missing = std::cell::RefCell::new(Vec::new());
-                spec.map_model_paths(|p| {
-                    if !self.resources.models.contains(p) {
-                        missing.borrow_mut().push(p.display().to_string());
-                    }
-                    p.to_path_buf()
-                });
-                Ok(json!({ "models": missing.into_inner() }))
-            }
-            Op::Agents => {
-                let mut models: Vec<String> = self
-                    .resources
-                    .models
-                    .paths()
-                    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                    .collect();
-                models.sort();
-                Ok(json!({
-                    "kinds": answers::kinds(),
-                    "models": models,
-                    "limits": { "max_ms": MAX_MS },
-                    "presets": answers::presets(self.ladder.as_deref()),
-                    "board": answers::board_rule(),
-                    "book": self.book_summary(),
-                    "dial": answers::dial_range(),
-                }))
-            }
-            Op::Solve => {
-                let pos = answers::position_of(&r.moves, r.width, r.height)?;
-                if pos.outcome() != Outcome::Ongoing {
-                    return Err("the game is over: nothing to solve".into());
-                }
-                let mode = if r.weak { Mode::Weak } else { Mode::Strong };
-                let mut solver = self.solver(pos.geometry(), limit)?;
-                solver.reset_nodes();
-                let start = Instant::now();
-                let (low, high) = solver.score_bounds(&pos, mode);
-                Ok(json!({
-                    "score": (low == high).then_some(low),
-                    "low": low,
-                    "high": high,
-                    "nodes": solver.nodes(),
-                    "ms": start.elapsed().as_secs_f64() * 1e3,
-                }))
-            }
-            Op::Position => position_json(&answers::position_of(&r.moves, r.width, r.height)?),
+            Op::Analyze => self.op_analyze(r, limit),
+            Op::Review => self.op_review(r, limit),
+            Op::Move => self.op_move(r, limit),
+            Op::Adaptive => self.op_adaptive(r, limit),
+            Op::Needs => self.op_needs(r),
+            Op::Agents => self.op_agents(),
+            Op::Solve => self.op_solve(r, limit),
+            Op::Position => Self::op_position(r),
         }
+    }
+
+    /// Every column's exact score (within the time limit: bounds where it ran out).
+    fn op_analyze(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        let pos = answers::position_of(&r.moves, r.width, r.height)?;
+        let mode = if r.weak { Mode::Weak } else { Mode::Strong };
+        let mut solver = self.solver(pos.geometry(), limit)?;
+        to_json(serde_json::to_value(AnalyzeAnswer::solve(
+            &mut solver,
+            &pos,
+            &r.moves,
+            mode,
+        )))
+    }
+
+    /// Every move of a game graded against the solver's.
+    fn op_review(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        let end = answers::position_of(&r.moves, r.width, r.height)?;
+        let mut solver = self.solver(end.geometry(), limit)?;
+        to_json(serde_json::to_value(ReviewAnswer::solve(
+            &mut solver,
+            &end,
+            &r.moves,
+        )))
+    }
+
+    /// An agent's move (the adaptive agent's with its estimate).
+    fn op_move(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        let pos = answers::position_of(&r.moves, r.width, r.height)?;
+        let spec = self.spec(r.agent.as_deref())?;
+        let factory = spec
+            .factory_in(pos.geometry(), &self.resources)
+            .map_err(|e| e.to_string())?
+            .with_solvers(Arc::clone(&self.solvers));
+        let stop = Interrupt::after(limit);
+        let (answer, adaptive) =
+            answers::play_move(&factory, pos, &r.moves, r.seed, r.state.as_deref(), &stop)
+                .map_err(|e| e.to_string())?;
+        let mut answer = to_json(serde_json::to_value(answer))?;
+        if let Some(a) = adaptive {
+            answer["adaptive"] = to_json(serde_json::to_value(a))?;
+        }
+        Ok(answer)
+    }
+
+    /// The adaptive agent's estimate after a game, and the state to keep.
+    fn op_adaptive(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        let pos = answers::position_of(&r.moves, r.width, r.height)?;
+        let side = match r.side.as_deref() {
+            Some("x" | "first") => Player::First,
+            Some("o" | "second") => Player::Second,
+            _ => return Err("op adaptive needs \"side\": x (first) or o (second)".into()),
+        };
+        let spec = self.spec(r.agent.as_deref())?;
+        let factory = spec
+            .factory_in(pos.geometry(), &self.resources)
+            .map_err(|e| e.to_string())?;
+        let stop = Interrupt::after(limit);
+        let agent = answers::adaptive_in_game(
+            &factory,
+            r.state.as_deref(),
+            Position::new(pos.geometry()),
+            &r.moves,
+            side,
+            r.seed,
+            Some(&stop),
+        )?;
+        to_json(serde_json::to_value(AdaptiveAnswer::of(
+            &agent,
+            &pos,
+            r.state.as_deref(),
+        )))
+    }
+
+    /// The model files an agent spec needs that the engine does not hold.
+    fn op_needs(&self, r: &Request) -> Result<Value, String> {
+        let spec = self.spec(r.agent.as_deref())?;
+        let missing = std::cell::RefCell::new(Vec::new());
+        spec.map_model_paths(|p| {
+            if !self.resources.models.contains(p) {
+                missing.borrow_mut().push(p.display().to_string());
+            }
+            p.to_path_buf()
+        });
+        Ok(json!({ "models": missing.into_inner() }))
+    }
+
+    /// What the engine offers: kinds, models, limits, presets, board rule, book, dial.
+    fn op_agents(&self) -> Result<Value, String> {
+        let mut models: Vec<String> = self
+            .resources
+            .models
+            .paths()
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        models.sort();
+        Ok(json!({
+            "kinds": answers::kinds(),
+            "models": models,
+            "limits": { "max_ms": MAX_MS },
+            "presets": answers::presets(self.ladder.as_deref()),
+            "board": answers::board_rule(),
+            "book": self.book_summary(),
+            "dial": answers::dial_range(),
+        }))
+    }
+
+    /// A position's exact score (or bounds when the time ran out).
+    fn op_solve(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        let pos = answers::position_of(&r.moves, r.width, r.height)?;
+        if pos.outcome() != Outcome::Ongoing {
+            return Err("the game is over: nothing to solve".into());
+        }
+        let mode = if r.weak { Mode::Weak } else { Mode::Strong };
+        let mut solver = self.solver(pos.geometry(), limit)?;
+        solver.reset_nodes();
+        let start = Instant::now();
+        let (low, high) = solver.score_bounds(&pos, mode);
+        Ok(json!({
+            "score": (low == high).then_some(low),
+            "low": low,
+            "high": high,
+            "nodes": solver.nodes(),
+            "ms": start.elapsed().as_secs_f64() * 1e3,
+        }))
+    }
+
+    /// The rules' view of a position.
+    fn op_position(r: &Request) -> Result<Value, String> {
+        position_json(&answers::position_of(&r.moves, r.width, r.height)?)
     }
 
     /// Parses an agent spec, its model paths pointed into `models/` (see
@@ -327,6 +352,11 @@ impl Engine {
         solver.set_interrupt(Some(Interrupt::after(limit)));
         Ok(solver)
     }
+}
+
+/// A value as the JSON of an answer.
+fn to_json(v: Result<Value, serde_json::Error>) -> Result<Value, String> {
+    v.map_err(|e| e.to_string())
 }
 
 /// The rules' view of a position: who moves, what may be played, how it ended, and the

@@ -15,12 +15,34 @@ pub const SHIPPED_RECIPE: &str = include_str!("../../../../../recipes/ntuple.tom
 #[derive(Debug, thiserror::Error)]
 pub enum RecipeError {
     /// The file could not be read.
-    #[error("{path}: {problem}", path = path.display())]
+    #[error("{path}: {source}", path = path.display())]
     Read {
         /// The file.
         path: PathBuf,
-        /// What went wrong.
-        problem: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A model file that cannot be opened to read its recipe.
+    #[error("{source}")]
+    Model {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it (naming the file).
+        #[source]
+        source: crate::io::model_format::ModelFileError,
+    },
+    /// A model file trained before recipes were recorded.
+    #[error("{path}: a model file that records no recipe (trained before recipes were recorded)", path = path.display())]
+    NoRecipe {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Neither a model file nor text.
+    #[error("{path}: not UTF-8 text", path = path.display())]
+    NotText {
+        /// The file.
+        path: PathBuf,
     },
     /// Not a recipe: bad TOML, an unknown key, a value of the wrong type.
     #[error("{origin}: {problem}")]
@@ -41,12 +63,13 @@ pub enum RecipeError {
         problem: String,
     },
     /// A recipe whose settings are out of range.
-    #[error("{origin}: {problem}")]
+    #[error("{origin}: {source}")]
     Invalid {
         /// Where the recipe came from.
         origin: String,
         /// The failed check.
-        problem: String,
+        #[source]
+        source: super::NTupleTrainError,
     },
 }
 
@@ -58,9 +81,9 @@ impl NTupleConfig {
             origin: origin.to_string(),
             problem: e.to_string().trim_end().replace('\n', " "),
         })?;
-        config.check().map_err(|e| RecipeError::Invalid {
+        config.check().map_err(|source| RecipeError::Invalid {
             origin: origin.to_string(),
-            problem: e.to_string(),
+            source,
         })?;
         Ok(config)
     }
@@ -73,23 +96,30 @@ impl NTupleConfig {
     /// Reads the recipe of `path`: a TOML file, or a model file that recorded the recipe
     /// it was trained with (`c4 train ntuple` records it).
     pub fn from_file(path: &Path) -> Result<NTupleConfig, RecipeError> {
-        let read = |problem: String| RecipeError::Read {
+        let bytes = std::fs::read(path).map_err(|source| RecipeError::Read {
             path: path.to_path_buf(),
-            problem,
-        };
-        let bytes = std::fs::read(path).map_err(|e| read(e.to_string()))?;
+            source,
+        })?;
         if bytes.starts_with(crate::io::model_format::MAGIC) {
-            let parts = crate::io::model_format::ModelParts::open(path, &bytes)
-                .map_err(|e| read(e.to_string()))?;
-            let text = parts.header.meta.recipe.ok_or_else(|| {
-                read(
-                    "a model file that records no recipe (trained before recipes were recorded)"
-                        .into(),
-                )
-            })?;
+            let parts =
+                crate::io::model_format::ModelParts::open(path, &bytes).map_err(|source| {
+                    RecipeError::Model {
+                        path: path.to_path_buf(),
+                        source,
+                    }
+                })?;
+            let text = parts
+                .header
+                .meta
+                .recipe
+                .ok_or_else(|| RecipeError::NoRecipe {
+                    path: path.to_path_buf(),
+                })?;
             return NTupleConfig::from_toml(&text, &format!("{} (its recipe)", path.display()));
         }
-        let text = String::from_utf8(bytes).map_err(|_| read("not UTF-8 text".into()))?;
+        let text = String::from_utf8(bytes).map_err(|_| RecipeError::NotText {
+            path: path.to_path_buf(),
+        })?;
         NTupleConfig::from_toml(&text, &path.display().to_string())
     }
 
