@@ -111,6 +111,56 @@ fn run_convert(path: &Path, out: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
+/// Labels the book's leaves (this run's shard of them), resumable: where the labelled
+/// leaves are, or `None` for one shard of several (`c4 data merge` comes next).
+fn label_leaves(
+    a: &BookArgs,
+    geom: connect4_ml::Geometry,
+    plies: usize,
+    out_path: &Path,
+    book: crate::cli::BookChoice,
+) -> Result<Option<PathBuf>> {
+    let sharded = a.work.shard.count > 1;
+    let out = if sharded {
+        out_path.to_path_buf()
+    } else {
+        leaves_path(out_path)
+    };
+    let job = BookJob {
+        geometry: geom,
+        plies,
+        shard: a.work.shard,
+    };
+    let report = label_book_leaves(
+        &job,
+        &out,
+        a.work.resume,
+        a.work.jobs,
+        &a.tables.config(geom, book)?,
+        &crate::cli::Bars::new(),
+    )?;
+    println!(
+        "{}: {} leaves of {} stones in shard {}/{} ({} from the partial file, {} solved in {:.1} s, {:.2} s each)",
+        out.display(),
+        report.positions,
+        plies,
+        a.work.shard.index,
+        a.work.shard.count,
+        report.resumed,
+        report.labelled,
+        report.seconds,
+        report.seconds / report.labelled.max(1) as f64
+    );
+    if sharded {
+        println!(
+            "next: c4 data merge <the {} parts> --out LEAVES, then c4 data book --plies {} --leaves LEAVES --out BOOK",
+            a.work.shard.count, plies
+        );
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
 pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> {
     if let Some(path) = &a.verify {
         return run_verify(&a, path);
@@ -136,47 +186,11 @@ pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> 
     let out_path = a.out.clone().context("--out is required")?;
     let leaves = match &a.leaves {
         Some(path) => path.clone(),
-        None => {
-            let sharded = a.work.shard.count > 1;
-            let out = if sharded {
-                out_path.clone()
-            } else {
-                leaves_path(&out_path)
-            };
-            let job = BookJob {
-                geometry: geom,
-                plies,
-                shard: a.work.shard,
-            };
-            let report = label_book_leaves(
-                &job,
-                &out,
-                a.work.resume,
-                a.work.jobs,
-                &a.tables.config(geom, book)?,
-                &crate::cli::Bars::new(),
-            )?;
-            println!(
-                "{}: {} leaves of {} stones in shard {}/{} ({} from the partial file, {} solved in {:.1} s, {:.2} s each)",
-                out.display(),
-                report.positions,
-                plies,
-                a.work.shard.index,
-                a.work.shard.count,
-                report.resumed,
-                report.labelled,
-                report.seconds,
-                report.seconds / report.labelled.max(1) as f64
-            );
-            if sharded {
-                println!(
-                    "next: c4 data merge <the {} parts> --out LEAVES, then c4 data book --plies {} --leaves LEAVES --out BOOK",
-                    a.work.shard.count, plies
-                );
-                return Ok(());
-            }
-            out
-        }
+        None => match label_leaves(&a, geom, plies, &out_path, book)? {
+            Some(leaves) => leaves,
+            // A shard's leaves are labelled: the book is made once they are merged.
+            None => return Ok(()),
+        },
     };
     let book = book_from_leaves_file(geom, plies, &leaves)
         .with_context(|| format!("making the book from {}", leaves.display()))?;

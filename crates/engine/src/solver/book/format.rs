@@ -352,68 +352,99 @@ fn decode_digested(
     if sha2::Sha256::digest(body).as_slice() != &bytes[bytes.len() - DIGEST..] {
         return Err(BookError::Corrupt("checksum mismatch".into()));
     }
-    let check_scores = |scores: &[u8]| {
-        // One branch-free pass (it vectorises), then the culprit only when there is one.
-        let bad = |&s: &u8| (s as i8 as i32).abs() > top;
-        if !scores.iter().fold(false, |any, s| any | bad(s)) {
-            return Ok(());
-        }
-        let i = scores.iter().position(bad).unwrap_or_default();
-        Err(BookError::Corrupt(format!(
-            "score {} out of range for entry {i}",
-            scores[i] as i8
-        )))
-    };
-    let too_big = || BookError::Corrupt("key gaps past 4 GiB".into());
     let store = if gapped {
         // The length check above makes n at most the file's length.
         let n = n as usize;
-        let scores = &bytes[HEADER + 8..HEADER + 8 + n];
-        check_scores(scores)?;
         let end = bytes.len() - DIGEST - heads as usize;
-        let gaps = &bytes[HEADER + 8 + n..end];
-        let heads = if version == VERSION_GAPS {
-            Store::find_heads(gaps, n).map_err(BookError::Corrupt)?
-        } else {
-            let heads: Vec<Head> = bytes[end..bytes.len() - DIGEST]
-                .chunks_exact(V4_HEAD_BYTES)
-                .map(|c| Head {
-                    key: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
-                    next: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")) as usize,
-                })
-                .collect();
-            Store::check_heads(&heads, n, gaps.len()).map_err(BookError::Corrupt)?;
-            heads
-        };
-        Store::from_parts(scores, gaps, &heads, top).ok_or_else(too_big)?
+        gapped_store(bytes, version, n, end, top)?
     } else {
-        let entries: Vec<u64> = if version == VERSION_ENTRIES {
-            body[HEADER..]
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect()
-        } else {
-            let keys = super::build::canonical_keys(geom, plies)
-                .map_err(|e| BookError::Corrupt(e.to_string()))?;
-            if keys.len() as u64 != n {
-                return Err(BookError::Corrupt(format!(
-                    "{n} scores where a book of {plies} plies has {} positions",
-                    keys.len()
-                )));
-            }
-            keys.iter()
-                .zip(&body[HEADER..])
-                .map(|(&k, &s)| k << 8 | u64::from(s))
-                .collect()
-        };
-        if entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
-            return Err(BookError::Corrupt("keys out of order".into()));
-        }
-        if entries.iter().any(|&e| e >> 8 >> 56 != 0) {
-            return Err(BookError::Corrupt("a key past the key range".into()));
-        }
-        check_scores(&entries.iter().map(|&e| e as u8).collect::<Vec<u8>>())?;
-        Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8)), top).ok_or_else(too_big)?
+        listed_store(body, version, geom, plies, n, top)?
     };
     Ok(Book::from_store(geom, plies, store))
+}
+
+/// Refuses a score past the board's range, naming the first.
+fn check_scores(scores: &[u8], top: i32) -> Result<(), BookError> {
+    // One branch-free pass (it vectorises), then the culprit only when there is one.
+    let bad = |&s: &u8| (s as i8 as i32).abs() > top;
+    if !scores.iter().fold(false, |any, s| any | bad(s)) {
+        return Ok(());
+    }
+    let i = scores.iter().position(bad).unwrap_or_default();
+    Err(BookError::Corrupt(format!(
+        "score {} out of range for entry {i}",
+        scores[i] as i8
+    )))
+}
+
+/// The entries of a version-3 or -4 file (its `n` scores after the gap length, its gaps up
+/// to `end`, then version 4's heads), held as version 5 holds them.
+fn gapped_store(
+    bytes: &[u8],
+    version: u16,
+    n: usize,
+    end: usize,
+    top: i32,
+) -> Result<Store, BookError> {
+    let scores = &bytes[HEADER + 8..HEADER + 8 + n];
+    check_scores(scores, top)?;
+    let gaps = &bytes[HEADER + 8 + n..end];
+    let heads = if version == VERSION_GAPS {
+        Store::find_heads(gaps, n).map_err(BookError::Corrupt)?
+    } else {
+        let heads: Vec<Head> = bytes[end..bytes.len() - DIGEST]
+            .chunks_exact(V4_HEAD_BYTES)
+            .map(|c| Head {
+                key: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
+                next: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")) as usize,
+            })
+            .collect();
+        Store::check_heads(&heads, n, gaps.len()).map_err(BookError::Corrupt)?;
+        heads
+    };
+    Store::from_parts(scores, gaps, &heads, top).ok_or_else(too_big)
+}
+
+/// The entries of a version-1 file (keys and scores) or a version-2 one (scores, the keys
+/// those of a whole book of `plies`), `body` the file without its digest.
+fn listed_store(
+    body: &[u8],
+    version: u16,
+    geom: Geometry,
+    plies: usize,
+    n: u64,
+    top: i32,
+) -> Result<Store, BookError> {
+    let entries: Vec<u64> = if version == VERSION_ENTRIES {
+        body[HEADER..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect()
+    } else {
+        let keys = super::build::canonical_keys(geom, plies)
+            .map_err(|e| BookError::Corrupt(e.to_string()))?;
+        if keys.len() as u64 != n {
+            return Err(BookError::Corrupt(format!(
+                "{n} scores where a book of {plies} plies has {} positions",
+                keys.len()
+            )));
+        }
+        keys.iter()
+            .zip(&body[HEADER..])
+            .map(|(&k, &s)| k << 8 | u64::from(s))
+            .collect()
+    };
+    if entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
+        return Err(BookError::Corrupt("keys out of order".into()));
+    }
+    if entries.iter().any(|&e| e >> 8 >> 56 != 0) {
+        return Err(BookError::Corrupt("a key past the key range".into()));
+    }
+    check_scores(&entries.iter().map(|&e| e as u8).collect::<Vec<u8>>(), top)?;
+    Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8)), top).ok_or_else(too_big)
+}
+
+/// A book too large for the heads' 4-byte offsets.
+fn too_big() -> BookError {
+    BookError::Corrupt("key gaps past 4 GiB".into())
 }

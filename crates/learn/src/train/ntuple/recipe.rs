@@ -69,7 +69,7 @@ pub enum RecipeError {
         origin: String,
         /// The failed check.
         #[source]
-        source: super::NTupleTrainError,
+        source: Box<super::NTupleTrainError>,
     },
 }
 
@@ -83,7 +83,7 @@ impl NTupleConfig {
         })?;
         config.check().map_err(|source| RecipeError::Invalid {
             origin: origin.to_string(),
-            source,
+            source: Box::new(source),
         })?;
         Ok(config)
     }
