@@ -103,15 +103,12 @@ pub struct Sizes {
     pub lms_epochs: usize,
     /// Most boosting iterations.
     pub gbt_max_iter: usize,
-    /// Self-play games of the n-tuple network.
-    pub ntuple_games: usize,
-    /// Its lanes and games per lane (the recipe's `lanes` and `lane_games`). A short run
-    /// learns faster in few lanes (500,000 games as first player against the perfect one:
-    /// 2 lanes 93.5%, 4 lanes 55.0%, 16 lanes 29.5%), while the 7M-game recipe needs 16
+    /// The n-tuple stage's recipe: the keys it changes of the shipped `recipes/ntuple.toml`
+    /// (a partial recipe, the `[ntuple]` table), read by [`Sizes::ntuple_recipe`]. A short
+    /// run learns faster in few lanes (500,000 games as first player against the perfect
+    /// one: 2 lanes 93.5%, 4 lanes 55.0%, 16 lanes 29.5%), while the 7M-game recipe needs 16
     /// lanes to use big machines; either way the network does not depend on the cores.
-    pub ntuple_lanes: usize,
-    /// See `ntuple_lanes`.
-    pub ntuple_lane_games: usize,
+    pub ntuple: toml::Table,
     /// Positions of each benchmark set its curve grades (0: no curve).
     pub ntuple_curve_positions: usize,
     /// Games of each curve match against `handtuned:depth=5` (0: none).
@@ -160,6 +157,15 @@ impl Sizes {
     pub fn from_toml(text: &str) -> Result<Sizes, toml::de::Error> {
         toml::from_str(text)
     }
+
+    /// The n-tuple stage's recipe: the shipped one with the `[ntuple]` table's keys, checked
+    /// (the run's seed is the pipeline's own).
+    pub fn ntuple_recipe(
+        &self,
+    ) -> Result<crate::train::ntuple::NTupleConfig, crate::train::ntuple::RecipeError> {
+        crate::train::ntuple::NTupleConfig::default()
+            .overridden(self.ntuple.clone(), "the pipeline's [ntuple] table")
+    }
 }
 
 #[cfg(test)]
@@ -169,7 +175,11 @@ mod sizes_tests {
     #[test]
     fn the_pipeline_recipes_read_and_keep_their_sizes() {
         let (full, quick) = (Sizes::new(false), Sizes::new(true));
-        assert_eq!(full.ntuple_games, 500_000);
+        let (net, quick_net) = (
+            full.ntuple_recipe().unwrap(),
+            quick.ntuple_recipe().unwrap(),
+        );
+        assert_eq!(net.games, 500_000);
         assert_eq!(
             full.lms_games,
             crate::train::lms::LmsConfig::default().max_games
@@ -180,9 +190,22 @@ mod sizes_tests {
         );
         assert_eq!(full.positions_limit, None);
         assert_eq!(quick.positions_limit, Some(20_000));
-        assert_eq!(quick.ntuple_games, 4_000);
-        assert_eq!((full.ntuple_lanes, full.ntuple_lane_games), (2, 2000));
+        assert_eq!(quick_net.games, 4_000);
+        assert_eq!((net.lanes, net.lane_games), (2, 2000));
+        // Every other key is the shipped recipe's.
+        assert_eq!(
+            (net.rate, net.layout, net.tail),
+            (
+                crate::train::ntuple::NTupleConfig::default().rate,
+                crate::train::ntuple::NTupleConfig::default().layout,
+                crate::train::ntuple::NTupleConfig::default().tail
+            )
+        );
         assert!(Sizes::from_toml("ntuple_gamez = 3").is_err());
+        let mut bad = full.clone();
+        bad.ntuple.insert("gamez".into(), toml::Value::Integer(3));
+        let e = bad.ntuple_recipe().unwrap_err().to_string();
+        assert!(e.contains("[ntuple]") && e.contains("gamez"), "{e}");
     }
 }
 

@@ -39,16 +39,13 @@ pub fn run(
     // From scratch, as the literature's yardstick asks (the shipped positions are not read).
     let examples: &[crate::datasets::Example] = &[];
     let cfg = NTupleConfig {
-        games: sizes.ntuple_games,
-        lanes: sizes.ntuple_lanes,
-        lane_games: sizes.ntuple_lane_games,
         seed: config.seed,
-        ..NTupleConfig::default()
+        ..sizes.ntuple_recipe().map_err(fail("ntuple"))?
     };
     // The curve at the start and the end: each point's matches cost seconds.
     let machine = Machine {
         threads: rayon::current_num_threads().max(1),
-        curve_every: sizes.ntuple_games,
+        curve_every: cfg.games,
         ..Machine::default()
     };
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench

@@ -6,7 +6,8 @@ use clap::Args;
 use connect4_ml::Geometry;
 use connect4_ml::io::model_format::TrainingMeta;
 use connect4_ml::train::ntuple::{
-    CurveProbe, Job, Machine, NTupleConfig, collapse, kept_summary, train_job,
+    CurveProbe, Job, Machine, NTupleConfig, RecipeError, collapse, kept_summary, recipe_keys,
+    train_job,
 };
 use std::path::PathBuf;
 
@@ -26,57 +27,16 @@ pub struct NTupleArgs {
     /// Print the recipe (after --recipe, the flags and --set) as TOML and stop.
     #[arg(long)]
     print_recipe: bool,
-    /// (recipe) Self-play games (0: none).
-    #[arg(long)]
-    games: Option<usize>,
+    /// One flag per key of the recipe (`--games N`, `--rate A`, `--cells C`, `--layout-seed
+    /// S`, ...), made from recipes/ntuple.toml: its keys, and its comments as their help.
+    #[command(flatten)]
+    keys: RecipeFlags,
     /// Solver-labelled "MOVES SCORE" files to fit first (e.g. data/positions/train.txt.gz).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     supervised: Vec<PathBuf>,
     /// Also fit the UCI file's labelled 8-stone positions.
     #[arg(long, value_name = "PATH")]
     uci: Option<PathBuf>,
-    /// (recipe) Passes over the labelled positions.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// (recipe) Step size of the supervised passes.
-    #[arg(long)]
-    supervised_rate: Option<f32>,
-    /// (recipe) What a labelled position teaches: wdl, score.
-    #[arg(long)]
-    target: Option<String>,
-    /// (recipe) Which source first when both are given: supervised-first, self-play-first.
-    #[arg(long)]
-    order: Option<String>,
-    /// (recipe) Self-play step size at the first game.
-    #[arg(long)]
-    rate: Option<f32>,
-    /// (recipe) ... and at the last (geometric decay).
-    #[arg(long)]
-    rate_final: Option<f32>,
-    /// (recipe) Chance of a random move at the first game.
-    #[arg(long)]
-    epsilon: Option<f32>,
-    /// (recipe) ... and at the last.
-    #[arg(long)]
-    epsilon_final: Option<f32>,
-    /// (recipe) TD(lambda)'s trace decay (0: TD(0)).
-    #[arg(long)]
-    lambda: Option<f32>,
-    /// (recipe) Random plies opening each self-play game.
-    #[arg(long)]
-    opening: Option<usize>,
-    /// (recipe) Tuples in the network.
-    #[arg(long)]
-    tuples: Option<usize>,
-    /// (recipe) Cells per tuple.
-    #[arg(long)]
-    cells: Option<usize>,
-    /// (recipe) Tables per tuple: 2 (one per side to move) or 1.
-    #[arg(long)]
-    sets: Option<usize>,
-    /// (recipe) Seed of the random walks that choose the tuples' cells.
-    #[arg(long)]
-    layout_seed: Option<u64>,
     /// Measure the curve every K self-play games, at the end of the round that reaches K
     /// (0: only after each part).
     #[arg(long, default_value_t = Machine::default().curve_every)]
@@ -102,9 +62,6 @@ pub struct NTupleArgs {
     /// OUT as `.curve-columns.json`, so that the shipped data is never overwritten).
     #[arg(long)]
     curve_cache: Option<PathBuf>,
-    /// (recipe) Seed of the run.
-    #[arg(long)]
-    seed: Option<u64>,
     /// Where the network goes; the curve (.curve.csv) and report (.report.json) beside it.
     #[arg(long, default_value = "models/ntuple.bin")]
     out: PathBuf,
@@ -121,14 +78,6 @@ pub struct NTupleArgs {
     /// Continue from OUT's checkpoint (same recipe; any number of threads).
     #[arg(long)]
     resume: bool,
-    /// (recipe) Self-play's learning rule: td, tcl.
-    #[arg(long)]
-    rule: Option<String>,
-    /// (recipe) Self-play's greedy moves take immediate wins and never hand one over (true
-    /// in the shipped recipe: it lifts first-player wins against perfect play from 57% to
-    /// 90% at 3M games).
-    #[arg(long)]
-    safe: Option<bool>,
     /// Train R runs of this recipe with seeds SEED, SEED+1, ...: each is saved as
     /// `OUT-STEM.runK.bin` with its curve, every run's matches against the perfect player go
     /// to `OUT-STEM.perfect.csv`, and OUT is a copy of the run that won most as first player
@@ -139,30 +88,6 @@ pub struct NTupleArgs {
     /// depend on it: a seed gives the same network on any number of threads.
     #[arg(long, value_parser = crate::cli::at_least_one)]
     threads: Option<usize>,
-    /// (recipe) Lanes of self-play: the most threads that add speed, and part of what is
-    /// learned.
-    #[arg(long)]
-    lanes: Option<usize>,
-    /// (recipe) Games each lane plays in a round.
-    #[arg(long)]
-    lane_games: Option<usize>,
-    /// (recipe) Hand over the mean of the weights over the run's last share F of self-play
-    /// games (a snapshot every round) instead of the last weights (0: no averaging).
-    #[arg(long, value_name = "F")]
-    tail: Option<f32>,
-    /// (recipe) What self-play's step minimizes: mse (squared error through the squash),
-    /// log (cross-entropy of the win chance: a wrong saturated value learns).
-    #[arg(long)]
-    loss: Option<String>,
-    /// (recipe) Which columns self-play's random moves are drawn from: any, safe (only those
-    /// the one-move rule allows).
-    #[arg(long)]
-    explore: Option<String>,
-    /// (recipe) Whose exploring moves the values learn through instead of cutting the
-    /// trace: none (values of greedy play), first (as second player the network learns what
-    /// a fallible first player hands it), all (on-policy TD).
-    #[arg(long)]
-    learn_explored: Option<String>,
 }
 
 impl NTupleArgs {
@@ -173,41 +98,11 @@ impl NTupleArgs {
             Some(path) => NTupleConfig::from_file(path)?,
             None => NTupleConfig::default(),
         };
-        let flags: Vec<(&str, Option<String>)> = vec![
-            ("games", self.games.map(|v| v.to_string())),
-            ("epochs", self.epochs.map(|v| v.to_string())),
-            (
-                "supervised_rate",
-                self.supervised_rate.map(|v| v.to_string()),
-            ),
-            ("target", self.target.clone()),
-            ("order", self.order.clone()),
-            ("rate", self.rate.map(|v| v.to_string())),
-            ("rate_final", self.rate_final.map(|v| v.to_string())),
-            ("epsilon", self.epsilon.map(|v| v.to_string())),
-            ("epsilon_final", self.epsilon_final.map(|v| v.to_string())),
-            ("lambda", self.lambda.map(|v| v.to_string())),
-            ("opening", self.opening.map(|v| v.to_string())),
-            ("layout.tuples", self.tuples.map(|v| v.to_string())),
-            ("layout.cells", self.cells.map(|v| v.to_string())),
-            ("layout.sets", self.sets.map(|v| v.to_string())),
-            ("layout.seed", self.layout_seed.map(|v| v.to_string())),
-            ("seed", self.seed.map(|v| v.to_string())),
-            ("rule", self.rule.clone()),
-            ("safe", self.safe.map(|v| v.to_string())),
-            ("lanes", self.lanes.map(|v| v.to_string())),
-            ("lane_games", self.lane_games.map(|v| v.to_string())),
-            ("tail", self.tail.map(|v| v.to_string())),
-            ("loss", self.loss.clone()),
-            ("explore", self.explore.clone()),
-            ("learn_explored", self.learn_explored.clone()),
-        ];
-        for (key, value) in flags {
-            if let Some(v) = value {
-                config
-                    .set(key, &quoted(&v))
-                    .map_err(|e| anyhow::anyhow!("--{}: {e}", flag_name(key)))?;
-            }
+        for (key, flag, value) in &self.keys.given {
+            config.set(key, &quoted(value)).map_err(|e| match e {
+                RecipeError::Set { problem, .. } => anyhow::anyhow!("--{flag} {value}: {problem}"),
+                e => anyhow::anyhow!("--{flag} {value}: {e}"),
+            })?;
         }
         for kv in &self.set {
             let Some((k, v)) = kv.split_once('=') else {
@@ -219,11 +114,46 @@ impl NTupleArgs {
     }
 }
 
-/// The command-line flag that sets a recipe key.
-fn flag_name(key: &str) -> String {
-    match key {
-        "layout.seed" => "layout-seed".into(),
-        k => k.trim_start_matches("layout.").replace('_', "-"),
+/// The recipe's keys as flags (`--rate 0.003`, `--cells 7`, `--layout-seed 3`): one per key
+/// of the shipped recipe, named and explained by it ([`recipe_keys`]), so that a key added
+/// to the recipe is a flag without a line here.
+#[derive(Clone, Debug, Default)]
+pub struct RecipeFlags {
+    /// The keys given, in the recipe's order: (key, flag, value as typed).
+    given: Vec<(String, String, String)>,
+}
+
+impl clap::FromArgMatches for RecipeFlags {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = RecipeFlags::default();
+        flags.update_from_arg_matches(m)?;
+        Ok(flags)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for k in recipe_keys() {
+            if let Some(v) = m.get_one::<String>(&k.flag) {
+                self.given.push((k.key, k.flag, v.clone()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl clap::Args for RecipeFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        recipe_keys().into_iter().fold(cmd, |cmd, k| {
+            cmd.arg(
+                clap::Arg::new(k.flag.clone())
+                    .long(k.flag)
+                    .value_name("VALUE")
+                    .help(format!("(recipe `{}`) {}", k.key, k.help)),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
     }
 }
 

@@ -95,7 +95,7 @@ pub enum Order {
 /// The recipe of a run: everything that decides what it learns (`recipes/ntuple.toml` is
 /// the shipped one, see [`NTupleConfig::from_toml`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct NTupleConfig {
     /// The network's shape.
     pub layout: NTupleLayout,
@@ -149,39 +149,10 @@ pub struct NTupleConfig {
 }
 
 impl Default for NTupleConfig {
-    /// The recipe chosen on the in-house yardstick (models/README.md): from scratch, TD(0.5)
-    /// at a step decaying from 0.004 to 0.001, the cross-entropy step (no squash slope),
-    /// constant exploration 0.1 among the one-move rule's columns (Thill measured that a
-    /// decaying epsilon makes weaker second players), every game from the empty board, the
-    /// one-move rule in self-play's greedy moves, and the network handed over as the mean of
-    /// the weights over the last half of the games. Each of the three last changes was
-    /// measured: the rule lifted first-player wins against perfect play from 57% to 90%
-    /// (3M games), the tail average made single runs reliable, and the cross-entropy step
-    /// with safe exploration took a 7M-game run from 89% to 99%.
+    /// The shipped recipe, `recipes/ntuple.toml` (its comments and models/README.md say why
+    /// each value): the file is the one source of the defaults.
     fn default() -> Self {
-        NTupleConfig {
-            layout: NTupleLayout::default(),
-            games: 7_000_000,
-            rate: 0.004,
-            rate_final: 0.001,
-            epsilon: 0.1,
-            epsilon_final: 0.1,
-            lambda: 0.5,
-            opening: 0,
-            epochs: 4,
-            supervised_rate: 0.002,
-            target: Target::Wdl,
-            order: Order::SupervisedFirst,
-            seed: 92,
-            rule: Rule::Td,
-            safe: true,
-            lanes: 16,
-            lane_games: 250,
-            tail: 0.5,
-            loss: Loss::Log,
-            explore: Explore::Safe,
-            learn_explored: LearnExplored::None,
-        }
+        super::recipe::shipped()
     }
 }
 

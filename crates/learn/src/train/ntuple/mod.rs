@@ -35,7 +35,7 @@ pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
 pub use lanes::SUMMED_LANES;
 use lanes::{TclState, Weights};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
-pub use recipe::{RecipeError, SHIPPED_RECIPE};
+pub use recipe::{RecipeError, RecipeKey, SHIPPED_RECIPE, recipe_keys};
 pub use self_play::{Diverged, SyncTimes, TailAverage};
 use self_play::{round_of, self_play};
 

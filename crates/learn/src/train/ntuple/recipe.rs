@@ -7,9 +7,109 @@
 use super::NTupleConfig;
 use std::path::{Path, PathBuf};
 
-/// The shipped recipe's text (`recipes/ntuple.toml`); [`NTupleConfig::default`] is the same
-/// recipe (a test holds them equal).
+/// The shipped recipe's text (`recipes/ntuple.toml`): the one source of every setting's
+/// default ([`NTupleConfig::default`] is its parse), of the keys a recipe may hold, and of
+/// the help of `c4 train ntuple`'s per-key flags ([`recipe_keys`]).
 pub const SHIPPED_RECIPE: &str = include_str!("../../../../../recipes/ntuple.toml");
+
+/// The shipped recipe as a table, every key with its value.
+fn shipped_table() -> toml::Table {
+    SHIPPED_RECIPE
+        .parse()
+        .expect("recipes/ntuple.toml is TOML (a test reads it)")
+}
+
+/// The shipped recipe, parsed once.
+pub(super) fn shipped() -> NTupleConfig {
+    static SHIPPED: std::sync::OnceLock<NTupleConfig> = std::sync::OnceLock::new();
+    SHIPPED
+        .get_or_init(|| {
+            shipped_table()
+                .try_into()
+                .expect("recipes/ntuple.toml is a whole recipe (a test reads it)")
+        })
+        .clone()
+}
+
+/// `over` laid over `base`: tables merged key by key, any other value replaced.
+fn lay_over(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => lay_over(b, o),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+/// One key of a recipe: its name as the file writes it (`rate`, `layout.cells`), the flag of
+/// `c4 train ntuple` that sets it (`rate`, `cells`, `layout-seed`), and what it means (the
+/// shipped file's comment above it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecipeKey {
+    /// The key (`layout.cells` inside the `[layout]` table).
+    pub key: String,
+    /// The flag without its dashes: the key's last part with `-` for `_`, prefixed by its
+    /// table where a top-level key has the same name (`layout-seed`).
+    pub flag: String,
+    /// The comment above it in `recipes/ntuple.toml` (one comment may cover the keys right
+    /// below it).
+    pub help: String,
+}
+
+/// Every key of a recipe, in the shipped file's order, with its flag and help.
+pub fn recipe_keys() -> Vec<RecipeKey> {
+    let mut keys: Vec<RecipeKey> = Vec::new();
+    let (mut table, mut comment) = (String::new(), Vec::<String>::new());
+    let mut last_was_key = false;
+    for line in SHIPPED_RECIPE.lines().map(str::trim) {
+        if let Some(text) = line.strip_prefix('#') {
+            if last_was_key {
+                comment.clear();
+            }
+            comment.push(text.trim().to_string());
+            last_was_key = false;
+        } else if line.starts_with('[') {
+            table = line
+                .trim_matches(|c| c == '[' || c == ']')
+                .trim()
+                .to_string();
+            comment.clear();
+            last_was_key = false;
+        } else if let Some((key, _)) = line.split_once('=') {
+            let key = key.trim();
+            let full = if table.is_empty() {
+                key.to_string()
+            } else {
+                format!("{table}.{key}")
+            };
+            keys.push(RecipeKey {
+                key: full,
+                flag: key.replace('_', "-"),
+                help: comment.join(" "),
+            });
+            last_was_key = true;
+        } else {
+            comment.clear();
+            last_was_key = false;
+        }
+    }
+    // A table's key named like a top-level one takes its table's name first.
+    let top: Vec<String> = keys
+        .iter()
+        .filter(|k| !k.key.contains('.'))
+        .map(|k| k.flag.clone())
+        .collect();
+    for k in keys.iter_mut() {
+        if let Some((table, _)) = k.key.split_once('.')
+            && top.contains(&k.flag)
+        {
+            k.flag = format!("{table}-{}", k.flag);
+        }
+    }
+    keys
+}
 
 /// Why a recipe cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -77,10 +177,33 @@ impl NTupleConfig {
     /// Reads a recipe from TOML text; keys it leaves out keep the shipped recipe's values.
     /// `origin` names the text in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<NTupleConfig, RecipeError> {
-        let config: NTupleConfig = toml::from_str(text).map_err(|e| RecipeError::Parse {
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| RecipeError::Parse {
+                origin: origin.to_string(),
+                problem: e.to_string().trim_end().replace('\n', " "),
+            })?;
+        shipped().overridden(table, origin)
+    }
+
+    /// This recipe with the keys of `table` (a partial recipe, as the pipeline's `[ntuple]`
+    /// table) laid over it, checked; `origin` names the table in errors.
+    pub fn overridden(
+        &self,
+        table: toml::Table,
+        origin: &str,
+    ) -> Result<NTupleConfig, RecipeError> {
+        let mut full = toml::Table::try_from(self).map_err(|e| RecipeError::Parse {
             origin: origin.to_string(),
-            problem: e.to_string().trim_end().replace('\n', " "),
+            problem: e.to_string(),
         })?;
+        lay_over(&mut full, table);
+        let config: NTupleConfig =
+            full.try_into()
+                .map_err(|e: toml::de::Error| RecipeError::Parse {
+                    origin: origin.to_string(),
+                    problem: e.to_string().trim_end().replace('\n', " "),
+                })?;
         config.check().map_err(|source| RecipeError::Invalid {
             origin: origin.to_string(),
             source: Box::new(source),
@@ -193,6 +316,43 @@ mod tests {
             (short.tail, short.loss, short.explore),
             (shipped.tail, shipped.loss, shipped.explore)
         );
+    }
+
+    #[test]
+    fn every_key_of_a_recipe_has_a_flag_and_help_from_the_shipped_file() {
+        let keys = recipe_keys();
+        let table = toml::Table::try_from(NTupleConfig::default()).unwrap();
+        let mut all: Vec<String> = Vec::new();
+        for (k, v) in &table {
+            match v {
+                toml::Value::Table(t) => all.extend(t.keys().map(|s| format!("{k}.{s}"))),
+                _ => all.push(k.clone()),
+            }
+        }
+        let mut listed: Vec<String> = keys.iter().map(|k| k.key.clone()).collect();
+        listed.sort();
+        all.sort();
+        assert_eq!(listed, all);
+        let flag = |key: &str| keys.iter().find(|k| k.key == key).unwrap();
+        assert_eq!(flag("layout.seed").flag, "layout-seed");
+        assert_eq!(flag("layout.cells").flag, "cells");
+        assert_eq!(flag("rate_final").flag, "rate-final");
+        assert!(
+            flag("rate_final").help.contains("TD step size"),
+            "{:?}",
+            flag("rate_final")
+        );
+        assert!(keys.iter().all(|k| !k.help.is_empty()), "{keys:?}");
+        // A partial table laid over a recipe changes only its keys.
+        let t: toml::Table = "games = 9\n[layout]\ncells = 6\n".parse().unwrap();
+        let c = NTupleConfig::default().overridden(t, "x").unwrap();
+        assert_eq!((c.games, c.layout.cells, c.layout.tuples), (9, 6, 70));
+        let t: toml::Table = "gamez = 9\n".parse().unwrap();
+        let e = NTupleConfig::default()
+            .overridden(t, "[ntuple]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[ntuple]") && e.contains("gamez"), "{e}");
     }
 
     #[test]
