@@ -1,6 +1,6 @@
 //! Reading a learning curve for a run that unlearned what it knew.
 
-use super::CurvePoint;
+use super::curve::CurvePoint;
 use crate::arena::Side;
 
 /// A collapse the curve shows, in words: the newest point's first-player wins against the

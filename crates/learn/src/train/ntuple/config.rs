@@ -1,7 +1,7 @@
 //! A run's settings: the recipe (layout, games, step sizes, exploration, rule) and their
 //! checks.
 
-use super::NTupleTrainError;
+use super::error::NTupleTrainError;
 use crate::ml::ntuple::NTupleLayout;
 use serde::{Deserialize, Serialize};
 
@@ -146,14 +146,6 @@ pub struct NTupleConfig {
     pub explore: Explore,
     /// Whose exploring moves the values learn through (the others cut the trace).
     pub learn_explored: LearnExplored,
-}
-
-impl Default for NTupleConfig {
-    /// The shipped recipe, `recipes/ntuple.toml` (its comments and models/README.md say why
-    /// each value): the file is the one source of the defaults.
-    fn default() -> Self {
-        super::recipe::shipped()
-    }
 }
 
 impl NTupleConfig {

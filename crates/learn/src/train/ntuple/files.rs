@@ -1,6 +1,9 @@
 //! What a run writes: the checkpoint it resumes from, the network with its curve and report.
 
-use super::{Checkpoint, CurvePoint, NTupleConfig, NTupleRun, NTupleTrainError};
+use super::config::NTupleConfig;
+use super::curve::CurvePoint;
+use super::error::NTupleTrainError;
+use super::run::{Checkpoint, NTupleRun};
 use crate::arena::Side;
 use crate::game::Geometry;
 use crate::ml::ntuple::NTupleNetwork;

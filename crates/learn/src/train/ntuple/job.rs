@@ -3,10 +3,12 @@
 //! each run saved with its curve and report, and the run that won most against the perfect
 //! player at its last curve point copied to the job's file.
 
-use super::{
-    Checkpointing, CurvePoint, CurveProbe, Machine, NTupleConfig, NTupleTrainError, save_run,
-    train_ntuple, write_perfect_csv,
-};
+use super::config::NTupleConfig;
+use super::curve::{CurvePoint, CurveProbe};
+use super::error::NTupleTrainError;
+use super::files::{save_run, write_perfect_csv};
+use super::run::{Checkpointing, Machine};
+use super::trainer::train_ntuple;
 use crate::arena::Side;
 use crate::datasets::Example;
 use crate::game::Geometry;
@@ -305,7 +307,8 @@ mod tests {
     #[test]
     fn a_run_that_kept_an_earlier_network_is_judged_and_reported_by_it() {
         use super::super::collapse::tests::point;
-        use super::super::{Checkpoint, Snapshot, save_checkpoint};
+        use super::super::files::save_checkpoint;
+        use super::super::{Checkpoint, Snapshot};
         use crate::ml::ntuple::NTupleNetwork;
         let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

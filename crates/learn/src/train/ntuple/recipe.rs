@@ -4,7 +4,7 @@
 //! trained again from itself. A recipe says what is learned; how the machine runs it
 //! (threads, checkpoints, the curve's schedule) is not part of it.
 
-use super::NTupleConfig;
+use super::config::NTupleConfig;
 use std::path::{Path, PathBuf};
 
 /// The shipped recipe's text (`recipes/ntuple.toml`): the one source of every setting's
@@ -20,7 +20,7 @@ fn shipped_table() -> toml::Table {
 }
 
 /// The shipped recipe, parsed once.
-pub(super) fn shipped() -> NTupleConfig {
+fn shipped() -> NTupleConfig {
     static SHIPPED: std::sync::OnceLock<NTupleConfig> = std::sync::OnceLock::new();
     SHIPPED
         .get_or_init(|| {
@@ -29,6 +29,14 @@ pub(super) fn shipped() -> NTupleConfig {
                 .expect("recipes/ntuple.toml is a whole recipe (a test reads it)")
         })
         .clone()
+}
+
+impl Default for NTupleConfig {
+    /// The shipped recipe, `recipes/ntuple.toml` (its comments and models/README.md say why
+    /// each value): the file is the one source of the defaults.
+    fn default() -> Self {
+        shipped()
+    }
 }
 
 /// `over` laid over `base`: tables merged key by key, any other value replaced.

@@ -22,8 +22,9 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::lanes::{Combiner, Fanout, Lane, LaneChange, Weights, combine};
-use super::{Explore, LearnExplored, NTupleConfig};
+use super::config::{Explore, LearnExplored, NTupleConfig};
+use super::error::Diverged;
+use super::lanes::{Combiner, Fanout, Lane, LaneChange, TailAverage, Weights, combine};
 use crate::game::{Player, Position};
 use crate::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use crate::progress::Progress;
@@ -31,7 +32,7 @@ use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -39,24 +40,6 @@ use std::time::Instant;
 /// How far back traces reach: states whose share of the newest's credit falls below this
 /// are dropped.
 const TRACE_CUT: f32 = 0.01;
-
-/// The exponential transfer's steepness (Bagheri et al. 2015 use 2.7).
-pub(super) const TCL_BETA: f32 = 2.7;
-
-/// Why self-play stopped: the weights left the range any sane run keeps them in.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error(
-    "self-play diverged in the round of games {first} to {last}: {what}; the recipe's steps \
-     are too large for it (lower rate, or fewer lanes)"
-)]
-pub struct Diverged {
-    /// The round's first game.
-    pub first: usize,
-    /// The round's last game.
-    pub last: usize,
-    /// What was found.
-    pub what: String,
-}
 
 /// A sum before the squash past which a value is 1 (or -1) in `f32` (`tanh` of 9 already
 /// is). Self-play has collapsed when every position of one stone is past it on the same side:
@@ -66,16 +49,6 @@ pub struct Diverged {
 /// live weights of a two-lane run that learned well (seed 20) took the centre opening, a
 /// first player's win, to a sum of 12.4 on the way (its tail average is what it hands over).
 const SATURATED: f32 = 9.0;
-
-/// The running mean of the weights taken at the end of every round of self-play from a
-/// given game on (the tail average of [`NTupleConfig::tail`]).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TailAverage {
-    /// The mean so far (empty before the first snapshot).
-    pub mean: Vec<f32>,
-    /// Snapshots in the mean.
-    pub count: u64,
-}
 
 /// Where self-play's time went beyond playing: what lanes cost over one long game. On a
 /// machine with many cores this is what keeps the speed from growing with them, so runs

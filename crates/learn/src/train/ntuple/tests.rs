@@ -1,7 +1,14 @@
 //! Tests of the parent module.
 
+use super::files::save_checkpoint;
+use super::lanes::Weights;
+use super::self_play::self_play;
+use super::trainer::target;
 use super::*;
+use crate::datasets::Example;
+use crate::game::Geometry;
 use crate::ml::ntuple::NTupleLayout;
+use crate::ml::ntuple::NTupleNetwork;
 
 fn small() -> NTupleConfig {
     NTupleConfig {

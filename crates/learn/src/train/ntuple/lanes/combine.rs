@@ -3,8 +3,7 @@
 //! [`SUMMED_LANES`] lanes' worth, and written to every copy and the tail average in one
 //! parallel pass (on the rayon pool it is called in).
 
-use super::{Lane, LaneChange, Weights};
-use crate::train::ntuple::self_play::TailAverage;
+use super::lane::{Lane, LaneChange, TailAverage, Weights};
 use rayon::prelude::*;
 
 /// The most lanes' worth of change one weight takes from a round (see the module docs).

@@ -1,0 +1,60 @@
+//! Why a run fails: [`NTupleTrainError`], and self-play's own [`Diverged`].
+
+use super::curve::CurveError;
+use crate::ml::ntuple::NTupleError;
+use std::path::PathBuf;
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum NTupleTrainError {
+    /// The layout or a stored network.
+    #[error(transparent)]
+    Network(#[from] NTupleError),
+    /// A setting out of range.
+    #[error("{name} = {value}: {expected}")]
+    Setting {
+        /// The setting.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// The checkpoint file.
+    #[error("{path}: {problem}", path = path.display())]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The curve's measurements.
+    #[error(transparent)]
+    Curve(#[from] CurveError),
+    /// Self-play's weights left the range a learning run keeps them in.
+    #[error(transparent)]
+    Diverged(#[from] Diverged),
+    /// The system refused self-play's threads.
+    #[error("could not start {threads} threads for self-play: {problem}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// What the system said.
+        problem: String,
+    },
+}
+
+/// Why self-play stopped: the weights left the range any sane run keeps them in.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "self-play diverged in the round of games {first} to {last}: {what}; the recipe's steps \
+     are too large for it (lower rate, or fewer lanes)"
+)]
+pub struct Diverged {
+    /// The round's first game.
+    pub first: usize,
+    /// The round's last game.
+    pub last: usize,
+    /// What was found.
+    pub what: String,
+}
