@@ -62,6 +62,23 @@ pub fn render(
     error: Option<&PipelineError>,
 ) -> String {
     let mut t = String::new();
+    section_head(&mut t, config, sizes);
+    section_data(&mut t, sizes, results);
+    section_lms(&mut t, results);
+    section_ntuple(&mut t, sizes, results);
+    section_gbt(&mut t, sizes, results);
+    section_gbt_heldout(&mut t, results);
+    section_ladder(&mut t, results);
+    section_evaluate(&mut t, results);
+    section_bench(&mut t, config, results);
+    section_plots(&mut t, results);
+    section_wall_time(&mut t, results, total_seconds);
+    section_error(&mut t, error);
+    t
+}
+
+/// The title, the command and the sizes.
+fn section_head(t: &mut String, config: &PipelineConfig, sizes: &Sizes) {
     let _ = writeln!(
         t,
         "# connect4-ml pipeline run\n\nCommand: `c4 pipeline --out {}{} --seed {}` (connect4-ml {}).\n",
@@ -93,6 +110,10 @@ pub fn render(
         sizes.evaluate_games,
         sizes.bench_positions
     );
+}
+
+/// The data the run read.
+fn section_data(t: &mut String, sizes: &Sizes, results: &Results) {
     if let Some(d) = &results.data {
         t.push_str("## Data\n\n");
         match &d.uci {
@@ -148,6 +169,10 @@ pub fn render(
             d.selfplay_positions - half
         );
     }
+}
+
+/// The LMS weights and their curve.
+fn section_lms(t: &mut String, results: &Results) {
     if let Some(l) = &results.lms {
         t.push_str("## LMS weights\n\n");
         if let Some(f) = &l.supervised {
@@ -189,6 +214,10 @@ pub fn render(
             scores.join(", ")
         );
     }
+}
+
+/// The n-tuple network and its curve.
+fn section_ntuple(t: &mut String, sizes: &Sizes, results: &Results) {
     if let Some(n) = &results.ntuple {
         let _ = writeln!(
             t,
@@ -253,6 +282,10 @@ pub fn render(
             t.push('\n');
         }
     }
+}
+
+/// The GBT and its holdout.
+fn section_gbt(t: &mut String, sizes: &Sizes, results: &Results) {
     if let Some(g) = &results.gbt {
         let _ = writeln!(
             t,
@@ -279,6 +312,10 @@ pub fn render(
                 .map_or_else(|| "-".to_string(), |a| format!("{a:.4}"))
         );
     }
+}
+
+/// The GBT on held-out positions by stones.
+fn section_gbt_heldout(t: &mut String, results: &Results) {
     if let Some(g) = &results.gbt
         && !g.heldout_by_stones.is_empty()
     {
@@ -292,6 +329,10 @@ pub fn render(
         }
         t.push('\n');
     }
+}
+
+/// The tournament ladder.
+fn section_ladder(t: &mut String, results: &Results) {
     if let Some(l) = &results.ladder {
         let _ = writeln!(
             t,
@@ -311,6 +352,10 @@ pub fn render(
         t.push_str(&elo_table(&l.detail, &l.roster));
         t.push('\n');
     }
+}
+
+/// Every learned agent against the hand-tuned one.
+fn section_evaluate(t: &mut String, results: &Results) {
     if let Some(e) = &results.evaluate {
         let _ = writeln!(
             t,
@@ -319,6 +364,10 @@ pub fn render(
         );
         let _ = writeln!(t, "```text\n{}```\n", e.text());
     }
+}
+
+/// Error rates against the solver.
+fn section_bench(t: &mut String, config: &PipelineConfig, results: &Results) {
     if let Some(b) = &results.bench {
         let _ = writeln!(
             t,
@@ -352,8 +401,8 @@ pub fn render(
         }
         t.push('\n');
         t.push_str(
-            "The learned agents in AlphaZero.jl's layout (its benchmark against Pons' six sets; `-` where a set was not graded):\n\n",
-        );
+        "The learned agents in AlphaZero.jl's layout (its benchmark against Pons' six sets; `-` where a set was not graded):\n\n",
+    );
         for name in super::evaluate::EVALUATED {
             let mine: Vec<_> = b
                 .summaries
@@ -370,6 +419,10 @@ pub fn render(
             }
         }
     }
+}
+
+/// The charts.
+fn section_plots(t: &mut String, results: &Results) {
     if let Some(p) = &results.plots {
         t.push_str("## Plots\n\n");
         for stem in &p.charts {
@@ -377,6 +430,10 @@ pub fn render(
         }
         t.push('\n');
     }
+}
+
+/// Time per stage.
+fn section_wall_time(t: &mut String, results: &Results, total_seconds: f64) {
     let _ = writeln!(t, "## Wall time\n\n| stage | seconds |\n|---|---:|");
     for (stage, seconds, resumed) in &results.timings {
         let how = if *resumed {
@@ -387,11 +444,14 @@ pub fn render(
         let _ = writeln!(t, "| {stage}{how} | {seconds:.1} |");
     }
     let _ = writeln!(t, "| total | {total_seconds:.1} |\n");
+}
+
+/// Why the run stopped, when it did.
+fn section_error(t: &mut String, error: Option<&PipelineError>) {
     if let Some(e) = error {
         let _ = writeln!(
             t,
             "## Run stopped\n\n{e}\n\nEverything above finished and its files are kept."
         );
     }
-    t
 }
