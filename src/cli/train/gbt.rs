@@ -3,7 +3,6 @@
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use connect4_ml::Geometry;
-use connect4_ml::datasets::Label;
 use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_ml::features::FeatureSet;
 use connect4_ml::io::model_format::TrainingMeta;
@@ -180,76 +179,7 @@ pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
         },
         h.test_rows
     );
-    println!(
-        "GBT: {} iterations, fit {:.2} s, accuracy {:.4}, log loss {:.4}, predict {:.3} ms per 1000 rows",
-        h.iterations, h.fit_seconds, h.test.accuracy, h.test.log_loss, h.predict_ms_per_1000
-    );
-    if let Some(m) = &h.test_mirror_averaged {
-        println!(
-            "mirror-averaged: accuracy {:.4}, log loss {:.4}",
-            m.accuracy, m.log_loss
-        );
-    }
-    println!(
-        "recall: loss {:.4}  draw {:.4}  win {:.4}",
-        h.test.recall[0], h.test.recall[1], h.test.recall[2]
-    );
-    println!("confusion (rows true, columns predicted: loss draw win)");
-    for l in Label::ALL {
-        let row = &h.test.confusion[l.index()];
-        println!(
-            "  {:<5} {:>6} {:>6} {:>6}",
-            l.as_str(),
-            row[0],
-            row[1],
-            row[2]
-        );
-    }
-    if let Some([ma, sa, ml, sl]) = r.cv_summary {
-        println!(
-            "{}-fold CV: accuracy {:.4} +- {:.4}, log loss {:.4} +- {:.4}",
-            r.folds.len(),
-            ma,
-            sa,
-            ml,
-            sl
-        );
-    }
-    for b in &r.baselines {
-        println!(
-            "baseline {}: accuracy {:.4}, recall {:.3}/{:.3}/{:.3}, fit {:.2} s",
-            b.name, b.accuracy, b.recall[0], b.recall[1], b.recall[2], b.fit_seconds
-        );
-    }
-    let top: Vec<String> = r
-        .importance
-        .iter()
-        .take(8)
-        .map(|(n, v)| format!("{n} {v:.3}"))
-        .collect();
-    println!("top features by gain: {}", top.join(", "));
-    if !r.by_stones.is_empty() {
-        println!("held-out positions by stones (--test-positions):");
-        println!(
-            "  {:<8} {:>7} {:>9} {:>9}",
-            "stones", "rows", "accuracy", "log loss"
-        );
-        for (i, b) in r.by_stones.iter().enumerate() {
-            let all = if i + 1 == r.by_stones.len() {
-                "all "
-            } else {
-                ""
-            };
-            println!(
-                "  {:<8} {:>7} {:>9.4} {:>9.4}",
-                format!("{all}{}-{}", b.lo, b.hi),
-                b.metrics.rows,
-                b.metrics.accuracy,
-                b.metrics.log_loss
-            );
-        }
-    }
-
+    print!("{r}");
     crate::cli::print_written(&trained.written);
     Ok(())
 }
