@@ -117,6 +117,36 @@ pub struct ExperimentReport {
     pub by_stones: Vec<crate::ml::by_stones::BandReport>,
 }
 
+impl ExperimentReport {
+    /// The held-out files' metrics by band of stones (nothing when none were given).
+    fn write_by_stones(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.by_stones.is_empty() {
+            writeln!(f, "held-out positions by stones (--test-positions):")?;
+            writeln!(
+                f,
+                "  {:<8} {:>7} {:>9} {:>9}",
+                "stones", "rows", "accuracy", "log loss"
+            )?;
+            for (i, b) in self.by_stones.iter().enumerate() {
+                let all = if i + 1 == self.by_stones.len() {
+                    "all "
+                } else {
+                    ""
+                };
+                writeln!(
+                    f,
+                    "  {:<8} {:>7} {:>9.4} {:>9.4}",
+                    format!("{all}{}-{}", b.lo, b.hi),
+                    b.metrics.rows,
+                    b.metrics.accuracy,
+                    b.metrics.log_loss
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl std::fmt::Display for ExperimentReport {
     /// The holdout's metrics, recall and confusion, the folds, the baselines, the most
     /// important features and the held-out files by stones: what `c4 train gbt` prints.
@@ -180,30 +210,7 @@ impl std::fmt::Display for ExperimentReport {
             .map(|(n, v)| format!("{n} {v:.3}"))
             .collect();
         writeln!(f, "top features by gain: {}", top.join(", "))?;
-        if !self.by_stones.is_empty() {
-            writeln!(f, "held-out positions by stones (--test-positions):")?;
-            writeln!(
-                f,
-                "  {:<8} {:>7} {:>9} {:>9}",
-                "stones", "rows", "accuracy", "log loss"
-            )?;
-            for (i, b) in self.by_stones.iter().enumerate() {
-                let all = if i + 1 == self.by_stones.len() {
-                    "all "
-                } else {
-                    ""
-                };
-                writeln!(
-                    f,
-                    "  {:<8} {:>7} {:>9.4} {:>9.4}",
-                    format!("{all}{}-{}", b.lo, b.hi),
-                    b.metrics.rows,
-                    b.metrics.accuracy,
-                    b.metrics.log_loss
-                )?;
-            }
-        }
-        Ok(())
+        self.write_by_stones(f)
     }
 }
 
