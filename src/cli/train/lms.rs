@@ -202,29 +202,7 @@ pub(super) fn save_supervised_only(
 }
 
 pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
-    let config = LmsConfig {
-        geometry: a.board.geometry()?,
-        rate: a.rate,
-        depth: a.depth,
-        sample_rate: a.sample_rate,
-        opening: a.opening,
-        win_value: a.win_value,
-        max_games: a.games,
-        window: a.window,
-        weight_tol: a.weight_tol,
-        error_tol: a.error_tol,
-        eval_every: a.eval_every,
-        eval_games: a.eval_games,
-        stop_score: a.stop_score,
-        init_scale: a.init_scale,
-        keep: match a.keep {
-            KeepArg::Best => connect4_ml::train::lms::Keep::Best,
-            KeepArg::Last => connect4_ml::train::lms::Keep::Last,
-        },
-        start: None,
-        seed: a.seed,
-    };
-    config.check()?;
+    let config = lms_config(&a)?;
     let supervised_mode = !a.supervised.is_empty() || a.uci.is_some();
     if a.self_play && !supervised_mode {
         bail!("--self-play continues a supervised fit: give --supervised FILE... or --uci PATH");
@@ -247,34 +225,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
     if a.restarts > 1 && a.resume {
         bail!("--resume continues one run: it cannot be used with --restarts");
     }
-    let mut kept_seed = a.seed;
-    let run = if a.restarts == 1 {
-        connect4_ml::train::lms::train_with(&config, Some(&checkpoint), &crate::cli::Bars::new())?
-    } else {
-        let (run, all) = connect4_ml::train::lms::train_restarts(
-            &config,
-            a.restarts,
-            a.restart_games,
-            &crate::cli::Bars::new(),
-        )?;
-        println!(
-            "restarts ({} games each against handtuned:depth={}, same openings):",
-            a.restart_games, config.depth
-        );
-        if let Some(r) = all.iter().find(|r| r.weights == run.weights) {
-            kept_seed = r.seed;
-        }
-        for r in &all {
-            let kept = if r.seed == kept_seed { "  <- kept" } else { "" };
-            println!(
-                "  seed {:>4}: {:>5} games, score {:.1}%{kept}",
-                r.seed,
-                r.games,
-                100.0 * r.score
-            );
-        }
-        run
-    };
+    let (run, kept_seed) = self_play_runs(&a, &config, &checkpoint)?;
     let config = LmsConfig {
         seed: kept_seed,
         ..config
@@ -304,4 +255,70 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
     let _ = std::fs::remove_file(&checkpoint.path);
     crate::cli::print_written(&written);
     Ok(())
+}
+
+/// The self-play settings of the flags, checked.
+fn lms_config(a: &LmsArgs) -> Result<LmsConfig> {
+    let config = LmsConfig {
+        geometry: a.board.geometry()?,
+        rate: a.rate,
+        depth: a.depth,
+        sample_rate: a.sample_rate,
+        opening: a.opening,
+        win_value: a.win_value,
+        max_games: a.games,
+        window: a.window,
+        weight_tol: a.weight_tol,
+        error_tol: a.error_tol,
+        eval_every: a.eval_every,
+        eval_games: a.eval_games,
+        stop_score: a.stop_score,
+        init_scale: a.init_scale,
+        keep: match a.keep {
+            KeepArg::Best => connect4_ml::train::lms::Keep::Best,
+            KeepArg::Last => connect4_ml::train::lms::Keep::Last,
+        },
+        start: None,
+        seed: a.seed,
+    };
+    config.check()?;
+    Ok(config)
+}
+
+/// Self-play from `config`: one run (resumable through `checkpoint`), or `--restarts` runs
+/// of which the best is kept (their scores printed); the run and its seed.
+fn self_play_runs(
+    a: &LmsArgs,
+    config: &LmsConfig,
+    checkpoint: &connect4_ml::train::lms::Checkpointing,
+) -> Result<(connect4_ml::train::lms::LmsRun, u64)> {
+    let mut kept_seed = a.seed;
+    let run = if a.restarts == 1 {
+        connect4_ml::train::lms::train_with(config, Some(checkpoint), &crate::cli::Bars::new())?
+    } else {
+        let (run, all) = connect4_ml::train::lms::train_restarts(
+            config,
+            a.restarts,
+            a.restart_games,
+            &crate::cli::Bars::new(),
+        )?;
+        println!(
+            "restarts ({} games each against handtuned:depth={}, same openings):",
+            a.restart_games, config.depth
+        );
+        if let Some(r) = all.iter().find(|r| r.weights == run.weights) {
+            kept_seed = r.seed;
+        }
+        for r in &all {
+            let kept = if r.seed == kept_seed { "  <- kept" } else { "" };
+            println!(
+                "  seed {:>4}: {:>5} games, score {:.1}%{kept}",
+                r.seed,
+                r.games,
+                100.0 * r.score
+            );
+        }
+        run
+    };
+    Ok((run, kept_seed))
 }

@@ -188,30 +188,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
     let bars = crate::cli::Bars::new();
-    let probe = if a.curve_positions > 0 {
-        let read = a
-            .curve_cache
-            .clone()
-            .unwrap_or_else(|| a.curve_bench.join("curve-columns.json"));
-        let write = a
-            .curve_cache
-            .clone()
-            .unwrap_or_else(|| connect4_ml::io::beside(&a.out, ".curve-columns.json"));
-        Some(
-            CurveProbe::cached(
-                &a.curve_bench,
-                &read,
-                &write,
-                a.curve_positions,
-                a.curve_games,
-                config.seed,
-                &bars,
-            )?
-            .with_perfect(a.curve_perfect, &a.curve_eps)?,
-        )
-    } else {
-        None
-    };
+    let probe = curve_probe(&a, config.seed, &bars)?;
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
     if config.games > 0 && threads > config.lanes {
         // Lanes, not threads, are the recipe's parallelism: say so rather than leave cores idle
@@ -238,33 +215,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
         out: a.out.clone(),
         meta: TrainingMeta::new(crate::cli::command_line(), 0).data(notes),
     };
-    let outcome = train_job(&job, &bars, &mut |_, run| {
-        for pt in &run.curve {
-            println!("{}", pt.summary());
-        }
-        println!(
-            "{} weights, {} labelled positions x {} epochs, {} self-play games in {:.1} s ({:.0} games/s)",
-            run.weights,
-            run.labelled,
-            if run.labelled > 0 {
-                job.config.epochs
-            } else {
-                0
-            },
-            run.games,
-            run.seconds,
-            run.games as f64 / run.seconds.max(1e-9)
-        );
-        if let Some(line) = run.sync.summary() {
-            println!("{line}");
-        }
-        if let Some(warning) = collapse(&run.curve) {
-            eprintln!("warning: {warning}");
-        }
-        if let Some(why) = run.kept.and_then(|k| kept_summary(&run.curve, k)) {
-            println!("kept: {why} (--keep-best false hands over the last)");
-        }
-    })?;
+    let outcome = train_job(&job, &bars, &mut |_, run| print_run(run, job.config.epochs))?;
     if outcome.runs.len() > 1 {
         let best = &outcome.runs[outcome.best];
         println!(
@@ -277,4 +228,58 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     }
     crate::cli::print_written(&outcome.written);
     Ok(())
+}
+
+/// The curve probe of a run: the benchmark sets' solved columns read from the cache (or
+/// solved and written beside OUT), and the perfect player's matches; none without a curve.
+fn curve_probe(a: &NTupleArgs, seed: u64, bars: &crate::cli::Bars) -> Result<Option<CurveProbe>> {
+    if a.curve_positions == 0 {
+        return Ok(None);
+    }
+    let read = a
+        .curve_cache
+        .clone()
+        .unwrap_or_else(|| a.curve_bench.join("curve-columns.json"));
+    let write = a
+        .curve_cache
+        .clone()
+        .unwrap_or_else(|| connect4_ml::io::beside(&a.out, ".curve-columns.json"));
+    Ok(Some(
+        CurveProbe::cached(
+            &a.curve_bench,
+            &read,
+            &write,
+            a.curve_positions,
+            a.curve_games,
+            seed,
+            bars,
+        )?
+        .with_perfect(a.curve_perfect, &a.curve_eps)?,
+    ))
+}
+
+/// What a finished run prints: its curve, its sizes and speed, where self-play's time went,
+/// a collapse warning, and the point kept.
+fn print_run(run: &connect4_ml::train::ntuple::JobRun, epochs: usize) {
+    for pt in &run.curve {
+        println!("{}", pt.summary());
+    }
+    println!(
+        "{} weights, {} labelled positions x {} epochs, {} self-play games in {:.1} s ({:.0} games/s)",
+        run.weights,
+        run.labelled,
+        if run.labelled > 0 { epochs } else { 0 },
+        run.games,
+        run.seconds,
+        run.games as f64 / run.seconds.max(1e-9)
+    );
+    if let Some(line) = run.sync.summary() {
+        println!("{line}");
+    }
+    if let Some(warning) = collapse(&run.curve) {
+        eprintln!("warning: {warning}");
+    }
+    if let Some(why) = run.kept.and_then(|k| kept_summary(&run.curve, k)) {
+        println!("kept: {why} (--keep-best false hands over the last)");
+    }
 }
