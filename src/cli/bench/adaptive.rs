@@ -102,6 +102,33 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         a.openings,
         a.seed
     );
+    print_stages(&stages, &true_elo);
+    let csv = a.out.join("games.csv");
+    let json = a.out.join("summary.json");
+    write_csv_atomic(&csv, &games).with_context(|| format!("cannot write {}", csv.display()))?;
+    write_json_atomic(&json, &stages)
+        .with_context(|| format!("cannot write {}", json.display()))?;
+    let mut written = vec![csv, json];
+    for (r, run) in cfg.runs.iter().enumerate() {
+        let mine: Vec<&AdaptiveGame> = games.iter().filter(|g| g.run == r).collect();
+        let names: Vec<&str> = run.stages.iter().map(|s| s.0.label()).collect();
+        let title = format!(
+            "The adaptive agent's estimate against {}",
+            names.join(", then ")
+        );
+        let chart = connect4_ml::plot::level::track_chart(&title, &mine, &true_elo);
+        written.extend(chart.save(&a.out.join(format!("track-{r}")))?);
+    }
+    super::super::print_written(&written);
+    Ok(())
+}
+
+/// The table of a bench's stages: each opponent's games, results, the adaptive agent's score
+/// over all games and the first ten, its final and settled estimates, and the ladder's Elo.
+fn print_stages(
+    stages: &[connect4_ml::arena::StageSummary],
+    true_elo: &dyn Fn(&str) -> Option<f64>,
+) {
     let w = stages
         .iter()
         .map(|s| s.opponent.len())
@@ -119,7 +146,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         "settled",
         "ladder"
     );
-    for s in &stages {
+    for s in stages {
         println!(
             "{:<w$} {:>6} {:>13} {:>22} {:>18} {:>9.0} {:>9} {:>7}",
             s.opponent,
@@ -142,22 +169,4 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
             true_elo(&s.opponent).map_or("-".into(), |e| format!("{e:.0}")),
         );
     }
-    let csv = a.out.join("games.csv");
-    let json = a.out.join("summary.json");
-    write_csv_atomic(&csv, &games).with_context(|| format!("cannot write {}", csv.display()))?;
-    write_json_atomic(&json, &stages)
-        .with_context(|| format!("cannot write {}", json.display()))?;
-    let mut written = vec![csv, json];
-    for (r, run) in cfg.runs.iter().enumerate() {
-        let mine: Vec<&AdaptiveGame> = games.iter().filter(|g| g.run == r).collect();
-        let names: Vec<&str> = run.stages.iter().map(|s| s.0.label()).collect();
-        let title = format!(
-            "The adaptive agent's estimate against {}",
-            names.join(", then ")
-        );
-        let chart = connect4_ml::plot::level::track_chart(&title, &mine, &true_elo);
-        written.extend(chart.save(&a.out.join(format!("track-{r}")))?);
-    }
-    super::super::print_written(&written);
-    Ok(())
 }
