@@ -79,7 +79,7 @@ pub(super) fn perfect_charts(t: &Table, stem: &str) -> Result<Vec<(String, Chart
     let rate = t.numbers("win_rate")?;
     let low = t.numbers("low")?;
     let high = t.numbers("high")?;
-    let rows = |side: &str, e: f64| -> Vec<(usize, f64, f64, f64, f64, f64)> {
+    let rows = |side: &str, e: f64| -> Vec<Row> {
         (0..games.len())
             .filter(|&i| sides[i] == side && (side == "first" || (eps[i] - e).abs() < 1e-9))
             .map(|i| {
@@ -97,64 +97,7 @@ pub(super) fn perfect_charts(t: &Table, stem: &str) -> Result<Vec<(String, Chart
     let first = rows("first", 0.0);
     let mut charts = Vec::new();
     if !first.is_empty() {
-        let mut ids: Vec<usize> = first.iter().map(|r| r.0).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        for (by_seconds, x_label, suffix) in [
-            (
-                true,
-                "training seconds (evaluation excluded)",
-                "first_seconds",
-            ),
-            (false, "self-play games", "first_games"),
-        ] {
-            let band = mean_band(&first, by_seconds);
-            let (x0, x1) = (band[0].0, band[band.len() - 1].0);
-            let mut series: Vec<Series> = vec![Series {
-                name: "95% band".into(),
-                points: band
-                    .iter()
-                    .map(|b| (b.0, b.2))
-                    .chain(band.iter().rev().map(|b| (b.0, b.3)))
-                    .collect(),
-                mark: Mark::Band,
-            }];
-            for (k, id) in ids.iter().enumerate() {
-                series.push(Series {
-                    name: if k == 0 && ids.len() > 1 {
-                        format!("each of {} runs", ids.len())
-                    } else {
-                        String::new()
-                    },
-                    points: first
-                        .iter()
-                        .filter(|r| r.0 == *id)
-                        .map(|r| (if by_seconds { r.2 } else { r.1 }, 100.0 * r.3))
-                        .collect(),
-                    mark: Mark::Thin,
-                });
-            }
-            series.push(Series {
-                name: if ids.len() > 1 {
-                    "mean of the runs".into()
-                } else {
-                    "this run".into()
-                },
-                points: band.iter().map(|b| (b.0, b.1)).collect(),
-                mark: Mark::Thick,
-            });
-            for (label, y) in THILL_FIRST {
-                series.push(flat(label.into(), x0, x1, y));
-            }
-            let mut c = line(
-                "n-tuple network (depth 1, one-move rule) as first player vs perfect play".into(),
-                x_label,
-                "wins (%)",
-                series,
-            );
-            c.y_range = Some((0.0, 100.0));
-            charts.push((format!("{stem}_{suffix}"), Chart::Line(c)));
-        }
+        charts.extend(first_player_charts(&first, stem));
     }
     let mut eps_seen: Vec<f64> = (0..games.len())
         .filter(|&i| sides[i] == "second")
@@ -163,37 +106,114 @@ pub(super) fn perfect_charts(t: &Table, stem: &str) -> Result<Vec<(String, Chart
     eps_seen.sort_by(f64::total_cmp);
     eps_seen.dedup();
     if !eps_seen.is_empty() {
-        let mut series = Vec::new();
-        let mut x_end = (f64::INFINITY, f64::NEG_INFINITY);
-        for &e in &eps_seen {
-            let band = mean_band(&rows("second", e), true);
-            x_end = (x_end.0.min(band[0].0), x_end.1.max(band[band.len() - 1].0));
+        let by_eps: Vec<(f64, Vec<Row>)> =
+            eps_seen.iter().map(|&e| (e, rows("second", e))).collect();
+        charts.push(second_player_chart(&by_eps, stem));
+    }
+    Ok(charts)
+}
+
+/// A match against the perfect player at one curve point: run, games, seconds, win rate and
+/// its 95% interval.
+type Row = (usize, f64, f64, f64, f64, f64);
+
+/// The first player's charts, by training seconds and by games: each run thin, their mean
+/// thick with a 95% band, Thill's published levels flat.
+fn first_player_charts(first: &[Row], stem: &str) -> Vec<(String, Chart)> {
+    let mut charts = Vec::new();
+    let mut ids: Vec<usize> = first.iter().map(|r| r.0).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for (by_seconds, x_label, suffix) in [
+        (
+            true,
+            "training seconds (evaluation excluded)",
+            "first_seconds",
+        ),
+        (false, "self-play games", "first_games"),
+    ] {
+        let band = mean_band(first, by_seconds);
+        let (x0, x1) = (band[0].0, band[band.len() - 1].0);
+        let mut series: Vec<Series> = vec![Series {
+            name: "95% band".into(),
+            points: band
+                .iter()
+                .map(|b| (b.0, b.2))
+                .chain(band.iter().rev().map(|b| (b.0, b.3)))
+                .collect(),
+            mark: Mark::Band,
+        }];
+        for (k, id) in ids.iter().enumerate() {
             series.push(Series {
-                name: format!("eps {e}"),
-                points: band.iter().map(|b| (b.0, b.1)).collect(),
-                mark: Mark::LinePoints,
+                name: if k == 0 && ids.len() > 1 {
+                    format!("each of {} runs", ids.len())
+                } else {
+                    String::new()
+                },
+                points: first
+                    .iter()
+                    .filter(|r| r.0 == *id)
+                    .map(|r| (if by_seconds { r.2 } else { r.1 }, 100.0 * r.3))
+                    .collect(),
+                mark: Mark::Thin,
             });
         }
-        for (e, y) in THILL_SECOND {
-            if eps_seen.iter().any(|&x| (x - e).abs() < 1e-9) {
-                series.push(flat(
-                    format!("Thill 2026, eps {e}: {y}%"),
-                    x_end.0,
-                    x_end.1,
-                    y,
-                ));
-            }
+        series.push(Series {
+            name: if ids.len() > 1 {
+                "mean of the runs".into()
+            } else {
+                "this run".into()
+            },
+            points: band.iter().map(|b| (b.0, b.1)).collect(),
+            mark: Mark::Thick,
+        });
+        for (label, y) in THILL_FIRST {
+            series.push(flat(label.into(), x0, x1, y));
         }
         let mut c = line(
-            "as second player vs perfect play with a share eps of random moves".into(),
-            "training seconds (evaluation excluded)",
+            "n-tuple network (depth 1, one-move rule) as first player vs perfect play".into(),
+            x_label,
             "wins (%)",
             series,
         );
         c.y_range = Some((0.0, 100.0));
-        charts.push((format!("{stem}_second"), Chart::Line(c)));
+        charts.push((format!("{stem}_{suffix}"), Chart::Line(c)));
     }
-    Ok(charts)
+    charts
+}
+
+/// The second player's chart: the mean of the runs against each share eps of random moves,
+/// Thill's published levels for the same eps flat.
+fn second_player_chart(by_eps: &[(f64, Vec<Row>)], stem: &str) -> (String, Chart) {
+    let mut series = Vec::new();
+    let mut x_end = (f64::INFINITY, f64::NEG_INFINITY);
+    for (e, rows) in by_eps {
+        let band = mean_band(rows, true);
+        x_end = (x_end.0.min(band[0].0), x_end.1.max(band[band.len() - 1].0));
+        series.push(Series {
+            name: format!("eps {e}"),
+            points: band.iter().map(|b| (b.0, b.1)).collect(),
+            mark: Mark::LinePoints,
+        });
+    }
+    for (e, y) in THILL_SECOND {
+        if by_eps.iter().any(|(x, _)| (x - e).abs() < 1e-9) {
+            series.push(flat(
+                format!("Thill 2026, eps {e}: {y}%"),
+                x_end.0,
+                x_end.1,
+                y,
+            ));
+        }
+    }
+    let mut c = line(
+        "as second player vs perfect play with a share eps of random moves".into(),
+        "training seconds (evaluation excluded)",
+        "wins (%)",
+        series,
+    );
+    c.y_range = Some((0.0, 100.0));
+    (format!("{stem}_second"), Chart::Line(c))
 }
 
 /// A flat series from `x0` to `x1` at `y`: a labelled reference line.
