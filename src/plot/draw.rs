@@ -2,6 +2,7 @@
 
 use super::{BarChart, FONT, LineChart, Mark};
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 /// Tick label for a value on an axis spanning `span`: no decimals on wide axes.
@@ -148,25 +149,7 @@ pub(super) fn bars<DB: DrawingBackend>(
     c: &BarChart,
 ) -> DrawResult<DB> {
     let n = c.categories.len();
-    let values = || {
-        c.groups
-            .iter()
-            .flat_map(|(_, v)| v.iter().copied())
-            .filter(|v| v.is_finite())
-    };
-    let mut lo = values().fold(f64::INFINITY, f64::min);
-    let mut hi = values().fold(f64::NEG_INFINITY, f64::max);
-    if let Some(iv) = &c.intervals {
-        for &(a, b) in iv {
-            lo = lo.min(a);
-            hi = hi.max(b);
-        }
-    }
-    if !c.dots {
-        lo = lo.min(0.0);
-        hi = hi.max(0.0);
-    }
-    let (x0, x1) = padded(lo, hi);
+    let (x0, x1) = bar_range(c);
     // Rows: category i occupies y in [i, i+1), top to bottom, so y runs from n down to 0.
     let longest = c
         .categories
@@ -226,20 +209,7 @@ pub(super) fn bars<DB: DrawingBackend>(
         }
     }
     if let Some(iv) = &c.intervals {
-        let style = ShapeStyle::from(&BLACK).stroke_width(2);
-        for (i, &(a, b)) in iv.iter().enumerate().take(n) {
-            let y = n as f64 - i as f64 - 0.1 - band / 2.0;
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(a, y), (b, y)],
-                style,
-            )))?;
-            for x in [a, b] {
-                chart.draw_series(std::iter::once(PathElement::new(
-                    vec![(x, y - band / 5.0), (x, y + band / 5.0)],
-                    style,
-                )))?;
-            }
-        }
+        draw_intervals(&mut chart, iv, n, band)?;
     }
     if c.groups.len() > 1 {
         chart
@@ -249,6 +219,54 @@ pub(super) fn bars<DB: DrawingBackend>(
             .border_style(BLACK.mix(0.4))
             .label_font((FONT, 15))
             .draw()?;
+    }
+    Ok(())
+}
+
+/// The value axis of a bar chart: every finite value and interval end (and 0 under bars),
+/// padded.
+fn bar_range(c: &BarChart) -> (f64, f64) {
+    let values = || {
+        c.groups
+            .iter()
+            .flat_map(|(_, v)| v.iter().copied())
+            .filter(|v| v.is_finite())
+    };
+    let mut lo = values().fold(f64::INFINITY, f64::min);
+    let mut hi = values().fold(f64::NEG_INFINITY, f64::max);
+    if let Some(iv) = &c.intervals {
+        for &(a, b) in iv {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+    }
+    if !c.dots {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    }
+    padded(lo, hi)
+}
+
+/// The 95% intervals of a bar chart's first group: a line with end ticks across each row.
+fn draw_intervals<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    iv: &[(f64, f64)],
+    n: usize,
+    band: f64,
+) -> DrawResult<DB> {
+    let style = ShapeStyle::from(&BLACK).stroke_width(2);
+    for (i, &(a, b)) in iv.iter().enumerate().take(n) {
+        let y = n as f64 - i as f64 - 0.1 - band / 2.0;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(a, y), (b, y)],
+            style,
+        )))?;
+        for x in [a, b] {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x, y - band / 5.0), (x, y + band / 5.0)],
+                style,
+            )))?;
+        }
     }
     Ok(())
 }
