@@ -53,28 +53,7 @@ pub(super) fn lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     c: &LineChart,
 ) -> DrawResult<DB> {
-    let all = || c.series.iter().flat_map(|s| s.points.iter());
-    let fold = |f: fn(&(f64, f64)) -> f64| {
-        all()
-            .map(f)
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-                (a.min(v), b.max(v))
-            })
-    };
-    let (x0, x1) = fold(|p| p.0);
-    let (x0, x1) = if x1 > x0 { (x0, x1) } else { padded(x0, x1) };
-    let (y0, y1) = match c.y_range {
-        Some(r) => r,
-        None => {
-            let (mut a, mut b) = fold(|p| p.1);
-            if let Some((r, _)) = &c.reference {
-                a = a.min(*r);
-                b = b.max(*r);
-            }
-            padded(a, b)
-        }
-    };
+    let ((x0, x1), (y0, y1)) = line_ranges(c);
     let mut chart = ChartBuilder::on(root)
         .caption(&c.title, (FONT, 26).into_font().style(FontStyle::Bold))
         .margin(16)
@@ -142,6 +121,34 @@ pub(super) fn lines<DB: DrawingBackend>(
             .draw()?;
     }
     Ok(())
+}
+
+/// The axes of a line chart: x over every finite point (widened when it is one value), y
+/// the chart's fixed range or every finite value and the reference line, padded.
+fn line_ranges(c: &LineChart) -> ((f64, f64), (f64, f64)) {
+    let all = || c.series.iter().flat_map(|s| s.points.iter());
+    let fold = |f: fn(&(f64, f64)) -> f64| {
+        all()
+            .map(f)
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            })
+    };
+    let (x0, x1) = fold(|p| p.0);
+    let (x0, x1) = if x1 > x0 { (x0, x1) } else { padded(x0, x1) };
+    let (y0, y1) = match c.y_range {
+        Some(r) => r,
+        None => {
+            let (mut a, mut b) = fold(|p| p.1);
+            if let Some((r, _)) = &c.reference {
+                a = a.min(*r);
+                b = b.max(*r);
+            }
+            padded(a, b)
+        }
+    };
+    ((x0, x1), (y0, y1))
 }
 
 pub(super) fn bars<DB: DrawingBackend>(
