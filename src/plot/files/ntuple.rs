@@ -246,29 +246,7 @@ pub(super) fn charts(t: &Table, stem: &str) -> Result<Vec<(String, Chart)>, Plot
     let mut charts = Vec::new();
     // One chart per set against games, with the field's rates.
     for set in &names {
-        let pts = pick(set, &games);
-        let (x0, x1) = pts
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-                (a.min(p.0), b.max(p.0))
-            });
-        let mut series = vec![Series {
-            name: format!("{set}: this network (depth 1)"),
-            points: pts,
-            mark: Mark::LinePoints,
-        }];
-        if let Some(&(_, _, az, mm)) = FIELD.iter().find(|f| f.0 == set || f.1 == set) {
-            series.push(flat(format!("AlphaZero.jl final: {az}%"), x0, x1, az));
-            series.push(flat(format!("minmax depth 5: {mm}%"), x0, x1, mm));
-        }
-        let mut c = line(
-            format!("n-tuple network: mistakes on {set}"),
-            "self-play games",
-            "mistakes (%)",
-            series,
-        );
-        c.y_range = Some((0.0, 50.0));
-        charts.push((format!("{stem}_{set}"), Chart::Line(c)));
+        charts.push(set_chart(set, pick(set, &games), stem));
     }
     // Every set against seconds.
     let series: Vec<Series> = names
@@ -309,4 +287,31 @@ pub(super) fn charts(t: &Table, stem: &str) -> Result<Vec<(String, Chart)>, Plot
         charts.push((format!("{stem}_score"), Chart::Line(c)));
     }
     Ok(charts)
+}
+
+/// One benchmark set's mistakes against self-play games (`pts`), with the field's published
+/// rates on that set flat.
+fn set_chart(set: &str, pts: Vec<(f64, f64)>, stem: &str) -> (String, Chart) {
+    let (x0, x1) = pts
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.0), b.max(p.0))
+        });
+    let mut series = vec![Series {
+        name: format!("{set}: this network (depth 1)"),
+        points: pts,
+        mark: Mark::LinePoints,
+    }];
+    if let Some(&(_, _, az, mm)) = FIELD.iter().find(|f| f.0 == set || f.1 == set) {
+        series.push(flat(format!("AlphaZero.jl final: {az}%"), x0, x1, az));
+        series.push(flat(format!("minmax depth 5: {mm}%"), x0, x1, mm));
+    }
+    let mut c = line(
+        format!("n-tuple network: mistakes on {set}"),
+        "self-play games",
+        "mistakes (%)",
+        series,
+    );
+    c.y_range = Some((0.0, 50.0));
+    (format!("{stem}_{set}"), Chart::Line(c))
 }
