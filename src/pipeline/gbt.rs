@@ -88,30 +88,7 @@ pub fn run(
         .max_leaf_nodes(LEAVES)
         .check()
         .map_err(fail("gbt"))?;
-    let uci: Vec<Example> = inputs
-        .uci
-        .iter()
-        .flat_map(|u| u.rows.iter().map(Example::from))
-        .collect();
-    let mut extra = split.train.clone();
-    if let Some(p) = &inputs.positions {
-        extra.extend_from_slice(&p.rows);
-    }
-    let (main, extra) = if uci.is_empty() {
-        (extra, Vec::new())
-    } else {
-        (uci, extra)
-    };
-    let data = GbtData {
-        main,
-        extra,
-        held_out: inputs
-            .heldout
-            .as_ref()
-            .map_or_else(Vec::new, |h| h.rows.clone()),
-        notes: data_notes.to_vec(),
-        uci_missing: None,
-    };
+    let data = gbt_data(inputs, split, data_notes);
     let cfg = ExperimentConfig {
         features: FEATURES,
         params: params.clone(),
@@ -133,25 +110,7 @@ pub fn run(
     let r = &out.report;
     let h = &r.holdout;
     // The held-out self-play positions: how the model does away from 8-ply positions.
-    let ext = FEATURES.extractor(geom);
-    let mut rows = Vec::with_capacity(split.held_out.len());
-    let mut correct = 0;
-    let mut buf = vec![0.0; ext.len()];
-    for p in &split.held_out {
-        ext.extract(&p.position, &mut buf);
-        let mut prob = [0.0; 3];
-        out.model.predict_proba_row(&buf, &mut prob);
-        if crate::ml::metrics::argmax(&prob) == p.label.index() {
-            correct += 1;
-        }
-        rows.push(PhaseRow {
-            ply: p.position.moves_played(),
-            label: p.label.as_str(),
-            p_loss: prob[0],
-            p_draw: prob[1],
-            p_win: prob[2],
-        });
-    }
+    let (rows, correct) = phase_rows(&out.model, &split.held_out, geom);
     let phases = beside(&model_path, ".phases.csv");
     write_csv_atomic(&phases, &rows).map_err(fail("gbt"))?;
     written.push(phases);
@@ -172,4 +131,62 @@ pub fn run(
         phase_accuracy: (!rows.is_empty()).then(|| correct as f64 / rows.len() as f64),
     };
     Ok((result, written))
+}
+
+/// The stage's training data: the UCI rows as the main set (the self-play and labelled
+/// positions as extra rows), or those positions alone without UCI.
+fn gbt_data(inputs: &Inputs, split: &DataSplit, data_notes: &[String]) -> GbtData {
+    let uci: Vec<Example> = inputs
+        .uci
+        .iter()
+        .flat_map(|u| u.rows.iter().map(Example::from))
+        .collect();
+    let mut extra = split.train.clone();
+    if let Some(p) = &inputs.positions {
+        extra.extend_from_slice(&p.rows);
+    }
+    let (main, extra) = if uci.is_empty() {
+        (extra, Vec::new())
+    } else {
+        (uci, extra)
+    };
+    GbtData {
+        main,
+        extra,
+        held_out: inputs
+            .heldout
+            .as_ref()
+            .map_or_else(Vec::new, |h| h.rows.clone()),
+        notes: data_notes.to_vec(),
+        uci_missing: None,
+    }
+}
+
+/// The model's probabilities on the held-out self-play positions (a row each, with its
+/// ply) and how many it got right.
+fn phase_rows(
+    model: &crate::ml::gbt::GbtModel,
+    held_out: &[crate::datasets::selfplay_csv::LabelledPosition],
+    geom: Geometry,
+) -> (Vec<PhaseRow>, usize) {
+    let ext = FEATURES.extractor(geom);
+    let mut rows = Vec::with_capacity(held_out.len());
+    let mut correct = 0;
+    let mut buf = vec![0.0; ext.len()];
+    for p in held_out {
+        ext.extract(&p.position, &mut buf);
+        let mut prob = [0.0; 3];
+        model.predict_proba_row(&buf, &mut prob);
+        if crate::ml::metrics::argmax(&prob) == p.label.index() {
+            correct += 1;
+        }
+        rows.push(PhaseRow {
+            ply: p.position.moves_played(),
+            label: p.label.as_str(),
+            p_loss: prob[0],
+            p_draw: prob[1],
+            p_win: prob[2],
+        });
+    }
+    (rows, correct)
 }
