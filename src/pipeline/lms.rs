@@ -66,29 +66,7 @@ pub fn run(
     observer: &dyn Progress,
 ) -> Result<(LmsResult, Vec<PathBuf>), PipelineError> {
     let model = config.out.join("models/lms.bin");
-    let fitted = match &inputs.positions {
-        Some(set) => {
-            let sup = SupervisedConfig {
-                epochs: sizes.lms_epochs,
-                seed: config.seed,
-                ..SupervisedConfig::default()
-            };
-            let fit = fit_supervised(&set.rows, crate::game::Geometry::STANDARD, &sup, observer)
-                .map_err(fail("lms"))?;
-            Some(SupervisedReport {
-                config: sup,
-                fit,
-                data: vec![format!(
-                    "positions:{} rows={} sha256={}",
-                    set.source,
-                    set.rows.len(),
-                    set.sha256
-                )],
-                evaluation: None,
-            })
-        }
-        None => None,
-    };
+    let fitted = supervised_start(config, sizes, inputs, observer)?;
     let cfg = LmsConfig {
         start: fitted.as_ref().map(|f| f.fit.weights),
         max_games: sizes.lms_games,
@@ -153,4 +131,37 @@ pub fn run(
             .collect(),
     };
     Ok((result, written))
+}
+
+/// The supervised fit that starts self-play, on the shipped labelled positions (none
+/// without them).
+fn supervised_start(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    inputs: &Inputs,
+    observer: &dyn Progress,
+) -> Result<Option<SupervisedReport>, PipelineError> {
+    Ok(match &inputs.positions {
+        Some(set) => {
+            let sup = SupervisedConfig {
+                epochs: sizes.lms_epochs,
+                seed: config.seed,
+                ..SupervisedConfig::default()
+            };
+            let fit = fit_supervised(&set.rows, crate::game::Geometry::STANDARD, &sup, observer)
+                .map_err(fail("lms"))?;
+            Some(SupervisedReport {
+                config: sup,
+                fit,
+                data: vec![format!(
+                    "positions:{} rows={} sha256={}",
+                    set.source,
+                    set.rows.len(),
+                    set.sha256
+                )],
+                evaluation: None,
+            })
+        }
+        None => None,
+    })
 }
