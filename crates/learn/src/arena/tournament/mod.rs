@@ -415,44 +415,7 @@ impl Tournament {
             time[s.second].0 += g.ms_per_move[1];
             time[s.second].1 += 1;
         }
-        let mut pairings = Vec::new();
-        for i in 0..n {
-            for j in i + 1..n {
-                let mut p = PairingSummary {
-                    agent: names[i].clone(),
-                    opponent: names[j].clone(),
-                    games: 0,
-                    wins: 0,
-                    draws: 0,
-                    losses: 0,
-                    score_pct: 0.0,
-                    wins_as_first: 0,
-                    wins_as_second: 0,
-                };
-                for g in scores
-                    .iter()
-                    .filter(|g| (g.a == i && g.b == j) || (g.a == j && g.b == i))
-                {
-                    p.games += 1;
-                    let mine = if g.a == i { g.score } else { 1.0 - g.score };
-                    if mine == 1.0 {
-                        p.wins += 1;
-                        if g.a == i {
-                            p.wins_as_first += 1;
-                        } else {
-                            p.wins_as_second += 1;
-                        }
-                    } else if mine == 0.5 {
-                        p.draws += 1;
-                    } else {
-                        p.losses += 1;
-                    }
-                }
-                p.score_pct =
-                    100.0 * (p.wins as f64 + 0.5 * p.draws as f64) / p.games.max(1) as f64;
-                pairings.push(p);
-            }
-        }
+        let pairings = pairing_summaries(&names, &scores);
         let mut elo = fit_elo(
             &names,
             &scores,
@@ -477,4 +440,47 @@ impl Tournament {
             rows,
         }
     }
+}
+
+/// Each pair of agents' games, wins (as first and as second), draws, losses and score.
+fn pairing_summaries(names: &[String], scores: &[GameScore]) -> Vec<PairingSummary> {
+    let mut pairings = Vec::new();
+    let n = names.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let mut p = PairingSummary {
+                agent: names[i].clone(),
+                opponent: names[j].clone(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                score_pct: 0.0,
+                wins_as_first: 0,
+                wins_as_second: 0,
+            };
+            for g in scores
+                .iter()
+                .filter(|g| (g.a == i && g.b == j) || (g.a == j && g.b == i))
+            {
+                p.games += 1;
+                let mine = if g.a == i { g.score } else { 1.0 - g.score };
+                if mine == 1.0 {
+                    p.wins += 1;
+                    if g.a == i {
+                        p.wins_as_first += 1;
+                    } else {
+                        p.wins_as_second += 1;
+                    }
+                } else if mine == 0.5 {
+                    p.draws += 1;
+                } else {
+                    p.losses += 1;
+                }
+            }
+            p.score_pct = 100.0 * (p.wins as f64 + 0.5 * p.draws as f64) / p.games.max(1) as f64;
+            pairings.push(p);
+        }
+    }
+    pairings
 }
