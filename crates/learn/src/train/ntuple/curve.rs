@@ -252,25 +252,9 @@ impl CurveProbe {
             .into_iter()
             .map(|(name, lines)| (name, lines.into_iter().map(|m| m.moves).collect()))
             .collect();
-        let stored: Option<Vec<CachedSet>> = std::fs::read_to_string(read)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .map(|sets: Vec<CachedSet>| {
-                sets.into_iter()
-                    .map(|mut c| {
-                        c.positions.truncate(per_set);
-                        c
-                    })
-                    .collect()
-            });
-        let matches = stored.as_ref().is_some_and(|st| {
-            st.len() == wanted.len()
-                && st.iter().zip(&wanted).all(|(c, (name, moves))| {
-                    &c.set == name && c.positions.iter().map(|p| &p.0).eq(moves.iter())
-                })
-        });
+        let stored = read_cache(read, per_set, &wanted);
         let opponent: AgentSpec = "handtuned:depth=5".parse()?;
-        if let (true, Some(stored)) = (matches, stored) {
+        if let Some(stored) = stored {
             let sets = stored
                 .into_iter()
                 .map(|c| {
@@ -490,4 +474,30 @@ pub fn play_perfect(
         });
     }
     Ok(out)
+}
+/// The solved columns cached in `read` (each set cut to `per_set` positions) when they are
+/// those of exactly the `wanted` sets and positions, else `None` (solve them again).
+fn read_cache(
+    read: &std::path::Path,
+    per_set: usize,
+    wanted: &[(String, Vec<String>)],
+) -> Option<Vec<CachedSet>> {
+    let stored: Option<Vec<CachedSet>> = std::fs::read_to_string(read)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .map(|sets: Vec<CachedSet>| {
+            sets.into_iter()
+                .map(|mut c| {
+                    c.positions.truncate(per_set);
+                    c
+                })
+                .collect()
+        });
+    let matches = stored.as_ref().is_some_and(|st| {
+        st.len() == wanted.len()
+            && st.iter().zip(wanted).all(|(c, (name, moves))| {
+                &c.set == name && c.positions.iter().map(|p| &p.0).eq(moves.iter())
+            })
+    });
+    matches.then_some(stored).flatten()
 }
