@@ -100,32 +100,7 @@ pub fn generate(
             Ok((seen, played.result))
         })
         .collect::<Result<_, _>>()?;
-    let mut keys = HashSet::new();
-    let mut picked: Vec<(Position, Label)> = Vec::new();
-    let mut sampled = 0;
-    let mut results = [0usize; 3];
-    for (seen, result) in &games {
-        results[match result {
-            GameResult::FirstWin => 0,
-            GameResult::Draw => 1,
-            GameResult::SecondWin => 2,
-        }] += 1;
-        for p in seen
-            .iter()
-            .filter(|p| cfg.plies.contains(&p.moves_played()))
-        {
-            sampled += 1;
-            if keys.insert(p.canonical_key()) {
-                let for_mover = match (result, p.side_to_move()) {
-                    (GameResult::Draw, _) => Label::Draw,
-                    (GameResult::FirstWin, Player::First)
-                    | (GameResult::SecondWin, Player::Second) => Label::Win,
-                    _ => Label::Loss,
-                };
-                picked.push((*p, for_mover));
-            }
-        }
-    }
+    let (picked, sampled, results) = distinct_positions(&games, &cfg.plies);
     progress.finish();
     progress.start("solver labels", picked.len());
     let pool = label::for_workers(geom, cfg.tt_mib, cfg.book.clone())?;
@@ -147,4 +122,37 @@ pub fn generate(
         positions,
         results,
     })
+}
+
+/// The distinct positions (mirror images once) of the games whose stones lie in `plies`,
+/// each with the game's result for its side to move; how many were seen in all, and the
+/// games' results (first wins, draws, second wins).
+fn distinct_positions(
+    games: &[(Vec<Position>, GameResult)],
+    plies: &std::ops::RangeInclusive<usize>,
+) -> (Vec<(Position, Label)>, usize, [usize; 3]) {
+    let mut keys = HashSet::new();
+    let mut picked: Vec<(Position, Label)> = Vec::new();
+    let mut sampled = 0;
+    let mut results = [0usize; 3];
+    for (seen, result) in games {
+        results[match result {
+            GameResult::FirstWin => 0,
+            GameResult::Draw => 1,
+            GameResult::SecondWin => 2,
+        }] += 1;
+        for p in seen.iter().filter(|p| plies.contains(&p.moves_played())) {
+            sampled += 1;
+            if keys.insert(p.canonical_key()) {
+                let for_mover = match (result, p.side_to_move()) {
+                    (GameResult::Draw, _) => Label::Draw,
+                    (GameResult::FirstWin, Player::First)
+                    | (GameResult::SecondWin, Player::Second) => Label::Win,
+                    _ => Label::Loss,
+                };
+                picked.push((*p, for_mover));
+            }
+        }
+    }
+    (picked, sampled, results)
 }
