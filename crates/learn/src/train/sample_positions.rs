@@ -199,19 +199,7 @@ pub fn sample_positions(
     while out.len() < cfg.count {
         let open: Vec<usize> = (0..k).filter(|&i| quota[i] > 0).collect();
         let targets: Vec<usize> = (0..batch).map(|j| open[j % open.len()]).collect();
-        let found: Vec<Option<(Position, String)>> = targets
-            .par_iter()
-            .enumerate()
-            .map(|(j, &i)| {
-                let game = (games + j) as u64;
-                let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
-                    cfg.seed,
-                    crate::seed::Stream::SamplePositions,
-                    &[game],
-                ));
-                play_mix_game(&factories, &mut rng, lo + i, cfg.epsilon)
-            })
-            .collect::<Result<_, _>>()?;
+        let found = play_batch(cfg, &factories, &targets, games, lo)?;
         games += batch;
         for (&i, f) in targets.iter().zip(found) {
             aimed[i] += 1;
@@ -255,6 +243,31 @@ pub fn sample_positions(
         excluded,
         per_stones: (0..k).map(|i| (lo + i, taken_per[i])).collect(),
     })
+}
+
+/// One batch of games, game `games + j` aiming at the stone count `lo + targets[j]`: the
+/// position each stopped at and its moves (`None` where the game ended first).
+fn play_batch(
+    cfg: &PositionsConfig,
+    factories: &[AgentFactory],
+    targets: &[usize],
+    games: usize,
+    lo: usize,
+) -> Result<Vec<Option<(Position, String)>>, PositionsError> {
+    targets
+        .par_iter()
+        .enumerate()
+        .map(|(j, &i)| {
+            let game = (games + j) as u64;
+            let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+                cfg.seed,
+                crate::seed::Stream::SamplePositions,
+                &[game],
+            ));
+            play_mix_game(factories, &mut rng, lo + i, cfg.epsilon)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(PositionsError::from)
 }
 
 #[cfg(test)]
