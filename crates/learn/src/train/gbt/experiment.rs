@@ -467,17 +467,7 @@ pub fn run_experiment(
     } else {
         Vec::new()
     };
-    let cv_summary = (!folds.is_empty()).then(|| {
-        let n = folds.len() as f64;
-        let acc: Vec<f64> = folds.iter().map(|f| f.test.accuracy).collect();
-        let ll: Vec<f64> = folds.iter().map(|f| f.test.log_loss).collect();
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / n;
-        let sd = |v: &[f64]| {
-            let m = mean(v);
-            (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt()
-        };
-        [mean(&acc), sd(&acc), mean(&ll), sd(&ll)]
-    });
+    let cv_summary = cv_summary(&folds);
     let geom = main
         .first()
         .or(extra.first())
@@ -505,5 +495,20 @@ pub fn run_experiment(
             by_stones: Vec::new(),
         },
         model: fold.model,
+    })
+}
+
+/// Mean and standard deviation of the folds' accuracy and log loss (`None`: no folds).
+fn cv_summary(folds: &[FoldReport]) -> Option<[f64; 4]> {
+    (!folds.is_empty()).then(|| {
+        let n = folds.len() as f64;
+        let acc: Vec<f64> = folds.iter().map(|f| f.test.accuracy).collect();
+        let ll: Vec<f64> = folds.iter().map(|f| f.test.log_loss).collect();
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / n;
+        let sd = |v: &[f64]| {
+            let m = mean(v);
+            (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt()
+        };
+        [mean(&acc), sd(&acc), mean(&ll), sd(&ll)]
     })
 }
