@@ -156,13 +156,7 @@ pub fn make_bench_sets(
         return Err(BenchSetsError::BeginMinStones(cfg.begin_min_stones));
     }
     let pool = label::for_workers(BENCH_GEOMETRY, cfg.tt_mib, cfg.book.clone())?;
-    let wanted = |s: &BenchSet| {
-        if s.name == "begin-hard" {
-            cfg.begin_hard
-        } else {
-            cfg.count
-        }
-    };
+    let wanted = |s: &BenchSet| wanted(cfg, s);
     let mut sets: Vec<MadeSet> = BENCH_SETS
         .iter()
         .map(|set| MadeSet {
@@ -188,30 +182,12 @@ pub fn make_bench_sets(
         let mut phase_games = 0u64;
         let mut taken = 0;
         let mut reported = 0;
-        let full = |sets: &[MadeSet], i: usize| sets[i].lines.len() >= wanted(sets[i].set);
+        let full = |sets: &[MadeSet], i: usize| full(cfg, sets, i);
         while members.iter().any(|&i| !full(&sets, i)) {
             if phase_games > 1000 * (total as u64 + 10) {
-                let (i, _) = members
-                    .iter()
-                    .map(|&i| (i, ()))
-                    .find(|&(i, _)| !full(&sets, i))
-                    .expect("some set is not full");
-                return Err(BenchSetsError::Starved {
-                    set: sets[i].set.name,
-                    found: sets[i].lines.len(),
-                    wanted: wanted(sets[i].set),
-                    games: phase_games as usize,
-                });
+                return Err(starved(cfg, &sets, &members, phase_games));
             }
-            // When only sets of fewer stones than the band's top are left (begin-hard:
-            // at most 13 stones), aim the games at stone counts that can still join them.
-            let top = members
-                .iter()
-                .filter(|&&i| !full(&sets, i))
-                .map(|&i| *sets[i].set.stones.end())
-                .max()
-                .unwrap_or(*band.end());
-            let aim = *band.start()..=top.min(*band.end());
+            let aim = aim(cfg, &sets, &members, band);
             let first = phase_games;
             let found: Vec<Option<(Position, String)>> = (first..first + batch as u64)
                 .into_par_iter()
@@ -230,19 +206,7 @@ pub fn make_bench_sets(
             let positions: Vec<Position> = fresh.iter().map(|(p, _)| *p).collect();
             let scores = pool.scores(&positions, Mode::Strong, &Quiet);
             solved += positions.len();
-            for ((p, moves), score) in fresh.into_iter().zip(scores) {
-                let Some(set) = BenchSet::of(&p, score) else {
-                    continue;
-                };
-                let Some(i) = members.iter().copied().find(|&i| sets[i].set == set) else {
-                    continue;
-                };
-                if full(&sets, i) || !seen.insert(p.canonical_key()) {
-                    continue;
-                }
-                sets[i].lines.push(BenchLine { moves, score });
-                taken += 1;
-            }
+            taken += place(cfg, &mut sets, &members, &mut seen, fresh, scores);
             progress.advance(taken - reported);
             reported = taken;
         }
@@ -254,6 +218,85 @@ pub fn make_bench_sets(
         solved,
         duplicates,
     })
+}
+
+/// Puts each solved position into the set of the phase its score and stones make it
+/// (`members`), when that set is not full and the position (or its mirror image) is new:
+/// how many were taken.
+fn place(
+    cfg: &BenchSetsConfig,
+    sets: &mut [MadeSet],
+    members: &[usize],
+    seen: &mut HashSet<u64>,
+    fresh: Vec<(Position, String)>,
+    scores: Vec<i32>,
+) -> usize {
+    let mut taken = 0;
+    for ((p, moves), score) in fresh.into_iter().zip(scores) {
+        let Some(set) = BenchSet::of(&p, score) else {
+            continue;
+        };
+        let Some(i) = members.iter().copied().find(|&i| sets[i].set == set) else {
+            continue;
+        };
+        if full(cfg, sets, i) || !seen.insert(p.canonical_key()) {
+            continue;
+        }
+        sets[i].lines.push(BenchLine { moves, score });
+        taken += 1;
+    }
+    taken
+}
+
+/// Positions wanted of `s`: `begin_hard` for begin-hard, `count` for the others.
+fn wanted(cfg: &BenchSetsConfig, s: &BenchSet) -> usize {
+    if s.name == "begin-hard" {
+        cfg.begin_hard
+    } else {
+        cfg.count
+    }
+}
+
+/// Whether set `i` has all it wants.
+fn full(cfg: &BenchSetsConfig, sets: &[MadeSet], i: usize) -> bool {
+    sets[i].lines.len() >= wanted(cfg, sets[i].set)
+}
+
+/// The error of a phase whose games stopped filling its first set that is not full.
+fn starved(
+    cfg: &BenchSetsConfig,
+    sets: &[MadeSet],
+    members: &[usize],
+    games: u64,
+) -> BenchSetsError {
+    let i = members
+        .iter()
+        .copied()
+        .find(|&i| !full(cfg, sets, i))
+        .unwrap_or(members[0]);
+    BenchSetsError::Starved {
+        set: sets[i].set.name,
+        found: sets[i].lines.len(),
+        wanted: wanted(cfg, sets[i].set),
+        games: games as usize,
+    }
+}
+
+/// The stone counts a phase's games aim at: its band, cut at the most stones a set not yet
+/// full takes (begin-hard: at most 13 stones), so that games can still join them.
+fn aim(
+    cfg: &BenchSetsConfig,
+    sets: &[MadeSet],
+    members: &[usize],
+    band: &RangeInclusive<usize>,
+) -> RangeInclusive<usize> {
+    let top = members
+        .iter()
+        .filter(|&&i| !full(cfg, sets, i))
+        .map(|&i| *sets[i].set.stones.end())
+        .max()
+        .unwrap_or(*band.end());
+    *band.start()..=top.min(*band.end())
 }
 
 /// The set as file text: one "MOVES SCORE" line per position.
