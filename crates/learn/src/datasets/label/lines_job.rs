@@ -81,26 +81,7 @@ pub fn label_lines(
         shard,
         mode,
     } = *job;
-    let mut items: Vec<(String, Position)> = Vec::new();
-    let mut bad_lines = Vec::new();
-    let mut skipped = Vec::new();
-    let mut source_lines = 0;
-    for (k, line) in source.lines().enumerate() {
-        source_lines = k + 1;
-        if k % shard.count != shard.index {
-            continue;
-        }
-        let parsed = crate::datasets::labelled::parse_line(line, k + 1, geom, Expect::Any)
-            .map(|m| m.map(|m| (m.moves, m.position)));
-        match parsed {
-            Ok(Some(item)) => items.push(item),
-            Ok(None) => skipped.push(k),
-            Err(e) => {
-                skipped.push(k);
-                bad_lines.push((k + 1, e.to_string()));
-            }
-        }
-    }
+    let (items, skipped, bad_lines, source_lines) = shard_items(source, geom, shard);
     let index: HashMap<&str, usize> = items
         .iter()
         .enumerate()
@@ -145,19 +126,7 @@ pub fn label_lines(
         progress,
     )?;
     progress.finish();
-    let manifest = ShardManifest {
-        source_sha256: crate::io::sha256_hex(source.as_bytes()),
-        source_lines,
-        shard: shard.index,
-        shards: shard.count,
-        mode: match mode {
-            Mode::Strong => "strong",
-            Mode::Weak => "weak",
-        }
-        .to_string(),
-        positions: items.len(),
-        skipped,
-    };
+    let manifest = manifest_of(source, source_lines, shard, mode, items.len(), skipped);
     let mpath = manifest_path(out);
     crate::io::write_json_atomic(&mpath, &manifest).map_err(|source| GenerateError::Io {
         path: mpath,
@@ -171,6 +140,67 @@ pub fn label_lines(
         seconds: start.elapsed().as_secs_f64(),
         bad_lines,
     })
+}
+
+/// The record of a shard's job that `c4 data merge` checks its parts against.
+fn manifest_of(
+    source: &str,
+    source_lines: usize,
+    shard: Shard,
+    mode: Mode,
+    positions: usize,
+    skipped: Vec<usize>,
+) -> ShardManifest {
+    ShardManifest {
+        source_sha256: crate::io::sha256_hex(source.as_bytes()),
+        source_lines,
+        shard: shard.index,
+        shards: shard.count,
+        mode: match mode {
+            Mode::Strong => "strong",
+            Mode::Weak => "weak",
+        }
+        .to_string(),
+        positions,
+        skipped,
+    }
+}
+
+/// This shard's lines of `source` (line k is in shard `k mod count`) as (moves, position):
+/// the items, the indices of the lines skipped (blank, comments, unreadable), each
+/// unreadable line's number and why, and the source's number of lines.
+#[allow(clippy::type_complexity)]
+fn shard_items(
+    source: &str,
+    geom: crate::game::Geometry,
+    shard: Shard,
+) -> (
+    Vec<(String, Position)>,
+    Vec<usize>,
+    Vec<(usize, String)>,
+    usize,
+) {
+    let mut items: Vec<(String, Position)> = Vec::new();
+    let mut bad_lines = Vec::new();
+    let mut skipped = Vec::new();
+    let mut source_lines = 0;
+    for (k, line) in source.lines().enumerate() {
+        source_lines = k + 1;
+        if k % shard.count != shard.index {
+            continue;
+        }
+        let parsed = crate::datasets::labelled::parse_line(line, k + 1, geom, Expect::Any)
+            .map(|m| m.map(|m| (m.moves, m.position)));
+        match parsed {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => skipped.push(k),
+            Err(e) => {
+                skipped.push(k);
+                bad_lines.push((k + 1, e.to_string()));
+            }
+        }
+    }
+    (items, skipped, bad_lines, source_lines)
 }
 
 /// Why [`label_file`] could not run.
