@@ -153,7 +153,6 @@ pub fn read_positions(
         .has_headers(true)
         .flexible(true)
         .from_reader(std::io::BufReader::new(file));
-    let n = geom.cells();
     let mut out = Vec::new();
     let expected = header(geom);
     let got: Vec<String> = rdr
@@ -183,86 +182,97 @@ pub fn read_positions(
             line: e.position().map_or(0, |p| p.line()),
             problem: PositionRowError::Unreadable,
         })?;
-        let line = rec.position().map_or(0, |p| p.line());
-        let bad = |problem: PositionRowError| PositionsError::Row {
-            path: path.into(),
-            line,
+        out.push(position_row(path, geom, &rec)?);
+    }
+    Ok(out)
+}
+
+/// One record of a position CSV, every field checked against the others (the side to move
+/// and the ply against the cells, the score against the label).
+fn position_row(
+    path: &Path,
+    geom: Geometry,
+    rec: &csv::StringRecord,
+) -> Result<LabelledPosition, PositionsError> {
+    let n = geom.cells();
+    let line = rec.position().map_or(0, |p| p.line());
+    let bad = |problem: PositionRowError| PositionsError::Row {
+        path: path.into(),
+        line,
+        problem,
+    };
+    let field = |column: usize, name: &'static str, problem: FieldProblem| {
+        bad(PositionRowError::Field {
+            column,
+            name,
             problem,
-        };
-        let field = |column: usize, name: &'static str, problem: FieldProblem| {
-            bad(PositionRowError::Field {
-                column,
-                name,
-                problem,
-            })
-        };
-        if rec.len() != n + 5 {
-            return Err(bad(PositionRowError::FieldCount {
-                expected: n + 5,
-                found: rec.len(),
-            }));
-        }
-        let mut fields: Vec<&str> = rec.iter().take(n).collect();
-        let label_field = rec[n + 2].trim();
-        fields.push(label_field);
-        let row = parse_record(geom, &fields, None)
-            .map_err(|e| bad(e.class_at(n + 3, "label").into()))?;
-        let to_move = match rec[n].trim() {
-            "x" => Player::First,
-            "o" => Player::Second,
-            other => {
-                return Err(field(
-                    n + 1,
-                    "to_move",
-                    FieldProblem::NotASide(other.to_string()),
-                ));
-            }
-        };
-        if to_move != row.position.side_to_move() {
+        })
+    };
+    if rec.len() != n + 5 {
+        return Err(bad(PositionRowError::FieldCount {
+            expected: n + 5,
+            found: rec.len(),
+        }));
+    }
+    let mut fields: Vec<&str> = rec.iter().take(n).collect();
+    let label_field = rec[n + 2].trim();
+    fields.push(label_field);
+    let row =
+        parse_record(geom, &fields, None).map_err(|e| bad(e.class_at(n + 3, "label").into()))?;
+    let to_move = match rec[n].trim() {
+        "x" => Player::First,
+        "o" => Player::Second,
+        other => {
             return Err(field(
                 n + 1,
                 "to_move",
-                FieldProblem::WrongSide(row.position.side_to_move().symbol()),
+                FieldProblem::NotASide(other.to_string()),
             ));
         }
-        let ply: usize = rec[n + 1]
-            .trim()
-            .parse()
-            .map_err(|_| field(n + 2, "ply", FieldProblem::NotANumber))?;
-        if ply != row.position.moves_played() {
-            return Err(field(
-                n + 2,
-                "ply",
-                FieldProblem::WrongPly {
-                    given: ply,
-                    stones: row.position.moves_played(),
-                },
-            ));
-        }
-        let score: i32 = rec[n + 3]
-            .trim()
-            .parse()
-            .map_err(|_| field(n + 4, "score", FieldProblem::NotANumber))?;
-        if Label::from_score(score) != row.label {
-            return Err(field(
-                n + 4,
-                "score",
-                FieldProblem::ScoreVsLabel {
-                    score,
-                    label: row.label,
-                },
-            ));
-        }
-        let result = Label::parse(&rec[n + 4])
-            .ok_or_else(|| field(n + 5, "result", FieldProblem::NotAResult))?;
-        out.push(LabelledPosition {
-            position: row.position,
-            label: row.label,
-            score,
-            result,
-        });
+    };
+    if to_move != row.position.side_to_move() {
+        return Err(field(
+            n + 1,
+            "to_move",
+            FieldProblem::WrongSide(row.position.side_to_move().symbol()),
+        ));
     }
-    Ok(out)
+    let ply: usize = rec[n + 1]
+        .trim()
+        .parse()
+        .map_err(|_| field(n + 2, "ply", FieldProblem::NotANumber))?;
+    if ply != row.position.moves_played() {
+        return Err(field(
+            n + 2,
+            "ply",
+            FieldProblem::WrongPly {
+                given: ply,
+                stones: row.position.moves_played(),
+            },
+        ));
+    }
+    let score: i32 = rec[n + 3]
+        .trim()
+        .parse()
+        .map_err(|_| field(n + 4, "score", FieldProblem::NotANumber))?;
+    if Label::from_score(score) != row.label {
+        return Err(field(
+            n + 4,
+            "score",
+            FieldProblem::ScoreVsLabel {
+                score,
+                label: row.label,
+            },
+        ));
+    }
+    let result = Label::parse(&rec[n + 4])
+        .ok_or_else(|| field(n + 5, "result", FieldProblem::NotAResult))?;
+    Ok(LabelledPosition {
+        position: row.position,
+        label: row.label,
+        score,
+        result,
+    })
 }
 
 /// Writes `positions` of boards of `geom` to `path` as a position CSV (header and one
