@@ -148,6 +148,11 @@ impl<'a, S: Slot> Search<'a, S> {
 
     /// Negamax on a position where the side to move cannot win at once; returns a score
     /// within `[alpha, beta]` semantics of fail-soft alpha-beta.
+    ///
+    /// One long function on purpose: it is the solver's hot loop (billions of calls on the
+    /// Pons sets), and its steps (book, tables, bounds, move order, the children) share
+    /// locals that splitting would pass by reference through every call; each step is
+    /// commented where it is.
     fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if let Some(i) = self.interrupt

@@ -219,38 +219,7 @@ fn position_row(
     fields.push(label_field);
     let row =
         parse_record(geom, &fields, None).map_err(|e| bad(e.class_at(n + 3, "label").into()))?;
-    let to_move = match rec[n].trim() {
-        "x" => Player::First,
-        "o" => Player::Second,
-        other => {
-            return Err(field(
-                n + 1,
-                "to_move",
-                FieldProblem::NotASide(other.to_string()),
-            ));
-        }
-    };
-    if to_move != row.position.side_to_move() {
-        return Err(field(
-            n + 1,
-            "to_move",
-            FieldProblem::WrongSide(row.position.side_to_move().symbol()),
-        ));
-    }
-    let ply: usize = rec[n + 1]
-        .trim()
-        .parse()
-        .map_err(|_| field(n + 2, "ply", FieldProblem::NotANumber))?;
-    if ply != row.position.moves_played() {
-        return Err(field(
-            n + 2,
-            "ply",
-            FieldProblem::WrongPly {
-                given: ply,
-                stones: row.position.moves_played(),
-            },
-        ));
-    }
+    check_side_and_ply(rec, n, &row.position, &field)?;
     let score: i32 = rec[n + 3]
         .trim()
         .parse()
@@ -273,6 +242,48 @@ fn position_row(
         score,
         result,
     })
+}
+
+/// The record's side to move and ply (fields `n` and `n + 1`) against its cells.
+fn check_side_and_ply(
+    rec: &csv::StringRecord,
+    n: usize,
+    position: &crate::game::Position,
+    field: &dyn Fn(usize, &'static str, FieldProblem) -> PositionsError,
+) -> Result<(), PositionsError> {
+    let to_move = match rec[n].trim() {
+        "x" => Player::First,
+        "o" => Player::Second,
+        other => {
+            return Err(field(
+                n + 1,
+                "to_move",
+                FieldProblem::NotASide(other.to_string()),
+            ));
+        }
+    };
+    if to_move != position.side_to_move() {
+        return Err(field(
+            n + 1,
+            "to_move",
+            FieldProblem::WrongSide(position.side_to_move().symbol()),
+        ));
+    }
+    let ply: usize = rec[n + 1]
+        .trim()
+        .parse()
+        .map_err(|_| field(n + 2, "ply", FieldProblem::NotANumber))?;
+    if ply != position.moves_played() {
+        return Err(field(
+            n + 2,
+            "ply",
+            FieldProblem::WrongPly {
+                given: ply,
+                stones: position.moves_played(),
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `positions` of boards of `geom` to `path` as a position CSV (header and one
