@@ -11,6 +11,7 @@
 //! Not here: the learners themselves and their model files (`ml`), the pipeline that
 //! orders these jobs (`pipeline`).
 
+pub mod checkpoint;
 pub mod gbt;
 pub mod lms;
 pub mod make_bench_sets;

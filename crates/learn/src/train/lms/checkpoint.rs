@@ -1,5 +1,6 @@
 //! Checkpoints: the loop's whole state after a game, so an interrupted run can go on and end
-//! exactly where an uninterrupted one would.
+//! exactly where an uninterrupted one would, in the format every trainer shares
+//! ([`crate::train::checkpoint`]).
 
 use super::config::{LmsConfig, LmsTrainError};
 use super::records::{GameRecord, MatchScore};
@@ -21,8 +22,6 @@ pub struct Checkpointing {
 /// plays the same games and ends with the same weights as one that was never stopped.
 #[derive(Serialize, serde::Deserialize)]
 pub(super) struct Checkpoint {
-    /// The settings as JSON: a checkpoint only continues the run it belongs to.
-    pub(super) config: String,
     /// Training games done.
     pub(super) games: usize,
     /// Position of the random stream (ChaCha8 word position) after those games.
@@ -32,9 +31,6 @@ pub(super) struct Checkpoint {
     pub(super) records: Vec<GameRecord>,
     pub(super) evaluations: Vec<MatchScore>,
 }
-
-/// Checkpoint files start with this, then bincode.
-const CHECKPOINT_MAGIC: &[u8; 8] = b"C4LMSCK1";
 
 pub(super) fn config_key(config: &LmsConfig) -> String {
     // The board is not part of the JSON form of the settings: name it first.
@@ -46,44 +42,31 @@ pub(super) fn config_key(config: &LmsConfig) -> String {
     )
 }
 
-pub(super) fn save_checkpoint(path: &std::path::Path, c: &Checkpoint) -> Result<(), LmsTrainError> {
-    let body = bincode::serde::encode_to_vec(c, bincode::config::standard())?;
-    let mut bytes = CHECKPOINT_MAGIC.to_vec();
-    bytes.extend_from_slice(&body);
-    crate::io::write_bytes_atomic(path, &bytes).map_err(|source| LmsTrainError::CheckpointIo {
-        path: path.to_path_buf(),
-        source,
-    })
+pub(super) fn save_checkpoint(
+    path: &std::path::Path,
+    config: &LmsConfig,
+    c: &Checkpoint,
+) -> Result<(), LmsTrainError> {
+    Ok(crate::train::checkpoint::save(
+        path,
+        TRAINER,
+        &config_key(config),
+        c,
+    )?)
 }
 
-pub(super) fn load_checkpoint(path: &std::path::Path) -> Result<Option<Checkpoint>, LmsTrainError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(LmsTrainError::CheckpointIo {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
-    };
-    let mismatch = |problem| LmsTrainError::CheckpointMismatch {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let body = bytes
-        .strip_prefix(CHECKPOINT_MAGIC)
-        .ok_or_else(|| mismatch("not an LMS checkpoint"))?;
-    let (c, used): (Checkpoint, usize) = bincode::serde::decode_from_slice(
-        body,
-        bincode::config::standard().with_limit::<{ 256 << 20 }>(),
-    )
-    .map_err(|source| LmsTrainError::CheckpointDecode {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if used != body.len() {
-        return Err(mismatch("bytes after the checkpoint's end"));
-    }
-    Ok(Some(c))
+/// The checkpoint in `path` of a run of `config` (`None`: no file); refused when another
+/// trainer, version or run wrote it (see [`crate::train::checkpoint`]).
+pub(super) fn load_checkpoint(
+    path: &std::path::Path,
+    config: &LmsConfig,
+) -> Result<Option<Checkpoint>, LmsTrainError> {
+    Ok(crate::train::checkpoint::load(
+        path,
+        TRAINER,
+        &config_key(config),
+    )?)
 }
+
+/// The trainer's name in its checkpoints.
+const TRAINER: &str = "lms";

@@ -101,33 +101,9 @@ pub enum LmsTrainError {
         /// What is allowed.
         expected: &'static str,
     },
-    /// The checkpoint file could not be read or written.
-    #[error("checkpoint {path}: {source}", path = path.display())]
-    CheckpointIo {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The checkpoint file does not decode.
-    #[error("checkpoint {path}: cannot decode: {source}", path = path.display())]
-    CheckpointDecode {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The decoder's error.
-        source: bincode::error::DecodeError,
-    },
-    /// The state could not be encoded.
-    #[error("checkpoint: cannot encode: {0}")]
-    CheckpointEncode(#[from] bincode::error::EncodeError),
-    /// The file is not a checkpoint of this run.
-    #[error("checkpoint {path}: {problem}", path = path.display())]
-    CheckpointMismatch {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What is wrong.
-        problem: &'static str,
-    },
+    /// The checkpoint could not be written or resumed from.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::train::checkpoint::CheckpointError),
 }
 
 impl LmsConfig {

@@ -44,7 +44,7 @@ use crate::game::{Player, Position};
 use crate::ml::lms::{Lms, N_WEIGHTS};
 use crate::progress::Progress;
 use crate::search::{SearchParams, Searcher};
-use checkpoint::{Checkpoint, config_key, load_checkpoint, save_checkpoint};
+use checkpoint::{Checkpoint, load_checkpoint, save_checkpoint};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -107,17 +107,9 @@ pub fn train_with(
         initial = start;
     }
     let restored = match checkpointing {
-        Some(c) if c.resume => load_checkpoint(&c.path)?,
+        Some(c) if c.resume => load_checkpoint(&c.path, config)?,
         _ => None,
     };
-    if let (Some(c), Some(cp)) = (&restored, checkpointing)
-        && c.config != config_key(config)
-    {
-        return Err(LmsTrainError::CheckpointMismatch {
-            path: cp.path.clone(),
-            problem: "written by a run with other settings",
-        });
-    }
     let features = Linear8::new(geom);
     let handtuned = Arc::new(LinearEvaluator::new(geom, HAND_TUNED_WEIGHTS, "handtuned"));
     let eval_seed = crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsEvaluation, &[]);
@@ -237,8 +229,8 @@ pub fn train_with(
         {
             save_checkpoint(
                 &c.path,
+                config,
                 &Checkpoint {
-                    config: config_key(config),
                     games: game,
                     rng_word_pos: rng.get_word_pos(),
                     initial,
@@ -388,7 +380,7 @@ mod tests {
         assert!(err.to_string().contains("other settings"), "{err}");
         std::fs::write(&cp.path, b"junk").unwrap();
         let err = train_with(&config, Some(&cp), &Quiet).unwrap_err();
-        assert!(err.to_string().contains("not an LMS checkpoint"), "{err}");
+        assert!(err.to_string().contains("not a checkpoint"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

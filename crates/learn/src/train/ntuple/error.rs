@@ -20,13 +20,17 @@ pub enum NTupleTrainError {
         /// What it must be.
         expected: &'static str,
     },
-    /// The checkpoint file.
-    #[error("{path}: {problem}", path = path.display())]
-    Checkpoint {
+    /// The checkpoint file could not be written or resumed from.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::train::checkpoint::CheckpointError),
+    /// A checkpoint whose network does not fit its recipe's layout.
+    #[error("checkpoint {path}: {source}", path = path.display())]
+    CheckpointNetwork {
         /// The file.
         path: PathBuf,
-        /// What is wrong.
-        problem: String,
+        /// Why the network does not load.
+        #[source]
+        source: NTupleError,
     },
     /// The curve's measurements.
     #[error(transparent)]

@@ -10,46 +10,41 @@ use crate::ml::ntuple::NTupleNetwork;
 use serde::Serialize;
 use std::path::PathBuf;
 
+/// The trainer's name in its checkpoints.
+const TRAINER: &str = "ntuple";
+
+/// Writes a run's state in the format every trainer shares ([`crate::train::checkpoint`]),
+/// under its recipe.
 pub(super) fn save_checkpoint(
     path: &std::path::Path,
     state: &Checkpoint,
 ) -> Result<(), NTupleTrainError> {
-    let bytes = bincode::serde::encode_to_vec(state, bincode::config::standard()).map_err(|e| {
-        NTupleTrainError::Checkpoint {
-            path: path.to_path_buf(),
-            problem: e.to_string(),
-        }
-    })?;
-    crate::io::write_bytes_atomic(path, &bytes).map_err(|e| NTupleTrainError::Checkpoint {
-        path: path.to_path_buf(),
-        problem: e.to_string(),
-    })
+    Ok(crate::train::checkpoint::save(
+        path,
+        TRAINER,
+        &state.config.to_toml(),
+        state,
+    )?)
 }
 
+/// The state in `path` of a run of `config`; refused when another trainer, version or run
+/// wrote it, or its network does not fit the layout.
 pub(super) fn load_checkpoint(
     path: &std::path::Path,
     config: &NTupleConfig,
     geom: Geometry,
 ) -> Result<Checkpoint, NTupleTrainError> {
-    let bad = |problem: String| NTupleTrainError::Checkpoint {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let (state, _): (Checkpoint, _) = bincode::serde::decode_from_slice(
-        &bytes,
-        bincode::config::standard().with_limit::<{ 1 << 30 }>(),
-    )
-    .map_err(|e| {
-        bad(format!(
-            "not a checkpoint of this version of c4 train ntuple ({e}); start again without \
-             --resume"
-        ))
+    let state: Checkpoint = crate::train::checkpoint::load(path, TRAINER, &config.to_toml())?
+        .ok_or_else(|| crate::train::checkpoint::CheckpointError::Io {
+            path: path.to_path_buf(),
+            source: std::io::ErrorKind::NotFound.into(),
+        })?;
+    NTupleNetwork::from_data(geom, state.network.clone()).map_err(|source| {
+        NTupleTrainError::CheckpointNetwork {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
-    if state.config != *config {
-        return Err(bad("written by a run with other settings".into()));
-    }
-    NTupleNetwork::from_data(geom, state.network.clone()).map_err(|e| bad(e.to_string()))?;
     Ok(state)
 }
 
