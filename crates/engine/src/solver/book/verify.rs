@@ -41,8 +41,11 @@ pub enum VerifyError {
         solved: i32,
     },
     /// A solver could not be made (the table size).
-    #[error("{0}")]
-    Solver(String),
+    #[error(transparent)]
+    Solver(#[from] crate::solver::SolverError),
+    /// The system refused the worker threads.
+    #[error("no worker threads: {0}")]
+    Threads(#[source] rayon::ThreadPoolBuildError),
 }
 
 /// Checks every entry of `book` against its children, then solves `sample` of its leaves
@@ -60,9 +63,7 @@ pub fn verify(
     if let Some(n) = threads {
         pool = pool.num_threads(n.max(1));
     }
-    let pool = pool
-        .build()
-        .map_err(|e| VerifyError::Solver(format!("no worker threads: {e}")))?;
+    let pool = pool.build().map_err(VerifyError::Threads)?;
     pool.install(|| verify_here(book, sample, seed, tt_mib, progress))
 }
 
@@ -85,16 +86,15 @@ fn verify_here(
     leaves.truncate(sample);
     let start = crate::clock::Instant::now();
     progress.start("leaves solved", leaves.len());
-    let solver = || -> Result<Solver, VerifyError> {
-        let mut s = Solver::with_table_mib(book.geometry(), tt_mib)
-            .map_err(|e| VerifyError::Solver(e.to_string()))?;
+    let solver = || -> Result<Solver, crate::solver::SolverError> {
+        let mut s = Solver::with_table_mib(book.geometry(), tt_mib)?;
         s.set_book(None);
         Ok(s)
     };
     let wrong = leaves
         .par_iter()
         .map_init(solver, |s, (moves, p): &(String, Position)| {
-            let s = s.as_mut().map_err(|e| VerifyError::Solver(e.to_string()))?;
+            let s = s.as_mut().map_err(|e| VerifyError::Solver(e.clone()))?;
             let solved = s.solve(p);
             progress.advance(1);
             let stored = book.score(p).expect("check_negamax found every leaf");
