@@ -33,7 +33,7 @@ pub enum SourcesError {
     TooFew(usize),
 }
 
-/// Examples ready for [`crate::train::gbt::train_gbt`].
+/// Examples ready for a trainer (the GBT's `train_gbt` reads them).
 pub struct TrainingSources {
     /// The rows split into training and test parts (the UCI rows; the extra rows when there
     /// is no UCI file).
