@@ -21,7 +21,7 @@ pub struct Machine {
     pub curve_every: usize,
     /// Keep a copy of the network at the curve's best point (first-player wins against the
     /// perfect player) and hand it over instead of the last weights when the curve fell
-    /// clearly below it ([`fell_from`]). It changes nothing a run learns, only which of the
+    /// clearly below it ([`super::fell_from`]). It changes nothing a run learns, only which of the
     /// networks the curve measured is handed over, so it sees what the cadence lets it see.
     pub keep_best: bool,
 }

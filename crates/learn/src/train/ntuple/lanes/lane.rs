@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub(in crate::train::ntuple) const TCL_BETA: f32 = 2.7;
 
 /// The running mean of the weights taken at the end of every round of self-play from a
-/// given game on (the tail average of [`super::NTupleConfig::tail`]).
+/// given game on (the tail average of [`crate::train::ntuple::NTupleConfig::tail`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TailAverage {
     /// The mean so far (empty before the first snapshot).
