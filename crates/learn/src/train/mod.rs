@@ -18,3 +18,4 @@ pub mod make_bench_sets;
 pub mod ntuple;
 pub mod sample_positions;
 pub mod selfplay;
+pub mod setting;

@@ -92,15 +92,8 @@ pub enum LmsTrainError {
     #[error(transparent)]
     Lms(#[from] LmsError),
     /// Any other setting, named.
-    #[error("{name} = {value}: {expected}")]
-    Setting {
-        /// The setting.
-        name: &'static str,
-        /// Its value.
-        value: String,
-        /// What is allowed.
-        expected: &'static str,
-    },
+    #[error(transparent)]
+    Setting(#[from] crate::train::setting::SettingError),
     /// The checkpoint could not be written or resumed from.
     #[error(transparent)]
     Checkpoint(#[from] crate::train::checkpoint::CheckpointError),
@@ -110,11 +103,13 @@ impl LmsConfig {
     /// Checks every setting, naming the first bad one.
     pub fn check(&self) -> Result<(), LmsTrainError> {
         let bad = |name, value: &dyn ToString, expected| {
-            Err(LmsTrainError::Setting {
-                name,
-                value: value.to_string(),
-                expected,
-            })
+            Err(LmsTrainError::Setting(
+                crate::train::setting::SettingError {
+                    name,
+                    value: value.to_string(),
+                    expected,
+                },
+            ))
         };
         let cells = self.geometry.cells();
         if !(1..=20).contains(&self.depth) {

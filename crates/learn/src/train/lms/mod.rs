@@ -85,11 +85,13 @@ pub fn train_with(
 ) -> Result<LmsRun, LmsTrainError> {
     config.check()?;
     if checkpointing.is_some_and(|c| c.every == 0) {
-        return Err(LmsTrainError::Setting {
-            name: "checkpoint interval",
-            value: "0".into(),
-            expected: "at least one game",
-        });
+        return Err(LmsTrainError::Setting(
+            crate::train::setting::SettingError {
+                name: "checkpoint interval",
+                value: "0".into(),
+                expected: "at least one game",
+            },
+        ));
     }
     let geom = config.geometry;
     let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(

@@ -49,11 +49,13 @@ pub fn train_restarts(
     progress: &dyn Progress,
 ) -> Result<(LmsRun, Vec<Restart>), LmsTrainError> {
     if restarts == 0 || match_games == 0 {
-        return Err(LmsTrainError::Setting {
-            name: "restarts and their match games",
-            value: format!("{restarts} and {match_games}"),
-            expected: "at least 1 each",
-        });
+        return Err(LmsTrainError::Setting(
+            crate::train::setting::SettingError {
+                name: "restarts and their match games",
+                value: format!("{restarts} and {match_games}"),
+                expected: "at least 1 each",
+            },
+        ));
     }
     let mut best: Option<(LmsRun, f64)> = None;
     let mut summaries = Vec::with_capacity(restarts);

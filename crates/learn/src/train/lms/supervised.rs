@@ -56,11 +56,13 @@ impl SupervisedConfig {
     /// Checks every setting, naming the first bad one.
     pub fn check(&self) -> Result<(), LmsTrainError> {
         let bad = |name, value: &dyn std::fmt::Display, expected| {
-            Err(LmsTrainError::Setting {
-                name,
-                value: value.to_string(),
-                expected,
-            })
+            Err(LmsTrainError::Setting(
+                crate::train::setting::SettingError {
+                    name,
+                    value: value.to_string(),
+                    expected,
+                },
+            ))
         };
         if !(self.rate.is_finite() && self.rate > 0.0) {
             return bad("rate", &self.rate, "a positive number");
@@ -135,11 +137,13 @@ pub fn fit_supervised(
 ) -> Result<SupervisedFit, LmsTrainError> {
     config.check()?;
     if examples.len() < 2 {
-        return Err(LmsTrainError::Setting {
-            name: "labelled positions",
-            value: examples.len().to_string(),
-            expected: "at least 2",
-        });
+        return Err(LmsTrainError::Setting(
+            crate::train::setting::SettingError {
+                name: "labelled positions",
+                value: examples.len().to_string(),
+                expected: "at least 2",
+            },
+        ));
     }
     let features = Linear8::new(geom);
     let mut samples: Vec<LmsSample> = examples
@@ -348,7 +352,7 @@ mod tests {
             },
         ] {
             let e = fit_supervised(&two, g, &bad, &quiet).unwrap_err();
-            assert!(matches!(e, LmsTrainError::Setting { .. }), "{e}");
+            assert!(matches!(e, LmsTrainError::Setting(_)), "{e}");
         }
     }
 }

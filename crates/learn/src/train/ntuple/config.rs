@@ -152,11 +152,13 @@ impl NTupleConfig {
     /// Checks every setting.
     pub fn check(&self) -> Result<(), NTupleTrainError> {
         let bad = |name, value: String, expected| {
-            Err(NTupleTrainError::Setting {
-                name,
-                value,
-                expected,
-            })
+            Err(NTupleTrainError::Setting(
+                crate::train::setting::SettingError {
+                    name,
+                    value,
+                    expected,
+                },
+            ))
         };
         for (name, v) in [
             ("rate", self.rate),

@@ -11,15 +11,8 @@ pub enum NTupleTrainError {
     #[error(transparent)]
     Network(#[from] NTupleError),
     /// A setting out of range.
-    #[error("{name} = {value}: {expected}")]
-    Setting {
-        /// The setting.
-        name: &'static str,
-        /// Its value.
-        value: String,
-        /// What it must be.
-        expected: &'static str,
-    },
+    #[error(transparent)]
+    Setting(#[from] crate::train::setting::SettingError),
     /// The checkpoint file could not be written or resumed from.
     #[error(transparent)]
     Checkpoint(#[from] crate::train::checkpoint::CheckpointError),
