@@ -4,7 +4,7 @@ use super::Shared;
 use super::error::{ApiError, ApiResult};
 use crate::agents::{AgentFactory, AgentKind, AgentSpec};
 use crate::answers::{MoveAnswer, PlayError};
-use crate::game::{Geometry, Player, Position};
+use crate::game::{Geometry, Player};
 use crate::solver::SolverPool;
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
@@ -167,21 +167,16 @@ pub(super) async fn adaptive(
     let limit = state.config.move_limit;
     let (answer, _) = state
         .heavy(limit, move |_, stop| {
-            let agent = crate::answers::adaptive_in_game(
+            crate::answers::adaptive_answer(
                 &factory,
-                req.state.as_deref(),
-                Position::new(pos.geometry()),
+                &pos,
                 &req.moves,
                 side,
                 req.seed,
-                Some(stop),
-            )
-            .map_err(ApiError::BadRequest)?;
-            Ok::<_, ApiError>(crate::answers::AdaptiveAnswer::of(
-                &agent,
-                &pos,
                 req.state.as_deref(),
-            ))
+                stop,
+            )
+            .map_err(ApiError::BadRequest)
         })
         .await?;
     Ok(Json(answer?))

@@ -26,7 +26,7 @@ pub mod ffi;
 
 use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentSpec, Resources};
-use connect4_engine::answers::{self, AdaptiveAnswer, AnalyzeAnswer, BookSummary, ReviewAnswer};
+use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, ReviewAnswer};
 use connect4_engine::clock::Instant;
 use connect4_engine::game::{Geometry, Outcome, Player, Position};
 use connect4_engine::solver::book::{self, Book};
@@ -265,20 +265,16 @@ impl Engine {
             .factory_in(pos.geometry(), &self.resources)
             .map_err(|e| e.to_string())?;
         let stop = Interrupt::after(limit);
-        let agent = answers::adaptive_in_game(
+        let answer = answers::adaptive_answer(
             &factory,
-            r.state.as_deref(),
-            Position::new(pos.geometry()),
+            &pos,
             &r.moves,
             side,
             r.seed,
-            Some(&stop),
-        )?;
-        to_json(serde_json::to_value(AdaptiveAnswer::of(
-            &agent,
-            &pos,
             r.state.as_deref(),
-        )))
+            &stop,
+        )?;
+        to_json(serde_json::to_value(answer))
     }
 
     /// The model files an agent spec needs that the engine does not hold.

@@ -44,6 +44,31 @@ pub fn dial_range() -> DialRange {
     DialRange { low, high }
 }
 
+/// The adaptive agent's answer after the game `moves` (finished or not) in `pos`, played
+/// as `side` from `state` (its saved JSON; `None`: fresh): its estimate of the player, and
+/// the state to keep once the game is over. What `/api/adaptive` and the WebAssembly
+/// engine's `adaptive` op answer; `stop` bounds the judging of the moves.
+pub fn adaptive_answer(
+    factory: &AgentFactory,
+    pos: &Position,
+    moves: &str,
+    side: Player,
+    seed: u64,
+    state: Option<&str>,
+    stop: &crate::Interrupt,
+) -> Result<AdaptiveAnswer, String> {
+    let agent = adaptive_in_game(
+        factory,
+        state,
+        Position::new(pos.geometry()),
+        moves,
+        side,
+        seed,
+        Some(stop),
+    )?;
+    Ok(AdaptiveAnswer::of(&agent, pos, state))
+}
+
 /// An adaptive agent of `factory` (which must be adaptive) that has read the game
 /// `moves` (1-based digits from the empty board of `start`'s size) from `state` (the saved
 /// JSON; `None`: a fresh agent at the spec's start), playing `side`; `stop` bounds its

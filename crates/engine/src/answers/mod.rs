@@ -10,7 +10,7 @@ mod presets;
 mod review;
 mod spec;
 
-pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_in_game, dial_range};
+pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_answer, adaptive_in_game, dial_range};
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
 pub use play::{PlayError, play_move};
 pub use presets::{PRESETS, Preset, presets};
