@@ -4,6 +4,7 @@
 //! and gain importance beside it.
 
 pub mod experiment;
+mod report_text;
 
 use crate::datasets::Example;
 use crate::datasets::sources::{SourcesError, gather, read_labelled_examples};
