@@ -27,25 +27,25 @@ pub(super) fn save_checkpoint(
     )?)
 }
 
-/// The state in `path` of a run of `config`; refused when another trainer, version or run
-/// wrote it, or its network does not fit the layout.
+/// The state in `path` of a run of `config` (`None`: no file); refused when another
+/// trainer, version or run wrote it, or its network does not fit the layout.
 pub(super) fn load_checkpoint(
     path: &std::path::Path,
     config: &NTupleConfig,
     geom: Geometry,
-) -> Result<Checkpoint, NTupleTrainError> {
-    let state: Checkpoint = crate::train::checkpoint::load(path, TRAINER, &config.to_toml())?
-        .ok_or_else(|| crate::train::checkpoint::CheckpointError::Io {
-            path: path.to_path_buf(),
-            source: std::io::ErrorKind::NotFound.into(),
-        })?;
+) -> Result<Option<Checkpoint>, NTupleTrainError> {
+    let Some(state): Option<Checkpoint> =
+        crate::train::checkpoint::load(path, TRAINER, &config.to_toml())?
+    else {
+        return Ok(None);
+    };
     NTupleNetwork::from_data(geom, state.network.clone()).map_err(|source| {
         NTupleTrainError::CheckpointNetwork {
             path: path.to_path_buf(),
             source,
         }
     })?;
-    Ok(state)
+    Ok(Some(state))
 }
 
 /// What a run's report (`NAME.report.json`) holds.

@@ -32,9 +32,13 @@ pub fn train_ntuple(
     progress: &dyn Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
     config.check()?;
-    let mut state = match checkpointing {
-        Some(c) if c.resume && c.path.exists() => load_checkpoint(&c.path, config, geom)?,
-        _ => Checkpoint {
+    let restored = match checkpointing {
+        Some(c) if c.resume => load_checkpoint(&c.path, config, geom)?,
+        _ => None,
+    };
+    let mut state = match restored {
+        Some(state) => state,
+        None => Checkpoint {
             config: config.clone(),
             supervised_done: examples.is_empty(),
             games_done: 0,
