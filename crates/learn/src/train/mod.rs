@@ -4,6 +4,7 @@
 //! - [`gbt`]: the gradient-boosted trees (sources, presets, holdout/CV, saving).
 //! - [`lms`]: the linear evaluator's weights by the LMS rule (self-play and supervised).
 //! - [`ntuple`]: n-tuple networks by TD self-play and supervised LMS.
+//! - [`run_loop`]: the loop every self-play trainer runs on (play, measure, keep, save).
 //! - [`selfplay`]: solver-labelled positions from self-play games.
 //! - [`sample_positions`]: distinct open positions for the labelling engine.
 //! - [`make_bench_sets`]: benchmark sets by phase and difficulty.
@@ -16,6 +17,7 @@ pub mod gbt;
 pub mod lms;
 pub mod make_bench_sets;
 pub mod ntuple;
+pub mod run_loop;
 pub mod sample_positions;
 pub mod selfplay;
 pub mod setting;

@@ -7,17 +7,6 @@ use super::records::{GameRecord, MatchScore};
 use crate::ml::lms::N_WEIGHTS;
 use serde::Serialize;
 
-/// Where and how often [`super::train_with`] saves its state, and whether it starts from it.
-#[derive(Clone, Debug)]
-pub struct Checkpointing {
-    /// The checkpoint file (written atomically).
-    pub path: std::path::PathBuf,
-    /// Games between checkpoints.
-    pub every: usize,
-    /// Continue from the checkpoint if there is one (otherwise start afresh).
-    pub resume: bool,
-}
-
 /// Everything the training loop needs to go on after game `games`: with it, a resumed run
 /// plays the same games and ends with the same weights as one that was never stopped.
 #[derive(Serialize, serde::Deserialize)]
@@ -30,6 +19,8 @@ pub(super) struct Checkpoint {
     pub(super) weights: [f64; N_WEIGHTS],
     pub(super) records: Vec<GameRecord>,
     pub(super) evaluations: Vec<MatchScore>,
+    /// The best weights measured so far.
+    pub(super) keep: crate::train::run_loop::KeepBest<[f64; N_WEIGHTS]>,
 }
 
 pub(super) fn config_key(config: &LmsConfig) -> String {

@@ -24,7 +24,7 @@ mod report;
 mod restarts;
 mod supervised;
 
-pub use checkpoint::Checkpointing;
+pub use crate::train::run_loop::Checkpointing;
 pub use config::{Keep, LmsConfig, LmsTrainError};
 pub use evaluation::evaluation_match;
 pub use examples::game_examples;
@@ -44,9 +44,11 @@ use crate::game::{Player, Position};
 use crate::ml::lms::{Lms, N_WEIGHTS};
 use crate::progress::Progress;
 use crate::search::{SearchParams, Searcher};
+use crate::train::run_loop::{self, Cadence, KeepBest, Trainer};
 use checkpoint::{Checkpoint, load_checkpoint, save_checkpoint};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Runs LMS training; `progress` hears of one part, the training games (one step per game,
@@ -84,16 +86,9 @@ pub fn train_with(
     progress: &dyn Progress,
 ) -> Result<LmsRun, LmsTrainError> {
     config.check()?;
-    if checkpointing.is_some_and(|c| c.every == 0) {
-        return Err(LmsTrainError::Setting(
-            crate::train::setting::SettingError {
-                name: "checkpoint interval",
-                value: "0".into(),
-                expected: "at least one game",
-            },
-        ));
+    if let Some(c) = checkpointing {
+        c.check()?;
     }
-    let geom = config.geometry;
     let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
         config.seed,
         crate::seed::Stream::LmsSelfPlay,
@@ -112,69 +107,111 @@ pub fn train_with(
         Some(c) if c.resume => load_checkpoint(&c.path, config)?,
         _ => None,
     };
-    let features = Linear8::new(geom);
-    let handtuned = Arc::new(LinearEvaluator::new(geom, HAND_TUNED_WEIGHTS, "handtuned"));
-    let eval_seed = crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsEvaluation, &[]);
-    let mut lms = Lms::new(initial, config.rate)?;
-    let mut records: Vec<GameRecord> = Vec::new();
-    let mut evaluations = Vec::new();
-    let mut first_game = 1;
+    let geom = config.geometry;
+    let mut run = SelfPlay {
+        config,
+        rng,
+        initial,
+        lms: Lms::new(initial, config.rate)?,
+        features: Linear8::new(geom),
+        handtuned: Arc::new(LinearEvaluator::new(geom, HAND_TUNED_WEIGHTS, "handtuned")),
+        eval_seed: crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsEvaluation, &[]),
+        records: Vec::new(),
+        evaluations: Vec::new(),
+        keep: KeepBest::default(),
+        progress,
+    };
     progress.start("LMS training games", config.max_games);
     if let Some(c) = restored {
-        initial = c.initial;
-        lms = Lms::new(c.weights, config.rate)?;
-        rng.set_word_pos(c.rng_word_pos);
-        first_game = c.games + 1;
-        records = c.records;
-        evaluations = c.evaluations;
-        progress.advance(records.len());
+        run.initial = c.initial;
+        run.lms = Lms::new(c.weights, config.rate)?;
+        run.rng.set_word_pos(c.rng_word_pos);
+        run.records = c.records;
+        run.evaluations = c.evaluations;
+        run.keep = c.keep;
+        progress.advance(run.records.len());
+    } else if config.eval_every > 0 {
+        // The starting weights' match: a reference point, it never stops the run.
+        let _ = run.measure(0)?;
     }
-    let evaluate = |weights, after_games, evaluations: &mut Vec<MatchScore>| {
-        let mut m = evaluation_match(
-            geom,
-            weights,
-            config.depth,
-            config.eval_games,
-            config.opening,
-            eval_seed,
-        );
-        m.after_games = after_games;
-        evaluations.push(m);
+    let cadence = Cadence {
+        measure_every: config.eval_every,
+        measure_at_end: false,
     };
-    if config.eval_every > 0 && first_game == 1 {
-        evaluate(initial, 0, &mut evaluations);
-    }
-    let mut stop = StopReason::MaxGames;
-    for game in first_game..=config.max_games {
+    let done = run.records.len();
+    let stop = run_loop::run(&mut run, done, config.max_games, cadence, checkpointing)?
+        .unwrap_or(StopReason::MaxGames);
+    let last = run.lms.weights();
+    let (weights, kept_after_games) = match (config.keep, run.keep.best()) {
+        (Keep::Best, Some(k)) => (k.weights, k.point),
+        _ => (last, run.records.len()),
+    };
+    progress.finish();
+    Ok(LmsRun {
+        initial_weights: run.initial,
+        weights,
+        last_weights: last,
+        kept_after_games,
+        games: run.records.len(),
+        stop,
+        records: run.records,
+        evaluations: run.evaluations,
+    })
+}
+
+/// The self-play loop's state: the trainee, its games and matches, the best weights so far.
+struct SelfPlay<'a> {
+    config: &'a LmsConfig,
+    rng: ChaCha8Rng,
+    initial: [f64; N_WEIGHTS],
+    lms: Lms,
+    features: Linear8,
+    handtuned: Arc<LinearEvaluator>,
+    eval_seed: u64,
+    records: Vec<GameRecord>,
+    evaluations: Vec<MatchScore>,
+    keep: KeepBest<[f64; N_WEIGHTS]>,
+    progress: &'a dyn Progress,
+}
+
+impl Trainer for SelfPlay<'_> {
+    type Stop = StopReason;
+    type Error = LmsTrainError;
+
+    /// One game against the hand-tuned agent (the trainee moves first in odd games), then
+    /// one LMS step on the positions it met: the stopping rules look after every game.
+    fn play(&mut self, games: std::ops::Range<usize>) -> Result<usize, LmsTrainError> {
+        let (config, geom) = (self.config, self.config.geometry);
+        let game = games.start + 1;
         let trainee_player = if game % 2 == 1 {
             Player::First
         } else {
             Player::Second
         };
         let params = SearchParams::depth(config.depth);
-        let trainee_eval = Arc::new(LinearEvaluator::new(geom, lms.weights(), "lms"));
+        let trainee_eval = Arc::new(LinearEvaluator::new(geom, self.lms.weights(), "lms"));
         let mut me = SearchAgent::new("lms", Searcher::new(trainee_eval, params.clone()));
-        let mut them = SearchAgent::new("handtuned", Searcher::new(handtuned.clone(), params));
-        let opening = random_opening(geom, config.opening, &mut rng);
+        let mut them = SearchAgent::new("handtuned", Searcher::new(self.handtuned.clone(), params));
+        let opening = random_opening(geom, config.opening, &mut self.rng);
         let start = Position::new(geom);
         let played = if trainee_player == Player::First {
             play_game(&mut me, &mut them, start, &opening)
         } else {
             play_game(&mut them, &mut me, start, &opening)
         };
+        let rng = &mut self.rng;
         let examples = game_examples(
-            &lms,
-            &features,
+            &self.lms,
+            &self.features,
             geom,
             &played,
             trainee_player,
             config.win_value,
             || rng.r#gen::<f64>() < config.sample_rate,
         );
-        let stats = lms.update(&examples);
+        let stats = self.lms.update(&examples);
         let first_score = played.result.first_score();
-        let w = lms.weights();
-        records.push(GameRecord {
+        self.records.push(GameRecord {
             game,
             trainee_first: trainee_player == Player::First,
             trainee_score: if trainee_player == Player::First {
@@ -186,91 +223,86 @@ pub fn train_with(
             examples: examples.len(),
             mse: stats.mse,
             max_change: stats.max_change,
-            weights: w,
+            weights: self.lms.weights(),
         });
-        progress.advance(1);
-        progress.message(&match evaluations.last() {
+        self.progress.advance(1);
+        self.progress.message(&match self.evaluations.last() {
             Some(m) => format!("mse {:.4}, last match {:.0}%", stats.mse, 100.0 * m.score),
             None => format!("mse {:.4}", stats.mse),
         });
-
-        if config.eval_every > 0 && game % config.eval_every == 0 {
-            evaluate(w, game, &mut evaluations);
-            let m = evaluations.last().expect("just pushed");
-            if m.score >= config.stop_score {
-                stop = StopReason::BeatHandTuned;
-                break;
-            }
-        }
-        if game >= config.window {
-            let window = &records[game - config.window..];
-            let then = if game == config.window {
-                initial
-            } else {
-                records[game - config.window - 1].weights()
-            };
-            let moved = then
-                .iter()
-                .zip(&w)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
-            if moved < config.weight_tol {
-                stop = StopReason::WeightsConverged;
-                break;
-            }
-            let mean_mse = window.iter().map(|r| r.mse).sum::<f64>() / window.len() as f64;
-            if mean_mse < config.error_tol {
-                stop = StopReason::ErrorSmall;
-                break;
-            }
-        }
-        // Saved after the game's evaluation and stop checks, so a resumed run goes on with
-        // the next game exactly as an uninterrupted one would.
-        if let Some(c) = checkpointing
-            && game % c.every == 0
-        {
-            save_checkpoint(
-                &c.path,
-                config,
-                &Checkpoint {
-                    games: game,
-                    rng_word_pos: rng.get_word_pos(),
-                    initial,
-                    weights: w,
-                    records: records.clone(),
-                    evaluations: evaluations.clone(),
-                },
-            )?;
-        }
+        Ok(game)
     }
-    let last = lms.weights();
-    let (weights, kept_after_games) = match config.keep {
-        // Random starting weights are never worth keeping; given ones (a supervised fit)
-        // compete with the trained ones.
-        Keep::Best => evaluations
+
+    /// A match against the hand-tuned agent; the best weights are kept (random starting
+    /// weights never are: given ones, a supervised fit, compete with the trained ones).
+    fn measure(&mut self, games: usize) -> Result<ControlFlow<StopReason>, LmsTrainError> {
+        let config = self.config;
+        let weights = match games {
+            0 => self.initial,
+            _ => self.lms.weights(),
+        };
+        let mut m = evaluation_match(
+            config.geometry,
+            weights,
+            config.depth,
+            config.eval_games,
+            config.opening,
+            self.eval_seed,
+        );
+        m.after_games = games;
+        if games > 0 || config.start.is_some() {
+            self.keep.offer(games, m.score, || weights);
+        }
+        let beat = games > 0 && m.score >= config.stop_score;
+        self.evaluations.push(m);
+        Ok(match beat {
+            true => ControlFlow::Break(StopReason::BeatHandTuned),
+            false => ControlFlow::Continue(()),
+        })
+    }
+
+    /// Converged: the weights moved less than `weight_tol` over the last `window` games, or
+    /// the mean squared error of those games fell below `error_tol`.
+    fn stop(&mut self, game: usize) -> ControlFlow<StopReason> {
+        let config = self.config;
+        if game < config.window {
+            return ControlFlow::Continue(());
+        }
+        let window = &self.records[game - config.window..];
+        let then = match game - config.window {
+            0 => self.initial,
+            n => self.records[n - 1].weights(),
+        };
+        let moved = then
             .iter()
-            .filter(|m| m.after_games > 0 || config.start.is_some())
-            .fold(None::<&MatchScore>, |best, m| match best {
-                Some(b) if b.score > m.score => Some(b),
-                _ => Some(m),
-            })
-            .map_or((last, records.len()), |m| match m.after_games {
-                0 => (initial, 0),
-                n => (records[n - 1].weights(), n),
-            }),
-        Keep::Last => (last, records.len()),
-    };
-    progress.finish();
-    Ok(LmsRun {
-        initial_weights: initial,
-        weights,
-        last_weights: last,
-        kept_after_games,
-        games: records.len(),
-        stop,
-        records,
-        evaluations,
-    })
+            .zip(&self.lms.weights())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        if moved < config.weight_tol {
+            return ControlFlow::Break(StopReason::WeightsConverged);
+        }
+        let mean_mse = window.iter().map(|r| r.mse).sum::<f64>() / window.len() as f64;
+        if mean_mse < config.error_tol {
+            return ControlFlow::Break(StopReason::ErrorSmall);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn save(&mut self, games: usize, c: &Checkpointing) -> Result<(), LmsTrainError> {
+        save_checkpoint(
+            &c.path,
+            self.config,
+            &Checkpoint {
+                games,
+                rng_word_pos: self.rng.get_word_pos(),
+                initial: self.initial,
+                weights: self.lms.weights(),
+                records: self.records.clone(),
+                evaluations: self.evaluations.clone(),
+                keep: self.keep.clone(),
+            },
+        )
+    }
 }
 
 #[cfg(test)]

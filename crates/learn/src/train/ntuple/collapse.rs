@@ -42,6 +42,12 @@ fn first_of(p: &CurvePoint) -> Option<&super::PerfectMatch> {
     p.vs_perfect.iter().find(|m| m.side == Side::First)
 }
 
+/// The first-player win rate against the perfect player a self-play point measured: what
+/// the best point is judged by (`None`: not a self-play point, or no such match).
+pub fn first_player_wins(p: &CurvePoint) -> Option<f64> {
+    first_of(p).map(|m| m.win_rate)
+}
+
 /// The self-play point whose network won most as first player against the perfect player,
 /// the later of equals (it has learned longer): the network a run keeps a copy of, in case
 /// the curve falls from it.
@@ -49,7 +55,7 @@ pub fn best_point(curve: &[CurvePoint]) -> Option<usize> {
     curve
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| Some((i, first_of(p)?.win_rate)))
+        .filter_map(|(i, p)| Some((i, first_player_wins(p)?)))
         .max_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
         .map(|(i, _)| i)
 }

@@ -170,17 +170,23 @@ fn train_one(
     path: &Path,
     progress: &dyn Progress,
 ) -> Result<(JobRun, Vec<PathBuf>), JobError> {
+    // An interval of 0: no checkpoint on the way (a run told to resume still resumes from
+    // an earlier one, and saves at its end).
     let checkpoint = Checkpointing {
         path: beside(path, ".checkpoint"),
-        every: job.checkpoint_every,
+        every: match job.checkpoint_every {
+            0 => usize::MAX,
+            k => k,
+        },
         resume: job.resume,
     };
+    let checkpointing = (job.checkpoint_every > 0 || job.resume).then_some(&checkpoint);
     let run = train_ntuple(
         config,
         job.geom,
         job.examples,
         job.probe,
-        Some(&checkpoint),
+        checkpointing,
         &job.machine,
         progress,
     )?;
@@ -306,9 +312,10 @@ mod tests {
 
     #[test]
     fn a_run_that_kept_an_earlier_network_is_judged_and_reported_by_it() {
+        use super::super::Checkpoint;
         use super::super::collapse::tests::point;
         use super::super::files::save_checkpoint;
-        use super::super::{Checkpoint, Snapshot};
+        use super::super::tests::kept_at;
         use crate::ml::ntuple::NTupleNetwork;
         let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -340,10 +347,7 @@ mod tests {
             network: net.data(),
             tcl: None,
             tail: None,
-            best: Some(Snapshot {
-                point: 1,
-                weights: kept.weights().to_vec(),
-            }),
+            best: kept_at(1, 0.92, &kept),
         };
         save_checkpoint(&beside(&out, ".checkpoint"), &state).unwrap();
         let job = Job {

@@ -29,7 +29,9 @@ mod run;
 mod self_play;
 mod trainer;
 
-pub use collapse::{best_point, collapse, fell_from, handed_point, kept_summary};
+pub use collapse::{
+    best_point, collapse, fell_from, first_player_wins, handed_point, kept_summary,
+};
 pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use error::{Diverged, NTupleTrainError};
@@ -38,7 +40,7 @@ pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
 pub use lanes::{SUMMED_LANES, TailAverage};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
 pub use recipe::{RecipeError, RecipeKey, SHIPPED_RECIPE, recipe_keys};
-pub use run::{Checkpoint, Checkpointing, Machine, NTupleRun, Snapshot};
+pub use run::{Checkpoint, Checkpointing, Machine, NTupleRun};
 pub use self_play::SyncTimes;
 pub use trainer::train_ntuple;
 

@@ -1,5 +1,5 @@
 //! What a run is given besides its recipe ([`Machine`], [`Checkpointing`]), what it saves
-//! ([`Checkpoint`], [`Snapshot`]) and what it hands over ([`NTupleRun`]): plain data, below
+//! ([`Checkpoint`]) and what it hands over ([`NTupleRun`]): plain data, below
 //! the trainer and its files.
 
 use super::config::NTupleConfig;
@@ -7,8 +7,9 @@ use super::curve::CurvePoint;
 use super::lanes::{TailAverage, TclState};
 use super::self_play::SyncTimes;
 use crate::ml::ntuple::{NTupleData, NTupleNetwork};
+pub use crate::train::run_loop::Checkpointing;
+use crate::train::run_loop::KeepBest;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
 
 /// How a run uses the machine it runs on. None of it changes what the run learns: a
 /// checkpoint resumes on any machine, and a seed gives the same network on any.
@@ -37,15 +38,6 @@ impl Default for Machine {
     }
 }
 
-/// A copy of the network at one curve point, kept in case the curve falls from it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Snapshot {
-    /// Its point's index on the curve.
-    pub point: usize,
-    /// The weights the run would have handed over at that point.
-    pub weights: Vec<f32>,
-}
-
 /// The state a run saves and resumes from.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Checkpoint {
@@ -65,18 +57,9 @@ pub struct Checkpoint {
     pub tcl: Option<TclState>,
     /// The tail average so far, when the run averages.
     pub tail: Option<TailAverage>,
-    /// The network at the curve's best point so far, when the machine keeps it.
-    pub best: Option<Snapshot>,
-}
-
-/// Where and how often a run saves its state.
-pub struct Checkpointing {
-    /// The checkpoint file.
-    pub path: PathBuf,
-    /// Save every K self-play games.
-    pub every: usize,
-    /// Start from the file if it is there.
-    pub resume: bool,
+    /// The network at the curve's best point so far (the point's index and first-player
+    /// wins), when the machine keeps it.
+    pub best: KeepBest<Vec<f32>>,
 }
 
 /// The outcome of a run.

@@ -71,7 +71,7 @@ fn self_play_is_seeded_and_resumes_to_the_same_network() {
             network: net.data(),
             tcl: None,
             tail: None,
-            best: None,
+            best: Default::default(),
         },
     )
     .unwrap();
@@ -378,10 +378,7 @@ fn a_run_whose_curve_fell_hands_over_the_network_it_kept() {
         network: last.data(),
         tcl: None,
         tail: None,
-        best: Some(Snapshot {
-            point: 1,
-            weights: kept.weights().to_vec(),
-        }),
+        best: kept_at(1, 0.92, &kept),
     };
     save_checkpoint(&cp.path, &state).unwrap();
     let run = train_ntuple(&config, g, &[], None, Some(&cp), &one(), &q).unwrap();
@@ -443,4 +440,16 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .num_threads(threads)
         .build()
         .unwrap()
+}
+
+/// A keep-best holding `net` as the network of curve point `point`, with first-player wins
+/// `wins`: what a run that measured it best there saved.
+pub(super) fn kept_at(
+    point: usize,
+    wins: f64,
+    net: &NTupleNetwork,
+) -> crate::train::run_loop::KeepBest<Vec<f32>> {
+    let mut k = crate::train::run_loop::KeepBest::default();
+    k.offer(point, wins, || net.weights().to_vec());
+    k
 }

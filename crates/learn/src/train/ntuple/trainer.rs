@@ -1,22 +1,25 @@
 //! The run: the supervised part and self-play in the recipe's order, the curve measured and
-//! the state checkpointed as the machine says, the best point kept.
+//! the state checkpointed as the machine says, the best point kept; self-play runs on the
+//! loop every self-play trainer shares ([`crate::train::run_loop`]).
 
-use super::collapse::{best_point, collapse, fell_from, kept_summary};
+use super::collapse::{collapse, fell_from, first_player_wins, kept_summary};
 use super::config::{NTupleConfig, Order, Target};
-use super::curve::{CurvePoint, CurveProbe};
+use super::curve::CurveProbe;
 use super::error::NTupleTrainError;
 use super::files::{load_checkpoint, save_checkpoint};
 use super::lanes::{TailAverage, Weights};
-use super::run::{Checkpoint, Checkpointing, Machine, NTupleRun, Snapshot};
+use super::run::{Checkpoint, Machine, NTupleRun};
 use super::self_play::{SyncTimes, round_of, self_play};
 use crate::datasets::Example;
 use crate::game::{Geometry, Player};
 use crate::ml::ntuple::NTupleNetwork;
 use crate::progress::Progress;
 use crate::seed::{Stream, derive_seed};
+use crate::train::run_loop::{self, Cadence, Checkpointing, KeepBest, Trainer};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+use std::ops::{ControlFlow, Range};
 use std::time::Instant;
 
 /// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
@@ -32,6 +35,9 @@ pub fn train_ntuple(
     progress: &dyn Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
     config.check()?;
+    if let Some(c) = checkpointing {
+        c.check()?;
+    }
     let restored = match checkpointing {
         Some(c) if c.resume => load_checkpoint(&c.path, config, geom)?,
         _ => None,
@@ -47,106 +53,25 @@ pub fn train_ntuple(
             network: NTupleNetwork::new(geom, config.layout)?.data(),
             tcl: None,
             tail: None,
-            best: None,
+            best: KeepBest::default(),
         },
     };
     let mut net = NTupleNetwork::from_data(geom, state.network.clone())?;
-    let measure = |net: &NTupleNetwork,
-                   state: &Checkpoint,
-                   part: &str|
-     -> Result<Option<CurvePoint>, NTupleTrainError> {
-        Ok(match probe {
-            Some(p) => Some(p.measure(net, part, state.games_done, state.seconds)?),
-            None => None,
-        })
+    let measure = |net: &NTupleNetwork, state: &mut Checkpoint, part: &str| {
+        measure_into(probe, net, state, part, progress)
     };
-    if state.curve.is_empty()
-        && let Some(pt) = measure(&net, &state, "start")?
-    {
-        progress.note(&pt.summary());
-        state.curve.push(pt);
+    if state.curve.is_empty() {
+        measure(&net, &mut state, "start")?;
     }
     let supervised_first = config.order == Order::SupervisedFirst;
     if supervised_first && !state.supervised_done {
         supervised(config, &mut net, examples, &mut state, progress);
-        if let Some(pt) = measure(&net, &state, "supervised")? {
-            progress.note(&pt.summary());
-            state.curve.push(pt);
-        }
+        measure(&net, &mut state, "supervised")?;
     }
     let mut sync = SyncTimes::default();
     if state.games_done < config.games {
-        progress.start("self-play games", config.games);
-        progress.advance(state.games_done);
-        let mut shared = Weights::new(&net, config.rule, state.tcl.as_ref());
-        // The run's own threads, started once: a thread a copy, no more than the lanes.
-        let threads = machine.threads.clamp(1, config.lanes.max(1));
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("c4-lane-{i}"))
-            .build()
-            .map_err(|e| NTupleTrainError::Threads {
-                threads,
-                problem: e.to_string(),
-            })?;
-        let tail_from = config.tail_from();
-        let mut tail = state.tail.clone().unwrap_or_default();
-        // The network the run would hand over if it stopped now: the tail average once it
-        // has a snapshot, else the weights as they are.
-        let handed = |net: &NTupleNetwork, tail: &TailAverage| {
-            let mut out = net.clone();
-            if tail.count > 0 {
-                out.weights_mut().copy_from_slice(&tail.mean);
-            }
-            out
-        };
-        while state.games_done < config.games {
-            // Play up to the next curve point, checkpoint or the end, whichever comes first.
-            let done = state.games_done;
-            let next_at = |every: usize| match every {
-                0 => config.games,
-                k => (done / k + 1) * k,
-            };
-            let every = checkpointing.map_or(0, |c| c.every);
-            let curve_due = next_at(machine.curve_every);
-            let end = curve_due.min(next_at(every)).min(config.games);
-            // Rounds are the recipe's, not the machine's: stop at the end of the round
-            // that reaches the point, so the cadence never changes what is learned.
-            let end = round_of(config, end - 1, config.games).end;
-            let t0 = Instant::now();
-            let feed = (config.tail > 0.0).then_some((&mut tail, tail_from));
-            let times = self_play(config, &net, &mut shared, done..end, &pool, feed, progress)?;
-            sync.add(&times);
-            state.seconds += t0.elapsed().as_secs_f64();
-            state.games_done = end;
-            shared.copy_into(&mut net);
-            let at_curve = machine.curve_every > 0 && end >= curve_due;
-            if at_curve || end == config.games {
-                let now = handed(&net, &tail);
-                if let Some(pt) = measure(&now, &state, "self-play")? {
-                    progress.note(&pt.summary());
-                    state.curve.push(pt);
-                    if let Some(warning) = collapse(&state.curve) {
-                        progress.note(&format!("warning: {warning}"));
-                    }
-                    let newest = state.curve.len() - 1;
-                    if machine.keep_best && best_point(&state.curve) == Some(newest) {
-                        state.best = Some(Snapshot {
-                            point: newest,
-                            weights: now.weights().to_vec(),
-                        });
-                    }
-                }
-            }
-            if let Some(c) = checkpointing {
-                state.network = net.data();
-                state.tcl = shared.tcl_state(&net);
-                state.tail = (tail.count > 0).then(|| tail.clone());
-                save_checkpoint(&c.path, &state)?;
-            }
-        }
-        progress.finish();
-        state.tail = (tail.count > 0).then_some(tail);
+        let part = SelfPlayPart::start(config, net, state, probe, machine, progress)?;
+        (net, state, sync) = part.run(checkpointing)?;
     }
     // A tail-averaging run hands over the average, not the last weights.
     if let Some(t) = &state.tail
@@ -157,7 +82,7 @@ pub fn train_ntuple(
     let mut kept = None;
     if machine.keep_best
         && let Some(i) = fell_from(&state.curve)
-        && let Some(snap) = state.best.as_ref().filter(|s| s.point == i)
+        && let Some(snap) = state.best.best().filter(|s| s.point == i)
     {
         net.weights_mut().copy_from_slice(&snap.weights);
         kept = Some(i);
@@ -168,10 +93,7 @@ pub fn train_ntuple(
     }
     if !supervised_first && !state.supervised_done {
         supervised(config, &mut net, examples, &mut state, progress);
-        if let Some(pt) = measure(&net, &state, "supervised")? {
-            progress.note(&pt.summary());
-            state.curve.push(pt);
-        }
+        measure(&net, &mut state, "supervised")?;
     }
     Ok(NTupleRun {
         network: net,
@@ -182,6 +104,168 @@ pub fn train_ntuple(
         sync,
         kept,
     })
+}
+
+/// Measures `net` for the curve as part `part` (nothing without a probe) and says so.
+fn measure_into(
+    probe: Option<&CurveProbe>,
+    net: &NTupleNetwork,
+    state: &mut Checkpoint,
+    part: &str,
+    progress: &dyn Progress,
+) -> Result<(), NTupleTrainError> {
+    if let Some(p) = probe {
+        let pt = p.measure(net, part, state.games_done, state.seconds)?;
+        progress.note(&pt.summary());
+        state.curve.push(pt);
+    }
+    Ok(())
+}
+
+/// Self-play on the shared loop ([`run_loop`]): rounds of the recipe's lanes on the run's
+/// own threads, the curve measured and the best network kept as the machine says.
+struct SelfPlayPart<'a> {
+    config: &'a NTupleConfig,
+    net: NTupleNetwork,
+    state: Checkpoint,
+    shared: Weights,
+    tail: TailAverage,
+    pool: rayon::ThreadPool,
+    probe: Option<&'a CurveProbe>,
+    machine: &'a Machine,
+    sync: SyncTimes,
+    progress: &'a dyn Progress,
+}
+
+impl<'a> SelfPlayPart<'a> {
+    fn start(
+        config: &'a NTupleConfig,
+        net: NTupleNetwork,
+        state: Checkpoint,
+        probe: Option<&'a CurveProbe>,
+        machine: &'a Machine,
+        progress: &'a dyn Progress,
+    ) -> Result<Self, NTupleTrainError> {
+        // The run's own threads, started once: a thread a copy, no more than the lanes.
+        let threads = machine.threads.clamp(1, config.lanes.max(1));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("c4-lane-{i}"))
+            .build()
+            .map_err(|e| NTupleTrainError::Threads {
+                threads,
+                problem: e.to_string(),
+            })?;
+        Ok(SelfPlayPart {
+            config,
+            shared: Weights::new(&net, config.rule, state.tcl.as_ref()),
+            tail: state.tail.clone().unwrap_or_default(),
+            net,
+            state,
+            pool,
+            probe,
+            machine,
+            sync: SyncTimes::default(),
+            progress,
+        })
+    }
+
+    /// Plays the rest of the recipe's games; hands back the network, the state and where
+    /// self-play's time went.
+    fn run(
+        mut self,
+        checkpointing: Option<&Checkpointing>,
+    ) -> Result<(NTupleNetwork, Checkpoint, SyncTimes), NTupleTrainError> {
+        let cadence = Cadence {
+            measure_every: self.machine.curve_every,
+            measure_at_end: true,
+        };
+        self.progress.start("self-play games", self.config.games);
+        self.progress.advance(self.state.games_done);
+        let (done, total) = (self.state.games_done, self.config.games);
+        let never = run_loop::run(&mut self, done, total, cadence, checkpointing)?;
+        match never {
+            None => {}
+            Some(never) => match never {},
+        }
+        self.progress.finish();
+        self.state.tail = (self.tail.count > 0).then_some(self.tail);
+        Ok((self.net, self.state, self.sync))
+    }
+
+    /// The network the run would hand over if it stopped now: the tail average once it has
+    /// a snapshot, else the weights as they are.
+    fn handed(&self) -> NTupleNetwork {
+        let mut out = self.net.clone();
+        if self.tail.count > 0 {
+            out.weights_mut().copy_from_slice(&self.tail.mean);
+        }
+        out
+    }
+}
+
+impl Trainer for SelfPlayPart<'_> {
+    type Stop = std::convert::Infallible;
+    type Error = NTupleTrainError;
+
+    /// Rounds of games up to the one that reaches `games.end`: rounds are the recipe's, not
+    /// the machine's, so the cadence never changes what is learned.
+    fn play(&mut self, games: Range<usize>) -> Result<usize, NTupleTrainError> {
+        let config = self.config;
+        let end = round_of(config, games.end - 1, config.games).end;
+        let t0 = Instant::now();
+        let feed = (config.tail > 0.0).then_some((&mut self.tail, config.tail_from()));
+        let times = self_play(
+            config,
+            &self.net,
+            &mut self.shared,
+            games.start..end,
+            &self.pool,
+            feed,
+            self.progress,
+        )?;
+        self.sync.add(&times);
+        self.state.seconds += t0.elapsed().as_secs_f64();
+        self.state.games_done = end;
+        self.shared.copy_into(&mut self.net);
+        Ok(end)
+    }
+
+    /// A curve point of the network the run would hand over; a warning when the curve shows
+    /// a collapse; a copy kept when it is the best point so far.
+    fn measure(&mut self, _games: usize) -> Result<ControlFlow<Self::Stop>, NTupleTrainError> {
+        if self.probe.is_none() {
+            return Ok(ControlFlow::Continue(()));
+        }
+        let now = self.handed();
+        measure_into(
+            self.probe,
+            &now,
+            &mut self.state,
+            "self-play",
+            self.progress,
+        )?;
+        let curve = &self.state.curve;
+        if let Some(warning) = collapse(curve) {
+            self.progress.note(&format!("warning: {warning}"));
+        }
+        let newest = curve.len() - 1;
+        if self.machine.keep_best
+            && let Some(wins) = first_player_wins(&curve[newest])
+        {
+            self.state
+                .best
+                .offer(newest, wins, || now.weights().to_vec());
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn save(&mut self, _games: usize, c: &Checkpointing) -> Result<(), NTupleTrainError> {
+        self.state.network = self.net.data();
+        self.state.tcl = self.shared.tcl_state(&self.net);
+        self.state.tail = (self.tail.count > 0).then(|| self.tail.clone());
+        save_checkpoint(&c.path, &self.state)
+    }
 }
 
 /// The supervised part: `epochs` shuffled passes of the LMS rule over `examples`.
