@@ -148,9 +148,51 @@ pub struct NTupleConfig {
     pub learn_explored: LearnExplored,
 }
 
+/// A recipe whose every setting was checked once ([`NTupleConfig::validate`]): what the
+/// trainer takes, so that no part of a run meets a setting out of range or checks one again.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct ValidNTupleConfig(NTupleConfig);
+
+impl std::ops::Deref for ValidNTupleConfig {
+    type Target = NTupleConfig;
+    fn deref(&self) -> &NTupleConfig {
+        &self.0
+    }
+}
+
+impl ValidNTupleConfig {
+    /// The settings, to change and validate again.
+    pub fn into_inner(self) -> NTupleConfig {
+        self.0
+    }
+
+    /// The same recipe with another seed (any seed is valid).
+    pub fn with_seed(&self, seed: u64) -> ValidNTupleConfig {
+        ValidNTupleConfig(NTupleConfig {
+            seed,
+            ..self.0.clone()
+        })
+    }
+}
+
+impl TryFrom<NTupleConfig> for ValidNTupleConfig {
+    type Error = NTupleTrainError;
+    fn try_from(config: NTupleConfig) -> Result<Self, NTupleTrainError> {
+        config.validate()
+    }
+}
+
 impl NTupleConfig {
-    /// Checks every setting.
-    pub fn check(&self) -> Result<(), NTupleTrainError> {
+    /// Checks every setting once, naming the first out of range, into the type the trainer
+    /// takes.
+    pub fn validate(self) -> Result<ValidNTupleConfig, NTupleTrainError> {
+        self.check()?;
+        Ok(ValidNTupleConfig(self))
+    }
+
+    /// Checks every setting (what [`NTupleConfig::validate`] and the recipe's readers run).
+    pub(super) fn check(&self) -> Result<(), NTupleTrainError> {
         let bad = |name, value: String, expected| {
             Err(NTupleTrainError::Setting(
                 crate::train::setting::SettingError {

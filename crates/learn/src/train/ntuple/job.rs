@@ -3,7 +3,7 @@
 //! each run saved with its curve and report, and the run that won most against the perfect
 //! player at its last curve point copied to the job's file.
 
-use super::config::NTupleConfig;
+use super::config::{NTupleConfig, ValidNTupleConfig};
 use super::curve::{CurvePoint, CurveProbe};
 use super::error::NTupleTrainError;
 use super::files::{save_run, write_perfect_csv};
@@ -125,11 +125,9 @@ pub fn train_job(
         best: 0,
         written: Vec::new(),
     };
+    let recipe = job.config.clone().validate()?;
     for k in 0..runs {
-        let config = NTupleConfig {
-            seed: job.config.seed + k as u64,
-            ..job.config.clone()
-        };
+        let config = recipe.with_seed(recipe.seed + k as u64);
         let path = if runs == 1 {
             job.out.clone()
         } else {
@@ -166,7 +164,7 @@ pub fn train_job(
 /// Trains one run of `config` and saves it to `path` with its curve and report.
 fn train_one(
     job: &Job,
-    config: &NTupleConfig,
+    config: &ValidNTupleConfig,
     path: &Path,
     progress: &dyn Progress,
 ) -> Result<(JobRun, Vec<PathBuf>), JobError> {
@@ -332,10 +330,17 @@ mod tests {
             curve_every: 0,
             keep_best: true,
         };
-        let kept =
-            super::super::train_ntuple(&short, Geometry::STANDARD, &[], None, None, &one, &Quiet)
-                .unwrap()
-                .network;
+        let kept = super::super::train_ntuple(
+            &short.validate().unwrap(),
+            Geometry::STANDARD,
+            &[],
+            None,
+            None,
+            &one,
+            &Quiet,
+        )
+        .unwrap()
+        .network;
         assert_ne!(kept.weights(), net.weights());
         // Self-play done, its curve fell from the second point: the job resumes there.
         let state = Checkpoint {

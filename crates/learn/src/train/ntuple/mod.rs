@@ -32,7 +32,9 @@ mod trainer;
 pub use collapse::{
     best_point, collapse, fell_from, first_player_wins, handed_point, kept_summary,
 };
-pub use config::{Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target};
+pub use config::{
+    Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target, ValidNTupleConfig,
+};
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use error::{Diverged, NTupleTrainError};
 pub use files::{NTupleReport, save_run, write_perfect_csv};

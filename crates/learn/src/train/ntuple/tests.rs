@@ -28,6 +28,28 @@ fn small() -> NTupleConfig {
     }
 }
 
+/// The trainer on a recipe these tests build (validated here, as a job validates its own).
+fn train_ntuple(
+    config: &NTupleConfig,
+    geom: Geometry,
+    examples: &[Example],
+    probe: Option<&CurveProbe>,
+    checkpointing: Option<&Checkpointing>,
+    machine: &Machine,
+    progress: &dyn crate::progress::Progress,
+) -> Result<NTupleRun, NTupleTrainError> {
+    let config = config.clone().validate()?;
+    super::train_ntuple(
+        &config,
+        geom,
+        examples,
+        probe,
+        checkpointing,
+        machine,
+        progress,
+    )
+}
+
 fn one() -> Machine {
     Machine {
         threads: 1,
@@ -452,4 +474,20 @@ pub(super) fn kept_at(
     let mut k = crate::train::run_loop::KeepBest::default();
     k.offer(point, wins, || net.weights().to_vec());
     k
+}
+
+#[test]
+fn a_recipe_is_validated_once_into_the_type_the_trainer_takes() {
+    let bad = NTupleConfig {
+        lanes: 0,
+        ..small()
+    };
+    let e = bad.clone().validate().unwrap_err().to_string();
+    assert!(e.contains("lanes = 0"), "{e}");
+    assert!(ValidNTupleConfig::try_from(bad).is_err());
+    let good = small().validate().unwrap();
+    assert_eq!(*good, small());
+    let other = good.with_seed(9);
+    assert_eq!((other.seed, other.layout), (9, small().layout));
+    assert_eq!(other.into_inner().seed, 9);
 }

@@ -3,7 +3,7 @@
 //! loop every self-play trainer shares ([`crate::train::run_loop`]).
 
 use super::collapse::{collapse, fell_from, first_player_wins, kept_summary};
-use super::config::{NTupleConfig, Order, Target};
+use super::config::{NTupleConfig, Order, Target, ValidNTupleConfig};
 use super::curve::CurveProbe;
 use super::error::NTupleTrainError;
 use super::files::{load_checkpoint, save_checkpoint};
@@ -26,7 +26,7 @@ use std::time::Instant;
 /// self-play games, in the configured order, measuring the curve with `probe` (none:
 /// no curve) as often as `machine` says.
 pub fn train_ntuple(
-    config: &NTupleConfig,
+    config: &ValidNTupleConfig,
     geom: Geometry,
     examples: &[Example],
     probe: Option<&CurveProbe>,
@@ -34,7 +34,6 @@ pub fn train_ntuple(
     machine: &Machine,
     progress: &dyn Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
-    config.check()?;
     if let Some(c) = checkpointing {
         c.check()?;
     }
@@ -45,7 +44,7 @@ pub fn train_ntuple(
     let mut state = match restored {
         Some(state) => state,
         None => Checkpoint {
-            config: config.clone(),
+            config: NTupleConfig::clone(config),
             supervised_done: examples.is_empty(),
             games_done: 0,
             seconds: 0.0,
