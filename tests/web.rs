@@ -57,6 +57,12 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "runs.js",
         "state.js",
         "review.js",
+        "api.js",
+        "board.js",
+        "analysis.js",
+        "url.js",
+        "game.js",
+        "controls.js",
         "worker.js",
         "style.css",
         "favicon.svg",
@@ -81,7 +87,7 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
     ))
     .unwrap();
     // The page, its modules and models, and the deeper default book (data/book-7x6-12.bin).
-    assert_eq!(json["files"], 18);
+    assert_eq!(json["files"], 24);
     assert!(json["wasm_gzip"].as_u64().unwrap() < json["wasm"].as_u64().unwrap());
     // The run's book ships beside the page when it is not the built-in one (here the
     // repository's own file named with --book, as deep as the built-in one); a file that is
@@ -99,7 +105,7 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --book",
     ))
     .unwrap();
-    assert_eq!(json["files"], 18);
+    assert_eq!(json["files"], 24);
     assert_eq!(
         std::fs::read(out.join("book-7x6.bin")).unwrap(),
         std::fs::read(&book).unwrap()

@@ -51,6 +51,36 @@ pub const ASSETS: &[Asset] = &[
         bytes: include_bytes!("assets/adaptive.js"),
     },
     Asset {
+        name: "api.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/api.js"),
+    },
+    Asset {
+        name: "board.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/board.js"),
+    },
+    Asset {
+        name: "analysis.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/analysis.js"),
+    },
+    Asset {
+        name: "url.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/url.js"),
+    },
+    Asset {
+        name: "game.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/game.js"),
+    },
+    Asset {
+        name: "controls.js",
+        content_type: JS,
+        bytes: include_bytes!("assets/controls.js"),
+    },
+    Asset {
         name: "review.js",
         content_type: JS,
         bytes: include_bytes!("assets/review.js"),

@@ -25,7 +25,14 @@ export const S = {
   presets: [],
   adaptiveRead: null, // the finished game the adaptive agent last read (moves), read once
   autoDelay: 700,     // ms between moves when the computer plays both sides
+  thinkingSince: 0,  // performance.now() when the computer started thinking
+  failed: false,      // the computer's last move failed (a bad spec): retried when the agent changes
+  keepStatus: false,  // the status line says something about the last load or move: kept until the next change
+  rendered: false,    // the page has shown a position (the URL's hash is then the position's)
 };
+
+/** The moves as the back end reads them: "4453". */
+export const movesText = () => S.moves.join("");
 
 export const computerPlays = (side) => S.players[side] === "computer";
 export const someComputer = () => computerPlays("x") || computerPlays("o");
