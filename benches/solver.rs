@@ -5,7 +5,7 @@
 // criterion_group! makes an undocumented public function.
 #![allow(missing_docs)]
 
-use connect4_ml::{Geometry, Mode, Position, Solver};
+use connect4_engine::{Geometry, Mode, Position, Solver};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn solver(c: &mut Criterion) {

@@ -1,7 +1,7 @@
 //! Counts the positions reachable in legal play with each number of stones (games that ended
 //! earlier stop there), all and up to mirror symmetry: the sizes behind deploy/README.md's
 //! cost table. `cargo run --release --example count_positions -- 12`
-use connect4_ml::{Geometry, Position};
+use connect4_engine::{Geometry, Position};
 use std::collections::HashSet;
 
 fn main() {

@@ -6,9 +6,9 @@
 //! the share of rows carrying their group's most common label bounds the accuracy any model
 //! of that set can reach on the same rows (it is a ceiling, measured on the rows themselves).
 //! Run on the UCI file (all 8 stones) and on the shipped labelled positions (10-36 stones).
-use connect4_ml::datasets::Example;
-use connect4_ml::features::{FEATURE_SETS, FeatureSet};
-use connect4_ml::game::Geometry;
+use connect4_engine::features::{FEATURE_SETS, FeatureSet};
+use connect4_engine::game::Geometry;
+use connect4_learn::datasets::Example;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -48,19 +48,19 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let uci = args
         .next()
-        .unwrap_or_else(|| connect4_ml::datasets::uci::DEFAULT_UCI_PATH.into());
+        .unwrap_or_else(|| connect4_learn::datasets::uci::DEFAULT_UCI_PATH.into());
     let positions = args
         .next()
         .unwrap_or_else(|| "data/positions/train.txt.gz".into());
     let geom = Geometry::default();
-    let uci_rows: Vec<Example> = connect4_ml::datasets::uci::load_uci(Path::new(&uci))
+    let uci_rows: Vec<Example> = connect4_learn::datasets::uci::load_uci(Path::new(&uci))
         .expect("UCI file")
         .rows
         .iter()
         .map(Example::from)
         .collect();
     let (shipped, _) =
-        connect4_ml::datasets::sources::read_labelled_examples(Path::new(&positions), geom)
+        connect4_learn::datasets::sources::read_labelled_examples(Path::new(&positions), geom)
             .expect("positions file");
     for (name, rows) in [(uci.as_str(), &uci_rows), (positions.as_str(), &shipped)] {
         println!(

@@ -7,7 +7,7 @@
 //! played, 1-based columns) with the column chosen and the winning ones.
 mod common;
 
-use connect4_ml::agents::AgentSpec;
+use connect4_engine::agents::AgentSpec;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -4,10 +4,10 @@
 //! Positions default to the shipped held-out set (every phase, 10-36 stones). Reports the
 //! feature extraction alone and the whole evaluation (features + trees + softmax) per
 //! position, best of five passes.
-use connect4_ml::datasets::labelled::{Expect, read_moves_file};
-use connect4_ml::eval::{Evaluator, GbtEvaluator};
-use connect4_ml::game::Geometry;
-use connect4_ml::ml::model_file::load_gbt;
+use connect4_engine::eval::{Evaluator, GbtEvaluator};
+use connect4_engine::game::Geometry;
+use connect4_engine::ml::model_file::load_gbt;
+use connect4_learn::datasets::labelled::{Expect, read_moves_file};
 use std::path::Path;
 use std::time::Instant;
 

@@ -7,7 +7,7 @@
 //! `cargo run --release --example second_player_mistakes AGENT EPS [GAMES] [SEED]`.
 mod common;
 
-use connect4_ml::agents::AgentSpec;
+use connect4_engine::agents::AgentSpec;
 
 fn main() {
     let usage = "usage: second_player_mistakes AGENT EPS [GAMES] [SEED]";

@@ -2,7 +2,7 @@
 //! any folder (like the opening book, which the engine carries): a file of the models folder
 //! wins over the built-in copy of the same name.
 
-use crate::eval::ModelStore;
+use connect4_engine::eval::ModelStore;
 use std::path::Path;
 
 /// The shipped model files by name (`models/NAME` in the repository at build time).
@@ -37,7 +37,7 @@ pub fn carry_models() {
     let files = MODELS
         .iter()
         .map(|&(name, bytes)| (Path::new("models").join(name), bytes));
-    crate::io::carried::carry(files, |path| {
+    connect4_engine::io::carried::carry(files, |path| {
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());

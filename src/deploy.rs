@@ -379,7 +379,7 @@ pub fn write(d: &Description, dir: &Path) -> Result<Vec<PathBuf>> {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating {}", parent.display()))?;
         }
-        crate::io::write_bytes_atomic(&path, g.text.as_bytes())
+        connect4_engine::io::write_bytes_atomic(&path, g.text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
         written.push(path);
     }

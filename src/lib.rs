@@ -1,22 +1,20 @@
 //! connect4-ml: a Connect Four machine-learning pipeline measured against a perfect solver.
 //!
-//! The application crate of the workspace, on top of the two library crates it re-exports
-//! (so `connect4_ml::game::Position` is the engine's, `connect4_ml::train` the learning
-//! crate's). The crates, bottom to top; cargo enforces that each imports only those below:
-//! - `connect4-engine` (crates/engine): [`io`], [`seed`], [`progress`], [`interrupt`],
-//!   [`game`], [`solver`] (and its book), [`features`], [`ml`] (models and learning rules),
-//!   [`eval`], [`search`], [`agents`]. Builds for WebAssembly; no server, chart, terminal,
-//!   command-line or network crate;
-//! - `connect4-learn` (crates/learn): [`datasets`], [`arena`], [`train`]. The Python wheel
+//! The application crate of the workspace, on top of the two library crates, which it uses
+//! by their own names (no re-export: `connect4_engine::game::Position` is the engine's,
+//! `connect4_learn::train` the learning crate's, wherever they are used). The crates, bottom
+//! to top; cargo enforces that each imports only those below:
+//! - `connect4-engine` (crates/engine): `io`, `seed`, `progress`, `interrupt`, `game`,
+//!   `solver` (and its book), `features`, `ml` (models and learning rules), `eval`, `search`,
+//!   `agents`, `answers`. Builds for WebAssembly; no server, chart, terminal, command-line or
+//!   network crate;
+//! - `connect4-learn` (crates/learn): `datasets`, `arena`, `train`. The Python wheel
 //!   (python/) takes these two crates only;
 //! - this crate: [`plot`] (charts from plain series), [`pipeline`] (the main job's stages,
-//!   records, resume and report), [`deploy`] (the cluster jobs from one description), [`serve`] (the web UI's server), the UCI download
-//!   ([`datasets::fetch`]), and the `c4` binary, a thin command-line layer.
-
-pub use connect4_learn::{
-    GameError, Geometry, Interrupt, Mode, Player, Position, Solver, agents, answers, arena, clock,
-    eval, features, game, interrupt, io, ml, progress, search, seed, solver, train,
-};
+//!   records, resume and report), [`deploy`] (the cluster jobs from one description),
+//!   [`serve`] (the web UI's server), [`site`] (the static site), [`builtin`] (the models
+//!   built into `c4`), the UCI download ([`datasets::fetch`]), and the `c4` binary, a thin
+//!   command-line layer.
 
 pub mod builtin;
 pub mod datasets;

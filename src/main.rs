@@ -11,7 +11,7 @@ fn main() -> ExitCode {
     // Ctrl-C: remove the temporary files of writes under way (every data, model and report
     // file is written to a temporary file and renamed), then stop as interrupted programs do.
     let _ = ctrlc::set_handler(|| {
-        connect4_ml::io::remove_unfinished_writes();
+        connect4_engine::io::remove_unfinished_writes();
         std::process::exit(130);
     });
     connect4_ml::builtin::carry_models();

@@ -50,7 +50,7 @@ pub fn write_site(
         book: 0,
     };
     let mut put = |rel: &str, bytes: &[u8]| -> std::io::Result<u64> {
-        crate::io::write_bytes_atomic(&out.join(rel), bytes)?;
+        connect4_engine::io::write_bytes_atomic(&out.join(rel), bytes)?;
         report.files += 1;
         report.total += bytes.len() as u64;
         Ok(bytes.len() as u64)

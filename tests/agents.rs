@@ -6,11 +6,11 @@
 mod common;
 
 use common::shared_data;
-use connect4_ml::agents::{AgentSpec, Turn};
-use connect4_ml::arena::{Tournament, TournamentConfig, play_game};
-use connect4_ml::eval::builtin;
-use connect4_ml::game::{Geometry, Position, record::parse_test_line};
-use connect4_ml::search::{SearchParams, Searcher, WIN};
+use connect4_engine::agents::{AgentSpec, Turn};
+use connect4_engine::eval::builtin;
+use connect4_engine::game::{Geometry, Position, record::parse_test_line};
+use connect4_engine::search::{SearchParams, Searcher, WIN};
+use connect4_learn::arena::{Tournament, TournamentConfig, play_game};
 
 const G: Geometry = Geometry::STANDARD;
 
@@ -113,7 +113,7 @@ fn perfect_never_loses_as_first_player() {
         let g = play_game(p.as_mut(), o.as_mut(), Position::new(G), &[]);
         assert_eq!(
             g.result,
-            connect4_ml::arena::GameResult::FirstWin,
+            connect4_learn::arena::GameResult::FirstWin,
             "perfect against {name}: {:?}",
             g.moves
         );
@@ -136,7 +136,7 @@ fn config(agents: &[&str], games: usize, seed: u64) -> TournamentConfig {
 fn tournament_counts_every_game_once_with_balanced_colours() {
     let t = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5)).unwrap();
     assert_eq!(t.total_games(), 18);
-    let s = t.run(&connect4_ml::progress::Quiet).unwrap();
+    let s = t.run(&connect4_engine::progress::Quiet).unwrap();
     assert_eq!(s.rows.len(), 18);
     assert_eq!(s.total_games, 18);
     let ids: std::collections::BTreeSet<usize> = s.rows.iter().map(|r| r.game).collect();
@@ -178,9 +178,9 @@ fn tournament_counts_every_game_once_with_balanced_colours() {
     // Same seed, same games.
     let again = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5))
         .unwrap()
-        .run(&connect4_ml::progress::Quiet)
+        .run(&connect4_engine::progress::Quiet)
         .unwrap();
-    let moves = |s: &connect4_ml::arena::TournamentSummary| {
+    let moves = |s: &connect4_learn::arena::TournamentSummary| {
         s.rows.iter().map(|r| r.moves.clone()).collect::<Vec<_>>()
     };
     assert_eq!(moves(&s), moves(&again));
@@ -190,7 +190,7 @@ fn tournament_counts_every_game_once_with_balanced_colours() {
 fn elo_orders_a_lopsided_pairing() {
     let s = Tournament::new(config(&["random", "hard"], 20, 1))
         .unwrap()
-        .run(&connect4_ml::progress::Quiet)
+        .run(&connect4_engine::progress::Quiet)
         .unwrap();
     let p = &s.pairings[0];
     assert!(p.losses >= 18, "hard should crush random: {p:?}");

@@ -6,10 +6,10 @@
 
 mod common;
 
-use connect4_ml::Geometry;
-use connect4_ml::arena::bench_sets::{BENCH_SETS, BenchSet, files_in};
-use connect4_ml::game::Position;
-use connect4_ml::solver::Solver;
+use connect4_engine::Geometry;
+use connect4_engine::game::Position;
+use connect4_engine::solver::Solver;
+use connect4_learn::arena::bench_sets::{BENCH_SETS, BenchSet, files_in};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -92,10 +92,10 @@ fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
 
 #[test]
 fn a_shallow_table_shared_by_two_workers_keeps_every_score_exact() {
-    use connect4_ml::Mode;
-    use connect4_ml::datasets::label::{ScoreMany, SolverPool};
-    use connect4_ml::progress::Quiet;
-    use connect4_ml::solver::ShallowTable;
+    use connect4_engine::Mode;
+    use connect4_engine::progress::Quiet;
+    use connect4_engine::solver::ShallowTable;
+    use connect4_learn::datasets::label::{ScoreMany, SolverPool};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");
     // Many positions below 20 stones, so that the shared table does most of the work, and a
     // small one, so that entries are replaced while the other worker reads them.

@@ -8,8 +8,8 @@
 mod common;
 
 use common::{both, c4, c4_with_stdin, ok, s, temp_dir};
-use connect4_ml::solver::book::{Book, enumerate_leaves};
-use connect4_ml::{Geometry, Position, Solver};
+use connect4_engine::solver::book::{Book, enumerate_leaves};
+use connect4_engine::{Geometry, Position, Solver};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -401,14 +401,14 @@ fn the_repositorys_books_are_the_deep_default_and_the_built_in_one() {
     // From the repository's root the default book is data/book-7x6-12.bin, every position of
     // up to 12 stones; data/book-7x6.bin is the built-in book (10 plies) as a file.
     assert!(
-        Path::new(connect4_ml::solver::book::DEEP_PATH).is_file(),
+        Path::new(connect4_engine::solver::book::DEEP_PATH).is_file(),
         "tests run from the repository root, which holds {}",
-        connect4_ml::solver::book::DEEP_PATH
+        connect4_engine::solver::book::DEEP_PATH
     );
-    let default = connect4_ml::solver::book::default_book();
+    let default = connect4_engine::solver::book::default_book();
     assert_eq!(default.plies(), 12);
     assert_eq!(default.len(), 9_188_816);
-    let embedded = connect4_ml::solver::book::embedded();
+    let embedded = connect4_engine::solver::book::embedded();
     let file = Book::load(Path::new("data/book-7x6.bin"), None).unwrap();
     assert_eq!((file.plies(), file.len()), (10, 1_208_493));
     assert!(file.entries().eq(embedded.entries()));

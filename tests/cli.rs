@@ -501,7 +501,8 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     assert_eq!(lines.len(), 30);
     let mut keys = std::collections::HashSet::new();
     for l in &lines {
-        let p = connect4_ml::Position::from_moves(connect4_ml::Geometry::STANDARD, l).unwrap();
+        let p =
+            connect4_engine::Position::from_moves(connect4_engine::Geometry::STANDARD, l).unwrap();
         assert!((12..=14).contains(&p.moves_played()), "{l}");
         assert!(keys.insert(p.canonical_key()), "{l} repeats");
     }
@@ -519,10 +520,10 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
     let out = sample_with("4", &["--exclude", out_file.to_str().unwrap()], &held);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(&held).unwrap()[..2], [0x1f, 0x8b]);
-    let held_lines = connect4_ml::datasets::labelled::read_moves_file(
+    let held_lines = connect4_learn::datasets::labelled::read_moves_file(
         &held,
-        connect4_ml::Geometry::STANDARD,
-        connect4_ml::datasets::labelled::Expect::Any,
+        connect4_engine::Geometry::STANDARD,
+        connect4_learn::datasets::labelled::Expect::Any,
     )
     .unwrap();
     assert_eq!(held_lines.len(), 30);
@@ -542,7 +543,8 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
         .unwrap()
         .lines()
         .filter(|l| {
-            let p = connect4_ml::Position::from_moves(connect4_ml::Geometry::STANDARD, l).unwrap();
+            let p = connect4_engine::Position::from_moves(connect4_engine::Geometry::STANDARD, l)
+                .unwrap();
             keys.contains(&p.canonical_key())
         })
         .count();

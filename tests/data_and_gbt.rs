@@ -8,17 +8,17 @@
 mod common;
 
 use common::{both, c4, s, temp_dir};
-use connect4_ml::Geometry;
-use connect4_ml::datasets::Label;
-use connect4_ml::datasets::enumerate::enumerate_uci;
-use connect4_ml::datasets::label::{Shard, for_workers, generate_uci, partial_path};
-use connect4_ml::datasets::selfplay_csv::read_positions;
-use connect4_ml::datasets::uci::read_uci;
-use connect4_ml::features::FeatureSet;
-use connect4_ml::ml::dataset::feature_matrix;
-use connect4_ml::ml::gbt::{GbtParams, fit_gbt};
-use connect4_ml::ml::metrics::Metrics;
-use connect4_ml::ml::split::stratified_split;
+use connect4_engine::Geometry;
+use connect4_engine::features::FeatureSet;
+use connect4_engine::ml::dataset::feature_matrix;
+use connect4_engine::ml::gbt::{GbtParams, fit_gbt};
+use connect4_engine::ml::metrics::Metrics;
+use connect4_engine::ml::split::stratified_split;
+use connect4_learn::datasets::Label;
+use connect4_learn::datasets::enumerate::enumerate_uci;
+use connect4_learn::datasets::label::{Shard, for_workers, generate_uci, partial_path};
+use connect4_learn::datasets::selfplay_csv::read_positions;
+use connect4_learn::datasets::uci::read_uci;
 use linfa::ParamGuard;
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -31,7 +31,7 @@ fn uci_path() -> PathBuf {
     PLAIN
         .get_or_init(|| {
             let z = std::fs::read(common::repo_data("uci/connect-4.data.Z")).unwrap();
-            let plain = connect4_ml::datasets::lzw::decompress(&z).unwrap();
+            let plain = connect4_learn::datasets::lzw::decompress(&z).unwrap();
             let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
             let (path, part) = (
                 dir.join("connect-4.data"),
@@ -169,7 +169,7 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
     let pool = for_workers(
         Geometry::default(),
         16,
-        Some(connect4_ml::solver::book::embedded()),
+        Some(connect4_engine::solver::book::embedded()),
     )
     .unwrap();
     let full = d.join("full.data");
@@ -179,7 +179,7 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
         &full,
         false,
         &pool,
-        &connect4_ml::progress::Quiet,
+        &connect4_engine::progress::Quiet,
     )
     .unwrap();
     assert_eq!((r.total, r.resumed, r.labelled), (8, 0, 8));
@@ -210,7 +210,7 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
         &out,
         false,
         &pool,
-        &connect4_ml::progress::Quiet,
+        &connect4_engine::progress::Quiet,
     )
     .unwrap_err();
     assert!(
@@ -223,7 +223,7 @@ fn labelling_resumes_after_an_interruption_and_gives_the_same_file() {
         &out,
         true,
         &pool,
-        &connect4_ml::progress::Quiet,
+        &connect4_engine::progress::Quiet,
     )
     .unwrap();
     assert_eq!((r.resumed, r.labelled), (3, 5));
@@ -369,7 +369,7 @@ fn selfplay_writes_solver_labelled_positions() {
     assert!(!rows.is_empty());
     let keys: HashSet<u64> = rows.iter().map(|r| r.position.canonical_key()).collect();
     assert_eq!(keys.len(), rows.len(), "deduplicated up to mirror");
-    let mut solver = connect4_ml::Solver::with_table_mib(Geometry::default(), 16).unwrap();
+    let mut solver = connect4_engine::Solver::with_table_mib(Geometry::default(), 16).unwrap();
     for r in rows.iter().take(20) {
         assert!((20..=41).contains(&r.position.moves_played()));
         assert_eq!(solver.solve(&r.position), r.score);
@@ -416,7 +416,14 @@ fn uci_split(
 fn the_reference_configuration_reaches_the_sklearn_accuracy_on_the_holdout() {
     let (x, y, tx, ty) = uci_split(FeatureSet::Cells);
     let params = GbtParams::reference().check().unwrap();
-    let m = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
+    let m = fit_gbt(
+        &params,
+        x.view(),
+        &y,
+        None,
+        &connect4_engine::progress::Quiet,
+    )
+    .unwrap();
     let met = Metrics::from_probs(&m.predict_proba_flat(tx.view()), 3, &ty);
     assert!(met.accuracy >= 0.860, "accuracy {}", met.accuracy);
     assert!(met.log_loss <= 0.36, "log loss {}", met.log_loss);
@@ -433,8 +440,22 @@ fn the_reference_configuration_reaches_the_sklearn_accuracy_on_the_holdout() {
 fn the_same_seed_gives_the_same_model() {
     let (x, y, tx, _) = uci_split(FeatureSet::Cells);
     let params = GbtParams::reference().max_iter(15).check().unwrap();
-    let a = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
-    let b = fit_gbt(&params, x.view(), &y, None, &connect4_ml::progress::Quiet).unwrap();
+    let a = fit_gbt(
+        &params,
+        x.view(),
+        &y,
+        None,
+        &connect4_engine::progress::Quiet,
+    )
+    .unwrap();
+    let b = fit_gbt(
+        &params,
+        x.view(),
+        &y,
+        None,
+        &connect4_engine::progress::Quiet,
+    )
+    .unwrap();
     assert!(a.data() == b.data(), "two fits with one seed differ");
     assert_eq!(
         a.predict_proba_flat(tx.view()),
@@ -445,7 +466,7 @@ fn the_same_seed_gives_the_same_model() {
         x.view(),
         &y,
         None,
-        &connect4_ml::progress::Quiet,
+        &connect4_engine::progress::Quiet,
     )
     .unwrap();
     assert!(
@@ -727,7 +748,7 @@ fn data_merge_rebuilds_the_unsharded_file_and_refuses_bad_parts() {
         std::fs::read(&r.all).unwrap()
     );
     assert!(
-        both(&o).contains(&connect4_ml::io::sha256_file(&r.all).unwrap()),
+        both(&o).contains(&connect4_engine::io::sha256_file(&r.all).unwrap()),
         "{}",
         both(&o)
     );
@@ -854,8 +875,8 @@ fn line_features_beat_cells_on_the_uci_holdout() {
 
 #[test]
 fn the_score_target_learns_five_classes_whose_expected_value_the_search_reads() {
-    use connect4_ml::eval::{Evaluator, GbtEvaluator};
-    use connect4_ml::ml::gbt::GbtTarget;
+    use connect4_engine::eval::{Evaluator, GbtEvaluator};
+    use connect4_engine::ml::gbt::GbtTarget;
     let d = temp_dir("gbt-score");
     let model = d.join("score.bin");
     let train = |target: &str, extra: &[&str]| {
@@ -906,7 +927,7 @@ fn the_score_target_learns_five_classes_whose_expected_value_the_search_reads() 
     let mut differs = 0;
     for line in out.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
-        let pos = connect4_ml::Position::from_moves(g, f[0]).unwrap();
+        let pos = connect4_engine::Position::from_moves(g, f[0]).unwrap();
         let v: f64 = f[1].parse().unwrap();
         let p: Vec<f64> = f[2..5].iter().map(|x| x.parse().unwrap()).collect();
         assert!((v - e.evaluate(&pos)).abs() < 1e-9, "{line}");

@@ -220,7 +220,7 @@ fn slurm_array_scripts_shard_and_merge_to_the_unsharded_file() {
         .to_vec();
     ok(&c4_in(&dir, &args), "merge to gzip");
     assert_eq!(
-        connect4_ml::datasets::labelled::read_text(&dir.join("whole.txt.gz")).unwrap(),
+        connect4_learn::datasets::labelled::read_text(&dir.join("whole.txt.gz")).unwrap(),
         whole
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -262,7 +262,7 @@ fn ntuple_runs_train_one_seed_per_index_and_the_pick_command_is_valid() {
     for i in 0..2 {
         ok(&run_pod(&runs, &dir, i, &small), &format!("run pod {i}"));
         let net = dir.join(format!("ntuple/run-{i}.bin"));
-        let f = connect4_ml::ml::model_file::load_ntuple(&net, None).unwrap();
+        let f = connect4_engine::ml::model_file::load_ntuple(&net, None).unwrap();
         seeds.push(f.header.meta.seed);
     }
     assert_eq!(seeds, [0, 1], "one seed per index");

@@ -6,8 +6,8 @@
 mod common;
 
 use common::Naive;
-use connect4_ml::Geometry;
-use connect4_ml::game::{GameError, Outcome, Player, Position};
+use connect4_engine::Geometry;
+use connect4_engine::game::{GameError, Outcome, Player, Position};
 use proptest::prelude::*;
 use std::collections::HashMap;
 

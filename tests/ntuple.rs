@@ -89,7 +89,7 @@ fn train_ntuple_writes_a_network_that_plays_and_plots() {
     args2[i] = s(&again);
     ok(&c4(&args2), "second run");
     let load = |p: &std::path::Path| {
-        connect4_ml::ml::model_file::load_ntuple(p, None)
+        connect4_engine::ml::model_file::load_ntuple(p, None)
             .unwrap()
             .network
             .data()
@@ -222,7 +222,7 @@ fn train_ntuple_refuses_bad_settings_and_a_foreign_checkpoint() {
 
 /// The weights of a network file.
 fn weights_of(path: &std::path::Path) -> Vec<f32> {
-    connect4_ml::ml::model_file::load_ntuple(path, None)
+    connect4_engine::ml::model_file::load_ntuple(path, None)
         .unwrap()
         .network
         .weights()

@@ -6,15 +6,16 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-use connect4_ml::agents::AgentSpec;
-use connect4_ml::datasets::uci::parse_uci_bytes;
-use connect4_ml::features::FeatureSet;
-use connect4_ml::game::Position;
-use connect4_ml::game::record::parse_test_line;
-use connect4_ml::io::model_format::{ModelHeader, ModelKind, TrainingMeta, encode_model};
-use connect4_ml::ml::gbt::{GbtParams, fit_gbt};
-use connect4_ml::ml::model_file::decode_gbt;
-use connect4_ml::{Geometry, datasets::selfplay_csv::read_positions};
+use connect4_engine::Geometry;
+use connect4_engine::agents::AgentSpec;
+use connect4_engine::features::FeatureSet;
+use connect4_engine::game::Position;
+use connect4_engine::game::record::parse_test_line;
+use connect4_engine::io::model_format::{ModelHeader, ModelKind, TrainingMeta, encode_model};
+use connect4_engine::ml::gbt::{GbtParams, fit_gbt};
+use connect4_engine::ml::model_file::decode_gbt;
+use connect4_learn::datasets::selfplay_csv::read_positions;
+use connect4_learn::datasets::uci::parse_uci_bytes;
 use linfa::ParamGuard;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -86,7 +87,7 @@ fn model_bytes() -> &'static (Vec<u8>, usize) {
             x.view(),
             &labels,
             None,
-            &connect4_ml::progress::Quiet,
+            &connect4_engine::progress::Quiet,
         )
         .unwrap();
         let header = ModelHeader {
@@ -189,7 +190,7 @@ proptest! {
     fn position_csv_files(s in near_text("xob,\n0123456789winlossdraw-", 200), header in any::<bool>()) {
         let path = scratch("positions.csv");
         let text = if header {
-            let cells: Vec<String> = (0..42).map(|i| connect4_ml::game::uci::cell_name(G, i)).collect();
+            let cells: Vec<String> = (0..42).map(|i| connect4_engine::game::uci::cell_name(G, i)).collect();
             format!("{},to_move,ply,label,score,result\n{s}", cells.join(","))
         } else {
             s

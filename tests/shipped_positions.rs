@@ -5,9 +5,9 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-use connect4_ml::Geometry;
-use connect4_ml::datasets::labelled::{Expect, MovesLine, read_moves_file};
-use connect4_ml::solver::Solver;
+use connect4_engine::Geometry;
+use connect4_engine::solver::Solver;
+use connect4_learn::datasets::labelled::{Expect, MovesLine, read_moves_file};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ fn training_and_held_out_sets_are_what_the_readme_says() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/README.md"))
             .unwrap();
     for name in ["train.txt.gz", "heldout.txt.gz"] {
-        let sha = connect4_ml::io::sha256_file(&file(name)).unwrap();
+        let sha = connect4_engine::io::sha256_file(&file(name)).unwrap();
         assert!(
             readme.contains(&format!("`{name}`")) && readme.contains(&sha),
             "data/README.md does not give {name}'s sha256 {sha}"
@@ -89,7 +89,7 @@ fn a_sample_of_labels_is_the_solvers_exact_score() {
 #[test]
 fn the_opening_positions_are_the_books_leaves_with_its_scores() {
     let g = Geometry::STANDARD;
-    let book = connect4_ml::solver::book::Book::load(
+    let book = connect4_engine::solver::book::Book::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin"),
         Some(g),
     )
@@ -101,7 +101,7 @@ fn the_opening_positions_are_the_books_leaves_with_its_scores() {
     ] {
         let lines = read(name);
         assert_eq!(lines.len(), count, "{name}");
-        let leaves = connect4_ml::solver::book::enumerate_leaves(g, stones).unwrap();
+        let leaves = connect4_engine::solver::book::enumerate_leaves(g, stones).unwrap();
         assert_eq!(leaves.len(), count, "{name}");
         for (l, (moves, p)) in lines.iter().zip(&leaves) {
             assert_eq!(&l.moves, moves, "{name}");

@@ -7,8 +7,8 @@
 mod common;
 
 use common::{Lcg, Naive, column_value, minimax};
-use connect4_ml::game::Outcome;
-use connect4_ml::{Geometry, Mode, Position, Solver};
+use connect4_engine::game::Outcome;
+use connect4_engine::{Geometry, Mode, Position, Solver};
 use std::collections::HashMap;
 
 /// Plays random games and compares every position from `start_plies` on with exhaustive

@@ -5,7 +5,7 @@
 
 mod common;
 
-use connect4_ml::{Geometry, Mode, Position, Solver};
+use connect4_engine::{Geometry, Mode, Position, Solver};
 
 /// Solves the chosen lines of `set` in `mode` and returns (positions, mismatches as text).
 fn check(set: &str, mode: Mode, keep: impl Fn(usize) -> bool) -> usize {
@@ -123,8 +123,8 @@ fn finished_games_score_as_finished() {
 fn analyze_scores_each_column_as_the_pons_files_score_the_child() {
     // A Pons line Q = P + c gives, independently of our solver, the score of the child
     // reached by playing c in P: analyze(P) must give minus that score in column c.
-    let g = connect4_ml::Geometry::STANDARD;
-    let mut solver = connect4_ml::Solver::with_table_mib(g, 64).unwrap();
+    let g = connect4_engine::Geometry::STANDARD;
+    let mut solver = connect4_engine::Solver::with_table_mib(g, 64).unwrap();
     let mut checked = 0;
     for file in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2"] {
         let text = std::fs::read_to_string(common::shared_data(&format!("pons/{file}"))).unwrap();
@@ -133,8 +133,8 @@ fn analyze_scores_each_column_as_the_pons_files_score_the_child() {
             let score: i32 = score.parse().unwrap();
             let (parent, last) = moves.split_at(moves.len() - 1);
             let col = last.parse::<usize>().unwrap() - 1;
-            let p = connect4_ml::Position::from_moves(g, parent).unwrap();
-            let per_col = solver.analyze(&p, connect4_ml::Mode::Strong);
+            let p = connect4_engine::Position::from_moves(g, parent).unwrap();
+            let per_col = solver.analyze(&p, connect4_engine::Mode::Strong);
             assert_eq!(
                 per_col[col],
                 Some(-score),

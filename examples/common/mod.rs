@@ -1,9 +1,9 @@
 //! What the `*_player_mistakes` examples share: one game of an agent against the perfect
 //! player, watched by the solver for the first move that throws a won position away.
 #![allow(dead_code)] // each example reads the fields it reports
-use connect4_ml::agents::{Agent, AgentSpec, Turn};
-use connect4_ml::game::{Geometry, Position};
-use connect4_ml::solver::{Mode, Solver};
+use connect4_engine::agents::{Agent, AgentSpec, Turn};
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::solver::{Mode, Solver};
 use std::collections::BTreeMap;
 
 /// The first move of the watched side that turned a won position into one that is not.

@@ -3,8 +3,8 @@
 use super::BoardArgs;
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::game::Outcome;
-use connect4_ml::{Mode, Position, Solver};
+use connect4_engine::game::Outcome;
+use connect4_engine::{Mode, Position, Solver};
 
 /// The table of each thread of one analysis. Measured on 200 positions of 7-12 stones (seed
 /// 2027, 2 threads, as processes): p90 167 ms and max 1.00 s with 16 MiB against 180 ms and
@@ -80,7 +80,7 @@ pub fn run(a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
         "{} to move, {} stones; position score {best} ({}); best column(s): {}",
         pos.side_to_move().symbol(),
         pos.moves_played(),
-        connect4_ml::solver::describe_score(best, geom, mode),
+        connect4_engine::solver::describe_score(best, geom, mode),
         best_cols.join(", ")
     );
     Ok(())

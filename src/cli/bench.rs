@@ -6,9 +6,9 @@ mod analyze;
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use connect4_ml::progress::Progress;
-use connect4_ml::solver::bench::{SetSummary, bench_file};
-use connect4_ml::{Mode, Solver};
+use connect4_engine::progress::Progress;
+use connect4_engine::solver::bench::{SetSummary, bench_file};
+use connect4_engine::{Mode, Solver};
 use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]
@@ -120,7 +120,7 @@ pub struct AgentBenchArgs {
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     jobs: usize,
     /// Solver table size per worker, MiB.
-    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    #[arg(long, default_value_t = connect4_engine::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
     /// Print a JSON array of per-file summaries instead of the table.
     #[arg(long)]
@@ -140,7 +140,7 @@ pub struct SolverBenchArgs {
     #[arg(long)]
     weak: bool,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    #[arg(long, default_value_t = connect4_engine::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
     /// Only the first N positions of each file.
     #[arg(long)]
@@ -151,7 +151,7 @@ pub struct SolverBenchArgs {
     #[arg(long)]
     keep_table: bool,
     /// Positions with fewer stones share table entries with their mirror image.
-    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
+    #[arg(long, default_value_t = connect4_engine::solver::DEFAULT_SYMMETRY_PLIES)]
     symmetry_plies: usize,
     /// Print a JSON array of per-file summaries instead of the table.
     #[arg(long)]
@@ -168,7 +168,7 @@ pub struct BenchFiles {
     files: Vec<PathBuf>,
     /// Folder of benchmark sets (end-easy, middle-easy, middle-medium, begin-easy,
     /// begin-medium, begin-hard).
-    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
     bench: PathBuf,
     /// Folder of the Pons files (Test_L3_R1, ...) to read instead of --bench.
     #[arg(long, conflicts_with = "bench")]
@@ -181,7 +181,7 @@ pub struct BenchFiles {
 impl BenchFiles {
     /// The files to read, in set order when they come from a folder.
     fn resolve(&self) -> Result<Vec<PathBuf>> {
-        use connect4_ml::arena::bench_sets::{BenchSet, files_in};
+        use connect4_learn::arena::bench_sets::{BenchSet, files_in};
         if !self.files.is_empty() {
             if !self.sets.is_empty() {
                 bail!("--sets picks sets from a folder; it cannot be used with FILE arguments");
@@ -290,22 +290,22 @@ fn print_table(rows: &[SetSummary]) {
     }
 }
 
-/// Reads "MOVES" or "MOVES SCORE" lines into positions (see [`connect4_ml::arena::read_graded_file`]).
+/// Reads "MOVES" or "MOVES SCORE" lines into positions (see [`connect4_learn::arena::read_graded_file`]).
 fn read_bench_positions(
     path: &std::path::Path,
-    geom: connect4_ml::Geometry,
+    geom: connect4_engine::Geometry,
     limit: Option<usize>,
-) -> Result<Vec<(connect4_ml::Position, Option<i32>)>> {
-    Ok(connect4_ml::arena::read_graded_file(path, geom, limit)?)
+) -> Result<Vec<(connect4_engine::Position, Option<i32>)>> {
+    Ok(connect4_learn::arena::read_graded_file(path, geom, limit)?)
 }
 
 fn agent(a: AgentBenchArgs, book: super::BookChoice) -> Result<()> {
-    use connect4_ml::agents::AgentSpec;
-    use connect4_ml::arena::{GradeSummary, grade_positions};
+    use connect4_engine::agents::AgentSpec;
+    use connect4_learn::arena::{GradeSummary, grade_positions};
     let geom = a.board.geometry()?;
     let spec: AgentSpec = super::parse_agent(&a.agent)?;
     let factory = spec.factory_with_book(geom, book.clone())?;
-    let solvers = connect4_ml::solver::SolverPool::new(a.tt_mib).with_book(book);
+    let solvers = connect4_engine::solver::SolverPool::new(a.tt_mib).with_book(book);
     let mut summaries = Vec::new();
     for path in &a.files.resolve()? {
         let positions = read_bench_positions(path, geom, a.limit)?;
@@ -342,27 +342,27 @@ fn agent(a: AgentBenchArgs, book: super::BookChoice) -> Result<()> {
         }
         if summaries
             .iter()
-            .any(|s| connect4_ml::arena::bench_sets::BenchSet::named(&s.set).is_some())
+            .any(|s| connect4_learn::arena::bench_sets::BenchSet::named(&s.set).is_some())
         {
             println!("\nmistakes in AlphaZero.jl's layout (95% Wilson intervals):");
             print!(
                 "{}",
-                connect4_ml::arena::bench_sets::six_set_table(&summaries)
+                connect4_learn::arena::bench_sets::six_set_table(&summaries)
             );
         }
     }
     if let Some(out) = &a.out {
-        connect4_ml::io::write_json_atomic(out, &summaries)
+        connect4_engine::io::write_json_atomic(out, &summaries)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())
 }
 
 fn search(a: SearchBenchArgs) -> Result<()> {
-    use connect4_ml::search::speed::{eval_nanos, search_speed};
+    use connect4_engine::search::speed::{eval_nanos, search_speed};
     let geom = a.board.geometry()?;
     let evals: Vec<String> = if a.eval.is_empty() {
-        connect4_ml::eval::BUILTIN_EVALUATORS
+        connect4_engine::eval::BUILTIN_EVALUATORS
             .iter()
             .map(|s| s.to_string())
             .collect()
@@ -372,8 +372,8 @@ fn search(a: SearchBenchArgs) -> Result<()> {
     let mut rows = Vec::new();
     for name in &evals {
         let eval = match name.strip_prefix("model:") {
-            Some(path) => connect4_ml::eval::load_model(std::path::Path::new(path), geom)?,
-            None => connect4_ml::eval::builtin(name, geom)?,
+            Some(path) => connect4_engine::eval::load_model(std::path::Path::new(path), geom)?,
+            None => connect4_engine::eval::builtin(name, geom)?,
         };
         for path in &a.files.resolve()? {
             let positions: Vec<_> = read_bench_positions(path, geom, a.limit)?
@@ -427,11 +427,11 @@ fn search(a: SearchBenchArgs) -> Result<()> {
 }
 
 fn playouts(a: PlayoutBenchArgs) -> Result<()> {
-    use connect4_ml::eval::{PlayoutPolicy, bench_playouts};
+    use connect4_engine::eval::{PlayoutPolicy, bench_playouts};
     let geom = a.board.geometry()?;
-    let pos = connect4_ml::Position::from_moves(geom, &a.from)
+    let pos = connect4_engine::Position::from_moves(geom, &a.from)
         .with_context(|| format!("--from '{}'", a.from))?;
-    if pos.outcome() != connect4_ml::game::Outcome::Ongoing {
+    if pos.outcome() != connect4_engine::game::Outcome::Ongoing {
         bail!("--from '{}': the game is already over", a.from);
     }
     let policy = if a.smart {

@@ -3,11 +3,11 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::agents::Resources;
-use connect4_ml::agents::level::Anchor;
-use connect4_ml::arena::{CalibrateConfig, CalibrateReport, calibrate};
-use connect4_ml::io::{write_csv_atomic, write_json_atomic};
-use connect4_ml::progress::Progress;
+use connect4_engine::agents::Resources;
+use connect4_engine::agents::level::Anchor;
+use connect4_engine::io::{write_csv_atomic, write_json_atomic};
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::{CalibrateConfig, CalibrateReport, calibrate};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -97,11 +97,11 @@ pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
         for path in &a.merge {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let earlier = connect4_ml::agents::level::Calibration::from_json(&text)
+            let earlier = connect4_engine::agents::level::Calibration::from_json(&text)
                 .with_context(|| format!("{}", path.display()))?;
             points.extend(earlier.points);
         }
-        report = connect4_ml::arena::report(&cfg, pool_points(points));
+        report = connect4_learn::arena::report(&cfg, pool_points(points));
     }
     print_report(&report);
     let csv = a.out.with_extension("csv");
@@ -125,12 +125,12 @@ fn check(
     resources: &Resources,
     bars: &super::Bars,
 ) -> Result<()> {
-    let cal = connect4_ml::agents::level::Calibration::builtin();
+    let cal = connect4_engine::agents::level::Calibration::builtin();
     for &e in &a.check {
         cal.skill_of(e)?;
     }
     bars.start("check games", a.check.len() * cfg.anchors.len() * cfg.games);
-    let points = connect4_ml::arena::check_calibration(cfg, &a.check, resources, bars)?;
+    let points = connect4_learn::arena::check_calibration(cfg, &a.check, resources, bars)?;
     bars.finish();
     println!(
         "the dial (calibration built into c4) against {} ladder agents, {} games each, seed {}",
@@ -171,14 +171,14 @@ fn check(
 /// Points of the same skill pooled into one (precision-weighted mean, its interval), the
 /// rest kept, sorted by skill.
 fn pool_points(
-    mut points: Vec<connect4_ml::agents::level::CalibrationPoint>,
-) -> Vec<connect4_ml::agents::level::CalibrationPoint> {
+    mut points: Vec<connect4_engine::agents::level::CalibrationPoint>,
+) -> Vec<connect4_engine::agents::level::CalibrationPoint> {
     points.sort_by(|a, b| a.skill.total_cmp(&b.skill));
-    let mut out: Vec<connect4_ml::agents::level::CalibrationPoint> = Vec::new();
+    let mut out: Vec<connect4_engine::agents::level::CalibrationPoint> = Vec::new();
     for p in points {
         match out.last_mut() {
             Some(q) if q.skill == p.skill => {
-                let w = |x: &connect4_ml::agents::level::CalibrationPoint| {
+                let w = |x: &connect4_engine::agents::level::CalibrationPoint| {
                     1.0 / ((x.high - x.low) / 2.0).powi(2).max(1e-9)
                 };
                 let (wq, wp) = (w(q), w(&p));

@@ -2,10 +2,10 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::Geometry;
-use connect4_ml::arena::bench_sets::BenchSet;
-use connect4_ml::arena::evaluate::{EvaluateConfig, evaluate, work_items};
-use connect4_ml::progress::Progress;
+use connect4_engine::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::bench_sets::BenchSet;
+use connect4_learn::arena::evaluate::{EvaluateConfig, evaluate, work_items};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -28,12 +28,12 @@ pub struct EvaluateArgs {
     openings: usize,
     /// Which colour the agents play: first, second or both (alternating).
     #[arg(long, default_value = "both")]
-    side: connect4_ml::arena::Side,
+    side: connect4_learn::arena::Side,
     /// First seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Folder of benchmark sets to grade moves on.
-    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
     bench: PathBuf,
     /// Sets to grade on (begin-hard is left out by default: grading it takes seconds per move).
     #[arg(
@@ -61,7 +61,7 @@ pub struct EvaluateArgs {
 
 pub fn run(a: EvaluateArgs, book: super::BookChoice) -> Result<()> {
     let geometry = Geometry::default();
-    let agents = connect4_ml::agents::split_agent_list(&a.agent)
+    let agents = connect4_engine::agents::split_agent_list(&a.agent)
         .iter()
         .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>>>()?;
@@ -82,7 +82,7 @@ pub fn run(a: EvaluateArgs, book: super::BookChoice) -> Result<()> {
                 )
             })?;
             let positions =
-                connect4_ml::arena::read_graded_file(&path, geometry, Some(a.positions))?;
+                connect4_learn::arena::read_graded_file(&path, geometry, Some(a.positions))?;
             bench.push((set.name.to_string(), positions));
         }
     }
@@ -108,7 +108,7 @@ pub fn run(a: EvaluateArgs, book: super::BookChoice) -> Result<()> {
     print!("{}", report.text());
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let json = a.out.join("evaluate.json");
-    connect4_ml::io::write_json_atomic(&json, &report)
+    connect4_engine::io::write_json_atomic(&json, &report)
         .with_context(|| format!("writing {}", json.display()))?;
     let mut written = vec![json];
     for (stem, chart) in connect4_ml::plot::evaluation::charts(&report) {

@@ -21,7 +21,7 @@ mod train;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
-use connect4_ml::Geometry;
+use connect4_engine::Geometry;
 
 /// connect4-ml: learn to play Connect Four, measured against a perfect solver.
 #[derive(Parser, Debug)]
@@ -144,14 +144,14 @@ impl BoardArgs {
 
 /// The long help of an agent flag: its first line, then every kind from the library's table.
 pub fn agents_long_help(first: &str) -> String {
-    format!("{first}\n\n{}", connect4_ml::agents::kinds_help())
+    format!("{first}\n\n{}", connect4_engine::agents::kinds_help())
 }
 
 /// Parses an agent spec given on the command line. A model path that does not exist but is a
 /// bare name (`gbt`, `lms`) stands for the shipped `models/NAME.bin`, so `model:gbt` works from
 /// the repository root; the library itself takes paths as given.
-pub fn parse_agent(spec: &str) -> Result<connect4_ml::agents::AgentSpec> {
-    let parsed: connect4_ml::agents::AgentSpec = spec.parse()?;
+pub fn parse_agent(spec: &str) -> Result<connect4_engine::agents::AgentSpec> {
+    let parsed: connect4_engine::agents::AgentSpec = spec.parse()?;
     Ok(parsed.map_model_paths(resolve_model_path))
 }
 
@@ -189,7 +189,7 @@ pub fn progress_bar(len: usize, label: impl Into<String>) -> Result<indicatif::P
     Ok(bar)
 }
 
-/// The CLI's one [`connect4_ml::progress::Progress`]: a bar per part of a job (a spinner
+/// The CLI's one [`connect4_engine::progress::Progress`]: a bar per part of a job (a spinner
 /// when the part's size is unknown), replaced as parts go; the part's label stays in front
 /// of its message. Bars draw only on a terminal (indicatif hides them otherwise).
 pub struct Bars {
@@ -209,7 +209,7 @@ impl Bars {
     }
 }
 
-impl connect4_ml::progress::Progress for Bars {
+impl connect4_engine::progress::Progress for Bars {
     fn start(&self, label: &str, total: usize) {
         let bar = if total == 0 {
             let b = indicatif::ProgressBar::new_spinner();
@@ -276,8 +276,8 @@ pub fn describe_error(e: &anyhow::Error) -> String {
 /// outside the dial's range) or a saved adaptive state that cannot be read. Such errors end
 /// with exit status 2, as clap's own usage errors do.
 pub fn is_bad_input(e: &anyhow::Error) -> bool {
-    use connect4_ml::agents::level::CalibrationError;
-    use connect4_ml::agents::{AgentError, StateError};
+    use connect4_engine::agents::level::CalibrationError;
+    use connect4_engine::agents::{AgentError, StateError};
     e.chain().any(|c| {
         c.downcast_ref::<StateError>().is_some()
             || c.downcast_ref::<CalibrationError>().is_some()
@@ -297,9 +297,9 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
 
 /// The flag that fixes an error, for errors whose fix is a flag.
 fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
-    use connect4_ml::arena::TournamentError;
-    use connect4_ml::datasets::label::{GenerateError, LabelFileError};
-    use connect4_ml::solver::SolverError;
+    use connect4_engine::solver::SolverError;
+    use connect4_learn::arena::TournamentError;
+    use connect4_learn::datasets::label::{GenerateError, LabelFileError};
     e.chain().find_map(|c| {
         if let Some(SolverError::NoMemory { .. }) = c.downcast_ref() {
             Some("try a smaller --tt-mib")
@@ -359,7 +359,7 @@ pub fn run(cli: Cli) -> Result<()> {
 pub(crate) fn book_sound(book: &BookChoice) -> Result<()> {
     match book
         .as_deref()
-        .and_then(connect4_ml::solver::book::Book::damage)
+        .and_then(connect4_engine::solver::book::Book::damage)
     {
         Some(e) => Err(e.into()),
         None => Ok(()),
@@ -367,13 +367,13 @@ pub(crate) fn book_sound(book: &BookChoice) -> Result<()> {
 }
 
 /// The opening book of a run, handed to every command that answers exactly (`None`: none).
-pub(crate) type BookChoice = Option<std::sync::Arc<connect4_ml::solver::book::Book>>;
+pub(crate) type BookChoice = Option<std::sync::Arc<connect4_engine::solver::book::Book>>;
 
 /// The opening book of this run: the file `--book` names (which must load), else the default
 /// (a book file beside the binary or in data/, else the built-in 7x6 book); none with
 /// `--no-book`.
 fn choose_book(path: Option<&std::path::Path>, none: bool) -> Result<BookChoice> {
-    use connect4_ml::solver::book::{self, Book};
+    use connect4_engine::solver::book::{self, Book};
     if none {
         return Ok(None);
     }

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use clap::Args;
+use connect4_engine::progress::Progress;
 use connect4_ml::pipeline::{PipelineConfig, run_pipeline};
-use connect4_ml::progress::Progress;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -18,7 +18,7 @@ pub struct PipelineArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// The UCI data file, plain or .Z (default: the copy the repository ships).
-    #[arg(long, default_value = connect4_ml::datasets::uci::DEFAULT_UCI_PATH)]
+    #[arg(long, default_value = connect4_learn::datasets::uci::DEFAULT_UCI_PATH)]
     uci: PathBuf,
     /// Leave the UCI file out: the GBT learns from self-play positions only.
     #[arg(long, conflicts_with = "uci")]
@@ -34,7 +34,7 @@ pub struct PipelineArgs {
     #[arg(long, conflicts_with_all = ["positions", "heldout"])]
     no_positions: bool,
     /// Folder of the benchmark sets graded against the solver (end-easy, middle-easy, ...).
-    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
     bench: PathBuf,
     /// Grade on the Pons benchmark files of this folder (Test_L3_R1, ...) instead of --bench.
     #[arg(long, conflicts_with = "bench")]

@@ -3,10 +3,10 @@
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use connect4_ml::agents::{AdaptiveState, AgentKind, AgentSpec};
-use connect4_ml::arena::Session;
-use connect4_ml::game::{Outcome, Player, Position};
-use connect4_ml::solver::Solver;
+use connect4_engine::agents::{AdaptiveState, AgentKind, AgentSpec};
+use connect4_engine::game::{Outcome, Player, Position};
+use connect4_engine::solver::Solver;
+use connect4_learn::arena::Session;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, IsTerminal, Write};
@@ -72,14 +72,14 @@ pub fn run(a: PlayArgs, book: super::BookChoice) -> Result<()> {
         None => None,
         Some(path) => Some(read_state(path, &factory)?),
     };
-    let agent: Box<dyn connect4_ml::agents::Agent> = match &saved {
+    let agent: Box<dyn connect4_engine::agents::Agent> = match &saved {
         Some(state) => Box::new(factory.build_adaptive(agent_seed, state.clone())?),
         None => factory.build(agent_seed)?,
     };
     if let Some(state) = &saved {
         println!(
             "The adaptive agent rates you at {:.0} Elo ({} so far).",
-            state.estimate(connect4_ml::agents::level::Calibration::builtin(), None),
+            state.estimate(connect4_engine::agents::level::Calibration::builtin(), None),
             games(state.games)
         );
     }
@@ -102,7 +102,7 @@ pub fn run(a: PlayArgs, book: super::BookChoice) -> Result<()> {
 /// when there is no file yet.
 fn read_state(
     path: &std::path::Path,
-    factory: &connect4_ml::agents::AgentFactory,
+    factory: &connect4_engine::agents::AgentFactory,
 ) -> Result<AdaptiveState> {
     let AgentKind::Adaptive { start, .. } = factory.spec().kind() else {
         bail!(
@@ -121,7 +121,7 @@ fn read_state(
 /// After a finished game: the agent's state with the game read into it, written to `path`.
 fn save_state(
     path: &std::path::Path,
-    factory: &connect4_ml::agents::AgentFactory,
+    factory: &connect4_engine::agents::AgentFactory,
     seed: u64,
     state: AdaptiveState,
     session: &Session,
@@ -137,7 +137,7 @@ fn save_state(
     let start = Position::new(session.position().geometry());
     agent.replay(start, session.moves(), session.human().other());
     let state = agent.state();
-    connect4_ml::io::write_atomic(path, |w| w.write_all(state.to_json().as_bytes()))
+    connect4_engine::io::write_atomic(path, |w| w.write_all(state.to_json().as_bytes()))
         .with_context(|| format!("cannot write {}", path.display()))?;
     println!(
         "The adaptive agent now rates you at {:.0} Elo after {}; saved in {}.",
@@ -294,9 +294,9 @@ fn plain(mut session: Session, mut solver: Solver) -> Result<Session> {
 mod tui {
     use super::{hint_text, result_text};
     use anyhow::Result;
-    use connect4_ml::arena::Session;
-    use connect4_ml::game::Player;
-    use connect4_ml::solver::Solver;
+    use connect4_engine::game::Player;
+    use connect4_engine::solver::Solver;
+    use connect4_learn::arena::Session;
     use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
     use ratatui::layout::{Constraint, Layout};
     use ratatui::style::{Color, Modifier, Style};

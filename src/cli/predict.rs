@@ -3,8 +3,8 @@
 use super::BoardArgs;
 use anyhow::Result;
 use clap::Args;
-use connect4_ml::datasets::labelled::{Expect, read_moves_head};
-use connect4_ml::eval::ModelEvaluator;
+use connect4_engine::eval::ModelEvaluator;
+use connect4_learn::datasets::labelled::{Expect, read_moves_head};
 use std::io::Write;
 use std::path::PathBuf;
 

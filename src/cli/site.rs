@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::solver::book::{self, Book};
+use connect4_engine::solver::book::{self, Book};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -60,7 +60,7 @@ fn site_book(book: Option<&Book>) -> Result<Option<Vec<u8>>> {
     let Some(b) = book.filter(|b| !std::ptr::eq(*b, &*built_in)) else {
         return Ok(None);
     };
-    if b.geometry() != connect4_ml::game::Geometry::STANDARD {
+    if b.geometry() != connect4_engine::game::Geometry::STANDARD {
         bail!("--book: the site's engine reads 7x6 books; this one is for another board");
     }
     if b.plies() < built_in.plies() {

@@ -3,8 +3,8 @@
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::solver::bench::solve_line_with;
-use connect4_ml::{Mode, Solver};
+use connect4_engine::solver::bench::solve_line_with;
+use connect4_engine::{Mode, Solver};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
@@ -14,14 +14,14 @@ pub struct SolveArgs {
     #[arg(long)]
     weak: bool,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    #[arg(long, default_value_t = connect4_engine::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
     /// Clear the table before every line (each line's figures then do not depend on the
     /// lines before it; slower for related positions).
     #[arg(long)]
     reset_table: bool,
     /// Positions with fewer stones share table entries with their mirror image.
-    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_SYMMETRY_PLIES)]
+    #[arg(long, default_value_t = connect4_engine::solver::DEFAULT_SYMMETRY_PLIES)]
     symmetry_plies: usize,
     /// Also find the best column (fastest win, slowest loss, centre first among equals) and
     /// print it, 1-based, as a fifth field ("-" when the game is over).

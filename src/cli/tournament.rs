@@ -3,9 +3,9 @@
 use super::BoardArgs;
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::arena::{Tournament, TournamentConfig, TournamentSummary};
-use connect4_ml::io::{write_csv_atomic, write_json_atomic};
-use connect4_ml::progress::Progress;
+use connect4_engine::io::{write_csv_atomic, write_json_atomic};
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::{Tournament, TournamentConfig, TournamentSummary};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -33,7 +33,7 @@ pub struct TournamentArgs {
 }
 
 pub fn run(a: TournamentArgs, book: super::BookChoice) -> Result<()> {
-    let agents = connect4_ml::agents::split_agent_list(&a.agents)
+    let agents = connect4_engine::agents::split_agent_list(&a.agents)
         .iter()
         .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>, _>>()?;

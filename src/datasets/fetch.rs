@@ -1,8 +1,8 @@
 //! `c4 data fetch-uci`: download the UCI archive, unpack the data file (a zip holding the
 //! Unix-compressed `connect-4.data.Z`), check its sha256 and write it atomically.
 
-use super::lzw;
-use super::uci::UCI_SHA256;
+use connect4_learn::datasets::lzw;
+use connect4_learn::datasets::uci::UCI_SHA256;
 use std::io::Read;
 use std::path::Path;
 use thiserror::Error;
@@ -126,14 +126,14 @@ pub fn unpack(payload: &[u8]) -> Result<Vec<u8>, FetchError> {
 /// Returns the number of bytes written.
 pub fn fetch_uci(url: &str, out: &Path) -> Result<usize, FetchError> {
     let data = unpack(&download(url)?)?;
-    let found = crate::io::sha256_hex(&data);
+    let found = connect4_engine::io::sha256_hex(&data);
     if found != UCI_SHA256 {
         return Err(FetchError::Checksum {
             found,
             expected: UCI_SHA256.into(),
         });
     }
-    crate::io::write_bytes_atomic(out, &data).map_err(|source| FetchError::Write {
+    connect4_engine::io::write_bytes_atomic(out, &data).map_err(|source| FetchError::Write {
         path: out.to_path_buf(),
         source,
     })?;

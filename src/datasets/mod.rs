@@ -1,6 +1,4 @@
-//! The learning crate's data files ([`connect4_learn::datasets`], re-exported whole), and the
-//! one part that needs the network: downloading the UCI archive ([`fetch`]).
-
-pub use connect4_learn::datasets::*;
+//! The one part of the data files that needs the network: downloading the UCI archive
+//! ([`fetch`]). The files themselves are the learning crate's ([`connect4_learn::datasets`]).
 
 pub mod fetch;

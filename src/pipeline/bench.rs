@@ -3,11 +3,11 @@
 
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
-use crate::agents::AgentSpec;
-use crate::arena::{GradeSummary, grade_positions};
-use crate::game::Geometry;
-use crate::io::{write_csv_atomic, write_json_atomic};
-use crate::progress::Progress;
+use connect4_engine::agents::AgentSpec;
+use connect4_engine::game::Geometry;
+use connect4_engine::io::{write_csv_atomic, write_json_atomic};
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::{GradeSummary, grade_positions};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -60,7 +60,7 @@ pub fn run(
         let factory = spec
             .factory_with_book(geom, config.book.clone())
             .map_err(fail("bench"))?;
-        let solvers = crate::solver::SolverPool::new(64).with_book(config.book.clone());
+        let solvers = connect4_engine::solver::SolverPool::new(64).with_book(config.book.clone());
         for (set, positions) in files {
             let graded = grade_positions(&factory, positions, config.jobs, &solvers, observer)
                 .map_err(fail("bench"))?;

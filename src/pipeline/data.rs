@@ -2,13 +2,13 @@
 
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
-use crate::agents::AgentSpec;
-use crate::datasets::Example;
-use crate::datasets::selfplay_csv::{LabelledPosition, read_positions, write_positions};
-use crate::game::Geometry;
-use crate::progress::Progress;
-use crate::solver::Mode;
-use crate::train::selfplay::{SelfplayConfig, generate};
+use connect4_engine::agents::AgentSpec;
+use connect4_engine::game::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_engine::solver::Mode;
+use connect4_learn::datasets::Example;
+use connect4_learn::datasets::selfplay_csv::{LabelledPosition, read_positions, write_positions};
+use connect4_learn::train::selfplay::{SelfplayConfig, generate};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -134,7 +134,7 @@ pub fn run(
         heldout: inputs.heldout.as_ref().map(LabelledUsed::of),
         agents: agents.map(|a| a.to_string()),
         selfplay_positions: out.positions.len(),
-        selfplay_sha256: crate::io::sha256_file(&path).map_err(fail("data"))?,
+        selfplay_sha256: connect4_engine::io::sha256_file(&path).map_err(fail("data"))?,
     };
     Ok((result, vec![path]))
 }
@@ -144,11 +144,13 @@ pub fn run(
 pub fn split(config: &PipelineConfig, _result: &DataResult) -> Result<DataSplit, PipelineError> {
     let path = config.out.join(SELFPLAY_FILE);
     let mut positions = read_positions(&path, Geometry::STANDARD).map_err(fail("data"))?;
-    positions.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
-        config.seed,
-        crate::seed::Stream::PipelineShuffle,
-        &[],
-    )));
+    positions.shuffle(&mut ChaCha8Rng::seed_from_u64(
+        connect4_engine::seed::derive_seed(
+            config.seed,
+            connect4_engine::seed::Stream::PipelineShuffle,
+            &[],
+        ),
+    ));
     let half = positions.len() / 2;
     let held_out = positions.split_off(half);
     Ok(DataSplit {

@@ -4,10 +4,10 @@
 //! Error rates are left to the bench stage, which grades every agent.
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
-use crate::agents::AgentSpec;
-use crate::arena::evaluate::{EvaluateConfig, EvaluateReport, evaluate, work_items};
-use crate::game::Geometry;
-use crate::progress::Progress;
+use connect4_engine::agents::AgentSpec;
+use connect4_engine::game::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::evaluate::{EvaluateConfig, EvaluateReport, evaluate, work_items};
 use std::path::PathBuf;
 
 /// The agents evaluated, by roster name.
@@ -50,7 +50,7 @@ pub fn run(
     observer.finish();
     let dir = config.out.join("evaluate");
     let json = dir.join("evaluate.json");
-    crate::io::write_json_atomic(&json, &report).map_err(fail("evaluate"))?;
+    connect4_engine::io::write_json_atomic(&json, &report).map_err(fail("evaluate"))?;
     let mut written = vec![json];
     for (stem, chart) in crate::plot::evaluation::charts(&report) {
         written.extend(chart.save(&dir.join(stem)).map_err(fail("evaluate"))?);

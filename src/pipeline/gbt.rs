@@ -5,15 +5,15 @@
 use super::data::DataSplit;
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
-use crate::datasets::Example;
-use crate::features::FeatureSet;
-use crate::game::Geometry;
-use crate::io::model_format::TrainingMeta;
-use crate::io::{beside, write_csv_atomic};
-use crate::ml::gbt::{GbtParams, GbtTarget};
-use crate::progress::Progress;
-use crate::train::gbt::experiment::ExperimentConfig;
-use crate::train::gbt::{GbtData, GbtTrained, train_gbt};
+use connect4_engine::features::FeatureSet;
+use connect4_engine::game::Geometry;
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_engine::io::{beside, write_csv_atomic};
+use connect4_engine::ml::gbt::{GbtParams, GbtTarget};
+use connect4_engine::progress::Progress;
+use connect4_learn::datasets::Example;
+use connect4_learn::train::gbt::experiment::ExperimentConfig;
+use connect4_learn::train::gbt::{GbtData, GbtTrained, train_gbt};
 use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ pub struct GbtResult {
     pub recall: [f64; 3],
     /// Accuracy on the shipped held-out positions by band of stones, the last entry for all
     /// of them (empty without that set).
-    pub heldout_by_stones: Vec<crate::ml::by_stones::BandReport>,
+    pub heldout_by_stones: Vec<connect4_engine::ml::by_stones::BandReport>,
     /// Held-out self-play positions scored by phase.
     pub phase_rows: usize,
     /// Accuracy on them (none when there are none).
@@ -165,8 +165,8 @@ fn gbt_data(inputs: &Inputs, split: &DataSplit, data_notes: &[String]) -> GbtDat
 /// The model's probabilities on the held-out self-play positions (a row each, with its
 /// ply) and how many it got right.
 fn phase_rows(
-    model: &crate::ml::gbt::GbtModel,
-    held_out: &[crate::datasets::selfplay_csv::LabelledPosition],
+    model: &connect4_engine::ml::gbt::GbtModel,
+    held_out: &[connect4_learn::datasets::selfplay_csv::LabelledPosition],
     geom: Geometry,
 ) -> (Vec<PhaseRow>, usize) {
     let ext = FEATURES.extractor(geom);
@@ -177,7 +177,7 @@ fn phase_rows(
         ext.extract(&p.position, &mut buf);
         let mut prob = [0.0; 3];
         model.predict_proba_row(&buf, &mut prob);
-        if crate::ml::metrics::argmax(&prob) == p.label.index() {
+        if connect4_engine::ml::metrics::argmax(&prob) == p.label.index() {
             correct += 1;
         }
         rows.push(PhaseRow {

@@ -2,10 +2,10 @@
 //! fails in a second, not after minutes of work.
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
-use crate::arena::bench_sets::BenchSet;
-use crate::arena::read_graded_file;
-use crate::datasets::uci;
-use crate::game::{Geometry, Position};
+use connect4_engine::game::{Geometry, Position};
+use connect4_learn::arena::bench_sets::BenchSet;
+use connect4_learn::arena::read_graded_file;
+use connect4_learn::datasets::uci;
 
 /// A benchmark position to grade, with the file's score if it gives one.
 pub type GradedInput = (Position, Option<i32>);
@@ -17,7 +17,7 @@ pub struct LabelledSet {
     /// sha256 of the file.
     pub sha256: String,
     /// Its rows (class from the score's sign).
-    pub rows: Vec<crate::datasets::Example>,
+    pub rows: Vec<connect4_learn::datasets::Example>,
 }
 
 /// Reads the labelled positions of `path`, keeping the first `limit` rows when given.
@@ -26,7 +26,7 @@ fn labelled_set(
     limit: Option<usize>,
 ) -> Result<LabelledSet, PipelineError> {
     let (mut rows, sha256) =
-        crate::datasets::sources::read_labelled_examples(path, Geometry::STANDARD)
+        connect4_learn::datasets::sources::read_labelled_examples(path, Geometry::STANDARD)
             .map_err(fail("inputs"))?;
     if let Some(n) = limit {
         rows.truncate(n);
@@ -118,7 +118,7 @@ pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
             || set.name.to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let sha = crate::io::sha256_file(&path).map_err(fail("inputs"))?;
+        let sha = connect4_engine::io::sha256_file(&path).map_err(fail("inputs"))?;
         bench_sha256.push((file_name.clone(), sha));
         bench.push((file_name, positions));
     }

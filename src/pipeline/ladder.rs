@@ -2,10 +2,10 @@
 //! `handtuned` in a longer one, to compare each model agent with the hand-tuned agent.
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail, tournament_config};
-use crate::agents::AgentSpec;
-use crate::arena::{EloRating, PairingSummary, Tournament, TournamentSummary};
-use crate::io::{write_csv_atomic, write_json_atomic};
-use crate::progress::Progress;
+use connect4_engine::agents::AgentSpec;
+use connect4_engine::io::{write_csv_atomic, write_json_atomic};
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::{EloRating, PairingSummary, Tournament, TournamentSummary};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

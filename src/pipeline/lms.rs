@@ -4,9 +4,9 @@
 
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
-use crate::io::model_format::TrainingMeta;
-use crate::progress::Progress;
-use crate::train::lms::{
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_engine::progress::Progress;
+use connect4_learn::train::lms::{
     EpochRecord, LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, fit_supervised,
     save_run, save_supervised_report, train,
 };
@@ -148,8 +148,13 @@ fn supervised_start(
                 seed: config.seed,
                 ..SupervisedConfig::default()
             };
-            let fit = fit_supervised(&set.rows, crate::game::Geometry::STANDARD, &sup, observer)
-                .map_err(fail("lms"))?;
+            let fit = fit_supervised(
+                &set.rows,
+                connect4_engine::game::Geometry::STANDARD,
+                &sup,
+                observer,
+            )
+            .map_err(fail("lms"))?;
             Some(SupervisedReport {
                 config: sup,
                 fit,

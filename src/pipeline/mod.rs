@@ -42,9 +42,9 @@ pub mod plots;
 pub mod record;
 pub mod report;
 
-use crate::arena::TournamentConfig;
-use crate::game::Geometry;
-use crate::progress::Progress;
+use connect4_engine::game::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::TournamentConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -75,7 +75,7 @@ pub struct PipelineConfig {
     /// Skip the stages whose recorded outputs are complete and unchanged.
     pub resume: bool,
     /// The opening book of labelling, grading and perfect agents (`None`: none).
-    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    pub book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 }
 
 /// Sizes of every stage, from `--quick` or the default (`recipes/pipeline*.toml`). The
@@ -132,7 +132,7 @@ pub struct Sizes {
     pub evaluate_games: usize,
     /// Positions graded per benchmark file.
     pub bench_positions: usize,
-    /// Benchmark sets graded (names of [`crate::arena::bench_sets::BENCH_SETS`]).
+    /// Benchmark sets graded (names of [`connect4_learn::arena::bench_sets::BENCH_SETS`]).
     pub bench_files: Vec<String>,
 }
 
@@ -162,8 +162,11 @@ impl Sizes {
     /// (the run's seed is the pipeline's own).
     pub fn ntuple_recipe(
         &self,
-    ) -> Result<crate::train::ntuple::NTupleConfig, crate::train::ntuple::RecipeError> {
-        crate::train::ntuple::NTupleConfig::default()
+    ) -> Result<
+        connect4_learn::train::ntuple::NTupleConfig,
+        connect4_learn::train::ntuple::RecipeError,
+    > {
+        connect4_learn::train::ntuple::NTupleConfig::default()
             .overridden(self.ntuple.clone(), "the pipeline's [ntuple] table")
     }
 }
@@ -182,11 +185,11 @@ mod sizes_tests {
         assert_eq!(net.games, 500_000);
         assert_eq!(
             full.lms_games,
-            crate::train::lms::LmsConfig::default().max_games
+            connect4_learn::train::lms::LmsConfig::default().max_games
         );
         assert_eq!(
             full.lms_epochs,
-            crate::train::lms::SupervisedConfig::default().epochs
+            connect4_learn::train::lms::SupervisedConfig::default().epochs
         );
         assert_eq!(full.positions_limit, None);
         assert_eq!(quick.positions_limit, Some(20_000));
@@ -196,9 +199,9 @@ mod sizes_tests {
         assert_eq!(
             (net.rate, net.layout, net.tail),
             (
-                crate::train::ntuple::NTupleConfig::default().rate,
-                crate::train::ntuple::NTupleConfig::default().layout,
-                crate::train::ntuple::NTupleConfig::default().tail
+                connect4_learn::train::ntuple::NTupleConfig::default().rate,
+                connect4_learn::train::ntuple::NTupleConfig::default().layout,
+                connect4_learn::train::ntuple::NTupleConfig::default().tail
             )
         );
         assert!(Sizes::from_toml("ntuple_gamez = 3").is_err());
@@ -234,8 +237,9 @@ fn fail<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
 fn agents(
     run: &Path,
     depth: u32,
-) -> Result<Vec<(String, crate::agents::AgentSpec)>, crate::agents::AgentError> {
-    use crate::agents::AgentSpec;
+) -> Result<Vec<(String, connect4_engine::agents::AgentSpec)>, connect4_engine::agents::AgentError>
+{
+    use connect4_engine::agents::AgentSpec;
     let lms = run.join("models/lms.bin");
     let gbt = run.join("models/gbt.bin");
     Ok(vec![
@@ -257,7 +261,7 @@ fn agents(
 /// A tournament of the run's settings.
 fn tournament_config(
     config: &PipelineConfig,
-    agents: Vec<crate::agents::AgentSpec>,
+    agents: Vec<connect4_engine::agents::AgentSpec>,
     games: usize,
     openings: usize,
 ) -> TournamentConfig {
@@ -286,7 +290,7 @@ pub struct Results {
     /// Stage 5.
     pub ladder: Option<ladder::LadderResult>,
     /// Stage 6.
-    pub evaluate: Option<crate::arena::evaluate::EvaluateReport>,
+    pub evaluate: Option<connect4_learn::arena::evaluate::EvaluateReport>,
     /// Stage 7.
     pub bench: Option<bench::BenchResult>,
     /// Stage 8.
@@ -335,7 +339,7 @@ pub fn run_pipeline(
         outcome.as_ref().err(),
     );
     let report = config.out.join("report.md");
-    crate::io::write_bytes_atomic(&report, text.as_bytes()).map_err(fail("report"))?;
+    connect4_engine::io::write_bytes_atomic(&report, text.as_bytes()).map_err(fail("report"))?;
     outcome.map(|()| report)
 }
 

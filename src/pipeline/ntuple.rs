@@ -6,10 +6,12 @@
 
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
-use crate::game::Geometry;
-use crate::io::model_format::TrainingMeta;
-use crate::progress::Progress;
-use crate::train::ntuple::{CurvePoint, CurveProbe, Job, Machine, NTupleConfig, train_job};
+use connect4_engine::game::Geometry;
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_engine::progress::Progress;
+use connect4_learn::train::ntuple::{
+    CurvePoint, CurveProbe, Job, Machine, NTupleConfig, train_job,
+};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -37,7 +39,7 @@ pub fn run(
 ) -> Result<(NTupleResult, Vec<PathBuf>), PipelineError> {
     let geom = Geometry::STANDARD;
     // From scratch, as the literature's yardstick asks (the shipped positions are not read).
-    let examples: &[crate::datasets::Example] = &[];
+    let examples: &[connect4_learn::datasets::Example] = &[];
     let cfg = NTupleConfig {
         seed: config.seed,
         ..sizes.ntuple_recipe().map_err(fail("ntuple"))?

@@ -1,7 +1,7 @@
 //! Stage 8, plots: every chart `c4 plot` knows, from the run's models, tournaments and grades.
 
 use super::{PipelineConfig, PipelineError, fail};
-use crate::progress::Progress;
+use connect4_engine::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 

@@ -76,7 +76,7 @@ impl Ledger {
             .filter(|r| r.fingerprint == self.fingerprint)
             .filter(|r| {
                 r.outputs.iter().all(|(rel, sha)| {
-                    crate::io::sha256_file(&self.run.join(rel)).is_ok_and(|s| &s == sha)
+                    connect4_engine::io::sha256_file(&self.run.join(rel)).is_ok_and(|s| &s == sha)
                 })
             });
         match record {
@@ -100,7 +100,7 @@ impl Ledger {
             .iter()
             .map(|p| {
                 let rel = relative(&self.run, p);
-                Ok((rel, crate::io::sha256_file(p)?))
+                Ok((rel, connect4_engine::io::sha256_file(p)?))
             })
             .collect::<std::io::Result<Vec<_>>>()?;
         let record = StageRecord {
@@ -109,7 +109,7 @@ impl Ledger {
             outputs,
             result,
         };
-        crate::io::write_json_atomic(&self.path(stage), &record)
+        connect4_engine::io::write_json_atomic(&self.path(stage), &record)
     }
 }
 

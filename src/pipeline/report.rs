@@ -387,7 +387,7 @@ fn section_bench(t: &mut String, config: &PipelineConfig, results: &Results) {
                         .iter()
                         .find(|s| &s.agent == name && &s.set == set)
                         .map_or("-".into(), |s| {
-                            let w = crate::arena::wilson(s.errors, s.positions);
+                            let w = connect4_learn::arena::wilson(s.errors, s.positions);
                             format!(
                                 "{:.1}% [{:.1}, {:.1}]",
                                 100.0 * s.error_rate,
@@ -414,7 +414,7 @@ fn section_bench(t: &mut String, config: &PipelineConfig, results: &Results) {
                 let _ = write!(
                     t,
                     "`{name}`:\n\n```text\n{}```\n\n",
-                    crate::arena::bench_sets::six_set_table(&mine)
+                    connect4_learn::arena::bench_sets::six_set_table(&mine)
                 );
             }
         }

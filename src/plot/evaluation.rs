@@ -1,8 +1,8 @@
-//! The charts of an evaluation ([`crate::arena::evaluate`]): scores against the baseline with their
+//! The charts of an evaluation ([`connect4_learn::arena::evaluate`]): scores against the baseline with their
 //! intervals, and error rates per benchmark set, as plain series for `plot`.
 
 use super::{BarChart, Chart, short_label};
-use crate::arena::evaluate::{EvaluateReport, MatchReport};
+use connect4_learn::arena::evaluate::{EvaluateReport, MatchReport};
 
 /// The score chart (with intervals) and, when moves were graded, the error-rate chart, each
 /// with the file stem it is saved under (`score`, `errors`).

@@ -3,8 +3,8 @@
 //! agent's estimate of its opponent game by game beside the opponent's ladder Elo.
 
 use super::{Chart, LineChart, Mark, Series};
-use crate::agents::level::Calibration;
-use crate::arena::AdaptiveGame;
+use connect4_engine::agents::level::Calibration;
+use connect4_learn::arena::AdaptiveGame;
 
 /// Elo against skill: the measured points, their 95% band, the curve the dial reads.
 pub fn calibration_chart(c: &Calibration) -> Chart {

@@ -2,11 +2,11 @@
 
 use super::error::{ApiError, ApiResult};
 use super::{Shared, position_of};
-use crate::answers::{AnalyzeAnswer, game_over_analysis};
-use crate::game::Outcome;
-use crate::solver::{Mode, analysis};
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
+use connect4_engine::answers::{AnalyzeAnswer, game_over_analysis};
+use connect4_engine::game::Outcome;
+use connect4_engine::solver::{Mode, analysis};
 use serde::Deserialize;
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 //! short.
 
 use super::error::ApiError;
-use crate::agents::{AgentKind, AgentSpec, EvalSpec};
+use connect4_engine::agents::{AgentKind, AgentSpec, EvalSpec};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -86,7 +86,7 @@ fn over(spec: &AgentSpec, option: &str, value: u64, max: u64) -> ApiError {
 
 /// At most a few dozen characters of `text`, so an error never echoes a huge request.
 pub fn short(text: &str) -> String {
-    crate::answers::short(text)
+    connect4_engine::answers::short(text)
 }
 
 /// Refuses `spec` when one of its options is over its ceiling.

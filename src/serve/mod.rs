@@ -37,11 +37,11 @@ mod runs;
 pub use assets::{ASSETS, Asset, page_weight};
 pub use error::ApiError;
 
-use crate::Interrupt;
-use crate::solver::{PooledSolver, SolverPool};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
+use connect4_engine::Interrupt;
+use connect4_engine::solver::{PooledSolver, SolverPool};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -74,7 +74,7 @@ pub struct ServeConfig {
     /// Transposition table of each pooled solver, in MiB.
     pub tt_mib: usize,
     /// The opening book of analysis, review and perfect agents (`None`: none).
-    pub book: Option<Arc<crate::solver::book::Book>>,
+    pub book: Option<Arc<connect4_engine::solver::book::Book>>,
 }
 
 impl Default for ServeConfig {
@@ -90,7 +90,7 @@ impl Default for ServeConfig {
             move_limit: Duration::from_secs(20),
             body_limit: 16 * 1024,
             tt_mib: 64,
-            book: Some(crate::solver::book::embedded()),
+            book: Some(connect4_engine::solver::book::embedded()),
         }
     }
 }
@@ -118,7 +118,7 @@ struct AppState {
     presets: Vec<presets::Preset>,
     agents: play::AgentCache,
     /// What agents are built with: the book, and the built-in models the folder lacks.
-    resources: crate::agents::Resources,
+    resources: connect4_engine::agents::Resources,
     stats: Stats,
 }
 
@@ -179,7 +179,7 @@ impl AppState {
     }
 
     /// A pooled solver for `geom` (a new one if none is free), back in the pool when dropped.
-    fn lend_solver(&self, geom: crate::Geometry) -> Result<PooledSolver, ApiError> {
+    fn lend_solver(&self, geom: connect4_engine::Geometry) -> Result<PooledSolver, ApiError> {
         self.solvers
             .lend(geom)
             .map_err(|e| ApiError::Internal(e.to_string()))
@@ -187,13 +187,13 @@ impl AppState {
 }
 
 /// The position after `moves` on a `width` x `height` board (see
-/// [`crate::answers::position_of`]), or a 400 naming the bad move or size.
+/// [`connect4_engine::answers::position_of`]), or a 400 naming the bad move or size.
 fn position_of(
     moves: &str,
     width: Option<usize>,
     height: Option<usize>,
-) -> Result<crate::Position, ApiError> {
-    crate::answers::position_of(moves, width, height).map_err(ApiError::BadRequest)
+) -> Result<connect4_engine::Position, ApiError> {
+    connect4_engine::answers::position_of(moves, width, height).map_err(ApiError::BadRequest)
 }
 
 /// The app: page, API and run files over `config`. Model files are loaded here, once.
@@ -211,7 +211,7 @@ pub fn router(config: ServeConfig) -> Router {
                 .keeping(config.heavy.max(1)),
         ),
         agents: play::AgentCache::default(),
-        resources: crate::agents::Resources {
+        resources: connect4_engine::agents::Resources {
             book: config.book.clone(),
             models: crate::builtin::missing_from(&config.models).0,
         },

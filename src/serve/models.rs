@@ -3,10 +3,12 @@
 
 use super::Shared;
 use super::error::{ApiError, ApiResult};
-use crate::eval::{Contribution, Evaluator, Explanation, LinearEvaluator, ModelEvaluator};
-use crate::game::Geometry;
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
+use connect4_engine::eval::{
+    Contribution, Evaluator, Explanation, LinearEvaluator, ModelEvaluator,
+};
+use connect4_engine::game::Geometry;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

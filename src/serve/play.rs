@@ -2,12 +2,12 @@
 
 use super::Shared;
 use super::error::{ApiError, ApiResult};
-use crate::agents::{AgentFactory, AgentKind, AgentSpec};
-use crate::answers::{MoveAnswer, PlayError};
-use crate::game::{Geometry, Player};
-use crate::solver::SolverPool;
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
+use connect4_engine::agents::{AgentFactory, AgentKind, AgentSpec};
+use connect4_engine::answers::{MoveAnswer, PlayError};
+use connect4_engine::game::{Geometry, Player};
+use connect4_engine::solver::SolverPool;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,7 +25,7 @@ impl AgentCache {
         &self,
         spec: &AgentSpec,
         geom: Geometry,
-        resources: &crate::agents::Resources,
+        resources: &connect4_engine::agents::Resources,
         solvers: &Arc<SolverPool>,
     ) -> Result<AgentFactory, ApiError> {
         let key = (spec.to_string(), geom.width(), geom.height());
@@ -94,7 +94,7 @@ pub(super) struct MoveWithEstimate {
     #[serde(flatten)]
     answer: MoveAnswer,
     #[serde(skip_serializing_if = "Option::is_none")]
-    adaptive: Option<crate::answers::AdaptiveAnswer>,
+    adaptive: Option<connect4_engine::answers::AdaptiveAnswer>,
 }
 
 /// Parses `text` and points its model paths into `models`: a spec may name a model by file
@@ -106,7 +106,8 @@ pub(super) fn parse_spec(
     models: &Path,
     move_limit: std::time::Duration,
 ) -> Result<AgentSpec, ApiError> {
-    let spec = crate::answers::spec_in_folder(text, models).map_err(ApiError::BadRequest)?;
+    let spec =
+        connect4_engine::answers::spec_in_folder(text, models).map_err(ApiError::BadRequest)?;
     super::limits::check(&spec, move_limit)?;
     Ok(spec)
 }
@@ -124,7 +125,7 @@ pub(super) async fn play_move(
     let limit = state.config.move_limit;
     let (played, stopped) = state
         .heavy(limit, move |_, stop| {
-            crate::answers::play_move(
+            connect4_engine::answers::play_move(
                 &factory,
                 pos,
                 &req.moves,
@@ -147,7 +148,7 @@ pub(super) async fn play_move(
 pub(super) async fn adaptive(
     State(state): State<Shared>,
     body: Result<Json<AdaptiveRequest>, JsonRejection>,
-) -> ApiResult<Json<crate::answers::AdaptiveAnswer>> {
+) -> ApiResult<Json<connect4_engine::answers::AdaptiveAnswer>> {
     let Json(req) = body?;
     let pos = super::position_of(&req.moves, req.width, req.height)?;
     let side = match req.side.as_str() {
@@ -167,7 +168,7 @@ pub(super) async fn adaptive(
     let limit = state.config.move_limit;
     let (answer, _) = state
         .heavy(limit, move |_, stop| {
-            crate::answers::adaptive_answer(
+            connect4_engine::answers::adaptive_answer(
                 &factory,
                 &pos,
                 &req.moves,
@@ -185,13 +186,13 @@ pub(super) async fn adaptive(
 /// `GET /api/agents`: every kind with its usage and summary, and the model files on offer.
 pub(super) async fn agents(State(state): State<Shared>) -> Json<serde_json::Value> {
     Json(serde_json::json!({
-        "kinds": crate::answers::kinds(),
+        "kinds": connect4_engine::answers::kinds(),
         "models": state.models.names(),
         "limits": super::limits::limits(state.config.move_limit),
         "presets": state.presets,
-        "board": crate::answers::board_rule(),
-        "book": crate::answers::BookSummary::of(state.config.book.as_deref()),
-        "dial": crate::answers::dial_range(),
+        "board": connect4_engine::answers::board_rule(),
+        "book": connect4_engine::answers::BookSummary::of(state.config.book.as_deref()),
+        "dial": connect4_engine::answers::dial_range(),
     }))
 }
 

@@ -4,10 +4,10 @@
 
 use super::error::{ApiError, ApiResult};
 use super::{Shared, position_of};
-use crate::answers::ReviewAnswer;
-use crate::solver::review::review;
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
+use connect4_engine::answers::ReviewAnswer;
+use connect4_engine::solver::review::review;
 use serde::Deserialize;
 use std::time::{Duration, Instant};
 
@@ -44,7 +44,11 @@ pub(super) async fn review_game(
         .heavy(limit, move |st, stop| {
             let mut solver = st.lend_solver(geom)?;
             solver.set_interrupt(Some(stop.clone()));
-            Ok::<_, ApiError>(review(&mut solver, &crate::Position::new(geom), &moves))
+            Ok::<_, ApiError>(review(
+                &mut solver,
+                &connect4_engine::Position::new(geom),
+                &moves,
+            ))
         })
         .await?;
     let body = ReviewAnswer::new(text, geom, out?, start.elapsed().as_secs_f64() * 1e3);

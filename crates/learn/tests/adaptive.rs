@@ -5,13 +5,13 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-use connect4_learn::Geometry;
-use connect4_learn::agents::level::Calibration;
-use connect4_learn::agents::{AgentSpec, Resources};
+use connect4_engine::Geometry;
+use connect4_engine::agents::level::Calibration;
+use connect4_engine::agents::{AgentSpec, Resources};
+use connect4_engine::progress::Quiet;
 use connect4_learn::arena::{
     AdaptiveBenchConfig, AdaptiveRunSpec, Tournament, TournamentConfig, run_adaptive_bench,
 };
-use connect4_learn::progress::Quiet;
 
 fn spec(s: &str) -> AgentSpec {
     s.parse().unwrap()

@@ -3,10 +3,12 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::agents::Resources;
-use connect4_ml::arena::{AdaptiveBenchConfig, AdaptiveGame, AdaptiveRunSpec, run_adaptive_bench};
-use connect4_ml::io::{write_csv_atomic, write_json_atomic};
-use connect4_ml::progress::Progress;
+use connect4_engine::agents::Resources;
+use connect4_engine::io::{write_csv_atomic, write_json_atomic};
+use connect4_engine::progress::Progress;
+use connect4_learn::arena::{
+    AdaptiveBenchConfig, AdaptiveGame, AdaptiveRunSpec, run_adaptive_bench,
+};
 use std::path::PathBuf;
 
 /// The opponents of the targets: the ladder and the perfect player with 10% and
@@ -57,7 +59,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         (Some(from), Some(to)) => vec![AdaptiveRunSpec {
             stages: vec![(parse(from)?, a.after), (parse(to)?, a.then)],
         }],
-        _ => connect4_ml::agents::split_agent_list(&a.opponents)
+        _ => connect4_engine::agents::split_agent_list(&a.opponents)
             .iter()
             .map(|o| {
                 Ok(AdaptiveRunSpec {
@@ -72,7 +74,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         openings: a.openings,
         seed: a.seed,
         jobs: a.jobs,
-        geometry: connect4_ml::Geometry::STANDARD,
+        geometry: connect4_engine::Geometry::STANDARD,
     };
     let total: usize = cfg
         .runs
@@ -126,7 +128,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
 /// The table of a bench's stages: each opponent's games, results, the adaptive agent's score
 /// over all games and the first ten, its final and settled estimates, and the ladder's Elo.
 fn print_stages(
-    stages: &[connect4_ml::arena::StageSummary],
+    stages: &[connect4_learn::arena::StageSummary],
     true_elo: &dyn Fn(&str) -> Option<f64>,
 ) {
     let w = stages

@@ -2,7 +2,7 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
-use connect4_ml::solver::bench_analyze::{bands, sample_positions, time_analyses};
+use connect4_engine::solver::bench_analyze::{bands, sample_positions, time_analyses};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeBenchArgs {
@@ -19,7 +19,7 @@ pub struct AnalyzeBenchArgs {
     #[arg(long, default_value_t = 4, value_parser = crate::cli::at_least_one)]
     band: usize,
     /// Solver table, MiB (cleared before each position).
-    #[arg(long, default_value_t = connect4_ml::solver::DEFAULT_TT_MIB)]
+    #[arg(long, default_value_t = connect4_engine::solver::DEFAULT_TT_MIB)]
     tt_mib: usize,
     /// Also write every timing as CSV (moves, ply, ms, nodes).
     #[arg(long, value_name = "FILE")]
@@ -46,7 +46,7 @@ pub(super) fn run(a: AnalyzeBenchArgs, book: crate::cli::BookChoice) -> Result<(
         &crate::cli::Bars::new(),
     )?;
     if let Some(path) = &a.csv {
-        connect4_ml::io::write_csv_atomic(path, &timings)?;
+        connect4_engine::io::write_csv_atomic(path, &timings)?;
     }
     let rows = bands(&timings, a.band);
     if a.json {

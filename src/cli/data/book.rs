@@ -4,7 +4,7 @@
 use super::label::{TableArgs, WorkArgs};
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_ml::datasets::label::{BookJob, book_from_leaves_file, label_book_leaves};
+use connect4_learn::datasets::label::{BookJob, book_from_leaves_file, label_book_leaves};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -58,7 +58,7 @@ fn leaves_path(out: &Path) -> PathBuf {
 
 /// `--verify BOOK`: the book's structure and a sample of its leaves against the solver.
 fn run_verify(a: &BookArgs, path: &Path) -> Result<()> {
-    use connect4_ml::solver::book::{Book, verify};
+    use connect4_engine::solver::book::{Book, verify};
     let start = std::time::Instant::now();
     let book = Book::load(path, None)?;
     let loaded = start.elapsed().as_secs_f64();
@@ -94,7 +94,7 @@ fn run_verify(a: &BookArgs, path: &Path) -> Result<()> {
 
 /// `--convert BOOK`: the book in the current format, every entry checked first.
 fn run_convert(path: &Path, out: Option<&Path>) -> Result<()> {
-    use connect4_ml::solver::book::Book;
+    use connect4_engine::solver::book::Book;
     let book = Book::load(path, None)?;
     book.check()?;
     let out = out.unwrap_or(path);
@@ -106,7 +106,7 @@ fn run_convert(path: &Path, out: Option<&Path>) -> Result<()> {
         book.len(),
         book.plies(),
         bytes,
-        connect4_ml::solver::book::format::VERSION
+        connect4_engine::solver::book::format::VERSION
     );
     Ok(())
 }
@@ -115,7 +115,7 @@ fn run_convert(path: &Path, out: Option<&Path>) -> Result<()> {
 /// leaves are, or `None` for one shard of several (`c4 data merge` comes next).
 fn label_leaves(
     a: &BookArgs,
-    geom: connect4_ml::Geometry,
+    geom: connect4_engine::Geometry,
     plies: usize,
     out_path: &Path,
     book: crate::cli::BookChoice,
@@ -172,8 +172,8 @@ pub(super) fn run_book(a: BookArgs, book: crate::cli::BookChoice) -> Result<()> 
     let plies = a.plies.context("--plies is required")?;
     let start = std::time::Instant::now();
     if let Some(path) = &a.write_leaves {
-        let text = connect4_ml::datasets::label::leaves_source(geom, plies)?;
-        connect4_ml::datasets::labelled::write_text(path, &text)
+        let text = connect4_learn::datasets::label::leaves_source(geom, plies)?;
+        connect4_learn::datasets::labelled::write_text(path, &text)
             .with_context(|| format!("writing {}", path.display()))?;
         println!(
             "{}: {} leaves of {} stones to label",

@@ -2,9 +2,9 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::Geometry;
-use connect4_ml::Mode;
-use connect4_ml::datasets::labelled::write_text;
+use connect4_engine::Geometry;
+use connect4_engine::Mode;
+use connect4_learn::datasets::labelled::write_text;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -48,7 +48,7 @@ pub struct MixArgs {
 
 impl MixArgs {
     /// The agents, parsed (model names resolved as everywhere in the CLI).
-    fn specs(&self) -> Result<Vec<connect4_ml::agents::AgentSpec>> {
+    fn specs(&self) -> Result<Vec<connect4_engine::agents::AgentSpec>> {
         self.mix
             .iter()
             .map(|s| crate::cli::parse_agent(s))
@@ -62,7 +62,7 @@ pub struct BenchSetsArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Folder to write the six files (and sets.json) into.
-    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
     out: PathBuf,
     /// Positions per set.
     #[arg(long, default_value_t = 1000, value_parser = crate::cli::at_least_one)]
@@ -118,8 +118,8 @@ pub struct SelfplayArgs {
 }
 
 pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Result<()> {
-    use connect4_ml::agents::AgentSpec;
-    use connect4_ml::train::selfplay::{SelfplayConfig, generate};
+    use connect4_engine::agents::AgentSpec;
+    use connect4_learn::train::selfplay::{SelfplayConfig, generate};
     if a.agents.len() != 2 {
         bail!(
             "--agents takes exactly two agent specs, e.g. --agents easy,hard (got {})",
@@ -148,7 +148,7 @@ pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Res
     let geom = Geometry::default();
     let start = Instant::now();
     let out = generate(&cfg, geom, &crate::cli::Bars::new())?;
-    connect4_ml::datasets::selfplay_csv::write_positions(&a.out, geom, &out.positions)
+    connect4_learn::datasets::selfplay_csv::write_positions(&a.out, geom, &out.positions)
         .with_context(|| format!("writing {}", a.out.display()))?;
     let mut classes = [0usize; 3];
     for p in &out.positions {
@@ -172,8 +172,8 @@ pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Res
 }
 
 pub(super) fn run_positions(a: PositionsArgs) -> Result<()> {
-    use connect4_ml::datasets::labelled::{Expect, read_moves_file};
-    use connect4_ml::train::sample_positions::{PositionsConfig, sample_positions};
+    use connect4_learn::datasets::labelled::{Expect, read_moves_file};
+    use connect4_learn::train::sample_positions::{PositionsConfig, sample_positions};
     let mix = a.mix.specs()?;
     let geometry = Geometry::default();
     let mut exclude = HashSet::new();
@@ -220,7 +220,9 @@ pub(super) fn run_positions(a: PositionsArgs) -> Result<()> {
 }
 
 pub(super) fn run_bench_sets(a: BenchSetsArgs, book: crate::cli::BookChoice) -> Result<()> {
-    use connect4_ml::train::make_bench_sets::{BenchSetsConfig, make_bench_sets, write_bench_sets};
+    use connect4_learn::train::make_bench_sets::{
+        BenchSetsConfig, make_bench_sets, write_bench_sets,
+    };
     let mix = a.mix.specs()?;
     let cfg = BenchSetsConfig {
         count: a.count,

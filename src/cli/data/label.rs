@@ -3,11 +3,11 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::Geometry;
-use connect4_ml::Mode;
-use connect4_ml::datasets::label::{LabelJob, Shard, TableConfig, label_file};
-use connect4_ml::datasets::labelled::write_text;
-use connect4_ml::solver::{OrderHint, ShallowTable};
+use connect4_engine::Geometry;
+use connect4_engine::Mode;
+use connect4_engine::solver::{OrderHint, ShallowTable};
+use connect4_learn::datasets::label::{LabelJob, Shard, TableConfig, label_file};
+use connect4_learn::datasets::labelled::write_text;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -77,7 +77,7 @@ impl TableArgs {
     ) -> Result<TableConfig> {
         let order_hint = match &self.order_model {
             Some(path) => {
-                let model = connect4_ml::eval::load_model(path, geom)
+                let model = connect4_engine::eval::load_model(path, geom)
                     .with_context(|| format!("--order-model {}", path.display()))?;
                 Some(OrderHint {
                     plies: self.order_plies,
@@ -151,10 +151,10 @@ pub(super) fn run_label(a: LabelArgs, book: crate::cli::BookChoice) -> Result<()
 
 pub(super) fn run_merge(a: MergeArgs) -> Result<()> {
     let source = match &a.source {
-        Some(p) => Some(connect4_ml::datasets::labelled::read_text(p)?),
+        Some(p) => Some(connect4_learn::datasets::labelled::read_text(p)?),
         None => None,
     };
-    let merged = connect4_ml::datasets::label::merge_shards(
+    let merged = connect4_learn::datasets::label::merge_shards(
         &a.parts,
         source.as_deref(),
         Geometry::default(),
@@ -172,7 +172,7 @@ pub(super) fn run_merge(a: MergeArgs) -> Result<()> {
         println!(
             "gzip-compressed: {} bytes, file sha256 {}",
             std::fs::metadata(&a.out)?.len(),
-            connect4_ml::io::sha256_file(&a.out)?
+            connect4_engine::io::sha256_file(&a.out)?
         );
     }
     Ok(())

@@ -3,12 +3,12 @@
 use super::label::TableArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_ml::Geometry;
-use connect4_ml::datasets::Label;
-use connect4_ml::datasets::enumerate::{compare_with_uci, enumerate_uci};
-use connect4_ml::datasets::label::{Shard, generate_uci};
-use connect4_ml::datasets::uci::{self, DEFAULT_UCI_PATH, UCI_PLY};
-use connect4_ml::progress::Progress;
+use connect4_engine::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_learn::datasets::Label;
+use connect4_learn::datasets::enumerate::{compare_with_uci, enumerate_uci};
+use connect4_learn::datasets::label::{Shard, generate_uci};
+use connect4_learn::datasets::uci::{self, DEFAULT_UCI_PATH, UCI_PLY};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -77,7 +77,7 @@ pub struct GenerateArgs {
 
 pub(super) fn run_uci(a: UciArgs) -> Result<()> {
     let data = uci::load_uci(&a.uci)?;
-    let s = connect4_ml::datasets::summarize(&data.rows);
+    let s = connect4_learn::datasets::summarize(&data.rows);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(());
@@ -137,7 +137,7 @@ pub(super) fn run_enumerate(a: EnumerateArgs) -> Result<()> {
         secs
     );
     if let Some(out) = &a.out {
-        connect4_ml::io::write_atomic(out, |w| {
+        connect4_engine::io::write_atomic(out, |w| {
             for p in &positions {
                 writeln!(w, "{}", p.to_uci_string())?;
             }
@@ -179,7 +179,8 @@ pub(super) fn run_verify(a: VerifyArgs, book: crate::cli::BookChoice) -> Result<
         .pool(Geometry::default(), std::iter::repeat_n(UCI_PLY, n))?;
     let bars = crate::cli::Bars::new();
     bars.start("weak-solving", n);
-    let report = connect4_ml::datasets::label::verify_labels(&rows, a.sample, a.seed, &pool, &bars);
+    let report =
+        connect4_learn::datasets::label::verify_labels(&rows, a.sample, a.seed, &pool, &bars);
     bars.finish();
     let seconds = report.seconds;
     if a.json {

@@ -2,13 +2,13 @@
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use connect4_ml::Geometry;
-use connect4_ml::datasets::uci::DEFAULT_UCI_PATH;
-use connect4_ml::features::FeatureSet;
-use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::ml::gbt::GbtTarget;
-use connect4_ml::train::gbt::experiment::ExperimentConfig;
-use connect4_ml::train::gbt::{GbtData, GbtPreset, train_gbt};
+use connect4_engine::Geometry;
+use connect4_engine::features::FeatureSet;
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_engine::ml::gbt::GbtTarget;
+use connect4_learn::datasets::uci::DEFAULT_UCI_PATH;
+use connect4_learn::train::gbt::experiment::ExperimentConfig;
+use connect4_learn::train::gbt::{GbtData, GbtPreset, train_gbt};
 use linfa::ParamGuard;
 use std::path::PathBuf;
 

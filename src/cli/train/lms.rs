@@ -3,8 +3,8 @@
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::train::lms::{LmsConfig, SupervisedConfig};
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_learn::train::lms::{LmsConfig, SupervisedConfig};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -107,13 +107,13 @@ pub enum KeepArg {
 pub(super) fn run_supervised(
     a: &LmsArgs,
     config: &LmsConfig,
-) -> Result<connect4_ml::train::lms::SupervisedReport> {
-    use connect4_ml::eval::HAND_TUNED_WEIGHTS;
-    use connect4_ml::features::LINEAR8_NAMES;
+) -> Result<connect4_learn::train::lms::SupervisedReport> {
+    use connect4_engine::eval::HAND_TUNED_WEIGHTS;
+    use connect4_engine::features::LINEAR8_NAMES;
     if a.restarts > 1 && !a.self_play {
         bail!("--restarts repeats self-play runs: add --self-play, or drop --restarts");
     }
-    let sources = connect4_ml::datasets::sources::gather(
+    let sources = connect4_learn::datasets::sources::gather(
         a.uci.as_deref(),
         &[],
         &a.supervised,
@@ -131,7 +131,7 @@ pub(super) fn run_supervised(
         seed: a.seed,
         ..SupervisedConfig::default()
     };
-    let fit = connect4_ml::train::lms::fit_supervised(
+    let fit = connect4_learn::train::lms::fit_supervised(
         &examples,
         config.geometry,
         &sup,
@@ -159,7 +159,7 @@ pub(super) fn run_supervised(
             fit.weights[i], HAND_TUNED_WEIGHTS[i]
         );
     }
-    Ok(connect4_ml::train::lms::SupervisedReport {
+    Ok(connect4_learn::train::lms::SupervisedReport {
         config: sup,
         fit,
         data: sources.notes,
@@ -171,9 +171,9 @@ pub(super) fn run_supervised(
 pub(super) fn save_supervised_only(
     a: &LmsArgs,
     config: &LmsConfig,
-    mut report: connect4_ml::train::lms::SupervisedReport,
+    mut report: connect4_learn::train::lms::SupervisedReport,
 ) -> Result<()> {
-    let m = connect4_ml::train::lms::common_match(config, report.fit.weights, a.restart_games);
+    let m = connect4_learn::train::lms::common_match(config, report.fit.weights, a.restart_games);
     println!(
         "against handtuned:depth={} ({} games, {} random opening plies): {} wins, {} draws, {} losses, score {:.1}%",
         config.depth,
@@ -195,8 +195,13 @@ pub(super) fn save_supervised_only(
             ),
             ("match_score".to_string(), m.score),
         ]);
-    connect4_ml::ml::model_file::save_linear(&a.out, report.fit.weights, config.geometry, meta)?;
-    let path = connect4_ml::train::lms::save_supervised_report(&a.out, &report)?;
+    connect4_engine::ml::model_file::save_linear(
+        &a.out,
+        report.fit.weights,
+        config.geometry,
+        meta,
+    )?;
+    let path = connect4_learn::train::lms::save_supervised_report(&a.out, &report)?;
     crate::cli::print_written(&[a.out.clone(), path]);
     Ok(())
 }
@@ -217,8 +222,8 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
     } else {
         (config, None)
     };
-    let checkpoint = connect4_ml::train::lms::Checkpointing {
-        path: connect4_ml::io::beside(&a.out, ".checkpoint"),
+    let checkpoint = connect4_learn::train::lms::Checkpointing {
+        path: connect4_engine::io::beside(&a.out, ".checkpoint"),
         every: a.checkpoint_every,
         resume: a.resume,
     };
@@ -230,7 +235,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
         seed: kept_seed,
         ..config
     };
-    let report = connect4_ml::train::lms::LmsReport::new(&config, &run);
+    let report = connect4_learn::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
     let mut data = vec![format!(
         "self-play against handtuned:depth={}",
@@ -247,9 +252,11 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
         .rows(run.games)
         .data(data)
         .metrics(report.metrics());
-    let mut written = connect4_ml::train::lms::save_run(&a.out, &config, &run, meta)?;
+    let mut written = connect4_learn::train::lms::save_run(&a.out, &config, &run, meta)?;
     if let Some(r) = &supervised_report {
-        written.push(connect4_ml::train::lms::save_supervised_report(&a.out, r)?);
+        written.push(connect4_learn::train::lms::save_supervised_report(
+            &a.out, r,
+        )?);
     }
     // The run is complete: its checkpoint has served.
     let _ = std::fs::remove_file(&checkpoint.path);
@@ -275,8 +282,8 @@ fn lms_config(a: &LmsArgs) -> Result<LmsConfig> {
         stop_score: a.stop_score,
         init_scale: a.init_scale,
         keep: match a.keep {
-            KeepArg::Best => connect4_ml::train::lms::Keep::Best,
-            KeepArg::Last => connect4_ml::train::lms::Keep::Last,
+            KeepArg::Best => connect4_learn::train::lms::Keep::Best,
+            KeepArg::Last => connect4_learn::train::lms::Keep::Last,
         },
         start: None,
         seed: a.seed,
@@ -290,13 +297,13 @@ fn lms_config(a: &LmsArgs) -> Result<LmsConfig> {
 fn self_play_runs(
     a: &LmsArgs,
     config: &LmsConfig,
-    checkpoint: &connect4_ml::train::lms::Checkpointing,
-) -> Result<(connect4_ml::train::lms::LmsRun, u64)> {
+    checkpoint: &connect4_learn::train::lms::Checkpointing,
+) -> Result<(connect4_learn::train::lms::LmsRun, u64)> {
     let mut kept_seed = a.seed;
     let run = if a.restarts == 1 {
-        connect4_ml::train::lms::train_with(config, Some(checkpoint), &crate::cli::Bars::new())?
+        connect4_learn::train::lms::train_with(config, Some(checkpoint), &crate::cli::Bars::new())?
     } else {
-        let (run, all) = connect4_ml::train::lms::train_restarts(
+        let (run, all) = connect4_learn::train::lms::train_restarts(
             config,
             a.restarts,
             a.restart_games,

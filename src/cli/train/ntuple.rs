@@ -3,9 +3,9 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
-use connect4_ml::Geometry;
-use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::train::ntuple::{
+use connect4_engine::Geometry;
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_learn::train::ntuple::{
     CurveProbe, Job, Machine, NTupleConfig, RecipeError, collapse, kept_summary, recipe_keys,
     train_job,
 };
@@ -55,7 +55,7 @@ pub struct NTupleArgs {
     #[arg(long, default_value_t = 200)]
     curve_positions: usize,
     /// Benchmark sets the curve grades (data/bench; the Pons files may be shown, never tuned on).
-    #[arg(long, default_value = connect4_ml::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
     curve_bench: PathBuf,
     /// Where the solved columns of the curve's positions are read from and, when they are
     /// not there, written to (default: read `CURVE_BENCH/curve-columns.json`, write beside
@@ -176,7 +176,7 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
     let (mut examples, mut notes) = (Vec::new(), Vec::new());
     if a.uci.is_some() || !a.supervised.is_empty() {
         let sources =
-            connect4_ml::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, geom)?;
+            connect4_learn::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, geom)?;
         if let Some(e) = sources.uci_missing {
             bail!("{e}");
         }
@@ -243,7 +243,7 @@ fn curve_probe(a: &NTupleArgs, seed: u64, bars: &crate::cli::Bars) -> Result<Opt
     let write = a
         .curve_cache
         .clone()
-        .unwrap_or_else(|| connect4_ml::io::beside(&a.out, ".curve-columns.json"));
+        .unwrap_or_else(|| connect4_engine::io::beside(&a.out, ".curve-columns.json"));
     Ok(Some(
         CurveProbe::cached(
             &a.curve_bench,
@@ -260,7 +260,7 @@ fn curve_probe(a: &NTupleArgs, seed: u64, bars: &crate::cli::Bars) -> Result<Opt
 
 /// What a finished run prints: its curve, its sizes and speed, where self-play's time went,
 /// a collapse warning, and the point kept.
-fn print_run(run: &connect4_ml::train::ntuple::JobRun, epochs: usize) {
+fn print_run(run: &connect4_learn::train::ntuple::JobRun, epochs: usize) {
     for pt in &run.curve {
         println!("{}", pt.summary());
     }

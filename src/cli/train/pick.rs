@@ -3,9 +3,9 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use connect4_ml::io::model_format::TrainingMeta;
-use connect4_ml::ml::model_file::{load_ntuple, save_ntuple};
-use connect4_ml::train::ntuple::{PickBy, pick};
+use connect4_engine::io::model_format::TrainingMeta;
+use connect4_engine::ml::model_file::{load_ntuple, save_ntuple};
+use connect4_learn::train::ntuple::{PickBy, pick};
 use std::path::PathBuf;
 
 /// `--by` values.
@@ -46,7 +46,7 @@ pub(super) fn run_pick(a: PickArgs) -> Result<()> {
     let mut nets = Vec::new();
     let mut names = Vec::new();
     for p in &a.networks {
-        let f = load_ntuple(p, Some(connect4_ml::Geometry::STANDARD))
+        let f = load_ntuple(p, Some(connect4_engine::Geometry::STANDARD))
             .with_context(|| format!("candidate {}", p.display()))?;
         nets.push(f.network);
         names.push(p.display().to_string());
@@ -79,8 +79,8 @@ pub(super) fn run_pick(a: PickArgs) -> Result<()> {
     }
     let meta = TrainingMeta::new(crate::cli::command_line(), a.seed);
     save_ntuple(&a.out, &net, meta)?;
-    let json = connect4_ml::io::beside(&a.out, ".pick.json");
-    connect4_ml::io::write_json_atomic(&json, &report)
+    let json = connect4_engine::io::beside(&a.out, ".pick.json");
+    connect4_engine::io::write_json_atomic(&json, &report)
         .with_context(|| format!("writing {}", json.display()))?;
     crate::cli::print_written(&[a.out.clone(), json]);
     Ok(())

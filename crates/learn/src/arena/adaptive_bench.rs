@@ -4,10 +4,10 @@
 
 use super::estimate::{Estimate, score_estimate};
 use super::{move_string, play_game, random_opening};
-use crate::agents::{Adaptive, AgentError, AgentFactory, AgentSpec, Resources};
-use crate::game::Geometry;
-use crate::progress::Progress;
-use crate::seed::{Stream, derive_seed};
+use connect4_engine::agents::{Adaptive, AgentError, AgentFactory, AgentSpec, Resources};
+use connect4_engine::game::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_engine::seed::{Stream, derive_seed};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -144,7 +144,7 @@ fn play_run(
 ) -> Result<Vec<AdaptiveGame>, AgentError> {
     let seed = derive_seed(cfg.seed, Stream::TournamentAgent, &[run as u64]);
     let start = match adaptive.spec().kind() {
-        crate::agents::AgentKind::Adaptive { start, .. } => *start,
+        connect4_engine::agents::AgentKind::Adaptive { start, .. } => *start,
         _ => {
             return Err(AgentError::NotAdaptive {
                 spec: adaptive.spec().label().to_string(),
@@ -152,7 +152,7 @@ fn play_run(
         }
     };
     let mut agent: Adaptive =
-        adaptive.build_adaptive(seed, crate::agents::AdaptiveState::new(start))?;
+        adaptive.build_adaptive(seed, connect4_engine::agents::AdaptiveState::new(start))?;
     let mut out = Vec::new();
     let mut opening = Vec::new();
     let mut g = 0usize;
@@ -172,7 +172,7 @@ fn play_run(
                 &[run as u64, g as u64, 1],
             ))?;
             let first = g.is_multiple_of(2);
-            let start = crate::game::Position::new(cfg.geometry);
+            let start = connect4_engine::game::Position::new(cfg.geometry);
             let played = if first {
                 play_game(&mut agent, opponent.as_mut(), start, &opening)
             } else {

@@ -8,7 +8,7 @@
 //! sets in `data/bench/` (made by `c4 data bench-sets`); the Pons files are read by the same
 //! code under their own names.
 
-use crate::game::{Geometry, Position};
+use connect4_engine::game::{Geometry, Position};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 

@@ -3,10 +3,10 @@
 //! through the points becomes the calibration the dial reads (`models/level.json`).
 
 use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
-use crate::agents::level::{Anchor, Calibration, CalibrationPoint, monotone_curve};
-use crate::agents::{AgentFactory, AgentSpec, Resources};
-use crate::game::Geometry;
-use crate::progress::Progress;
+use connect4_engine::agents::level::{Anchor, Calibration, CalibrationPoint, monotone_curve};
+use connect4_engine::agents::{AgentFactory, AgentSpec, Resources};
+use connect4_engine::game::Geometry;
+use connect4_engine::progress::Progress;
 use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
@@ -42,7 +42,7 @@ pub enum CalibrateError {
     Tournament(#[from] TournamentError),
     /// A ladder agent's spec.
     #[error(transparent)]
-    Agent(#[from] crate::agents::AgentError),
+    Agent(#[from] connect4_engine::agents::AgentError),
 }
 
 /// A calibration run's result: the calibration and how well its curve fits.
@@ -241,9 +241,9 @@ fn gauntlet(
                         agents: Vec::new(),
                         games: cfg.games,
                         openings: cfg.openings,
-                        seed: crate::seed::derive_seed(
+                        seed: connect4_engine::seed::derive_seed(
                             cfg.seed,
-                            crate::seed::Stream::Level,
+                            connect4_engine::seed::Stream::Level,
                             &[stream, i as u64, j as u64],
                         ),
                         jobs: 1,

@@ -6,10 +6,10 @@
 use super::estimate::{Estimate, elo_difference, score_estimate, wilson};
 use super::grade::{GradeError, grade_positions};
 use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
-use crate::agents::{AgentError, AgentSpec};
-use crate::game::{Geometry, Position};
-use crate::progress::Progress;
-use crate::solver::SolverPool;
+use connect4_engine::agents::{AgentError, AgentSpec};
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::progress::Progress;
+use connect4_engine::solver::SolverPool;
 use serde::{Deserialize, Serialize};
 
 /// A named benchmark set: positions with their exact score when the file gives it.
@@ -43,7 +43,7 @@ pub struct EvaluateConfig {
     /// Which colour the evaluated agents play (both: alternating).
     pub side: Side,
     /// The opening book of grading and of perfect agents (`None`: none).
-    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    pub book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 }
 
 /// Why an evaluation could not run.

@@ -1,10 +1,10 @@
 //! Grading an agent's moves against the perfect solver, position by position.
 
-use crate::Interrupt;
-use crate::agents::{AgentError, AgentFactory, Turn};
 use crate::datasets::labelled::{Expect, MovesFileError, read_moves_head};
-use crate::game::Position;
-use crate::solver::{Solver, SolverError, SolverPool};
+use connect4_engine::Interrupt;
+use connect4_engine::agents::{AgentError, AgentFactory, Turn};
+use connect4_engine::game::Position;
+use connect4_engine::solver::{Solver, SolverError, SolverPool};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -82,7 +82,7 @@ impl GradeSummary {
 /// reading is [`crate::datasets::labelled`]'s; its errors name the file and line.
 pub fn read_graded_file(
     path: &std::path::Path,
-    geom: crate::game::Geometry,
+    geom: connect4_engine::game::Geometry,
     limit: Option<usize>,
 ) -> Result<Vec<(Position, Option<i32>)>, GradeError> {
     let lines = read_moves_head(path, geom, Expect::Any, limit).map_err(|e| match e {
@@ -174,7 +174,7 @@ pub fn grade_positions(
     positions: &[(Position, Option<i32>)],
     jobs: usize,
     solvers: &SolverPool,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<Vec<GradedMove>, GradeError> {
     grade_positions_until(
         factory,
@@ -194,7 +194,7 @@ pub fn grade_positions_until(
     positions: &[(Position, Option<i32>)],
     jobs: usize,
     solvers: &SolverPool,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
     stop: &Interrupt,
 ) -> Result<Vec<GradedMove>, GradeError> {
     let geom = match positions.first() {

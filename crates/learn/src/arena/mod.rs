@@ -34,12 +34,12 @@ pub use tournament::{
     TournamentSummary, random_opening,
 };
 
-use crate::agents::{Agent, Turn};
-use crate::game::{Outcome, Player, Position};
+use connect4_engine::agents::{Agent, Turn};
+use connect4_engine::game::{Outcome, Player, Position};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// How a finished game ended, as a tournament records it. [`crate::game::Outcome`] is the
+/// How a finished game ended, as a tournament records it. [`connect4_engine::game::Outcome`] is the
 /// position's own status, which can also be "still going"; [`GameResult::of`] turns a final
 /// status into a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

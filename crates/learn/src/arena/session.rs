@@ -1,9 +1,9 @@
 //! A game between a person and an agent: moves, undo, hints. The `c4 play` front ends (the
 //! terminal UI and the line mode) only draw it and read keys.
 
-use crate::agents::{Agent, Turn};
-use crate::game::{GameError, Geometry, Outcome, Player, Position};
-use crate::solver::{Mode, Solver};
+use connect4_engine::agents::{Agent, Turn};
+use connect4_engine::game::{GameError, Geometry, Outcome, Player, Position};
+use connect4_engine::solver::{Mode, Solver};
 use thiserror::Error;
 
 /// Why a hint is not available.
@@ -161,7 +161,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::AgentSpec;
+    use connect4_engine::agents::AgentSpec;
 
     fn session(human: Player) -> Session {
         let spec: AgentSpec = "easy".parse().unwrap();

@@ -9,7 +9,7 @@
 //!   depth-first enumeration trying columns centre first (d, c, e, b, f, a, g) reaches first;
 //!   no ordering of the cells or bitboards explains the choice.
 
-use crate::game::{Geometry, Position};
+use connect4_engine::game::{Geometry, Position};
 use std::collections::HashSet;
 
 /// Column order of the enumeration that picks which mirror image the file keeps: centre

@@ -4,8 +4,8 @@
 //! for all of them, whose errors name the file, the line and what is wrong, like the UCI
 //! reader's.
 
-use crate::game::record::{LineError, parse_test_line};
-use crate::game::{GameError, Geometry, Position};
+use connect4_engine::game::record::{LineError, parse_test_line};
+use connect4_engine::game::{GameError, Geometry, Position};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -179,14 +179,14 @@ pub fn write_text(path: &Path, text: &str) -> std::io::Result<bool> {
     if gzip {
         write_gzip_atomic(path, text)?;
     } else {
-        crate::io::write_bytes_atomic(path, text.as_bytes())?;
+        connect4_engine::io::write_bytes_atomic(path, text.as_bytes())?;
     }
     Ok(gzip)
 }
 
 /// Writes `text` gzip-compressed (best compression) to `path`, atomically.
 pub fn write_gzip_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    crate::io::write_atomic(path, |w| {
+    connect4_engine::io::write_atomic(path, |w| {
         let mut gz = flate2::write::GzEncoder::new(w, flate2::Compression::best());
         std::io::Write::write_all(&mut gz, text.as_bytes())?;
         gz.finish()?;

@@ -224,7 +224,7 @@ mod shipped_file {
         });
         let out = super::decompress(&bytes).unwrap();
         assert_eq!(
-            crate::io::sha256_hex(&out),
+            connect4_engine::io::sha256_hex(&out),
             crate::datasets::uci::UCI_SHA256
         );
     }

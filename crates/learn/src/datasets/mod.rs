@@ -16,7 +16,7 @@ pub mod sources;
 pub mod uci;
 mod uci_summary;
 
-pub use crate::ml::example::{Example, Label};
+pub use connect4_engine::ml::example::{Example, Label};
 pub use lzw::LzwError;
 pub use uci::UciRow;
 pub use uci_summary::{UciSummary, summarize};

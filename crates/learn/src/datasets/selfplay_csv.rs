@@ -5,8 +5,8 @@
 
 use super::Label;
 use super::uci::{RowError, parse_record};
-use crate::game::uci::cell_name;
-use crate::game::{Geometry, Player, Position};
+use connect4_engine::game::uci::cell_name;
+use connect4_engine::game::{Geometry, Player, Position};
 use std::path::{Path, PathBuf};
 
 /// One labelled position.
@@ -248,7 +248,7 @@ fn position_row(
 fn check_side_and_ply(
     rec: &csv::StringRecord,
     n: usize,
-    position: &crate::game::Position,
+    position: &connect4_engine::game::Position,
     field: &dyn Fn(usize, &'static str, FieldProblem) -> PositionsError,
 ) -> Result<(), PositionsError> {
     let to_move = match rec[n].trim() {
@@ -293,7 +293,7 @@ pub fn write_positions(
     geom: Geometry,
     positions: &[LabelledPosition],
 ) -> std::io::Result<()> {
-    crate::io::write_atomic(path, |w| {
+    connect4_engine::io::write_atomic(path, |w| {
         let mut c = csv::Writer::from_writer(w);
         c.write_record(header(geom))?;
         for p in positions {

@@ -5,7 +5,7 @@
 use super::selfplay_csv::{PositionsError, read_positions};
 use super::uci::{UciError, load_uci};
 use crate::datasets::Example;
-use crate::game::Geometry;
+use connect4_engine::game::Geometry;
 use std::path::{Path, PathBuf};
 
 /// Why the sources could not be gathered.
@@ -75,7 +75,7 @@ pub fn gather(
     let mut extra = Vec::new();
     for f in position_files {
         let rows = read_positions(f, geom)?;
-        let sha = crate::io::sha256_file(f).map_err(|source| SourcesError::Io {
+        let sha = connect4_engine::io::sha256_file(f).map_err(|source| SourcesError::Io {
             path: f.clone(),
             source,
         })?;
@@ -124,7 +124,7 @@ pub fn read_labelled_examples(
             score: m.score,
         })
         .collect();
-    let sha = crate::io::sha256_file(path).map_err(|source| SourcesError::Io {
+    let sha = connect4_engine::io::sha256_file(path).map_err(|source| SourcesError::Io {
         path: path.to_path_buf(),
         source,
     })?;

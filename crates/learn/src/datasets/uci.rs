@@ -5,8 +5,8 @@
 //! 8-ply position, so `x` is always the side to move and the class is also the mover's result.
 
 use super::Label;
-use crate::game::uci::{Cell, cell_name};
-use crate::game::{GameError, Geometry, Position};
+use connect4_engine::game::uci::{Cell, cell_name};
+use connect4_engine::game::{GameError, Geometry, Position};
 
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -294,7 +294,7 @@ impl UciData {
 /// into the program when the file is not there, and must match the published checksum.
 pub fn load_uci(path: &Path) -> Result<UciData, UciError> {
     let text = read_text(path)?;
-    let sha256 = crate::io::sha256_hex(&text.bytes);
+    let sha256 = connect4_engine::io::sha256_hex(&text.bytes);
     if text.shipped && sha256 != UCI_SHA256 {
         return Err(UciError::Checksum {
             path: path.to_path_buf(),

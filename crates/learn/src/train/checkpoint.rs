@@ -106,7 +106,7 @@ pub fn save<T: Serialize>(
     bytes.extend_from_slice(&(recipe.len() as u32).to_le_bytes());
     bytes.extend_from_slice(recipe.as_bytes());
     bytes.extend_from_slice(&body);
-    crate::io::write_bytes_atomic(path, &bytes).map_err(|source| CheckpointError::Io {
+    connect4_engine::io::write_bytes_atomic(path, &bytes).map_err(|source| CheckpointError::Io {
         path: path.to_path_buf(),
         source,
     })

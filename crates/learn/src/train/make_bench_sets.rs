@@ -8,12 +8,12 @@
 //! the files.
 
 use super::sample_positions::{MixError, mix_factories, play_mix_game};
-use crate::agents::{AgentError, AgentSpec};
 use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
 use crate::datasets::label::{self, ScoreMany};
-use crate::game::Position;
-use crate::progress::{Progress, Quiet};
-use crate::solver::{Mode, SolverError};
+use connect4_engine::agents::{AgentError, AgentSpec};
+use connect4_engine::game::Position;
+use connect4_engine::progress::{Progress, Quiet};
+use connect4_engine::solver::{Mode, SolverError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -39,7 +39,7 @@ pub struct BenchSetsConfig {
     /// Solver table per worker, MiB.
     pub tt_mib: usize,
     /// The opening book of the labelling solvers (`None`: none).
-    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    pub book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 }
 
 impl Default for BenchSetsConfig {
@@ -62,7 +62,7 @@ impl Default for BenchSetsConfig {
             epsilon: 0.15,
             seed: 0,
             tt_mib: 64,
-            book: Some(crate::solver::book::embedded()),
+            book: Some(connect4_engine::solver::book::embedded()),
         }
     }
 }
@@ -132,14 +132,14 @@ pub struct BenchSetsOutput {
 /// before.
 fn candidate(
     cfg: &BenchSetsConfig,
-    factories: &[crate::agents::AgentFactory],
+    factories: &[connect4_engine::agents::AgentFactory],
     phase: u64,
     game: u64,
     stones: &RangeInclusive<usize>,
 ) -> Result<Option<(Position, String)>, AgentError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+    let mut rng = ChaCha8Rng::seed_from_u64(connect4_engine::seed::derive_seed(
         cfg.seed,
-        crate::seed::Stream::BenchSets,
+        connect4_engine::seed::Stream::BenchSets,
         &[phase, game],
     ));
     let target = rng.gen_range(stones.clone());
@@ -334,8 +334,8 @@ pub fn write_bench_sets(
     let mut manifest = Vec::new();
     for made in &out.sets {
         let text = format_set(&made.lines);
-        crate::io::write_bytes_atomic(&dir.join(made.set.name), text.as_bytes())?;
-        let sha = crate::io::sha256_hex(text.as_bytes());
+        connect4_engine::io::write_bytes_atomic(&dir.join(made.set.name), text.as_bytes())?;
+        let sha = connect4_engine::io::sha256_hex(text.as_bytes());
         manifest.push(serde_json::json!({
             "set": made.set.name,
             "pons_name": made.set.pons_name,
@@ -357,14 +357,14 @@ pub fn write_bench_sets(
         "duplicates": out.duplicates,
         "sets": manifest,
     });
-    crate::io::write_json_atomic(&dir.join("sets.json"), &summary)?;
+    connect4_engine::io::write_json_atomic(&dir.join("sets.json"), &summary)?;
     Ok(written)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Solver;
+    use connect4_engine::solver::Solver;
 
     #[test]
     fn small_sets_are_exact_distinct_and_in_their_bands() {

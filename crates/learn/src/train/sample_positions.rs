@@ -2,9 +2,9 @@
 //! replaced by a random one with some probability, stopped at a chosen stone count. What
 //! `c4 data positions` samples and `c4 data bench-sets` draws its candidates from.
 
-use crate::agents::{AgentError, AgentFactory, AgentSpec, Turn};
-use crate::game::{Geometry, Outcome, Position};
-use crate::progress::Progress;
+use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use connect4_engine::game::{Geometry, Outcome, Position};
+use connect4_engine::progress::Progress;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -67,7 +67,7 @@ pub fn mix_factories(
     mix: &[AgentSpec],
     epsilon: f64,
     geom: Geometry,
-    book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 ) -> Result<Vec<AgentFactory>, MixError> {
     if mix.is_empty() {
         return Err(MixError::Empty);
@@ -177,7 +177,7 @@ pub fn sample_positions(
         &cfg.mix,
         cfg.epsilon,
         cfg.geometry,
-        Some(crate::solver::book::embedded()),
+        Some(connect4_engine::solver::book::embedded()),
     )?;
     let (lo, hi) = (*cfg.plies.start(), *cfg.plies.end());
     let cells = cfg.geometry.cells();
@@ -259,9 +259,9 @@ fn play_batch(
         .enumerate()
         .map(|(j, &i)| {
             let game = (games + j) as u64;
-            let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+            let mut rng = ChaCha8Rng::seed_from_u64(connect4_engine::seed::derive_seed(
                 cfg.seed,
-                crate::seed::Stream::SamplePositions,
+                connect4_engine::seed::Stream::SamplePositions,
                 &[game],
             ));
             play_mix_game(factories, &mut rng, lo + i, cfg.epsilon)
@@ -273,7 +273,7 @@ fn play_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Quiet;
+    use connect4_engine::progress::Quiet;
 
     fn config(plies: RangeInclusive<usize>, count: usize, seed: u64) -> PositionsConfig {
         PositionsConfig {

@@ -2,14 +2,14 @@
 //! deduplicated by mirror-canonical key, labelled by the solver, with the game's actual result
 //! kept as a second label. This reaches plies the UCI file (8 plies only) never shows.
 
-use crate::agents::{AgentError, AgentSpec};
 use crate::arena::{GameResult, play_game, random_opening};
 use crate::datasets::Label;
 use crate::datasets::label::{self, ScoreMany};
 use crate::datasets::selfplay_csv::LabelledPosition;
-use crate::game::{Geometry, Player, Position};
-use crate::seed::{Stream, derive_seed};
-use crate::solver::{Mode, SolverError};
+use connect4_engine::agents::{AgentError, AgentSpec};
+use connect4_engine::game::{Geometry, Player, Position};
+use connect4_engine::seed::{Stream, derive_seed};
+use connect4_engine::solver::{Mode, SolverError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -34,7 +34,7 @@ pub struct SelfplayConfig {
     /// Solver table per worker, MiB.
     pub tt_mib: usize,
     /// The opening book of the labelling solvers and of perfect agents (`None`: none).
-    pub book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    pub book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 }
 
 /// Errors of the generator.
@@ -63,7 +63,7 @@ pub struct SelfplayOutput {
 pub fn generate(
     cfg: &SelfplayConfig,
     geom: Geometry,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<SelfplayOutput, SelfplayError> {
     progress.start("self-play games", cfg.games);
     let factories = [

@@ -20,9 +20,9 @@ fn a_strong_agent_scores_high_and_errs_less() {
         tt_mib: 8,
         geometry: Geometry::STANDARD,
         side: Side::Both,
-        book: Some(crate::solver::book::embedded()),
+        book: Some(connect4_engine::solver::book::embedded()),
     };
-    let r = evaluate(&cfg, &crate::progress::Quiet).unwrap();
+    let r = evaluate(&cfg, &connect4_engine::progress::Quiet).unwrap();
     let m = &r.agents[0].vs_baseline;
     assert_eq!(m.games, 12);
     assert_eq!(m.wins + m.draws + m.losses, 12);

@@ -4,12 +4,12 @@
 mod units;
 
 use super::{GameResult, GameScore, PlayedGame, move_string};
-use crate::Interrupt;
-use crate::agents::{AgentError, AgentFactory, AgentSpec};
 use crate::arena::{EloRating, fit_elo};
-use crate::game::Geometry;
-use crate::progress::Progress;
-use crate::seed::{Stream, derive_seed};
+use connect4_engine::Interrupt;
+use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec};
+use connect4_engine::game::Geometry;
+use connect4_engine::progress::Progress;
+use connect4_engine::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -186,7 +186,7 @@ pub struct TournamentSummary {
 ///
 /// ```
 /// use connect4_learn::arena::{Tournament, TournamentConfig};
-/// use connect4_learn::Geometry;
+/// use connect4_engine::Geometry;
 /// let t = Tournament::new(TournamentConfig {
 ///     agents: vec!["random".parse().unwrap(), "hard".parse().unwrap()],
 ///     games: 4,
@@ -197,7 +197,7 @@ pub struct TournamentSummary {
 ///     side: Default::default(),
 /// })
 /// .unwrap();
-/// let summary = t.run(&connect4_learn::progress::Quiet).unwrap();
+/// let summary = t.run(&connect4_engine::progress::Quiet).unwrap();
 /// let p = &summary.pairings[0];
 /// assert_eq!(p.wins + p.draws + p.losses, 4);
 /// assert_eq!(summary.elo.len(), 2);
@@ -222,7 +222,7 @@ struct Scheduled {
 /// drawn from `rng`.
 pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
     let draw = |n: usize| Ok::<_, std::convert::Infallible>(rng.gen_range(0..n));
-    match crate::game::random_line(geom, plies, Default::default(), draw, None) {
+    match connect4_engine::game::random_line(geom, plies, Default::default(), draw, None) {
         Ok(Some(moves)) => moves,
         // Without a limit on tries the line is always found; a board too small for `plies`
         // stones would never end (as before: callers check the plies against the board).
@@ -246,13 +246,13 @@ impl Tournament {
     /// Checks the configuration and loads every agent's evaluators; perfect agents read the
     /// built-in book.
     pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
-        Self::with_book(config, Some(crate::solver::book::embedded()))
+        Self::with_book(config, Some(connect4_engine::solver::book::embedded()))
     }
 
     /// As [`Tournament::new`], with perfect agents reading `book` (`None`: none).
     pub fn with_book(
         config: TournamentConfig,
-        book: Option<std::sync::Arc<crate::solver::book::Book>>,
+        book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
     ) -> Result<Self, TournamentError> {
         Self::check(&config)?;
         let factories = config

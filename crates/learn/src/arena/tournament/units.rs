@@ -3,10 +3,10 @@
 //! one after another, as a person would; every other game stands alone.
 
 use super::{Scheduled, Tournament, TournamentError};
-use crate::Interrupt;
 use crate::arena::{PlayedGame, play_game};
-use crate::game::Position;
-use crate::progress::Progress;
+use connect4_engine::Interrupt;
+use connect4_engine::game::Position;
+use connect4_engine::progress::Progress;
 
 impl Tournament {
     /// The schedule cut into units that run in parallel: a game alone, or every game of a
@@ -38,7 +38,7 @@ impl Tournament {
         stop: &Interrupt,
     ) -> Result<Vec<(Scheduled, PlayedGame)>, TournamentError> {
         let c = &self.config;
-        let mut kept: Vec<(usize, Box<dyn crate::agents::Agent>)> = Vec::new();
+        let mut kept: Vec<(usize, Box<dyn connect4_engine::agents::Agent>)> = Vec::new();
         let mut out = Vec::with_capacity(unit.len());
         for s in unit {
             if stop.should_stop() {

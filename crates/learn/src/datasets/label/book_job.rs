@@ -6,9 +6,9 @@
 
 use super::{LabelFileError, LabelJob, LabelReport, Shard, TableConfig, label_lines};
 use crate::datasets::labelled::{Expect, MovesFileError, read_moves_file};
-use crate::game::Geometry;
-use crate::solver::Mode;
-use crate::solver::book::{Book, BuildError, book_from_leaves, enumerate_leaves};
+use connect4_engine::game::Geometry;
+use connect4_engine::solver::Mode;
+use connect4_engine::solver::book::{Book, BuildError, book_from_leaves, enumerate_leaves};
 use std::path::Path;
 
 /// Why a book could not be made.
@@ -64,7 +64,7 @@ pub fn label_book_leaves(
     resume: bool,
     jobs: Option<usize>,
     tables: &TableConfig,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<LabelReport, BookJobError> {
     let BookJob {
         geometry: geom,

@@ -3,8 +3,8 @@
 
 use super::{GenerateError, PartialRowError, ScoreMany, Shard, SolverPool, write_resumable};
 use crate::datasets::labelled::Expect;
-use crate::game::{Geometry, Position};
-use crate::solver::Mode;
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::solver::Mode;
 
 /// One labelling job: the board, this process's shard and the kind of score.
 #[derive(Clone, Copy, Debug)]
@@ -73,7 +73,7 @@ pub fn label_lines(
     out: &std::path::Path,
     resume: bool,
     pool: &SolverPool,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<LabelReport, GenerateError> {
     use std::collections::HashMap;
     let LabelJob {
@@ -88,7 +88,7 @@ pub fn label_lines(
         .map(|(i, (m, _))| (m.as_str(), i))
         .collect();
     let resumed_item = |line: &str| -> Result<usize, PartialRowError> {
-        let t = crate::game::record::parse_test_line(line)
+        let t = connect4_engine::game::record::parse_test_line(line)
             .ok()
             .flatten()
             .filter(|t| t.expected.is_some())
@@ -128,9 +128,11 @@ pub fn label_lines(
     progress.finish();
     let manifest = manifest_of(source, source_lines, shard, mode, items.len(), skipped);
     let mpath = manifest_path(out);
-    crate::io::write_json_atomic(&mpath, &manifest).map_err(|source| GenerateError::Io {
-        path: mpath,
-        source,
+    connect4_engine::io::write_json_atomic(&mpath, &manifest).map_err(|source| {
+        GenerateError::Io {
+            path: mpath,
+            source,
+        }
     })?;
     Ok(LabelReport {
         manifest,
@@ -152,7 +154,7 @@ fn manifest_of(
     skipped: Vec<usize>,
 ) -> ShardManifest {
     ShardManifest {
-        source_sha256: crate::io::sha256_hex(source.as_bytes()),
+        source_sha256: connect4_engine::io::sha256_hex(source.as_bytes()),
         source_lines,
         shard: shard.index,
         shards: shard.count,
@@ -172,7 +174,7 @@ fn manifest_of(
 #[allow(clippy::type_complexity)]
 fn shard_items(
     source: &str,
-    geom: crate::game::Geometry,
+    geom: connect4_engine::game::Geometry,
     shard: Shard,
 ) -> (
     Vec<(String, Position)>,
@@ -214,7 +216,7 @@ pub enum LabelFileError {
     Threads(#[from] rayon::ThreadPoolBuildError),
     /// The solver tables could not be made.
     #[error(transparent)]
-    Tables(#[from] crate::solver::SolverError),
+    Tables(#[from] connect4_engine::solver::SolverError),
     /// The labelling itself.
     #[error(transparent)]
     Label(#[from] GenerateError),
@@ -230,7 +232,7 @@ pub fn label_file(
     resume: bool,
     jobs: Option<usize>,
     tables: &super::TableConfig,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<LabelReport, LabelFileError> {
     let source = crate::datasets::labelled::read_text(path)?;
     let threads = rayon::ThreadPoolBuilder::new()
@@ -239,7 +241,7 @@ pub fn label_file(
     threads.install(|| {
         let shard = job.shard;
         let stones = source.lines().enumerate().filter_map(|(k, l)| {
-            let t = crate::game::record::parse_test_line(l).ok()??;
+            let t = connect4_engine::game::record::parse_test_line(l).ok()??;
             (k % shard.count == shard.index).then_some(t.moves.len())
         });
         let pool = tables.pool(job.geometry, stones)?;

@@ -1,7 +1,7 @@
 //! Merging the shards of a labelling job (`c4 data merge`).
 
 use super::{ShardManifest, manifest_path};
-use crate::game::{Geometry, Position};
+use connect4_engine::game::{Geometry, Position};
 
 /// Why parts could not be merged.
 #[derive(Debug, thiserror::Error)]
@@ -152,7 +152,7 @@ pub fn merge_shards(
     }
     let source_lines: Option<Vec<&str>> = source.map(|s| s.lines().collect());
     if let Some(src) = source
-        && crate::io::sha256_hex(src.as_bytes()) != first.source_sha256
+        && connect4_engine::io::sha256_hex(src.as_bytes()) != first.source_sha256
     {
         return Err(MergeError::Source(
             "its sha256 is not the one the parts were labelled from".into(),
@@ -196,7 +196,7 @@ pub fn merge_shards(
             expected: manifests[i].positions,
             found: line_no[shard],
         })?;
-        let t = crate::game::record::parse_test_line(line)
+        let t = connect4_engine::game::record::parse_test_line(line)
             .ok()
             .flatten()
             .filter(|t| t.expected.is_some())
@@ -204,9 +204,11 @@ pub fn merge_shards(
         let pos = Position::from_moves(geom, &t.moves).map_err(|_| bad())?;
         line_no[shard] += 1;
         if let Some(src) = &source_lines {
-            let want = src
-                .get(k)
-                .and_then(|l| crate::game::record::parse_test_line(l).ok().flatten());
+            let want = src.get(k).and_then(|l| {
+                connect4_engine::game::record::parse_test_line(l)
+                    .ok()
+                    .flatten()
+            });
             if want.is_none_or(|w| w.moves != t.moves) {
                 return Err(MergeError::Source(format!(
                     "line {} of the source is not {}",
@@ -231,7 +233,7 @@ pub fn merge_shards(
         positions += 1;
     }
     Ok(Merged {
-        sha256: crate::io::sha256_hex(out.as_bytes()),
+        sha256: connect4_engine::io::sha256_hex(out.as_bytes()),
         text: out,
         positions,
         shards: n,

@@ -2,18 +2,18 @@
 //! takes a solver, scores a position and gives it back, so each table stays warm from one
 //! position to the next.
 
-use crate::game::{Geometry, Position};
-use crate::solver::{Mode, SolverError};
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::solver::{Mode, SolverError};
 use rayon::prelude::*;
 
-pub use crate::solver::SolverPool;
+pub use connect4_engine::solver::SolverPool;
 
 /// A pool for a job on boards of `geom`, reading `book`, with one `tt_mib`-MiB solver ready
 /// per thread of the current rayon pool (so a table too big is refused before any work).
 pub fn for_workers(
     geom: Geometry,
     tt_mib: usize,
-    book: Option<std::sync::Arc<crate::solver::book::Book>>,
+    book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 ) -> Result<SolverPool, SolverError> {
     let pool = SolverPool::new(tt_mib).with_book(book);
     pool.prepare(geom, rayon::current_num_threads().max(1))?;
@@ -28,7 +28,7 @@ pub trait ScoreMany {
         &self,
         positions: &[Position],
         mode: Mode,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn connect4_engine::progress::Progress,
     ) -> Vec<i32>;
 }
 
@@ -37,7 +37,7 @@ impl ScoreMany for SolverPool {
         &self,
         positions: &[Position],
         mode: Mode,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn connect4_engine::progress::Progress,
     ) -> Vec<i32> {
         positions
             .par_iter()

@@ -82,7 +82,7 @@ pub(crate) fn write_resumable<T>(
     resume: bool,
     resumed_item: &dyn Fn(&str) -> Result<usize, PartialRowError>,
     make_lines: &mut dyn FnMut(&[T]) -> Vec<String>,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<usize, GenerateError> {
     use std::io::Write;
     let part = partial_path(out);

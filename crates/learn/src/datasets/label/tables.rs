@@ -2,9 +2,9 @@
 //! of them when the job has early positions, and an optional move-ordering hint.
 
 use super::SolverPool;
-use crate::game::Geometry;
-use crate::solver::book::{self, Book};
-use crate::solver::{DEFAULT_TT_MIB, OrderHint, ShallowTable, SolverError};
+use connect4_engine::game::Geometry;
+use connect4_engine::solver::book::{self, Book};
+use connect4_engine::solver::{DEFAULT_TT_MIB, OrderHint, ShallowTable, SolverError};
 use std::sync::Arc;
 
 /// How a labelling job's solvers are set up.

@@ -3,8 +3,8 @@
 use super::{
     GenerateError, GenerateReport, PartialRowError, ScoreMany, Shard, SolverPool, write_resumable,
 };
-use crate::game::{Geometry, Position};
-use crate::solver::Mode;
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::solver::Mode;
 
 /// Labels `positions` (this shard's part) with the weak solver and writes them in UCI format
 /// to `out`, resumably: rows go to `out.partial` in flushed chunks, `resume` continues from
@@ -15,7 +15,7 @@ pub fn generate_uci(
     out: &std::path::Path,
     resume: bool,
     pool: &SolverPool,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<GenerateReport, GenerateError> {
     use std::collections::HashMap;
     let mine = shard.select(positions);

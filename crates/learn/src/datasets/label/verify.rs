@@ -1,7 +1,7 @@
 //! Checking a data set's labels against the solver (`c4 data verify-uci`).
 
 use super::{ScoreMany, SolverPool};
-use crate::game::Position;
+use connect4_engine::game::Position;
 
 /// How a sample of labelled rows compares with the solver (`c4 data verify-uci`).
 #[derive(Clone, Debug, serde::Serialize)]
@@ -23,7 +23,7 @@ pub fn verify_labels(
     sample: usize,
     seed: u64,
     pool: &SolverPool,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> VerifyReport {
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
@@ -36,7 +36,7 @@ pub fn verify_labels(
     }
     let positions: Vec<Position> = idx.iter().map(|&i| rows[i].position).collect();
     let start = std::time::Instant::now();
-    let scores = pool.scores(&positions, crate::solver::Mode::Weak, progress);
+    let scores = pool.scores(&positions, connect4_engine::solver::Mode::Weak, progress);
     let mut report = VerifyReport {
         checked: idx.len(),
         agree: 0,

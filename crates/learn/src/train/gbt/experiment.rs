@@ -3,14 +3,14 @@
 //! the linfa baselines on the same split.
 
 use crate::datasets::Example;
-use crate::features::FeatureSet;
-use crate::game::Position;
-use crate::ml::dataset::feature_matrix;
-use crate::ml::gbt::{
+use connect4_engine::features::FeatureSet;
+use connect4_engine::game::Position;
+use connect4_engine::ml::dataset::feature_matrix;
+use connect4_engine::ml::gbt::{
     GbtModel, GbtTarget, GbtValidParams, IterationRecord, fit_gbt, wdl_probabilities,
 };
-use crate::ml::metrics::Metrics;
-use crate::ml::split::{stratified_folds, stratified_split};
+use connect4_engine::ml::metrics::Metrics;
+use connect4_engine::ml::split::{stratified_folds, stratified_split};
 use linfa::prelude::*;
 use ndarray::{Array1, Array2};
 use std::collections::HashSet;
@@ -113,8 +113,8 @@ pub struct ExperimentReport {
     /// Feature names and normalised gain importance, most important first.
     pub importance: Vec<(String, f64)>,
     /// Metrics on separate held-out files by band of stones (empty unless asked, see
-    /// [`crate::ml::by_stones`]), the last entry over all their rows.
-    pub by_stones: Vec<crate::ml::by_stones::BandReport>,
+    /// [`connect4_engine::ml::by_stones`]), the last entry over all their rows.
+    pub by_stones: Vec<connect4_engine::ml::by_stones::BandReport>,
 }
 
 /// Result of [`run_experiment`]: the holdout model and the report.
@@ -215,8 +215,8 @@ impl Split {
 fn run_fold(
     cfg: &ExperimentConfig,
     split: &Split,
-    progress: &dyn crate::progress::Progress,
-) -> Result<Fold, crate::ml::gbt::GbtError> {
+    progress: &dyn connect4_engine::progress::Progress,
+) -> Result<Fold, connect4_engine::ml::gbt::GbtError> {
     let Split {
         x,
         y,
@@ -328,8 +328,8 @@ pub fn run_experiment(
     cfg: &ExperimentConfig,
     main: &[Example],
     extra: &[Example],
-    progress: &dyn crate::progress::Progress,
-) -> Result<ExperimentOutput, crate::ml::gbt::GbtError> {
+    progress: &dyn connect4_engine::progress::Progress,
+) -> Result<ExperimentOutput, connect4_engine::ml::gbt::GbtError> {
     let labels: Vec<usize> = main.iter().map(|e| e.label.index()).collect();
     let keep_extra = |test_idx: &[usize]| -> Vec<Example> {
         let test_keys: HashSet<u64> = test_idx
@@ -352,7 +352,7 @@ pub fn run_experiment(
             let train = train_rows(main, &train_idx, &keep_extra(test_idx), cfg.mirror_augment);
             let test: Vec<Example> = test_idx.iter().map(|&i| main[i]).collect();
             let split = Split::new(cfg, &train, &test);
-            folds.push(run_fold(cfg, &split, &crate::progress::Quiet)?.report);
+            folds.push(run_fold(cfg, &split, &connect4_engine::progress::Quiet)?.report);
             progress.advance(1);
         }
         progress.finish();

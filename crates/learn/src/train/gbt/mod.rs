@@ -8,13 +8,13 @@ mod report_text;
 
 use crate::datasets::Example;
 use crate::datasets::sources::{SourcesError, gather, read_labelled_examples};
-use crate::features::FeatureSet;
-use crate::game::Geometry;
-use crate::io::model_format::{ModelFileError, TrainingMeta};
-use crate::ml::by_stones::{DEFAULT_BANDS, metrics_by_stones};
-use crate::ml::gbt::{GbtError, GbtParams};
-use crate::ml::model_file::save_gbt;
-use crate::progress::Progress;
+use connect4_engine::features::FeatureSet;
+use connect4_engine::game::Geometry;
+use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
+use connect4_engine::ml::by_stones::{DEFAULT_BANDS, metrics_by_stones};
+use connect4_engine::ml::gbt::{GbtError, GbtParams};
+use connect4_engine::ml::model_file::save_gbt;
+use connect4_engine::progress::Progress;
 use experiment::{ExperimentConfig, ExperimentOutput, run_experiment};
 use std::path::{Path, PathBuf};
 
@@ -152,7 +152,7 @@ fn save_gbt_experiment(
     geom: Geometry,
     meta: TrainingMeta,
 ) -> Result<[std::path::PathBuf; 4], ModelFileError> {
-    use crate::io::{beside, write_csv_atomic, write_json_atomic};
+    use connect4_engine::io::{beside, write_csv_atomic, write_json_atomic};
     save_gbt(path, &out.model, features, geom, meta)?;
     let io = |p: &Path| {
         let p = p.to_path_buf();

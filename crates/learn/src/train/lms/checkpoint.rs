@@ -4,7 +4,7 @@
 
 use super::config::{LmsConfig, LmsTrainError};
 use super::records::{GameRecord, MatchScore};
-use crate::ml::lms::N_WEIGHTS;
+use connect4_engine::ml::lms::N_WEIGHTS;
 use serde::Serialize;
 
 /// Everything the training loop needs to go on after game `games`: with it, a resumed run

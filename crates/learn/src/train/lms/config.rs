@@ -1,7 +1,7 @@
 //! The settings of an LMS run, their defaults and their checks.
 
-use crate::game::Geometry;
-use crate::ml::lms::{Lms, LmsError, N_WEIGHTS};
+use connect4_engine::game::Geometry;
+use connect4_engine::ml::lms::{Lms, LmsError, N_WEIGHTS};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -159,7 +159,7 @@ impl LmsConfig {
     }
 }
 
-/// Builder-style setters, so a configuration reads like [`crate::ml::gbt::GbtParams`]:
+/// Builder-style setters, so a configuration reads like [`connect4_engine::ml::gbt::GbtParams`]:
 /// `LmsConfig::default().rate(0.001).depth(3).seed(7)`, then [`LmsConfig::check`].
 impl LmsConfig {
     /// Sets the learning rate.

@@ -2,13 +2,13 @@
 //! arena's tournament (colours alternating, each pair of games sharing a random opening).
 
 use super::records::MatchScore;
-use crate::agents::AgentFactory;
 use crate::arena::{Tournament, TournamentConfig};
-use crate::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
-use crate::game::Geometry;
-use crate::ml::lms::N_WEIGHTS;
-use crate::progress::Quiet;
-use crate::search::SearchParams;
+use connect4_engine::agents::AgentFactory;
+use connect4_engine::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
+use connect4_engine::game::Geometry;
+use connect4_engine::ml::lms::N_WEIGHTS;
+use connect4_engine::progress::Quiet;
+use connect4_engine::search::SearchParams;
 use std::sync::Arc;
 
 /// A match of `games` games between linear weights and the hand-tuned agent, both at

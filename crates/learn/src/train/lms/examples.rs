@@ -1,9 +1,9 @@
 //! The training examples of one finished game.
 
 use crate::arena::PlayedGame;
-use crate::features::Linear8;
-use crate::game::{Geometry, Player, Position};
-use crate::ml::lms::{Lms, LmsSample, N_WEIGHTS};
+use connect4_engine::features::Linear8;
+use connect4_engine::game::{Geometry, Player, Position};
+use connect4_engine::ml::lms::{Lms, LmsSample, N_WEIGHTS};
 
 /// The examples of one finished game (moves as 0-based columns from the empty board), from
 /// the first player's side: each position where `trainee` was to move, kept when `keep`

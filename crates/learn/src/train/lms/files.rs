@@ -10,7 +10,7 @@ use thiserror::Error;
 pub enum SaveError {
     /// The model file.
     #[error(transparent)]
-    Model(#[from] crate::io::model_format::ModelFileError),
+    Model(#[from] connect4_engine::io::model_format::ModelFileError),
     /// A CSV or JSON file beside it.
     #[error("writing {path}: {source}", path = path.display())]
     Io {
@@ -28,16 +28,16 @@ pub fn save_run(
     out: &std::path::Path,
     config: &LmsConfig,
     run: &LmsRun,
-    meta: crate::io::model_format::TrainingMeta,
+    meta: connect4_engine::io::model_format::TrainingMeta,
 ) -> Result<Vec<std::path::PathBuf>, SaveError> {
-    use crate::io::{beside, write_csv_atomic, write_json_atomic};
-    crate::ml::model_file::save_linear(out, run.weights, config.geometry, meta)?;
+    use connect4_engine::io::{beside, write_csv_atomic, write_json_atomic};
+    connect4_engine::ml::model_file::save_linear(out, run.weights, config.geometry, meta)?;
     let io = |path: &std::path::Path| {
         let path = path.to_path_buf();
         move |source| SaveError::Io { path, source }
     };
     let curve = beside(out, ".curve.csv");
-    crate::io::write_atomic(&curve, |w| {
+    connect4_engine::io::write_atomic(&curve, |w| {
         let mut c = csv::Writer::from_writer(w);
         c.write_record(GameRecord::csv_header())?;
         for r in &run.records {
@@ -73,8 +73,8 @@ pub fn save_supervised_report(
     out: &std::path::Path,
     report: &SupervisedReport,
 ) -> Result<std::path::PathBuf, SaveError> {
-    let path = crate::io::beside(out, ".supervised.json");
-    crate::io::write_json_atomic(&path, report).map_err(|source| SaveError::Io {
+    let path = connect4_engine::io::beside(out, ".supervised.json");
+    connect4_engine::io::write_json_atomic(&path, report).map_err(|source| SaveError::Io {
         path: path.clone(),
         source,
     })?;

@@ -6,7 +6,7 @@
 //! or the game result for the final position. Every value is taken from the first player's
 //! side (the frame the linear evaluator's weights live in), so a successor two plies on needs
 //! no sign flip, and the result is +`win_value` for a first-player win whoever the trainee is.
-//! The LMS rule ([`crate::ml::lms`]) then moves the weights once for the whole game and
+//! The LMS rule ([`connect4_engine::ml::lms`]) then moves the weights once for the whole game and
 //! normalises them by the largest absolute weight.
 //!
 //! Training stops at the first of: the weights moved less than `weight_tol` (largest absolute
@@ -36,16 +36,16 @@ pub use supervised::{
     EpochRecord, SupervisedConfig, SupervisedFit, fit_supervised, supervised_sample,
 };
 
-use crate::agents::SearchAgent;
 use crate::arena::{play_game, random_opening};
-use crate::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
-use crate::features::Linear8;
-use crate::game::{Player, Position};
-use crate::ml::lms::{Lms, N_WEIGHTS};
-use crate::progress::Progress;
-use crate::search::{SearchParams, Searcher};
 use crate::train::run_loop::{self, Cadence, KeepBest, Trainer};
 use checkpoint::{Checkpoint, load_checkpoint, save_checkpoint};
+use connect4_engine::agents::SearchAgent;
+use connect4_engine::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
+use connect4_engine::features::Linear8;
+use connect4_engine::game::{Player, Position};
+use connect4_engine::ml::lms::{Lms, N_WEIGHTS};
+use connect4_engine::progress::Progress;
+use connect4_engine::search::{SearchParams, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::ControlFlow;
@@ -65,7 +65,7 @@ use std::sync::Arc;
 ///     seed: 5,
 ///     ..LmsConfig::default()
 /// };
-/// let quiet = connect4_learn::progress::Quiet;
+/// let quiet = connect4_engine::progress::Quiet;
 /// let run = train(&config, &quiet).unwrap();
 /// assert!(run.games <= 20);
 /// // Weights are normalised by the largest: the largest magnitude is 1.
@@ -89,9 +89,9 @@ pub fn train_with(
     if let Some(c) = checkpointing {
         c.check()?;
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+    let mut rng = ChaCha8Rng::seed_from_u64(connect4_engine::seed::derive_seed(
         config.seed,
-        crate::seed::Stream::LmsSelfPlay,
+        connect4_engine::seed::Stream::LmsSelfPlay,
         &[],
     ));
     let mut initial = [0.0; N_WEIGHTS];
@@ -115,7 +115,11 @@ pub fn train_with(
         lms: Lms::new(initial, config.rate)?,
         features: Linear8::new(geom),
         handtuned: Arc::new(LinearEvaluator::new(geom, HAND_TUNED_WEIGHTS, "handtuned")),
-        eval_seed: crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsEvaluation, &[]),
+        eval_seed: connect4_engine::seed::derive_seed(
+            config.seed,
+            connect4_engine::seed::Stream::LmsEvaluation,
+            &[],
+        ),
         records: Vec::new(),
         evaluations: Vec::new(),
         keep: KeepBest::default(),
@@ -310,8 +314,8 @@ mod tests {
     use super::*;
     use crate::arena::GameResult;
     use crate::arena::PlayedGame;
-    use crate::game::Geometry;
-    use crate::progress::Quiet;
+    use connect4_engine::game::Geometry;
+    use connect4_engine::progress::Quiet;
 
     #[test]
     fn examples_target_the_next_met_position_and_the_result() {

@@ -1,7 +1,7 @@
 //! What a run records: one row per game (the learning curve), evaluation matches, why it
 //! stopped, and the run as a whole.
 
-use crate::ml::lms::N_WEIGHTS;
+use connect4_engine::ml::lms::N_WEIGHTS;
 use serde::Serialize;
 
 /// One training game, as the learning-curve CSV records it.
@@ -21,7 +21,7 @@ pub struct GameRecord {
     pub mse: f64,
     /// Largest absolute weight change of this update.
     pub max_change: f64,
-    /// The weights after the update, [`crate::features::LINEAR8_NAMES`] order (in the
+    /// The weights after the update, [`connect4_engine::features::LINEAR8_NAMES`] order (in the
     /// curve file, one column `w_NAME` each).
     pub weights: [f64; N_WEIGHTS],
 }
@@ -46,7 +46,7 @@ impl GameRecord {
         .iter()
         .map(|s| s.to_string())
         .chain(
-            crate::features::LINEAR8_NAMES
+            connect4_engine::features::LINEAR8_NAMES
                 .iter()
                 .map(|n| format!("w_{n}")),
         )

@@ -2,8 +2,8 @@
 
 use super::config::LmsConfig;
 use super::records::{LmsRun, MatchScore};
-use crate::eval::HAND_TUNED_WEIGHTS;
-use crate::ml::lms::N_WEIGHTS;
+use connect4_engine::eval::HAND_TUNED_WEIGHTS;
+use connect4_engine::ml::lms::N_WEIGHTS;
 use serde::Serialize;
 
 /// The summary of a run: settings, stop, weights beside the hand-tuned ones, matches.
@@ -50,7 +50,7 @@ impl LmsReport {
             config: config.clone(),
             games: run.games,
             stop: run.stop.to_string(),
-            features: crate::features::LINEAR8_NAMES
+            features: connect4_engine::features::LINEAR8_NAMES
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

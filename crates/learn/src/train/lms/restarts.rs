@@ -2,7 +2,7 @@
 //! so that one unlucky seed (weights stuck with a wrong sign) no longer ships a bad model.
 
 use super::{LmsConfig, LmsRun, LmsTrainError, evaluation_match, train};
-use crate::progress::Progress;
+use connect4_engine::progress::Progress;
 use serde::Serialize;
 
 /// One restart and how its weights did in the common match.
@@ -15,7 +15,7 @@ pub struct Restart {
     /// Its weights' score in the common match against the hand-tuned agent.
     pub score: f64,
     /// The weights it returned.
-    pub weights: [f64; crate::ml::lms::N_WEIGHTS],
+    pub weights: [f64; connect4_engine::ml::lms::N_WEIGHTS],
 }
 
 /// The common match that compares weights trained under `config`: `games` games against the
@@ -23,7 +23,7 @@ pub struct Restart {
 /// `config.seed` (the same openings for every restart, and for a supervised fit).
 pub fn common_match(
     config: &LmsConfig,
-    weights: [f64; crate::ml::lms::N_WEIGHTS],
+    weights: [f64; connect4_engine::ml::lms::N_WEIGHTS],
     games: usize,
 ) -> super::MatchScore {
     evaluation_match(
@@ -32,7 +32,11 @@ pub fn common_match(
         config.depth,
         games,
         config.opening,
-        crate::seed::derive_seed(config.seed, crate::seed::Stream::LmsCommonMatch, &[]),
+        connect4_engine::seed::derive_seed(
+            config.seed,
+            connect4_engine::seed::Stream::LmsCommonMatch,
+            &[],
+        ),
     )
 }
 
@@ -95,7 +99,7 @@ mod tests {
             seed: 9,
             ..LmsConfig::default()
         };
-        let quiet = crate::progress::Quiet;
+        let quiet = connect4_engine::progress::Quiet;
         let (run, all) = train_restarts(&config, 3, 10, &quiet).unwrap();
         assert_eq!(
             all.iter().map(|r| r.seed).collect::<Vec<_>>(),

@@ -14,10 +14,10 @@
 use super::config::LmsTrainError;
 use crate::datasets::Example;
 use crate::datasets::Label;
-use crate::features::Linear8;
-use crate::game::{Geometry, Player};
-use crate::ml::lms::{LmsSample, N_WEIGHTS};
-use crate::progress::Progress;
+use connect4_engine::features::Linear8;
+use connect4_engine::game::{Geometry, Player};
+use connect4_engine::ml::lms::{LmsSample, N_WEIGHTS};
+use connect4_engine::progress::Progress;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -150,9 +150,9 @@ pub fn fit_supervised(
         .iter()
         .map(|e| supervised_sample(&features, e, config.win_value))
         .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+    let mut rng = ChaCha8Rng::seed_from_u64(connect4_engine::seed::derive_seed(
         config.seed,
-        crate::seed::Stream::LmsSupervised,
+        connect4_engine::seed::Stream::LmsSupervised,
         &[],
     ));
     samples.shuffle(&mut rng);
@@ -172,10 +172,9 @@ pub fn fit_supervised(
             }
         }
         if let Some((i, &value)) = w.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-            return Err(LmsTrainError::Lms(crate::ml::lms::LmsError::Weight {
-                index: i,
-                value,
-            }));
+            return Err(LmsTrainError::Lms(
+                connect4_engine::ml::lms::LmsError::Weight { index: i, value },
+            ));
         }
         let record = EpochRecord {
             epoch: e + 1,
@@ -233,7 +232,7 @@ fn sign_accuracy(w: &[f64; N_WEIGHTS], samples: &[LmsSample]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Position;
+    use connect4_engine::game::Position;
 
     fn example(moves: &str, label: Label) -> Example {
         Example {
@@ -314,7 +313,7 @@ mod tests {
             seed: 3,
             ..SupervisedConfig::default()
         };
-        let quiet = crate::progress::Quiet;
+        let quiet = connect4_engine::progress::Quiet;
         let fit = fit_supervised(&examples, g, &config, &quiet).unwrap();
         assert!(fit.weights[2] > 0.0, "{:?}", fit.weights);
         assert!(fit.weights[3] < 0.0, "{:?}", fit.weights);
@@ -332,7 +331,7 @@ mod tests {
 
     #[test]
     fn bad_settings_and_too_few_examples_are_refused() {
-        let quiet = crate::progress::Quiet;
+        let quiet = connect4_engine::progress::Quiet;
         let g = Geometry::STANDARD;
         let one = vec![example("44", Label::Win)];
         assert!(fit_supervised(&one, g, &SupervisedConfig::default(), &quiet).is_err());

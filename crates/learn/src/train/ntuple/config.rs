@@ -2,7 +2,7 @@
 //! checks.
 
 use super::error::NTupleTrainError;
-use crate::ml::ntuple::NTupleLayout;
+use connect4_engine::ml::ntuple::NTupleLayout;
 use serde::{Deserialize, Serialize};
 
 /// What a supervised position teaches.
@@ -268,6 +268,6 @@ impl NTupleConfig {
                 a + (b - a) * g as f32 / self.games as f32
             };
         }
-        a * crate::ml::ntuple::kernel::powf(b / a, g as f32 / (self.games - 1) as f32)
+        a * connect4_engine::ml::ntuple::kernel::powf(b / a, g as f32 / (self.games - 1) as f32)
     }
 }

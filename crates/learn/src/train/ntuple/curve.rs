@@ -3,15 +3,15 @@
 //! sample of each benchmark set. The sample's columns are solved once, when the probe is
 //! made, so a measurement costs only the agent's moves.
 
-use crate::agents::{AgentError, AgentFactory, AgentSpec, Turn};
 use crate::arena::Side;
 use crate::arena::{Tournament, TournamentConfig, TournamentError, score_estimate, wilson};
-use crate::eval::NTupleEvaluator;
-use crate::game::{Geometry, Position};
-use crate::ml::ntuple::NTupleNetwork;
-use crate::progress::{Progress, Quiet};
-use crate::search::SearchParams;
-use crate::solver::{Mode, Solver, SolverError};
+use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use connect4_engine::eval::NTupleEvaluator;
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::ml::ntuple::NTupleNetwork;
+use connect4_engine::progress::{Progress, Quiet};
+use connect4_engine::search::SearchParams;
+use connect4_engine::solver::{Mode, Solver, SolverError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -305,9 +305,11 @@ impl CurveProbe {
                     .collect(),
             })
             .collect();
-        crate::io::write_json_atomic(write, &store).map_err(|source| CurveError::Cache {
-            path: write.to_path_buf(),
-            source,
+        connect4_engine::io::write_json_atomic(write, &store).map_err(|source| {
+            CurveError::Cache {
+                path: write.to_path_buf(),
+                source,
+            }
         })?;
         Ok(probe)
     }
@@ -375,9 +377,9 @@ impl CurveProbe {
                     agents: Vec::new(),
                     games: self.games,
                     openings: self.openings,
-                    seed: crate::seed::derive_seed(
+                    seed: connect4_engine::seed::derive_seed(
                         self.seed,
-                        crate::seed::Stream::NTupleCurve,
+                        connect4_engine::seed::Stream::NTupleCurve,
                         &[],
                     ),
                     jobs: rayon::current_num_threads().max(1),
@@ -417,7 +419,8 @@ pub fn perfect_opponents(
     eps: &[f64],
     seed: u64,
 ) -> Result<Vec<(f64, AgentFactory)>, CurveError> {
-    let seed = crate::seed::derive_seed(seed, crate::seed::Stream::NTupleCurve, &[7]);
+    let seed =
+        connect4_engine::seed::derive_seed(seed, connect4_engine::seed::Stream::NTupleCurve, &[7]);
     std::iter::once(&0.0)
         .chain(eps)
         .map(|&e| {
@@ -449,9 +452,9 @@ pub fn play_perfect(
                 agents: Vec::new(),
                 games,
                 openings: 0,
-                seed: crate::seed::derive_seed(
+                seed: connect4_engine::seed::derive_seed(
                     seed,
-                    crate::seed::Stream::NTupleCurve,
+                    connect4_engine::seed::Stream::NTupleCurve,
                     &[8, k as u64],
                 ),
                 jobs: rayon::current_num_threads().max(1),

@@ -1,7 +1,7 @@
 //! Why a run fails: [`NTupleTrainError`], and self-play's own [`Diverged`].
 
 use super::curve::CurveError;
-use crate::ml::ntuple::NTupleError;
+use connect4_engine::ml::ntuple::NTupleError;
 use std::path::PathBuf;
 
 /// Why a run failed.

@@ -5,8 +5,8 @@ use super::curve::CurvePoint;
 use super::error::NTupleTrainError;
 use super::run::{Checkpoint, NTupleRun};
 use crate::arena::Side;
-use crate::game::Geometry;
-use crate::ml::ntuple::NTupleNetwork;
+use connect4_engine::game::Geometry;
+use connect4_engine::ml::ntuple::NTupleNetwork;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -130,7 +130,7 @@ pub fn write_perfect_csv(
             })
         })
         .collect();
-    crate::io::write_csv_atomic(path, &rows)
+    connect4_engine::io::write_csv_atomic(path, &rows)
 }
 
 /// Saves the network to `out` (with `meta`) and, beside it, its curve (`.curve.csv`, one
@@ -139,11 +139,11 @@ pub fn save_run(
     out: &std::path::Path,
     config: &NTupleConfig,
     run: &NTupleRun,
-    meta: crate::io::model_format::TrainingMeta,
-) -> Result<Vec<PathBuf>, crate::io::model_format::ModelFileError> {
-    use crate::io::model_format::ModelFileError;
-    use crate::io::{beside, write_csv_atomic, write_json_atomic};
-    crate::ml::model_file::save_ntuple(out, &run.network, meta)?;
+    meta: connect4_engine::io::model_format::TrainingMeta,
+) -> Result<Vec<PathBuf>, connect4_engine::io::model_format::ModelFileError> {
+    use connect4_engine::io::model_format::ModelFileError;
+    use connect4_engine::io::{beside, write_csv_atomic, write_json_atomic};
+    connect4_engine::ml::model_file::save_ntuple(out, &run.network, meta)?;
     let io = |p: &std::path::Path| {
         let p = p.to_path_buf();
         move |source| ModelFileError::Io { path: p, source }

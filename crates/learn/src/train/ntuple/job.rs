@@ -11,10 +11,10 @@ use super::run::{Checkpointing, Machine};
 use super::trainer::train_ntuple;
 use crate::arena::Side;
 use crate::datasets::Example;
-use crate::game::Geometry;
-use crate::io::beside;
-use crate::io::model_format::{ModelFileError, TrainingMeta};
-use crate::progress::Progress;
+use connect4_engine::game::Geometry;
+use connect4_engine::io::beside;
+use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
+use connect4_engine::progress::Progress;
 use std::path::{Path, PathBuf};
 
 /// What to train and where to put it.
@@ -236,7 +236,7 @@ fn copy_atomic(from: &Path, to: &Path) -> Result<(), ModelFileError> {
         path: from.to_path_buf(),
         source,
     })?;
-    crate::io::write_bytes_atomic(to, &bytes).map_err(|source| ModelFileError::Io {
+    connect4_engine::io::write_bytes_atomic(to, &bytes).map_err(|source| ModelFileError::Io {
         path: to.to_path_buf(),
         source,
     })
@@ -245,8 +245,8 @@ fn copy_atomic(from: &Path, to: &Path) -> Result<(), ModelFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ml::ntuple::NTupleLayout;
-    use crate::progress::Quiet;
+    use connect4_engine::ml::ntuple::NTupleLayout;
+    use connect4_engine::progress::Quiet;
 
     /// A recipe small enough to train in a test: 40 games in two lanes of 10 a round.
     fn tiny() -> NTupleConfig {
@@ -300,7 +300,8 @@ mod tests {
             assert!(p.is_file(), "{}", p.display());
         }
         // Each run's file records its own recipe, seed included.
-        let file = crate::ml::model_file::load_ntuple(&dir.join("net.run1.bin"), None).unwrap();
+        let file =
+            connect4_engine::ml::model_file::load_ntuple(&dir.join("net.run1.bin"), None).unwrap();
         let meta = file.header.meta;
         let recipe = NTupleConfig::from_toml(&meta.recipe.unwrap(), "net.run1.bin").unwrap();
         assert_eq!(recipe.seed, 10);
@@ -314,7 +315,7 @@ mod tests {
         use super::super::collapse::tests::point;
         use super::super::files::save_checkpoint;
         use super::super::tests::kept_at;
-        use crate::ml::ntuple::NTupleNetwork;
+        use connect4_engine::ml::ntuple::NTupleNetwork;
         let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let config = tiny();
@@ -376,7 +377,7 @@ mod tests {
         assert_eq!(run.kept, Some(1));
         // Picked by the wins of the network it handed over, not of the last point.
         assert_eq!(run.last_wins(), (92, 0));
-        let file = crate::ml::model_file::load_ntuple(&out, None).unwrap();
+        let file = connect4_engine::ml::model_file::load_ntuple(&out, None).unwrap();
         assert_eq!(file.network.weights(), kept.weights());
         let metrics = file.header.meta.metrics;
         let metric = |name: &str| metrics.iter().find(|(k, _)| k == name).map(|m| m.1);

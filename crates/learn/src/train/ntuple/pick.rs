@@ -4,10 +4,10 @@
 //! more per evaluation than one network.
 
 use super::curve::{CurveError, PerfectMatch, perfect_opponents, play_perfect};
-use crate::agents::AgentFactory;
-use crate::eval::NTupleEvaluator;
-use crate::ml::ntuple::{NTupleError, NTupleNetwork};
-use crate::search::SearchParams;
+use connect4_engine::agents::AgentFactory;
+use connect4_engine::eval::NTupleEvaluator;
+use connect4_engine::ml::ntuple::{NTupleError, NTupleNetwork};
+use connect4_engine::search::SearchParams;
 use std::sync::Arc;
 
 /// How [`pick`] chooses.
@@ -141,8 +141,8 @@ pub fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Geometry;
-    use crate::ml::ntuple::NTupleLayout;
+    use connect4_engine::game::Geometry;
+    use connect4_engine::ml::ntuple::NTupleLayout;
 
     #[test]
     fn averaging_needs_one_recipe_and_averages_the_sums() {
@@ -154,7 +154,7 @@ mod tests {
         };
         let mut a = NTupleNetwork::new(g, layout).unwrap();
         let mut b = a.clone();
-        let p = crate::Position::from_moves(g, "4453").unwrap();
+        let p = connect4_engine::Position::from_moves(g, "4453").unwrap();
         let act = a.active(&p);
         a.step(&act, 0.1);
         b.step(&act, -0.3);

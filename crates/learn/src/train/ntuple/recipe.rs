@@ -138,7 +138,7 @@ pub enum RecipeError {
         path: PathBuf,
         /// What is wrong with it (naming the file).
         #[source]
-        source: crate::io::model_format::ModelFileError,
+        source: connect4_engine::io::model_format::ModelFileError,
     },
     /// A model file trained before recipes were recorded.
     #[error("{path}: a model file that records no recipe (trained before recipes were recorded)", path = path.display())]
@@ -231,14 +231,13 @@ impl NTupleConfig {
             path: path.to_path_buf(),
             source,
         })?;
-        if bytes.starts_with(crate::io::model_format::MAGIC) {
-            let parts =
-                crate::io::model_format::ModelParts::open(path, &bytes).map_err(|source| {
-                    RecipeError::Model {
-                        path: path.to_path_buf(),
-                        source,
-                    }
-                })?;
+        if bytes.starts_with(connect4_engine::io::model_format::MAGIC) {
+            let parts = connect4_engine::io::model_format::ModelParts::open(path, &bytes).map_err(
+                |source| RecipeError::Model {
+                    path: path.to_path_buf(),
+                    source,
+                },
+            )?;
             let text = parts
                 .header
                 .meta

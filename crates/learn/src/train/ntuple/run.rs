@@ -6,9 +6,9 @@ use super::config::NTupleConfig;
 use super::curve::CurvePoint;
 use super::lanes::{TailAverage, TclState};
 use super::self_play::SyncTimes;
-use crate::ml::ntuple::{NTupleData, NTupleNetwork};
 pub use crate::train::run_loop::Checkpointing;
 use crate::train::run_loop::KeepBest;
+use connect4_engine::ml::ntuple::{NTupleData, NTupleNetwork};
 use serde::{Deserialize, Serialize};
 
 /// How a run uses the machine it runs on. None of it changes what the run learns: a

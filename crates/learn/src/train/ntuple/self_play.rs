@@ -25,10 +25,10 @@
 use super::config::{Explore, LearnExplored, NTupleConfig};
 use super::error::Diverged;
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, TailAverage, Weights, combine};
-use crate::game::{Player, Position};
-use crate::ml::ntuple::{Compact, NTupleNetwork, kernel};
-use crate::progress::Progress;
-use crate::seed::{Stream, derive_seed};
+use connect4_engine::game::{Player, Position};
+use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
+use connect4_engine::progress::Progress;
+use connect4_engine::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -288,7 +288,7 @@ fn one_stone_slots(net: &NTupleNetwork, compact: &Compact) -> Vec<(String, Vec<u
 }
 
 /// The columns (bit c for column c) of which `cells` holds a cell.
-fn column_set(geom: crate::game::Geometry, cells: u64) -> u16 {
+fn column_set(geom: connect4_engine::game::Geometry, cells: u64) -> u16 {
     (0..geom.width())
         .filter(|&c| cells & geom.column_mask(c) != 0)
         .fold(0, |s, c| s | 1 << c)

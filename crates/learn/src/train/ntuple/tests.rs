@@ -6,9 +6,9 @@ use super::self_play::self_play;
 use super::trainer::target;
 use super::*;
 use crate::datasets::Example;
-use crate::game::Geometry;
-use crate::ml::ntuple::NTupleLayout;
-use crate::ml::ntuple::NTupleNetwork;
+use connect4_engine::game::Geometry;
+use connect4_engine::ml::ntuple::NTupleLayout;
+use connect4_engine::ml::ntuple::NTupleNetwork;
 
 fn small() -> NTupleConfig {
     NTupleConfig {
@@ -36,7 +36,7 @@ fn train_ntuple(
     probe: Option<&CurveProbe>,
     checkpointing: Option<&Checkpointing>,
     machine: &Machine,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
     let config = config.clone().validate()?;
     super::train_ntuple(
@@ -61,7 +61,7 @@ fn one() -> Machine {
 #[test]
 fn self_play_is_seeded_and_resumes_to_the_same_network() {
     let g = Geometry::STANDARD;
-    let q = crate::progress::Quiet;
+    let q = connect4_engine::progress::Quiet;
     let a = train_ntuple(&small(), g, &[], None, None, &one(), &q).unwrap();
     let b = train_ntuple(&small(), g, &[], None, None, &one(), &q).unwrap();
     assert_eq!(a.network.data(), b.network.data());
@@ -114,7 +114,7 @@ fn self_play_is_seeded_and_resumes_to_the_same_network() {
 #[test]
 fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
     let g = Geometry::STANDARD;
-    let q = crate::progress::Quiet;
+    let q = connect4_engine::progress::Quiet;
     let mut nets = Vec::new();
     for (rule, loss, explore, learn_explored) in [
         (Rule::Td, Loss::Mse, Explore::Any, LearnExplored::None),
@@ -142,7 +142,7 @@ fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
         assert_eq!(a.network.data(), b.network.data(), "{rule:?}");
         // Both rules moved the weights, and every value stays inside (-1, 1).
         assert!(a.network.weights().iter().any(|&w| w != 0.0), "{rule:?}");
-        let p = crate::Position::from_moves(g, "4453").unwrap();
+        let p = connect4_engine::Position::from_moves(g, "4453").unwrap();
         assert!(a.network.value(&p).abs() < 1.0, "{rule:?}");
         nets.push(a.network.data());
     }
@@ -157,7 +157,7 @@ fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
 #[test]
 fn a_seed_gives_the_same_network_on_any_number_of_threads() {
     let g = Geometry::STANDARD;
-    let q = crate::progress::Quiet;
+    let q = connect4_engine::progress::Quiet;
     // 16 lanes of 50 games: rounds of 800, and 2,000 games end in a cut round.
     let cfg = NTupleConfig {
         games: 2000,
@@ -197,9 +197,17 @@ fn a_diverging_run_stops_at_the_round_that_did_it() {
         rate_final: 0.5,
         ..small()
     };
-    let e = train_ntuple(&cfg, g, &[], None, None, &one(), &crate::progress::Quiet)
-        .err()
-        .expect("diverges");
+    let e = train_ntuple(
+        &cfg,
+        g,
+        &[],
+        None,
+        None,
+        &one(),
+        &connect4_engine::progress::Quiet,
+    )
+    .err()
+    .expect("diverges");
     let text = e.to_string();
     assert!(matches!(e, NTupleTrainError::Diverged(_)), "{text}");
     assert!(
@@ -216,7 +224,7 @@ fn a_diverging_run_stops_at_the_round_that_did_it() {
 #[test]
 fn a_tail_average_is_the_mean_of_the_rounds_and_survives_a_resume() {
     let g = Geometry::STANDARD;
-    let q = crate::progress::Quiet;
+    let q = connect4_engine::progress::Quiet;
     // 6,000 games in rounds of 2,000: rounds end at 2,000, 4,000 and 6,000, and a tail
     // of half the run takes the snapshots after 4,000 and 6,000.
     let plain = NTupleConfig {
@@ -271,7 +279,7 @@ fn supervised_passes_fit_the_labels() {
     let examples: Vec<Example> = [("4453", 1), ("1", -1), ("44", 0), ("4455", 2)]
         .iter()
         .map(|(m, s)| {
-            let position = crate::Position::from_moves(g, m).unwrap();
+            let position = connect4_engine::Position::from_moves(g, m).unwrap();
             Example {
                 position,
                 label: crate::datasets::Label::from_score(*s),
@@ -292,7 +300,7 @@ fn supervised_passes_fit_the_labels() {
         None,
         None,
         &one(),
-        &crate::progress::Quiet,
+        &connect4_engine::progress::Quiet,
     )
     .unwrap();
     for e in &examples {
@@ -324,7 +332,7 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
     // crate, not the C library (`kernel::squash`); pinned anew on 2026-11-28 when they did,
     // and checked on the glibc and musl targets.
     let g = Geometry::STANDARD;
-    let q = crate::progress::Quiet;
+    let q = connect4_engine::progress::Quiet;
     let variants = [
         ("td", small(), 11382981391159950712),
         (
@@ -371,7 +379,7 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
 fn a_run_whose_curve_fell_hands_over_the_network_it_kept() {
     use super::collapse::tests::point;
     let g = Geometry::STANDARD;
-    let q = crate::progress::Quiet;
+    let q = connect4_engine::progress::Quiet;
     let dir = std::env::temp_dir().join(format!("c4-ntuple-kept-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cp = Checkpointing {
@@ -428,7 +436,7 @@ fn a_run_whose_curve_fell_hands_over_the_network_it_kept() {
 fn self_play_reports_every_game_and_every_lanes_time_on_any_threads() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     struct Count(AtomicUsize);
-    impl crate::progress::Progress for Count {
+    impl connect4_engine::progress::Progress for Count {
         fn advance(&self, steps: usize) {
             self.0.fetch_add(steps, Ordering::Relaxed);
         }

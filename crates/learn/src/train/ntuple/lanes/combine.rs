@@ -319,18 +319,18 @@ fn combine_with<C: Change>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ml::ntuple::NTupleNetwork;
     use crate::train::ntuple::Rule;
+    use connect4_engine::ml::ntuple::NTupleNetwork;
 
     /// Shared weights of a small network (some hundreds of reachable weights), all `value`.
     fn weights(value: f32) -> Weights {
-        let layout = crate::ml::ntuple::NTupleLayout {
+        let layout = connect4_engine::ml::ntuple::NTupleLayout {
             tuples: 10,
             cells: 4,
             sets: 1,
             seed: 1,
         };
-        let net = NTupleNetwork::new(crate::game::Geometry::STANDARD, layout).unwrap();
+        let net = NTupleNetwork::new(connect4_engine::game::Geometry::STANDARD, layout).unwrap();
         let mut w = Weights::new(&net, Rule::Td, None);
         assert!(w.weights.len() > 200, "{}", w.weights.len());
         w.weights.fill(value);

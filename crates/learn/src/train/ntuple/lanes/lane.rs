@@ -1,8 +1,8 @@
 //! The weights self-play moves: the shared ones, each lane's copy and what it changed, TCL's
 //! accumulators and the tail average.
 
-use crate::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use crate::train::ntuple::config::Rule;
+use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use serde::{Deserialize, Serialize};
 
 /// The exponential transfer's steepness (Bagheri et al. 2015 use 2.7).
