@@ -1,12 +1,11 @@
 //! Helpers shared by the integration tests: running `c4` and reading what it printed,
-//! temporary folders, the location of the shared benchmark data, a naive array model of the
-//! game and an exhaustive minimax over it.
+//! temporary folders, a server to talk to, and where the data lies ([`data`], a file the
+//! engine's and learn's tests include too).
 
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 #![allow(dead_code)]
 
-use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -109,165 +108,9 @@ pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
-/// The ignore reason of every test that reads Pons' benchmark files (they stay outside the
-/// repository, in ../shared/data/pons). `cargo test` in a plain clone skips those tests;
-/// `cargo test -- --include-ignored` runs them (CI does).
-pub const NEEDS_PONS: &str = "needs Pons' files in ../shared/data/pons: run with --include-ignored";
-
-/// The shared data folder (`../shared/data` from the repository root), read only by tests
-/// marked `#[ignore]` (a plain clone has no such folder). Tests that need it fail loudly when
-/// it is missing instead of passing without checking anything; with `C4_FORBID_SHARED` set
-/// (CI's run of the tests that are not ignored) any read fails, which keeps a plain clone's
-/// `cargo test` self-contained.
-pub fn shared_data(rel: &str) -> PathBuf {
-    assert!(
-        std::env::var_os("C4_FORBID_SHARED").is_none(),
-        "a test that is not marked #[ignore] reads ../shared/data/{rel}: a plain clone has no \
-         ../shared, so mark it #[ignore] or use the repository's data/"
-    );
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
-    assert!(
-        p.exists(),
-        "test data {} is missing: these tests need ../shared/data beside the repository (see ../shared/GUIDE.md)",
-        p.display()
-    );
-    p
-}
-
-/// A file of the repository's own data/ (shipped with every clone).
-pub fn repo_data(rel: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(rel);
-    assert!(
-        p.exists(),
-        "{} is missing: the repository ships it",
-        p.display()
-    );
-    p
-}
-
-/// A plain 2-D array board: 0 empty, 1 first player, 2 second player.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Naive {
-    pub w: usize,
-    pub h: usize,
-    /// cells[col][row], row 0 at the bottom.
-    pub cells: Vec<Vec<u8>>,
-    pub moves: usize,
-}
-
-impl Naive {
-    pub fn new(w: usize, h: usize) -> Self {
-        Naive {
-            w,
-            h,
-            cells: vec![vec![0; h]; w],
-            moves: 0,
-        }
-    }
-
-    pub fn to_move(&self) -> u8 {
-        if self.moves.is_multiple_of(2) { 1 } else { 2 }
-    }
-
-    pub fn height_of(&self, col: usize) -> usize {
-        self.cells[col].iter().take_while(|&&c| c != 0).count()
-    }
-
-    pub fn can_play(&self, col: usize) -> bool {
-        col < self.w && self.height_of(col) < self.h
-    }
-
-    pub fn play(&mut self, col: usize) {
-        let r = self.height_of(col);
-        self.cells[col][r] = self.to_move();
-        self.moves += 1;
-    }
-
-    /// Whether `player` has four in a row anywhere.
-    pub fn has_four(&self, player: u8) -> bool {
-        let dirs = [(1i32, 0i32), (0, 1), (1, 1), (1, -1)];
-        for c in 0..self.w as i32 {
-            for r in 0..self.h as i32 {
-                for (dc, dr) in dirs {
-                    if (0..4).all(|k| {
-                        let (cc, rr) = (c + k * dc, r + k * dr);
-                        cc >= 0
-                            && rr >= 0
-                            && cc < self.w as i32
-                            && rr < self.h as i32
-                            && self.cells[cc as usize][rr as usize] == player
-                    }) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    pub fn full(&self) -> bool {
-        self.moves == self.w * self.h
-    }
-
-    fn key(&self) -> u128 {
-        self.cells
-            .iter()
-            .flatten()
-            .fold(0u128, |k, &c| k * 3 + c as u128)
-    }
-}
-
-/// Exact score by exhaustive minimax (no pruning, memoised): the side to move's value with
-/// the benchmark convention, `ceil(cells/2) + 1 - k` for a win with the k-th stone.
-pub fn minimax(n: &Naive, memo: &mut HashMap<u128, i32>) -> i32 {
-    if let Some(&v) = memo.get(&n.key()) {
-        return v;
-    }
-    let best = (0..n.w)
-        .filter_map(|col| column_value(n, col, memo))
-        .max()
-        .unwrap_or(i32::MIN);
-    memo.insert(n.key(), best);
-    best
-}
-
-/// The exact value of playing `col` for the player to move (`None` if the column is full):
-/// the win itself, a draw on the last cell, or minus the opponent's minimax value.
-pub fn column_value(n: &Naive, col: usize, memo: &mut HashMap<u128, i32>) -> Option<i32> {
-    if !n.can_play(col) {
-        return None;
-    }
-    let half = (n.w * n.h).div_ceil(2) as i32;
-    let me = n.to_move();
-    let mut child = n.clone();
-    child.play(col);
-    Some(if child.has_four(me) {
-        // My k-th stone, k = stones of mine after the move.
-        let k = child.cells.iter().flatten().filter(|&&c| c == me).count() as i32;
-        half + 1 - k
-    } else if child.full() {
-        0
-    } else {
-        -minimax(&child, memo)
-    })
-}
-
-/// A tiny deterministic generator so tests need no seeding crate.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
+mod data;
+#[allow(unused_imports)] // each test binary uses what it needs
+pub use data::*;
 
 /// A child process that is killed when dropped, so a failing test leaves nothing running.
 pub struct Killed(pub std::process::Child);

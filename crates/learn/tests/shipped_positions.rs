@@ -5,16 +5,16 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use connect4_engine::Geometry;
 use connect4_engine::solver::Solver;
 use connect4_learn::datasets::labelled::{Expect, MovesLine, read_moves_file};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data/positions")
-        .join(name)
+    common::repo_root().join("data/positions").join(name)
 }
 
 fn read(name: &str) -> Vec<MovesLine> {
@@ -56,9 +56,7 @@ fn training_and_held_out_sets_are_what_the_readme_says() {
     let train_keys = check_spread(&train, 200_000);
     let held_keys = check_spread(&held, 20_000);
     assert!(train_keys.is_disjoint(&held_keys));
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(common::repo_root().join("data/README.md")).unwrap();
     for name in ["train.txt.gz", "heldout.txt.gz"] {
         let sha = connect4_engine::io::sha256_file(&file(name)).unwrap();
         assert!(
@@ -90,7 +88,7 @@ fn a_sample_of_labels_is_the_solvers_exact_score() {
 fn the_opening_positions_are_the_books_leaves_with_its_scores() {
     let g = Geometry::STANDARD;
     let book = connect4_engine::solver::book::Book::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-7x6.bin"),
+        &common::repo_root().join("data/book-7x6.bin"),
         Some(g),
     )
     .unwrap();

@@ -62,7 +62,7 @@ fn every_pons_position_falls_in_its_own_set() {
 
 #[test]
 fn the_shipped_sets_are_full_distinct_in_their_bands_and_exact() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");
+    let dir = common::repo_data("bench");
     let mut keys = HashSet::new();
     let mut solver = Solver::with_table_mib(Geometry::STANDARD, 64).unwrap();
     for set in &BENCH_SETS {
@@ -96,7 +96,7 @@ fn a_shallow_table_shared_by_two_workers_keeps_every_score_exact() {
     use connect4_engine::progress::Quiet;
     use connect4_engine::solver::ShallowTable;
     use connect4_learn::datasets::label::{ScoreMany, SolverPool};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bench");
+    let root = common::repo_data("bench");
     // Many positions below 20 stones, so that the shared table does most of the work, and a
     // small one, so that entries are replaced while the other worker reads them.
     let mut cases: Vec<(Position, i32)> = Vec::new();
