@@ -6,18 +6,18 @@ use connect4_engine::eval::ModelStore;
 use std::path::Path;
 
 /// The shipped model files by name (`models/NAME` in the repository at build time).
-pub const MODELS: &[(&str, &[u8])] = &[
+pub(crate) const MODELS: &[(&str, &[u8])] = &[
     ("gbt.bin", include_bytes!("../models/gbt.bin")),
     ("lms.bin", include_bytes!("../models/lms.bin")),
     ("ntuple.bin", include_bytes!("../models/ntuple.bin")),
 ];
 
 /// The shipped ladder (`models/ladder.json`): the Elo of the page's presets.
-pub const LADDER: &str = include_str!("../models/ladder.json");
+pub(crate) const LADDER: &str = include_str!("../models/ladder.json");
 
 /// The built-in models missing from `dir`, held under `dir/NAME` (the paths agent specs are
 /// pointed at), with their names.
-pub fn missing_from(dir: &Path) -> (ModelStore, Vec<&'static str>) {
+pub(crate) fn missing_from(dir: &Path) -> (ModelStore, Vec<&'static str>) {
     let mut store = ModelStore::default();
     let mut names = Vec::new();
     for &(name, bytes) in MODELS {

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// Where the stage writes its positions, inside the run folder.
-pub const SELFPLAY_FILE: &str = "data/selfplay.csv";
+pub(crate) const SELFPLAY_FILE: &str = "data/selfplay.csv";
 
 /// The UCI file as read.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use connect4_learn::arena::evaluate::{EvaluateConfig, EvaluateReport, evaluate, 
 use std::path::PathBuf;
 
 /// The agents evaluated, by roster name.
-pub const EVALUATED: [&str; 4] = ["lms", "gbt", "ntuple", "hybrid"];
+pub(crate) const EVALUATED: [&str; 4] = ["lms", "gbt", "ntuple", "hybrid"];
 
 /// Plays the matches and writes `evaluate/evaluate.json` and its charts.
 pub fn run(

@@ -8,7 +8,7 @@ use connect4_learn::arena::read_graded_file;
 use connect4_learn::datasets::uci;
 
 /// A benchmark position to grade, with the file's score if it gives one.
-pub type GradedInput = (Position, Option<i32>);
+pub(crate) type GradedInput = (Position, Option<i32>);
 
 /// A file of solver-labelled positions as read (the first rows, up to the run's limit).
 pub struct LabelledSet {
@@ -54,7 +54,7 @@ pub struct Inputs {
 
 /// The run folder can be written, the UCI file and the labelled position files read and
 /// validate, every benchmark set is there and parses, every agent spec parses.
-pub fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
+pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
     let bad = fail("inputs");
     let out = &config.out;
     if out.exists() && !out.is_dir() {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The agents of the detailed round robin, by roster name.
-pub const DETAIL_AGENTS: [&str; 5] = ["handtuned", "hard", "lms", "gbt", "hybrid"];
+pub(crate) const DETAIL_AGENTS: [&str; 5] = ["handtuned", "hard", "lms", "gbt", "hybrid"];
 
 /// One round robin's tables.
 #[derive(Clone, Debug, Serialize, Deserialize)]

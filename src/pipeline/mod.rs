@@ -137,9 +137,9 @@ pub struct Sizes {
 }
 
 /// The default run's sizes (`recipes/pipeline.toml`).
-pub const PIPELINE_RECIPE: &str = include_str!("../../recipes/pipeline.toml");
+pub(crate) const PIPELINE_RECIPE: &str = include_str!("../../recipes/pipeline.toml");
 /// The quick run's sizes (`recipes/pipeline-quick.toml`).
-pub const PIPELINE_QUICK_RECIPE: &str = include_str!("../../recipes/pipeline-quick.toml");
+pub(crate) const PIPELINE_QUICK_RECIPE: &str = include_str!("../../recipes/pipeline-quick.toml");
 
 impl Sizes {
     /// The sizes for a quick or a default run, from the recipe files built into the binary

@@ -40,7 +40,7 @@ fn fingerprint(config: &PipelineConfig, sizes: &Sizes, inputs: &Inputs) -> serde
 }
 
 /// The run's stage records: reads them when resuming, writes them as stages finish.
-pub struct Ledger {
+pub(crate) struct Ledger {
     dir: PathBuf,
     run: PathBuf,
     fingerprint: serde_json::Value,
@@ -66,7 +66,7 @@ impl Ledger {
     /// The recorded result of `stage` and its wall time, if it may be reused: resuming, no
     /// earlier stage ran again, the record reads, was made with this configuration, and
     /// every file it lists is there with the recorded checksum.
-    pub fn reuse<T: DeserializeOwned>(&mut self, stage: &str) -> Option<(T, f64)> {
+    pub(crate) fn reuse<T: DeserializeOwned>(&mut self, stage: &str) -> Option<(T, f64)> {
         if !self.reusing {
             return None;
         }

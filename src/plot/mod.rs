@@ -30,7 +30,7 @@ use thiserror::Error;
 const FONT: &str = "sans-serif";
 
 /// Chart size in pixels (and SVG units).
-pub const SIZE: (u32, u32) = (1000, 620);
+pub(crate) const SIZE: (u32, u32) = (1000, 620);
 
 /// What is wrong with an input file of `c4 plot`.
 #[derive(Debug, Error)]

@@ -69,4 +69,4 @@ impl From<axum::extract::rejection::QueryRejection> for ApiError {
 }
 
 /// The result type of every handler.
-pub type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;

@@ -23,15 +23,15 @@ pub struct Limit {
 }
 
 /// Search depth: past the 42 cells of the standard board a deeper search is the same search.
-pub const MAX_DEPTH: u64 = 42;
+pub(crate) const MAX_DEPTH: u64 = 42;
 /// Search table entries as a power of two (2^22 entries, 64 MiB).
-pub const MAX_TABLE_LOG2: u64 = 22;
+pub(crate) const MAX_TABLE_LOG2: u64 = 22;
 /// Solver table of `perfect` in MiB.
-pub const MAX_PERFECT_MIB: u64 = 64;
+pub(crate) const MAX_PERFECT_MIB: u64 = 64;
 /// MCTS simulations per move: the tree keeps one node per simulation (about 200 bytes).
-pub const MAX_SIMS: u64 = 1_000_000;
+pub(crate) const MAX_SIMS: u64 = 1_000_000;
 /// Random playouts per evaluated position (`rollouts` and `hybrid`).
-pub const MAX_PLAYOUTS: u64 = 5_000;
+pub(crate) const MAX_PLAYOUTS: u64 = 5_000;
 
 /// Every ceiling, for `GET /api/agents` and the documentation; `ms` is the server's move
 /// limit.

@@ -38,7 +38,7 @@ mod web {
         }
 
         /// Time from `earlier` to this instant, zero if `earlier` is later.
-        pub fn saturating_duration_since(&self, earlier: Instant) -> Duration {
+        pub(crate) fn saturating_duration_since(&self, earlier: Instant) -> Duration {
             Duration::from_secs_f64(((self.0 - earlier.0) / 1e3).max(0.0))
         }
 

@@ -3,7 +3,7 @@
 //! well-spread, reproducible seed of its own. One implementation, used everywhere.
 
 /// 2^64 divided by the golden ratio: SplitMix64's increment, spreading consecutive inputs.
-pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64's output function (Steele, Lea and Flood, 2014): a bijection of `u64` whose
 /// outputs look independent even for consecutive inputs.

@@ -8,7 +8,7 @@ use crate::plot::{Chart, Mark, PlotError, Series};
 /// Published mistake rates (%) on Pons' six sets, by our set name and Pons' file name:
 /// AlphaZero.jl's final connect-four agent and its minmax depth-5 baseline, read off the
 /// plot in AlphaZero.jl's documentation ("Benchmark against a perfect solver").
-pub const FIELD: [(&str, &str, f64, f64); 6] = [
+pub(crate) const FIELD: [(&str, &str, f64, f64); 6] = [
     ("begin-easy", "Test_L1_R1", 0.0, 1.7),
     ("middle-easy", "Test_L2_R1", 0.0, 0.7),
     ("end-easy", "Test_L3_R1", 0.0, 1.4),
@@ -20,14 +20,14 @@ pub const FIELD: [(&str, &str, f64, f64); 6] = [
 /// Thill (2026): the n-tuple agent (depth 1 with the one-move rule) trained by self-play
 /// on one A100 GPU, wins as first player against a perfect player with random tie-breaks:
 /// (label, win %).
-pub const THILL_FIRST: [(&str, f64); 2] = [
+pub(crate) const THILL_FIRST: [(&str, f64); 2] = [
     ("Thill 2026, A100, 5 min: 94.6%", 94.6),
     ("Thill 2026, A100, 8.6 min: 96.6%", 96.6),
 ];
 
 /// Thill (2026) as second player against that perfect player with a share eps of random
 /// moves: (eps, win %).
-pub const THILL_SECOND: [(f64, f64); 3] = [(0.1, 48.8), (0.2, 85.8), (0.3, 90.2)];
+pub(crate) const THILL_SECOND: [(f64, f64); 3] = [(0.1, 48.8), (0.2, 85.8), (0.3, 90.2)];
 
 /// Per curve point (by games), the mean over runs of x and of the win rate, with a 95%
 /// band: across runs (t-free normal approximation on the runs' rates) when there are

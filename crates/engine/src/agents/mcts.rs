@@ -8,9 +8,9 @@ use crate::eval::{MonteCarlo, PlayoutPolicy, PlayoutRng};
 use crate::game::Position;
 
 /// Default simulations per move.
-pub const DEFAULT_SIMS: u32 = 1000;
+pub(crate) const DEFAULT_SIMS: u32 = 1000;
 /// Default exploration constant (sqrt(2), UCB1's).
-pub const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
+pub(crate) const DEFAULT_C: f64 = std::f64::consts::SQRT_2;
 
 /// A proven result for the player who moved into a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ impl MctsAgent {
     /// The same agent with the one-move rule at the root (`mcts:safe=true`): an immediate
     /// win is played at once, and moves that hand the opponent one are never searched
     /// (unless every move does).
-    pub fn with_safe(mut self, safe: bool) -> Self {
+    pub(crate) fn with_safe(mut self, safe: bool) -> Self {
         self.safe = safe;
         self
     }

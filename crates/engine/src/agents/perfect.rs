@@ -81,8 +81,9 @@ impl PerfectShared {
         &self.solvers
     }
 
+    #[cfg(test)] // only the tests ask
     /// Positions whose optimal columns are known.
-    pub fn cached_positions(&self) -> usize {
+    pub(crate) fn cached_positions(&self) -> usize {
         self.optimal.lock().map(|m| m.len()).unwrap_or(0)
     }
 
@@ -150,7 +151,7 @@ impl Perfect {
     /// game; `shared` (if any) lends it a warm solver (with its pool's book) and the optimal
     /// columns known so far; without it the agent has a solver of its own reading the built-in
     /// book.
-    pub fn with_settings(
+    pub(crate) fn with_settings(
         name: impl Into<String>,
         geom: Geometry,
         settings: PerfectSettings,

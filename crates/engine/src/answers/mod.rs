@@ -23,11 +23,11 @@ use serde::Serialize;
 
 /// Board sizes the page accepts: 4 to 9 columns (moves are digits), at least 4 rows, and at
 /// most 64 bits of board (`width * (height + 1)`).
-pub const MIN_SIDE: usize = 4;
+pub(crate) const MIN_SIDE: usize = 4;
 /// The widest board (moves are single digits).
 pub const MAX_WIDTH: usize = 9;
 /// The most bits a board may take, `width * (height + 1)`.
-pub const MAX_BITS: usize = 64;
+pub(crate) const MAX_BITS: usize = 64;
 
 /// The board-size rule as the page reads it.
 #[derive(Clone, Debug, Serialize)]

@@ -72,7 +72,7 @@ impl LinearEvaluator {
     }
 
     /// The value from the first player's side: weights . features.
-    pub fn value_for_first(&self, pos: &Position) -> f64 {
+    pub(crate) fn value_for_first(&self, pos: &Position) -> f64 {
         let f = self.features.extract(pos);
         f.iter().zip(&self.weights).map(|(f, w)| f * w).sum()
     }

@@ -40,7 +40,7 @@ impl OpenLines {
     }
 
     /// The number of open lines of `player` in `pos`.
-    pub fn open_lines(&self, pos: &Position, player: Player) -> u32 {
+    pub(crate) fn open_lines(&self, pos: &Position, player: Player) -> u32 {
         let own = pos.stones_of(player);
         let opp = pos.stones_of(player.other());
         let mut n = self

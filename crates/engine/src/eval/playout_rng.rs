@@ -14,7 +14,7 @@ impl PlayoutRng {
 
     /// The next 64 random bits.
     #[inline]
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
         let t = u128::from(self.0) * u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db);
         (t >> 64) as u64 ^ t as u64

@@ -64,7 +64,7 @@ impl Threats {
     }
 
     /// The value from the first player's side.
-    pub fn value_for_first(&self, pos: &Position) -> f64 {
+    pub(crate) fn value_for_first(&self, pos: &Position) -> f64 {
         let mask = pos.mask();
         let first = pos.stones_of(Player::First);
         let second = pos.stones_of(Player::Second);

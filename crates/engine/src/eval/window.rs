@@ -33,7 +33,7 @@ impl WindowScore {
 
     /// The score of one window holding `own` stones of the side to move and `opp` of the
     /// opponent's.
-    pub fn window_value(own: u32, opp: u32) -> f64 {
+    pub(crate) fn window_value(own: u32, opp: u32) -> f64 {
         match (own, opp) {
             (4, 0) => 10000.0,
             (3, 0) => 6.0,

@@ -14,13 +14,13 @@ use crate::game::{Geometry, Position};
 pub const DEAD_LINE: f64 = -9.0;
 
 /// Number of `lines` features on `geom`: one per line of four.
-pub fn lines_len(geom: Geometry) -> usize {
+pub(crate) fn lines_len(geom: Geometry) -> usize {
     geom.lines().len()
 }
 
 /// Feature names: `line_<direction>_<first cell>`, the first cell being the leftmost (the
 /// lowest of a vertical line): `line_h_a1` is a1-d1, `line_down_a4` is a4-d1.
-pub fn line_names(geom: Geometry) -> Vec<String> {
+pub(crate) fn line_names(geom: Geometry) -> Vec<String> {
     geom.lines()
         .iter()
         .map(|l| {
@@ -42,7 +42,7 @@ pub fn line_names(geom: Geometry) -> Vec<String> {
 /// Writes one value per line mask in `lines`: the mover's stones in it (1-3) if only the
 /// mover has stones there, minus the opponent's if only the opponent has, 0 for an empty
 /// line and [`DEAD_LINE`] for a line holding both colours.
-pub fn line_values(lines: &[u64], pos: &Position, out: &mut [f64]) {
+pub(crate) fn line_values(lines: &[u64], pos: &Position, out: &mut [f64]) {
     let (me, them) = (pos.current_stones(), pos.opponent_stones());
     for (o, &line) in out.iter_mut().zip(lines) {
         let (m, t) = ((line & me).count_ones(), (line & them).count_ones());

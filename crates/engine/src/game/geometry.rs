@@ -81,13 +81,13 @@ impl Geometry {
 
     /// One bit at the bottom of every column.
     #[inline]
-    pub fn bottom_mask(&self) -> u64 {
+    pub(crate) fn bottom_mask(&self) -> u64 {
         self.bottom
     }
 
     /// Every playable cell.
     #[inline]
-    pub fn board_mask(&self) -> u64 {
+    pub(crate) fn board_mask(&self) -> u64 {
         self.board
     }
 
@@ -105,7 +105,7 @@ impl Geometry {
 
     /// The top playable cell of column `col` (0-based).
     #[inline]
-    pub fn top_mask(&self, col: usize) -> u64 {
+    pub(crate) fn top_mask(&self, col: usize) -> u64 {
         1u64 << (self.height() - 1 + col * (self.height() + 1))
     }
 
@@ -119,7 +119,7 @@ impl Geometry {
 
     /// Columns ordered centre first, alternating left and right (3,2,4,1,5,0,6 on 7 columns):
     /// central columns take part in more lines, so searching them first cuts more.
-    pub fn centre_order(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn centre_order(&self) -> impl Iterator<Item = usize> + '_ {
         let w = self.width() as isize;
         (0..w).map(move |i| {
             let off = (i + 1) / 2;
@@ -174,7 +174,7 @@ impl Geometry {
 
     /// The board mirrored left to right.
     #[inline]
-    pub fn mirror_bits(&self, bits: u64) -> u64 {
+    pub(crate) fn mirror_bits(&self, bits: u64) -> u64 {
         let stride = self.height() + 1;
         let col = (1u64 << stride) - 1;
         let w = self.width();

@@ -31,7 +31,7 @@ impl Cell {
     }
 
     /// The one-letter form used in the data file.
-    pub fn as_char(self) -> char {
+    pub(crate) fn as_char(self) -> char {
         match self {
             Cell::X => 'x',
             Cell::O => 'o',

@@ -123,7 +123,7 @@ fn dot(a: &[f64; N_WEIGHTS], b: &[f64; N_WEIGHTS]) -> f64 {
 
 /// Divides `weights` by their largest absolute value (all-zero or non-finite weights are
 /// left alone: there is no scale to take out).
-pub fn normalise(weights: &mut [f64; N_WEIGHTS]) {
+pub(crate) fn normalise(weights: &mut [f64; N_WEIGHTS]) {
     let m = weights.iter().fold(0.0f64, |m, w| m.max(w.abs()));
     if m > 0.0 && m.is_finite() {
         for w in weights.iter_mut() {

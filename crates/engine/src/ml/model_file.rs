@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// Why a model file's body, valid as bytes, is not a usable model of its kind.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum ModelBodyError {
+pub(crate) enum ModelBodyError {
     /// The header names a feature set this build does not know.
     #[error(transparent)]
     FeatureSet(#[from] crate::features::UnknownFeatureSet),
@@ -144,7 +144,7 @@ fn gbt_from_parts(parts: &ModelParts, board: Option<Geometry>) -> Result<GbtFile
 /// the second's; the value is from the first player's side and negated when the second
 /// player is to move).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct LinearModelData {
+pub(crate) struct LinearModelData {
     /// Feature names, one per weight.
     pub features: Vec<String>,
     /// The weights.
@@ -152,7 +152,7 @@ pub struct LinearModelData {
 }
 
 /// The feature-set name written in linear model headers.
-pub const LINEAR_FEATURE_SET: &str = "linear8";
+pub(crate) const LINEAR_FEATURE_SET: &str = "linear8";
 
 /// A loaded linear model file.
 #[derive(Clone, Debug)]
@@ -195,7 +195,7 @@ pub fn load_linear(path: &Path, board: Option<Geometry>) -> Result<LinearFile, M
 }
 
 /// [`load_linear`] of a file already in memory (`path` names it in errors).
-pub fn decode_linear(
+pub(crate) fn decode_linear(
     path: &Path,
     bytes: &[u8],
     board: Option<Geometry>,
@@ -233,11 +233,11 @@ fn linear_from_parts(
 
 /// The feature-set name of n-tuple model files that store every weight (read, no longer
 /// written).
-pub const NTUPLE_FEATURE_SET: &str = "ntuple";
+pub(crate) const NTUPLE_FEATURE_SET: &str = "ntuple";
 
 /// The feature-set name of n-tuple model files that store only the weights of patterns
 /// that can occur ([`crate::ml::ntuple::PackedNTupleData`]).
-pub const NTUPLE_PACKED_FEATURE_SET: &str = "ntuple-packed";
+pub(crate) const NTUPLE_PACKED_FEATURE_SET: &str = "ntuple-packed";
 
 /// A loaded n-tuple network file.
 #[derive(Clone, Debug)]
@@ -275,7 +275,7 @@ pub fn load_ntuple(path: &Path, board: Option<Geometry>) -> Result<NTupleFile, M
 }
 
 /// [`load_ntuple`] of a file already in memory (`path` names it in errors).
-pub fn decode_ntuple(
+pub(crate) fn decode_ntuple(
     path: &Path,
     bytes: &[u8],
     board: Option<Geometry>,
@@ -336,7 +336,7 @@ pub fn load_any(path: &Path, board: Option<Geometry>) -> Result<ModelFile, Model
 }
 
 /// [`load_any`] of a file already in memory (`path` names it in errors).
-pub fn decode_any(
+pub(crate) fn decode_any(
     path: &Path,
     bytes: &[u8],
     board: Option<Geometry>,

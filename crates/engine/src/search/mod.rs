@@ -26,15 +26,16 @@ use table::{Bound, Table};
 pub const WIN: f64 = 1_000_000.0;
 
 /// Values at least this large in magnitude are proven wins or losses.
-pub const DECISIVE: f64 = WIN - 1000.0;
+pub(crate) const DECISIVE: f64 = WIN - 1000.0;
 
 /// Whether `value` is a proven win or loss.
-pub fn is_decisive(value: f64) -> bool {
+pub(crate) fn is_decisive(value: f64) -> bool {
     value.abs() >= DECISIVE
 }
 
+#[cfg(test)] // only the tests ask
 /// Plies to the end of the game for a decisive value (positive for a win), or `None`.
-pub fn decisive_plies(value: f64) -> Option<i32> {
+pub(crate) fn decisive_plies(value: f64) -> Option<i32> {
     is_decisive(value).then(|| (WIN - value.abs()).round() as i32 * value.signum() as i32)
 }
 
@@ -82,7 +83,7 @@ impl SearchParams {
     }
 
     /// The depth to search a position with `ply` stones on the board.
-    pub fn depth_at(&self, ply: usize) -> u32 {
+    pub(crate) fn depth_at(&self, ply: usize) -> u32 {
         self.schedule
             .iter()
             .filter(|&&(from, _)| ply >= from)

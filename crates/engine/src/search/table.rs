@@ -98,7 +98,7 @@ pub fn to_stored(value: f64, ply: u32) -> f64 {
 
 /// The inverse of [`to_stored`] at `ply`.
 #[inline]
-pub fn from_stored(value: f64, ply: u32) -> f64 {
+pub(crate) fn from_stored(value: f64, ply: u32) -> f64 {
     if value >= super::DECISIVE {
         value - ply as f64
     } else if value <= -super::DECISIVE {

@@ -56,7 +56,7 @@ pub fn analyze(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
 
 /// [`analyze`] without the principal variation (left empty): what a game review needs of
 /// each position, and cheaper.
-pub fn analyze_columns(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
+pub(crate) fn analyze_columns(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
     analyze_with(solver, pos, mode, false)
 }
 

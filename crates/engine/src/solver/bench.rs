@@ -26,7 +26,7 @@ pub struct Solved {
 
 impl Solved {
     /// Whether the score disagrees with the expected one (by sign in weak mode).
-    pub fn mismatch(&self, mode: Mode) -> bool {
+    pub(crate) fn mismatch(&self, mode: Mode) -> bool {
         match (self.expected, mode) {
             (None, _) => false,
             (Some(e), Mode::Strong) => e != self.score,
@@ -117,7 +117,7 @@ pub struct SetSummary {
 
 impl SetSummary {
     /// Summarises `solved` lines of `file`.
-    pub fn from_lines(file: &str, mode: Mode, solved: &[Solved], bad_lines: usize) -> Self {
+    pub(crate) fn from_lines(file: &str, mode: Mode, solved: &[Solved], bad_lines: usize) -> Self {
         let n = solved.len();
         let micros: f64 = solved.iter().map(|s| s.micros).sum();
         let nodes: u64 = solved.iter().map(|s| s.nodes).sum();

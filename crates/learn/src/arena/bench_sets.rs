@@ -129,7 +129,7 @@ pub fn files_in(dir: &Path) -> Vec<(String, PathBuf)> {
 }
 
 /// The board size every set is defined on.
-pub const BENCH_GEOMETRY: Geometry = Geometry::STANDARD;
+pub(crate) const BENCH_GEOMETRY: Geometry = Geometry::STANDARD;
 
 /// Error rates of graded sets in AlphaZero.jl's layout (its benchmark against Pons' six
 /// sets): rows Begin, Middle, End; columns Easy, Medium, Hard; each cell the rate with its

@@ -65,7 +65,7 @@ impl GameResult {
     }
 
     /// The first player's points: 1, 0.5 or 0.
-    pub fn first_score(self) -> f64 {
+    pub(crate) fn first_score(self) -> f64 {
         match self {
             GameResult::FirstWin => 1.0,
             GameResult::Draw => 0.5,
@@ -74,7 +74,7 @@ impl GameResult {
     }
 
     /// "1-0", "1/2-1/2" or "0-1".
-    pub fn notation(self) -> &'static str {
+    pub(crate) fn notation(self) -> &'static str {
         match self {
             GameResult::FirstWin => "1-0",
             GameResult::Draw => "1/2-1/2",
@@ -157,7 +157,7 @@ pub fn play_game(
 }
 
 /// 0-based columns as a 1-based move string ("" for none).
-pub fn move_string(moves: &[usize]) -> String {
+pub(crate) fn move_string(moves: &[usize]) -> String {
     moves
         .iter()
         .map(|&c| char::from_digit(c as u32 + 1, 36).unwrap_or('?'))

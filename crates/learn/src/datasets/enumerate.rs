@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 /// Column order of the enumeration that picks which mirror image the file keeps: centre
 /// first, then alternately left and right (d, c, e, b, f, a, g on 7 columns).
-pub fn centre_first_order(width: usize) -> Vec<usize> {
+pub(crate) fn centre_first_order(width: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..width).collect();
     // Left of the centre comes first on ties: d, c, e, b, f, ...
     let centre2 = width as i64 - 1; // twice the centre column
@@ -27,13 +27,14 @@ pub fn centre_first_order(width: usize) -> Vec<usize> {
 
 /// Whether the side to move is forced: it can win at once (it must take the win) or the
 /// opponent threatens a four on a playable cell (it must block).
-pub fn is_forced(pos: &Position) -> bool {
+pub(crate) fn is_forced(pos: &Position) -> bool {
     pos.can_win_next() || pos.opponent_winning_cells() & pos.possible() != 0
 }
 
+#[cfg(test)] // only the tests ask
 /// Every position with `ply` stones that legal play reaches without either player having
 /// four in a row, transpositions counted once, in depth-first order (centre first).
-pub fn positions_at_ply(geom: Geometry, ply: usize) -> Vec<Position> {
+pub(crate) fn positions_at_ply(geom: Geometry, ply: usize) -> Vec<Position> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     visit(

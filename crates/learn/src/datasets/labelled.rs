@@ -102,7 +102,7 @@ pub fn read_text(path: &Path) -> Result<String, MovesFileError> {
 }
 
 /// Parses one line of a move-string file: `Ok(None)` for blank lines and `#` comments.
-pub fn parse_line(
+pub(crate) fn parse_line(
     text: &str,
     line: usize,
     geom: Geometry,
@@ -185,7 +185,7 @@ pub fn write_text(path: &Path, text: &str) -> std::io::Result<bool> {
 }
 
 /// Writes `text` gzip-compressed (best compression) to `path`, atomically.
-pub fn write_gzip_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_gzip_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     connect4_engine::io::write_atomic(path, |w| {
         let mut gz = flate2::write::GzEncoder::new(w, flate2::Compression::best());
         std::io::Write::write_all(&mut gz, text.as_bytes())?;

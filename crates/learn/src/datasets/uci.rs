@@ -15,9 +15,6 @@ use thiserror::Error;
 /// member (Unix `compress`), shipped with the repository and compiled into the program.
 pub const DEFAULT_UCI_PATH: &str = "data/uci/connect-4.data.Z";
 
-/// Number of rows of the published file.
-pub const UCI_ROWS: usize = 67_557;
-
 /// sha256 of the published `connect-4.data` (after decompression).
 pub const UCI_SHA256: &str = "063152e6eadbb424c7ef4645df76e493a43812edd9c992400983da4fa54f8cba";
 
@@ -150,7 +147,7 @@ pub enum RowError {
 impl RowError {
     /// The same error with the class field renamed and moved (for files that keep the label
     /// elsewhere than right after the cells).
-    pub fn class_at(self, column: usize, name: &'static str) -> RowError {
+    pub(crate) fn class_at(self, column: usize, name: &'static str) -> RowError {
         match self {
             RowError::Class { found, .. } => RowError::Class {
                 column,
@@ -163,7 +160,7 @@ impl RowError {
 }
 
 /// Parses one record (43 fields) of a UCI-format file on `geom`; the error names the field.
-pub fn parse_record(
+pub(crate) fn parse_record(
     geom: Geometry,
     fields: &[&str],
     ply: Option<usize>,
@@ -374,7 +371,7 @@ pub fn read_uci(path: &Path) -> Result<Vec<UciRow>, UciError> {
 }
 
 /// One row of a UCI-format file, as text.
-pub fn format_row(pos: &Position, label: Label) -> String {
+pub(crate) fn format_row(pos: &Position, label: Label) -> String {
     format!("{},{}", pos.to_uci_string(), label)
 }
 

@@ -300,7 +300,7 @@ fn aim(
 }
 
 /// The set as file text: one "MOVES SCORE" line per position.
-pub fn format_set(lines: &[BenchLine]) -> String {
+pub(crate) fn format_set(lines: &[BenchLine]) -> String {
     let mut s = String::with_capacity(lines.len() * 24);
     for l in lines {
         s.push_str(&l.moves);

@@ -63,7 +63,7 @@ pub enum MixError {
 
 /// Checks an agent mix and its random-move chance, and builds the agents' factories for
 /// [`play_mix_game`].
-pub fn mix_factories(
+pub(crate) fn mix_factories(
     mix: &[AgentSpec],
     epsilon: f64,
     geom: Geometry,

@@ -45,11 +45,11 @@ pub const FADE: f64 = 0.85;
 pub const RESULT_STEP: f64 = 40.0;
 /// The chance that a move is a slip unrelated to skill (keeps one odd move from ruling out
 /// a skill, and absorbs the evaluator's errors where values are estimates).
-pub const SLIP: f64 = 0.02;
+pub(crate) const SLIP: f64 = 0.02;
 /// The weight of each move's evidence: real players are not the dial's policy (a
 /// deterministic searcher's moves depend on the position more than on a temperature), so
 /// the moves' likelihood is tempered to keep one game's moves from swinging the estimate.
-pub const TRUST: f64 = 0.5;
+pub(crate) const TRUST: f64 = 0.5;
 /// Results move the offset faster in the first games: the step is multiplied by
 /// 1 + EARLY / (1 + games / 2), four times the step in the first game, 1.5 times by the
 /// tenth.
@@ -58,15 +58,15 @@ pub const EARLY: f64 = 3.0;
 /// bottom the dial cannot play below the random player, so against a random opponent the
 /// estimate must sit below the floor most of the time, or the moves' noise lifts it above
 /// and the agent wins more than half its games (61% in 200 games with no margin).
-pub const WINDUP: f64 = 200.0;
+pub(crate) const WINDUP: f64 = 200.0;
 /// Width (one standard deviation, Elo) of the prior around the start.
-pub const PRIOR_SD: f64 = 500.0;
+pub(crate) const PRIOR_SD: f64 = 500.0;
 /// The offset stays within this many Elo of the moves' estimate.
-pub const OFFSET_LIMIT: f64 = 700.0;
+pub(crate) const OFFSET_LIMIT: f64 = 700.0;
 /// Estimates kept in the history.
 const HISTORY: usize = 1000;
 /// The saved state's format.
-pub const STATE_VERSION: u32 = 1;
+pub(crate) const STATE_VERSION: u32 = 1;
 
 /// What the adaptive agent knows of its opponent between games; serialised as JSON to keep
 /// a player's estimate across sessions.
@@ -218,7 +218,7 @@ impl AdaptiveState {
 }
 
 /// The skill of grid point `k`.
-pub fn skill_at(k: usize) -> f64 {
+pub(crate) fn skill_at(k: usize) -> f64 {
     k as f64 / GRID as f64
 }
 

@@ -48,7 +48,7 @@ impl Adaptive {
     }
 
     /// The same agent moving its estimate at `rates`.
-    pub fn with_rates(mut self, rates: Rates) -> Self {
+    pub(crate) fn with_rates(mut self, rates: Rates) -> Self {
         self.rates = rates;
         self
     }
@@ -69,7 +69,7 @@ impl Adaptive {
     }
 
     /// Grades one opponent move: `played` (0-based column) chosen in `faced`.
-    pub fn observe(&mut self, faced: &Position, played: usize) {
+    pub(crate) fn observe(&mut self, faced: &Position, played: usize) {
         let values = self.judge.values(faced).values;
         if let Some(ev) = move_evidence(&values, played, self.rates.slip) {
             for (g, e) in self.game.iter_mut().zip(ev) {

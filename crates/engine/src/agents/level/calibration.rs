@@ -131,7 +131,7 @@ impl Calibration {
     }
 
     /// The skill of `elo` clamped into the range: what the adaptive agent plays.
-    pub fn skill_at(&self, elo: f64) -> f64 {
+    pub(crate) fn skill_at(&self, elo: f64) -> f64 {
         let (low, high) = self.range();
         interpolate(&self.curve, elo.clamp(low, high), |p| p.1, |p| p.0)
     }

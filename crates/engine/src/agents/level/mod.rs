@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The dial's default time to solve one position before the evaluator answers, ms.
-pub const DEFAULT_SOLVE_MS: u64 = 1000;
+pub(crate) const DEFAULT_SOLVE_MS: u64 = 1000;
 
 /// Plays at a fixed skill: a move drawn from [`policy`] over the [`Judge`]'s values.
 pub struct Level {

@@ -51,7 +51,7 @@ impl EvalSpec {
     }
 
     /// Builds the evaluator for `geom`, taking model files from `models` where it holds them.
-    pub fn build_in(
+    pub(crate) fn build_in(
         &self,
         geom: Geometry,
         models: &ModelStore,
@@ -88,18 +88,6 @@ impl AgentSpec {
     /// The parsed kind and settings.
     pub fn kind(&self) -> &AgentKind {
         &self.kind
-    }
-
-    /// Whether the agent plays the same move every time in the same position (agents with
-    /// a time budget or randomness do not).
-    pub fn is_deterministic(&self) -> bool {
-        match &self.kind {
-            AgentKind::Random => false,
-            AgentKind::Search { params, .. } => params.time_budget.is_none(),
-            AgentKind::Perfect(p) => p.ties == crate::agents::Ties::Centre && p.eps == 0.0,
-            AgentKind::Mcts { .. } => true,
-            AgentKind::Level { .. } | AgentKind::Adaptive { .. } => false,
-        }
     }
 
     /// Loads what the agents need once (evaluators, models) for boards of `geom`; perfect

@@ -47,14 +47,14 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// The shipped GBT model, relative to the repository root.
-pub const DEFAULT_GBT_MODEL: &str = "models/gbt.bin";
+pub(crate) const DEFAULT_GBT_MODEL: &str = "models/gbt.bin";
 /// The shipped LMS weights, relative to the repository root.
-pub const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
+pub(crate) const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
 /// The shipped n-tuple network, relative to the repository root.
-pub const DEFAULT_NTUPLE_MODEL: &str = "models/ntuple.bin";
+pub(crate) const DEFAULT_NTUPLE_MODEL: &str = "models/ntuple.bin";
 
 /// Default search depth of the evaluator kinds.
-pub const DEFAULT_DEPTH: u32 = 5;
+pub(crate) const DEFAULT_DEPTH: u32 = 5;
 
 /// Settings of the Monte Carlo part of `rollouts` and `hybrid` agents.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -162,7 +162,7 @@ pub fn encode_model<T: Serialize>(
 }
 
 /// Writes a model file atomically (an interrupted write leaves the old file in place).
-pub fn save_model<T: Serialize>(
+pub(crate) fn save_model<T: Serialize>(
     path: &Path,
     header: &ModelHeader,
     body: &T,
@@ -327,7 +327,7 @@ impl<'a> ModelParts<'a> {
 
 /// Reads a whole file for [`ModelParts::open`], naming it in the error; a missing file that
 /// the program carries inside itself is read from there (see [`crate::io::carried`]).
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ModelFileError> {
+pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ModelFileError> {
     crate::io::carried::read_or_carried(path).map_err(|source| ModelFileError::Io {
         path: path.to_path_buf(),
         source,
@@ -335,7 +335,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ModelFileError> {
 }
 
 /// Decodes and checks a model file held in memory (`path` only names it in errors).
-pub fn decode_model<T: DeserializeOwned>(
+pub(crate) fn decode_model<T: DeserializeOwned>(
     path: &Path,
     bytes: &[u8],
     expect: &Expect,
@@ -354,8 +354,9 @@ pub fn load_model<T: DeserializeOwned>(
     decode_model(path, &read_bytes(path)?, expect)
 }
 
+#[cfg(test)] // only the tests ask
 /// Reads only the header (after the full integrity check).
-pub fn read_header(path: &Path) -> Result<ModelHeader, ModelFileError> {
+pub(crate) fn read_header(path: &Path) -> Result<ModelHeader, ModelFileError> {
     Ok(ModelParts::open(path, &read_bytes(path)?)?.header)
 }
 

@@ -49,7 +49,7 @@ impl BinMapper {
 
     /// Whether the stored offsets are the running sums of the bin counts, as [`Self::fit`]
     /// makes them (a model file could say otherwise, and inference indexes by them).
-    pub fn is_consistent(&self) -> bool {
+    pub(crate) fn is_consistent(&self) -> bool {
         self.offsets.len() == self.edges.len()
             && self
                 .edges
@@ -68,12 +68,12 @@ impl BinMapper {
     }
 
     /// Bins of feature `f`.
-    pub fn n_bins(&self, f: usize) -> usize {
+    pub(crate) fn n_bins(&self, f: usize) -> usize {
         self.edges[f].len() + 1
     }
 
     /// Bins of all features together (the length of a full histogram).
-    pub fn total_bins(&self) -> usize {
+    pub(crate) fn total_bins(&self) -> usize {
         self.offsets.last().map_or(0, |&o| o) + self.edges.last().map_or(0, |e| e.len() + 1)
     }
 
@@ -89,7 +89,7 @@ impl BinMapper {
     }
 
     /// Row-major matrix of global bin indices (feature offset + bin), one `u16` per cell.
-    pub fn transform(&self, x: ArrayView2<f64>) -> Vec<u16> {
+    pub(crate) fn transform(&self, x: ArrayView2<f64>) -> Vec<u16> {
         let nf = x.ncols();
         let mut out = vec![0u16; x.nrows() * nf];
         for (r, row) in x.rows().into_iter().enumerate() {

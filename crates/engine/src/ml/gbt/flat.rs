@@ -6,7 +6,7 @@
 use super::tree::TreeNode;
 
 /// Depths above this fall back to pointer walking (a complete tree of depth d has 2^d leaves).
-pub const MAX_COMPLETE_DEPTH: usize = 12;
+pub(crate) const MAX_COMPLETE_DEPTH: usize = 12;
 
 /// A forest ready for fast prediction. Rebuilt from the trees when a model is loaded.
 #[derive(Clone, Debug)]
@@ -100,7 +100,7 @@ impl FlatForest {
 
     /// Adds every tree's output for the binned row `x` to `raw` (one slot per class).
     #[inline]
-    pub fn add_raw(&self, x: &[u8], raw: &mut [f64]) {
+    pub(crate) fn add_raw(&self, x: &[u8], raw: &mut [f64]) {
         match self {
             FlatForest::Complete(c) => c.add_raw(x, raw),
             FlatForest::Pointer(p) => {
@@ -123,7 +123,7 @@ impl FlatForest {
     /// Adds the trees' outputs for a block of rows (`x` row-major, `nf` values per row) to
     /// `raw` (row-major, one slot per class): tree by tree, so each tree stays in cache while
     /// the rows' walks overlap.
-    pub fn add_raw_block(&self, x: &[u8], nf: usize, raw: &mut [f64]) {
+    pub(crate) fn add_raw_block(&self, x: &[u8], nf: usize, raw: &mut [f64]) {
         match self {
             FlatForest::Complete(c) => c.add_raw_block(x, nf, raw),
             FlatForest::Pointer(p) => {

@@ -33,7 +33,7 @@ impl GbtTarget {
     }
 
     /// The target of a model with `k` classes, if it is one of ours.
-    pub fn of_classes(k: usize) -> Option<GbtTarget> {
+    pub(crate) fn of_classes(k: usize) -> Option<GbtTarget> {
         match k {
             3 => Some(GbtTarget::Wdl),
             5 => Some(GbtTarget::Score),

@@ -34,7 +34,7 @@ pub struct TreeNode {
 
 impl TreeNode {
     /// A leaf of value 0: where growth starts and what a new child is until split or valued.
-    pub const EMPTY_LEAF: TreeNode = TreeNode {
+    pub(crate) const EMPTY_LEAF: TreeNode = TreeNode {
         feature: 0,
         bin: 0,
         threshold: 0.0,
@@ -44,7 +44,7 @@ impl TreeNode {
     };
 
     /// Whether this node is a leaf.
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.left == 0
     }
 }

@@ -141,7 +141,7 @@ pub struct NTupleNetwork {
 
 /// The weights one position indexes: `2 x tuples` slots (the position, then its mirror
 /// image) into the network's weight vector.
-pub type Active = Vec<u32>;
+pub(crate) type Active = Vec<u32>;
 
 impl NTupleNetwork {
     /// A network of `layout` for `geom` with every weight zero; the tuples are random walks

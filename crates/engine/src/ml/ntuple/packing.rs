@@ -53,10 +53,11 @@ pub fn reachable_patterns(cells: &[(u8, u8)]) -> Vec<u32> {
 }
 
 impl NTupleNetwork {
+    #[cfg(test)] // only the tests ask
     /// Every slot of the weight vector that a board can index, in increasing order: the
     /// only weights training ever moves (about a seventh of the tables for 8-cell tuples),
     /// so merging copies and averaging snapshots need touch no others.
-    pub fn reachable_slots(&self) -> Vec<u32> {
+    pub(crate) fn reachable_slots(&self) -> Vec<u32> {
         let mut slots = Vec::new();
         for set in 0..self.layout.sets {
             for (t, cells) in self.cells.iter().enumerate() {
@@ -94,7 +95,7 @@ impl NTupleNetwork {
     }
 
     /// A network from its packed form, checked.
-    pub fn from_packed(geom: Geometry, data: PackedNTupleData) -> Result<Self, NTupleError> {
+    pub(crate) fn from_packed(geom: Geometry, data: PackedNTupleData) -> Result<Self, NTupleError> {
         check_layout(geom, &data.layout)?;
         let l = data.layout;
         if data.tuples.len() != l.tuples || data.tuples.iter().any(|t| t.len() != l.cells) {

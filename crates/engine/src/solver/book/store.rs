@@ -190,7 +190,7 @@ impl Store {
     /// A store of `entries` (key, score byte), which must be in strictly increasing key
     /// order, for a board whose scores lie within `top`; `None` when its key gaps would pass
     /// 4 GiB (more than half a billion entries), which the heads cannot address.
-    pub fn from_sorted(
+    pub(crate) fn from_sorted(
         entries: impl ExactSizeIterator<Item = (u64, u8)>,
         top: i32,
     ) -> Option<Store> {
@@ -216,7 +216,12 @@ impl Store {
 
     /// A store in memory of `scores`, `gaps` and the `heads` of their blocks (their CRCs
     /// computed here); `None` when the gaps pass 4 GiB.
-    pub fn from_parts(scores: &[u8], gaps: &[u8], heads: &[Head], top: i32) -> Option<Store> {
+    pub(crate) fn from_parts(
+        scores: &[u8],
+        gaps: &[u8],
+        heads: &[Head],
+        top: i32,
+    ) -> Option<Store> {
         u32::try_from(gaps.len()).ok()?;
         let len = scores.len();
         let mut out = Vec::with_capacity(len + gaps.len() + HEAD_BYTES * heads.len());
@@ -244,7 +249,7 @@ impl Store {
 
     /// The store whose parts lie in `bytes` as `at` says (a version-5 file), nothing read
     /// yet: the layout must fit within the bytes (the format checks the file's length).
-    pub fn in_place(bytes: Arc<Bytes>, at: Layout, top: i32) -> Store {
+    pub(crate) fn in_place(bytes: Arc<Bytes>, at: Layout, top: i32) -> Store {
         debug_assert!(at.heads + HEAD_BYTES * at.len.div_ceil(BLOCK) <= bytes.len());
         let blocks = at.len.div_ceil(BLOCK);
         Store {
@@ -258,7 +263,7 @@ impl Store {
     /// The heads of a version-3 book's gaps, found in one pass that checks every gap: fails
     /// on a number that does not end, a key past 56 bits, a gap of 0 after the first key, or
     /// gap bytes left over.
-    pub fn find_heads(gaps: &[u8], n: usize) -> Result<Vec<Head>, String> {
+    pub(crate) fn find_heads(gaps: &[u8], n: usize) -> Result<Vec<Head>, String> {
         let mut heads = Vec::with_capacity(n.div_ceil(BLOCK));
         let (mut key, mut at) = (0u64, 0);
         for i in 0..n {
@@ -289,7 +294,7 @@ impl Store {
 
     /// Checks a version-4 file's heads before they are trusted: one per block of [`BLOCK`]
     /// entries, in strictly increasing order of key and offset, within `g` bytes of gaps.
-    pub fn check_heads(heads: &[Head], n: usize, g: usize) -> Result<(), String> {
+    pub(crate) fn check_heads(heads: &[Head], n: usize, g: usize) -> Result<(), String> {
         if heads.len() != n.div_ceil(BLOCK) {
             return Err(format!(
                 "{} block heads where {n} entries need {}",
@@ -325,17 +330,17 @@ impl Store {
     }
 
     /// The scores, a byte each, in key order.
-    pub fn score_bytes(&self) -> &[u8] {
+    pub(crate) fn score_bytes(&self) -> &[u8] {
         &self.bytes[self.at.scores..self.at.scores + self.at.len]
     }
 
     /// The keys as LEB128 gaps.
-    pub fn gap_bytes(&self) -> &[u8] {
+    pub(crate) fn gap_bytes(&self) -> &[u8] {
         &self.bytes[self.at.gaps.clone()]
     }
 
     /// The heads with their CRCs, [`HEAD_BYTES`] a block, as a version-5 file holds them.
-    pub fn head_bytes(&self) -> &[u8] {
+    pub(crate) fn head_bytes(&self) -> &[u8] {
         &self.bytes[self.at.heads..self.at.heads + HEAD_BYTES * self.blocks()]
     }
 

@@ -234,7 +234,7 @@ pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec
 impl Tournament {
     /// A tournament of agents already built into factories (some may hold evaluators that
     /// exist only in memory); `config.agents` is replaced by the factories' specs.
-    pub fn from_factories(
+    pub(crate) fn from_factories(
         mut config: TournamentConfig,
         factories: Vec<AgentFactory>,
     ) -> Result<Self, TournamentError> {

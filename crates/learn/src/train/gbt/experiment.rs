@@ -81,7 +81,7 @@ pub struct FoldReport {
 
 impl FoldReport {
     /// The metrics a model file records: holdout accuracy and log loss, iterations.
-    pub fn headline_metrics(&self) -> Vec<(String, f64)> {
+    pub(crate) fn headline_metrics(&self) -> Vec<(String, f64)> {
         vec![
             ("holdout_accuracy".into(), self.test.accuracy),
             ("holdout_log_loss".into(), self.test.log_loss),

@@ -54,7 +54,7 @@ impl GameRecord {
     }
 
     /// This game as a curve-file row, in [`Self::csv_header`] order.
-    pub fn csv_row(&self) -> Vec<String> {
+    pub(crate) fn csv_row(&self) -> Vec<String> {
         [
             self.game.to_string(),
             self.trainee_first.to_string(),

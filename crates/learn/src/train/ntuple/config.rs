@@ -168,7 +168,7 @@ impl ValidNTupleConfig {
     }
 
     /// The same recipe with another seed (any seed is valid).
-    pub fn with_seed(&self, seed: u64) -> ValidNTupleConfig {
+    pub(crate) fn with_seed(&self, seed: u64) -> ValidNTupleConfig {
         ValidNTupleConfig(NTupleConfig {
             seed,
             ..self.0.clone()
@@ -248,7 +248,7 @@ impl NTupleConfig {
     }
 
     /// Games in one round of self-play (all lanes together).
-    pub fn round_games(&self) -> usize {
+    pub(crate) fn round_games(&self) -> usize {
         self.lanes.max(1) * self.lane_games.max(1)
     }
 
