@@ -52,11 +52,11 @@ pub struct Calibration {
 }
 
 /// Why a calibration or an Elo asked of it is refused.
-#[derive(Debug, Error, PartialEq)]
+#[derive(Debug, Error)]
 pub enum CalibrationError {
     /// Not the JSON of a calibration.
     #[error("not a dial calibration: {0}")]
-    Parse(String),
+    Parse(#[source] serde_json::Error),
     /// A curve that is not increasing or does not run from skill 0 to 1.
     #[error("the calibration curve must run from skill 0 to 1 with Elo strictly increasing")]
     Curve,
@@ -78,8 +78,7 @@ static BUILTIN: &str = include_str!("../../../../../models/level.json");
 impl Calibration {
     /// Reads a calibration from its JSON, checking the curve.
     pub fn from_json(text: &str) -> Result<Self, CalibrationError> {
-        let c: Calibration =
-            serde_json::from_str(text).map_err(|e| CalibrationError::Parse(e.to_string()))?;
+        let c: Calibration = serde_json::from_str(text).map_err(CalibrationError::Parse)?;
         let ok = c.curve.len() >= 2
             && c.curve.first().is_some_and(|p| p.0 == 0.0)
             && c.curve.last().is_some_and(|p| p.0 == 1.0)

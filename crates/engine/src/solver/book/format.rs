@@ -67,15 +67,25 @@ const HEADER_V5: usize = 40;
 const DIGEST: usize = 32;
 
 /// Why a book cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum BookError {
-    /// The file could not be read (or written).
-    #[error("book {path}: {message}")]
+    /// The file could not be read.
+    #[error("book {path}: {source}")]
     Read {
         /// The file.
         path: String,
         /// What went wrong.
-        message: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("book {path}: cannot write: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        #[source]
+        source: std::io::Error,
     },
     /// Shorter than its header and entries say: cut off.
     #[error("truncated book: {0}")]
@@ -92,6 +102,10 @@ pub enum BookError {
     /// The checksum or the entries do not hold.
     #[error("corrupt book: {0}")]
     Corrupt(String),
+    /// An old (version 1-4) book whose header names a book this program cannot make the
+    /// positions of (its keys are not stored, they are enumerated).
+    #[error("corrupt book: {0}")]
+    Depth(#[source] Box<super::build::BuildError>),
     /// One of the above, in a named file.
     #[error("book {path}: {source}")]
     InFile {
@@ -106,7 +120,7 @@ impl BookError {
     /// The error, naming the file it is about.
     pub fn at(self, path: &std::path::Path) -> BookError {
         match self {
-            BookError::Read { .. } | BookError::InFile { .. } => self,
+            BookError::Read { .. } | BookError::Write { .. } | BookError::InFile { .. } => self,
             e => BookError::InFile {
                 path: path.display().to_string(),
                 source: Box::new(e),
@@ -421,8 +435,8 @@ fn listed_store(
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect()
     } else {
-        let keys = super::build::canonical_keys(geom, plies)
-            .map_err(|e| BookError::Corrupt(e.to_string()))?;
+        let keys =
+            super::build::canonical_keys(geom, plies).map_err(|e| BookError::Depth(Box::new(e)))?;
         if keys.len() as u64 != n {
             return Err(BookError::Corrupt(format!(
                 "{n} scores where a book of {plies} plies has {} positions",

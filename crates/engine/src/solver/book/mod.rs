@@ -117,9 +117,9 @@ impl Book {
     /// only the pages lookups touch are ever loaded, so a process that asks one question
     /// pays for one block.
     pub fn load(path: &Path, geom: Option<Geometry>) -> Result<Self, BookError> {
-        let bytes = read_or_map(path).map_err(|e| BookError::Read {
+        let bytes = read_or_map(path).map_err(|source| BookError::Read {
             path: path.display().to_string(),
-            message: e.to_string(),
+            source,
         })?;
         let mut book = format::decode_bytes(bytes, geom).map_err(|e| e.at(path))?;
         book.file = Some(path.display().to_string().into());
@@ -165,9 +165,11 @@ impl Book {
 
     /// Writes the book atomically.
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
-        crate::io::write_bytes_atomic(path, &format::encode(self)).map_err(|e| BookError::Read {
-            path: path.display().to_string(),
-            message: format!("cannot write: {e}"),
+        crate::io::write_bytes_atomic(path, &format::encode(self)).map_err(|source| {
+            BookError::Write {
+                path: path.display().to_string(),
+                source,
+            }
         })
     }
 

@@ -15,12 +15,13 @@ pub enum MergeError {
         source: std::io::Error,
     },
     /// A part has no readable manifest beside it.
-    #[error("{path}: no readable {manifest} beside it: not a finished shard of `c4 data label` ({why})", path = path.display(), manifest = manifest_path(path).display())]
+    #[error("{path}: no readable {manifest} beside it: not a finished shard of `c4 data label` ({source})", path = path.display(), manifest = manifest_path(path).display())]
     Manifest {
         /// The part.
         path: std::path::PathBuf,
-        /// What went wrong.
-        why: String,
+        /// What went wrong: the file's reading or its JSON.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Parts of different jobs (source, shard count or score kind differ).
     #[error("{path}: not a shard of the same job as {first}", path = path.display(), first = first.display())]
@@ -109,11 +110,11 @@ pub fn merge_shards(
     for p in parts {
         let text = std::fs::read_to_string(manifest_path(p)).map_err(|e| MergeError::Manifest {
             path: p.clone(),
-            why: e.to_string(),
+            source: Box::new(e),
         })?;
         let m: ShardManifest = serde_json::from_str(&text).map_err(|e| MergeError::Manifest {
             path: p.clone(),
-            why: e.to_string(),
+            source: Box::new(e),
         })?;
         manifests.push(m);
     }

@@ -32,12 +32,13 @@ pub enum NTupleTrainError {
     #[error(transparent)]
     Diverged(#[from] Diverged),
     /// The system refused self-play's threads.
-    #[error("could not start {threads} threads for self-play: {problem}")]
+    #[error("could not start {threads} threads for self-play: {source}")]
     Threads {
         /// The threads asked for.
         threads: usize,
         /// What the system said.
-        problem: String,
+        #[source]
+        source: rayon::ThreadPoolBuildError,
     },
 }
 

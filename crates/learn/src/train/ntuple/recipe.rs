@@ -153,22 +153,43 @@ pub enum RecipeError {
         path: PathBuf,
     },
     /// Not a recipe: bad TOML, an unknown key, a value of the wrong type.
-    #[error("{origin}: {problem}")]
+    #[error("{origin}: {}", one_line(source))]
     Parse {
-        /// Where the text came from (a file, a model file, `--set`).
+        /// Where the text came from (a file, a model file, the pipeline's table, `--set`).
         origin: String,
-        /// What is wrong.
-        problem: String,
+        /// What the TOML reader found.
+        #[source]
+        source: toml::de::Error,
     },
-    /// A `--set key=value` that names no setting or does not fit it.
+    /// A recipe that cannot be written as TOML (a value TOML cannot hold).
+    #[error("{origin}: {source}")]
+    Encode {
+        /// Where the recipe came from.
+        origin: String,
+        /// What the TOML writer found.
+        #[source]
+        source: toml::ser::Error,
+    },
+    /// A `--set key=value` that names no setting.
     #[error("--set {key}={value}: {problem}")]
     Set {
         /// The key.
         key: String,
         /// The value as given.
         value: String,
-        /// What is wrong.
+        /// What is wrong, with the keys a recipe has.
         problem: String,
+    },
+    /// A `--set key=value` whose value does not fit its setting (the cause names it).
+    #[error("{source}")]
+    SetValue {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// Why it does not fit: the recipe's reader or its checks.
+        #[source]
+        source: Box<RecipeError>,
     },
     /// A recipe whose settings are out of range.
     #[error("{origin}: {source}")]
@@ -181,16 +202,20 @@ pub enum RecipeError {
     },
 }
 
+/// A TOML error on one line (the reader's message spans several, with a caret under the
+/// place).
+fn one_line(e: &toml::de::Error) -> String {
+    e.to_string().trim_end().replace('\n', " ")
+}
+
 impl NTupleConfig {
     /// Reads a recipe from TOML text; keys it leaves out keep the shipped recipe's values.
     /// `origin` names the text in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<NTupleConfig, RecipeError> {
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| RecipeError::Parse {
-                origin: origin.to_string(),
-                problem: e.to_string().trim_end().replace('\n', " "),
-            })?;
+        let table: toml::Table = text.parse().map_err(|source| RecipeError::Parse {
+            origin: origin.to_string(),
+            source,
+        })?;
         shipped().overridden(table, origin)
     }
 
@@ -201,17 +226,15 @@ impl NTupleConfig {
         table: toml::Table,
         origin: &str,
     ) -> Result<NTupleConfig, RecipeError> {
-        let mut full = toml::Table::try_from(self).map_err(|e| RecipeError::Parse {
+        let mut full = toml::Table::try_from(self).map_err(|source| RecipeError::Encode {
             origin: origin.to_string(),
-            problem: e.to_string(),
+            source,
         })?;
         lay_over(&mut full, table);
-        let config: NTupleConfig =
-            full.try_into()
-                .map_err(|e: toml::de::Error| RecipeError::Parse {
-                    origin: origin.to_string(),
-                    problem: e.to_string().trim_end().replace('\n', " "),
-                })?;
+        let config: NTupleConfig = full.try_into().map_err(|source| RecipeError::Parse {
+            origin: origin.to_string(),
+            source,
+        })?;
         config.check().map_err(|source| RecipeError::Invalid {
             origin: origin.to_string(),
             source: Box::new(source),
@@ -262,7 +285,16 @@ impl NTupleConfig {
             value: value.to_string(),
             problem,
         };
-        let mut table = toml::Table::try_from(&*self).map_err(|e| err(e.to_string()))?;
+        let misfit = |source: RecipeError| RecipeError::SetValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            source: Box::new(source),
+        };
+        let origin = || format!("--set {key}={value}");
+        let mut table = toml::Table::try_from(&*self).map_err(|source| RecipeError::Encode {
+            origin: origin(),
+            source,
+        })?;
         let parsed = format!("v = {value}")
             .parse::<toml::Table>()
             .ok()
@@ -295,10 +327,18 @@ impl NTupleConfig {
             )));
         }
         at.insert(last.to_string(), parsed);
-        let config: NTupleConfig = table
-            .try_into()
-            .map_err(|e: toml::de::Error| err(e.to_string().trim_end().replace('\n', " ")))?;
-        config.check().map_err(|e| err(e.to_string()))?;
+        let config: NTupleConfig = table.try_into().map_err(|source| {
+            misfit(RecipeError::Parse {
+                origin: origin(),
+                source,
+            })
+        })?;
+        config.check().map_err(|source| {
+            misfit(RecipeError::Invalid {
+                origin: origin(),
+                source: Box::new(source),
+            })
+        })?;
         *self = config;
         Ok(())
     }
@@ -398,5 +438,22 @@ mod tests {
             s("games", "-4")
         );
         assert!(s("epsilon", "1.5").contains("epsilon"));
+        // The cause is kept: a value out of range is the check's own error, a value of the
+        // wrong type the TOML reader's, each under the --set that gave it.
+        let e = NTupleConfig::default().set("lanes", "0").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--set lanes=0: lanes = 0: from 1 to 1024 lanes"
+        );
+        let RecipeError::SetValue { source, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert!(
+            matches!(**source, RecipeError::Invalid { .. }),
+            "{source:?}"
+        );
+        let e = NTupleConfig::default().set("rate", "\"fast\"").unwrap_err();
+        let cause = std::error::Error::source(&e).expect("a cause");
+        assert!(std::error::Error::source(cause).is_some(), "{e}");
     }
 }

@@ -151,10 +151,7 @@ impl<'a> SelfPlayPart<'a> {
             .num_threads(threads)
             .thread_name(|i| format!("c4-lane-{i}"))
             .build()
-            .map_err(|e| NTupleTrainError::Threads {
-                threads,
-                problem: e.to_string(),
-            })?;
+            .map_err(|source| NTupleTrainError::Threads { threads, source })?;
         Ok(SelfPlayPart {
             config,
             shared: Weights::new(&net, config.rule, state.tcl.as_ref()),
