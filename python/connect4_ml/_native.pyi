@@ -1,7 +1,7 @@
 """Type stubs of the compiled module (see the docstrings of each item at run time)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -97,6 +97,24 @@ class Agent:
         models: Optional[_Path] = None,
         state: Optional[str] = None,
     ) -> None: ...
+    @staticmethod
+    def from_policy(
+        policy: Union[Callable[[Position], int], Callable[[npt.NDArray[np.int8], npt.NDArray[np.bool_]], int]],
+        name: str = "python",
+        width: int = 7,
+        height: int = 6,
+    ) -> Agent: ...
+    @staticmethod
+    def from_evaluator(
+        evaluator: Union[Callable[[List[Position]], Any], Callable[[npt.NDArray[np.int8]], Any]],
+        depth: Optional[int] = None,
+        ms: Optional[int] = None,
+        name: str = "python-eval",
+        batch: int = 64,
+        takes: str = "positions",
+        width: int = 7,
+        height: int = 6,
+    ) -> Agent: ...
     def move(self, position: Position) -> int: ...
     def end_game(self, moves: str, side: str) -> float: ...
     @property
@@ -109,7 +127,7 @@ class Agent:
 def features(positions: Sequence[Position], name: str = "cells+oddeven") -> npt.NDArray[np.float64]: ...
 def feature_names(name: str = "cells+oddeven", width: int = 7, height: int = 6) -> List[str]: ...
 def tournament(
-    agents: Sequence[str],
+    agents: Sequence[Union[str, Agent]],
     games: int = 20,
     openings: int = 2,
     seed: int = 0,
@@ -118,8 +136,24 @@ def tournament(
     height: int = 6,
     models: Optional[_Path] = None,
 ) -> Dict[str, Any]: ...
+def evaluate(
+    agent: Union[str, Agent],
+    baseline: str = "handtuned:depth=3",
+    side: str = "both",
+    games: int = 400,
+    seeds: int = 1,
+    openings: int = 2,
+    seed: int = 0,
+    sets: Union[None, Mapping[str, _Path], Sequence[_Path]] = None,
+    positions: int = 200,
+    jobs: int = 1,
+    tt_mib: int = 64,
+    width: int = 7,
+    height: int = 6,
+    models: Optional[_Path] = None,
+) -> Dict[str, Any]: ...
 def bench_agent(
-    agent: str,
+    agent: Union[str, Agent],
     sets: Union[Mapping[str, _Path], Sequence[_Path]],
     limit: Optional[int] = None,
     jobs: int = 1,

@@ -4,13 +4,14 @@
 use crate::args::Nat;
 use crate::bridge::{interruptible, lock_until};
 use crate::errors::err;
+use crate::external::{Failure, Takes};
 use crate::model::to_python;
 use crate::position::geometry;
 use connect4_engine::agents::{Adaptive, AdaptiveState, AgentKind, AgentSpec, Turn};
 use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Parses `spec` and finds its model files. A path that exists as written is read; else the
 /// file is looked for in `models` when given (an explicit folder always wins: nothing else
@@ -53,8 +54,8 @@ pub fn parse_spec(spec: &str, models: Option<&Path>) -> PyResult<AgentSpec> {
     Ok(found)
 }
 
-/// The agent specs of `agents`: a list (or tuple) of strings.
-fn spec_list(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+/// The agents of `agents`: a list (or tuple) of specs and `Agent`s.
+fn agent_list<'py>(agents: &Bound<'py, PyAny>) -> PyResult<Vec<AgentArg<'py>>> {
     if agents.is_instance_of::<pyo3::types::PyString>() {
         return Err(err(format!(
             "agents: expected a list of agent specs, e.g. [\"easy\", \"gbt:depth=3\"], got the \
@@ -62,12 +63,16 @@ fn spec_list(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
             crate::args::short_repr(agents)
         )));
     }
-    agents.extract::<Vec<String>>().map_err(|_| {
+    let items = agents.try_iter().map_err(|_| {
         err(format!(
-            "agents: expected a list of agent specs (strings), got {}",
+            "agents: expected a list of agent specs (strings) or Agents, got {}",
             crate::args::short_repr(agents)
         ))
-    })
+    })?;
+    items
+        .enumerate()
+        .map(|(i, a)| AgentArg::read(&a?, &format!("agents[{i}]")))
+        .collect()
 }
 
 /// The player an `Agent` holds: any agent, or the adaptive agent, whose state can be read,
@@ -102,12 +107,130 @@ impl Held {
 /// turns. The adaptive agent (`"adaptive"`) also reads finished games (`end_game`) and
 /// keeps its estimate of the opponent's Elo in `state` (JSON), which a new `Agent` takes
 /// back (`state=`).
-#[pyclass(module = "connect4_ml")]
+#[pyclass(module = "connect4_ml", frozen)]
 pub struct Agent {
     inner: Mutex<Held>,
     spec: String,
     width: usize,
     height: usize,
+    /// The factory of an agent made from Python code (`from_policy`, `from_evaluator`):
+    /// what tournaments and benchmarks build its players from. `None`: a spec agent.
+    external: Option<connect4_engine::agents::AgentFactory>,
+    /// Where the Python code's exceptions go during a call.
+    failure: Arc<Failure>,
+}
+
+impl Agent {
+    /// An agent of Python code: `factory` builds its players, `failure` hears of their
+    /// exceptions.
+    fn external(
+        factory: connect4_engine::agents::AgentFactory,
+        failure: Arc<Failure>,
+        width: usize,
+        height: usize,
+    ) -> PyResult<Agent> {
+        let player = factory.build(0).map_err(err)?;
+        Ok(Agent {
+            inner: Mutex::new(Held::Plain(player)),
+            spec: factory.spec().label().to_string(),
+            width,
+            height,
+            external: Some(factory),
+            failure,
+        })
+    }
+
+    /// The factory a tournament or benchmark builds this agent's players from, for boards
+    /// of `g`, with `models` searched for a spec's files.
+    fn factory(
+        &self,
+        g: connect4_engine::Geometry,
+        models: Option<&Path>,
+    ) -> PyResult<connect4_engine::agents::AgentFactory> {
+        if (self.width, self.height) != (g.width(), g.height()) {
+            return Err(err(format!(
+                "agent {}: plays {}x{} boards, not {}x{}",
+                self.spec,
+                self.width,
+                self.height,
+                g.width(),
+                g.height()
+            )));
+        }
+        match &self.external {
+            Some(f) => Ok(f.clone()),
+            None => parse_spec(&self.spec, models)?
+                .factory_with_book(g, Some(connect4_engine::solver::book::embedded()))
+                .map_err(err),
+        }
+    }
+}
+
+/// An agent argument: a spec string or an `Agent` (one made from Python code among them).
+pub enum AgentArg<'py> {
+    /// A spec.
+    Spec(String),
+    /// An `Agent` object.
+    Object(Bound<'py, Agent>),
+}
+
+impl<'py> AgentArg<'py> {
+    fn read(ob: &Bound<'py, PyAny>, what: &str) -> PyResult<AgentArg<'py>> {
+        if let Ok(a) = ob.cast::<Agent>() {
+            return Ok(AgentArg::Object(a.clone()));
+        }
+        ob.extract::<String>().map(AgentArg::Spec).map_err(|_| {
+            err(format!(
+                "{what}: expected an agent spec (a string) or an Agent, got {}",
+                crate::args::short_repr(ob)
+            ))
+        })
+    }
+
+    /// Its factory for boards of `g`.
+    fn factory(
+        &self,
+        g: connect4_engine::Geometry,
+        models: Option<&Path>,
+    ) -> PyResult<connect4_engine::agents::AgentFactory> {
+        match self {
+            AgentArg::Spec(s) => parse_spec(s, models)?
+                .factory_with_book(g, Some(connect4_engine::solver::book::embedded()))
+                .map_err(err),
+            AgentArg::Object(a) => a.get().factory(g, models),
+        }
+    }
+
+    /// Where its Python code's exceptions go (none for a spec).
+    fn failure(&self) -> Option<Arc<Failure>> {
+        match self {
+            AgentArg::Object(a) => Some(a.get().failure.clone()),
+            AgentArg::Spec(_) => None,
+        }
+    }
+}
+
+/// Runs `work` (a call that plays the agents of `args`) with their Python code's failures
+/// routed to `stop`: the first exception their code raised ends the call with it.
+fn with_failures<T>(
+    failures: &[Arc<Failure>],
+    stop: &connect4_engine::Interrupt,
+    work: impl FnOnce() -> PyResult<T>,
+) -> PyResult<T> {
+    for f in failures {
+        f.arm(stop);
+    }
+    let out = work();
+    let mut first = None;
+    for f in failures {
+        if let Some(e) = f.take() {
+            first.get_or_insert(e);
+        }
+    }
+    match first {
+        Some(e) => Err(e),
+        None => out,
+    }
 }
 
 #[pymethods]
@@ -153,7 +276,93 @@ impl Agent {
             spec: spec.to_string(),
             width,
             height,
+            external: None,
+            failure: Arc::default(),
         })
+    }
+
+    /// An agent that plays `policy`'s columns: a function of a `Position` returning a
+    /// 0-based column, or of a numpy board (`height x width`, row 0 at the top, 0 empty, 1
+    /// first player, 2 second) and a boolean mask of the legal columns. It plays wherever a
+    /// spec does (`tournament`, `evaluate`, `bench_agent`). An exception in `policy` ends
+    /// the call with that exception; a column off the board or full is an error naming it.
+    #[staticmethod]
+    #[pyo3(signature = (policy, name = "python".to_string(), width = Nat(7), height = Nat(6)))]
+    fn from_policy(
+        py: Python<'_>,
+        policy: Bound<'_, PyAny>,
+        name: String,
+        width: Nat,
+        height: Nat,
+    ) -> PyResult<Agent> {
+        if !policy.is_callable() {
+            return Err(err(format!(
+                "from_policy: expected a function, got {}",
+                crate::args::short_repr(&policy)
+            )));
+        }
+        let (width, height) = (width.get(), height.get());
+        let g = geometry(width, height)?;
+        let failure = Arc::new(Failure::default());
+        let builder = crate::external::PolicyBuilder {
+            name: name.clone(),
+            takes: Takes::of_policy(py, &policy)?,
+            func: Arc::new(policy.unbind()),
+            failure: failure.clone(),
+        };
+        let factory = connect4_engine::agents::AgentFactory::external(&name, g, Arc::new(builder));
+        Agent::external(factory, failure, width, height)
+    }
+
+    /// An agent that searches with the project's negamax (alpha-beta, the one-move tactics,
+    /// a transposition table) over `evaluator`, a Python value function: it takes a list of
+    /// `Position`s (or, with `takes="arrays"`, an `n x height x width` numpy array) and
+    /// returns one value per position, from the side to move's point of view, in [-1, 1]
+    /// (clamped). The search gathers the leaves a ply or two above them and asks in batches
+    /// of up to `batch` positions, so a vectorised model or a network is not called once
+    /// per node. `depth` plies (default 3) or `ms` milliseconds a move.
+    #[staticmethod]
+    #[pyo3(signature = (evaluator, depth = None, ms = None, name = "python-eval".to_string(), batch = Nat(64), takes = "positions", width = Nat(7), height = Nat(6)))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_evaluator(
+        evaluator: Bound<'_, PyAny>,
+        depth: Option<Nat>,
+        ms: Option<Nat>,
+        name: String,
+        batch: Nat,
+        takes: &str,
+        width: Nat,
+        height: Nat,
+    ) -> PyResult<Agent> {
+        if !evaluator.is_callable() {
+            return Err(err(format!(
+                "from_evaluator: expected a function, got {}",
+                crate::args::short_repr(&evaluator)
+            )));
+        }
+        let (width, height) = (width.get(), height.get());
+        let g = geometry(width, height)?;
+        let depth = depth.map_or(3, Nat::get);
+        if !(1..=20).contains(&depth) {
+            return Err(err(format!("depth={depth}: from 1 to 20 plies")));
+        }
+        let mut params = connect4_engine::search::SearchParams::depth(depth as u32);
+        if let Some(ms) = ms {
+            // A time budget searches as deep as the time allows.
+            params.depth = 20;
+            params.time_budget = Some(std::time::Duration::from_millis(ms.get() as u64));
+        }
+        let failure = Arc::new(Failure::default());
+        let eval = crate::external::PyEvaluator::new(
+            name.clone(),
+            Arc::new(evaluator.unbind()),
+            Takes::parse(takes)?,
+            batch.get(),
+            failure.clone(),
+        );
+        let factory =
+            connect4_engine::agents::AgentFactory::search(&name, g, Arc::new(eval), params);
+        Agent::external(factory, failure, width, height)
     }
 
     /// The column (0-based) the agent plays in `position`.
@@ -175,16 +384,18 @@ impl Agent {
         // The lock is taken on the worker, without the GIL (see `Solver::run`); Ctrl-C stops
         // the move through the agent's interrupt.
         let stop = crate::bridge::call_interrupt();
-        interruptible(py, &stop, || {
-            let mut held = lock_until(&self.inner, &stop)?;
-            Some(connect4_engine::agents::choose_under(
-                held.agent(),
-                &Turn::new(p),
-                &stop,
-            ))
-        })?
-        .ok_or_else(|| err("interrupted"))?
-        .map_err(err)
+        with_failures(std::slice::from_ref(&self.failure), &stop, || {
+            interruptible(py, &stop, || {
+                let mut held = lock_until(&self.inner, &stop)?;
+                Some(connect4_engine::agents::choose_under(
+                    held.agent(),
+                    &Turn::new(p),
+                    &stop,
+                ))
+            })?
+            .ok_or_else(|| err("interrupted"))?
+            .map_err(err)
+        })
     }
 
     /// The spec as given.
@@ -255,7 +466,8 @@ impl Agent {
     }
 }
 
-/// A round robin between `agents` (specs): `games` per pairing, colours alternating,
+/// A round robin between `agents` (specs, or `Agent`s: those made from Python code play
+/// too): `games` per pairing, colours alternating,
 /// `openings` random plies first. Returns the summary dict `c4 tournament` writes (pairings,
 /// Elo, ms per move) with every game under "games".
 #[pyfunction]
@@ -272,53 +484,42 @@ pub fn tournament<'py>(
     height: Nat,
     models: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let agents = spec_list(agents)?;
+    let agents = agent_list(agents)?;
     let (games, openings, seed, jobs) = (games.get(), openings.get(), seed.0, jobs.get());
-    let (width, height) = (width.get(), height.get());
-    let specs = agents
+    let g = geometry(width.get(), height.get())?;
+    let factories = agents
         .iter()
-        .map(|a| parse_spec(a, models.as_deref()))
+        .map(|a| a.factory(g, models.as_deref()))
         .collect::<PyResult<Vec<_>>>()?;
-    let t = Tournament::new(TournamentConfig {
-        agents: specs,
-        games,
-        openings,
-        seed,
-        jobs,
-        geometry: geometry(width, height)?,
-        side: Default::default(),
-    })
+    let failures: Vec<Arc<Failure>> = agents.iter().filter_map(AgentArg::failure).collect();
+    let t = Tournament::from_factories(
+        TournamentConfig {
+            agents: Vec::new(),
+            games,
+            openings,
+            seed,
+            jobs,
+            geometry: g,
+            side: Default::default(),
+        },
+        factories,
+    )
     .map_err(err)?;
     let stop = crate::bridge::call_interrupt();
-    let summary = interruptible(py, &stop, || {
-        t.run_until(&connect4_engine::progress::Quiet, &stop)
-    })?
-    .map_err(err)?;
+    let summary = with_failures(&failures, &stop, || {
+        interruptible(py, &stop, || {
+            t.run_until(&connect4_engine::progress::Quiet, &stop)
+        })?
+        .map_err(err)
+    })?;
     let out = to_python(py, &summary)?;
     out.set_item("games", to_python(py, &summary.rows)?)?;
     Ok(out)
 }
 
-/// Grades `agent` on benchmark files (`{name: path}` or a list of paths): per set the
-/// mistakes (moves whose win/draw/loss value is below the best move's) with their 95% Wilson
-/// interval, as `c4 bench agent` reports them. `limit` takes the first N positions of each.
-#[pyfunction]
-#[pyo3(signature = (agent, sets, limit = None, jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn bench_agent<'py>(
-    py: Python<'py>,
-    agent: &str,
-    sets: &Bound<'py, PyAny>,
-    limit: Option<Nat>,
-    jobs: Nat,
-    tt_mib: Nat,
-    width: Nat,
-    height: Nat,
-    models: Option<PathBuf>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let limit = limit.map(Nat::get);
-    let (jobs, tt_mib, width, height) = (jobs.get(), tt_mib.get(), width.get(), height.get());
-    let named: Vec<(String, PathBuf)> = if let Ok(d) = sets.cast::<pyo3::types::PyDict>() {
+/// Benchmark files as `{name: path}` or a list of paths (each named by its file name).
+fn named_sets(sets: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PathBuf)>> {
+    Ok(if let Ok(d) = sets.cast::<pyo3::types::PyDict>() {
         d.iter()
             .map(|(k, v)| {
                 let bad = || err("sets: expected {name: path} or a list of paths");
@@ -345,28 +546,129 @@ pub fn bench_agent<'py>(
                 (name, p)
             })
             .collect()
+    })
+}
+
+/// Plays `agent` (a spec or an `Agent`) against `baseline` and grades its moves on `sets`
+/// (`{name: path}` or a list of benchmark files, the first `positions` of each; none: no
+/// grading), as `c4 evaluate` does: returns the report `evaluate.json` holds, with the
+/// score's and the Elo difference's 95% intervals and the results as first and as second
+/// player. `side` is "both" (colours alternate), "first" or "second".
+#[pyfunction]
+#[pyo3(signature = (agent, baseline = "handtuned:depth=3", side = "both", games = Nat(400), seeds = Nat(1), openings = Nat(2), seed = Nat(0), sets = None, positions = Nat(200), jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    agent: &Bound<'py, PyAny>,
+    baseline: &str,
+    side: &str,
+    games: Nat,
+    seeds: Nat,
+    openings: Nat,
+    seed: Nat,
+    sets: Option<&Bound<'py, PyAny>>,
+    positions: Nat,
+    jobs: Nat,
+    tt_mib: Nat,
+    width: Nat,
+    height: Nat,
+    models: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let g = geometry(width.get(), height.get())?;
+    let side = match side {
+        "both" => arena::Side::Both,
+        "first" | "x" => arena::Side::First,
+        "second" | "o" => arena::Side::Second,
+        other => {
+            return Err(err(format!(
+                "side={other:?}: \"both\" (alternating), \"first\" or \"second\""
+            )));
+        }
     };
+    let agent = AgentArg::read(agent, "agent")?;
+    let factory = agent.factory(g, models.as_deref())?;
+    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
+    let mut bench = Vec::new();
+    if let Some(sets) = sets {
+        for (name, path) in named_sets(sets)? {
+            let graded = arena::read_graded_file(&path, g, Some(positions.get())).map_err(err)?;
+            bench.push((name, graded));
+        }
+    }
+    let cfg = arena::evaluate::EvaluateConfig {
+        agents: Vec::new(),
+        baseline: parse_spec(baseline, models.as_deref())?,
+        games: games.get(),
+        seeds: seeds.get(),
+        openings: openings.get(),
+        seed: seed.0,
+        bench,
+        equal_time: false,
+        jobs: jobs.get(),
+        tt_mib: tt_mib.get(),
+        geometry: g,
+        side,
+        book: Some(connect4_engine::solver::book::embedded()),
+    };
+    let stop = crate::bridge::call_interrupt();
+    let report = with_failures(&failures, &stop, || {
+        interruptible(py, &stop, || {
+            arena::evaluate::evaluate_with(
+                &cfg,
+                std::slice::from_ref(&factory),
+                &connect4_engine::progress::Quiet,
+                &stop,
+            )
+        })?
+        .map_err(err)
+    })?;
+    to_python(py, &report)
+}
+
+/// Grades `agent` (a spec or an `Agent`) on benchmark files (`{name: path}` or a list of paths): per set the
+/// mistakes (moves whose win/draw/loss value is below the best move's) with their 95% Wilson
+/// interval, as `c4 bench agent` reports them. `limit` takes the first N positions of each.
+#[pyfunction]
+#[pyo3(signature = (agent, sets, limit = None, jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn bench_agent<'py>(
+    py: Python<'py>,
+    agent: &Bound<'py, PyAny>,
+    sets: &Bound<'py, PyAny>,
+    limit: Option<Nat>,
+    jobs: Nat,
+    tt_mib: Nat,
+    width: Nat,
+    height: Nat,
+    models: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limit = limit.map(Nat::get);
+    let (jobs, tt_mib, width, height) = (jobs.get(), tt_mib.get(), width.get(), height.get());
+    let named = named_sets(sets)?;
     let g = geometry(width, height)?;
-    let factory = parse_spec(agent, models.as_deref())?
-        .factory(g)
-        .map_err(err)?;
+    let agent = AgentArg::read(agent, "agent")?;
+    let factory = agent.factory(g, models.as_deref())?;
+    let label = factory.spec().label().to_string();
+    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
     let solvers = connect4_engine::solver::SolverPool::new(tt_mib);
     let mut summaries = Vec::new();
     for (name, path) in &named {
         let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
         let stop = crate::bridge::call_interrupt();
-        let graded = interruptible(py, &stop, || {
-            arena::grade_positions_until(
-                &factory,
-                &positions,
-                jobs,
-                &solvers,
-                &connect4_engine::progress::Quiet,
-                &stop,
-            )
-        })?
-        .map_err(err)?;
-        summaries.push(GradeSummary::from_moves(agent, name, &graded));
+        let graded = with_failures(&failures, &stop, || {
+            interruptible(py, &stop, || {
+                arena::grade_positions_until(
+                    &factory,
+                    &positions,
+                    jobs,
+                    &solvers,
+                    &connect4_engine::progress::Quiet,
+                    &stop,
+                )
+            })?
+            .map_err(err)
+        })?;
+        summaries.push(GradeSummary::from_moves(&label, name, &graded));
     }
     to_python(py, &summaries)
 }

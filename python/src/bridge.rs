@@ -15,14 +15,35 @@ static SIGINTS: AtomicU64 = AtomicU64::new(0);
 /// The SIGINT handler address once the hook is in (0: no hook).
 static HOOK: OnceLock<usize> = OnceLock::new();
 
+/// Python's own C signal handler (the SIGINT handler found before the hook went in): every
+/// signal a Python program handles with `signal.signal` has it.
+static PYTHON_HANDLER: OnceLock<usize> = OnceLock::new();
+
 /// The address of the process's SIGINT handler now.
 fn sigint_handler() -> usize {
+    handler_of(libc::SIGINT)
+}
+
+/// The address of the process's handler of `signal` now.
+fn handler_of(signal: libc::c_int) -> usize {
     // SAFETY: a query (no new action) into a zeroed struct that sigaction fills.
     unsafe {
         let mut now: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(libc::SIGINT, std::ptr::null(), &mut now);
+        libc::sigaction(signal, std::ptr::null(), &mut now);
         now.sa_sigaction
     }
+}
+
+/// Whether a Python handler is set for a signal other than SIGINT (an alarm, SIGTERM,
+/// SIGUSR1, ...): only Python can run it, between bytecodes, so a long call must give the
+/// interpreter a chance every 100 ms.
+fn other_python_handlers() -> bool {
+    let Some(&python) = PYTHON_HANDLER.get() else {
+        return false;
+    };
+    (1..32).any(|s| {
+        s != libc::SIGINT && s != libc::SIGKILL && s != libc::SIGSTOP && handler_of(s) == python
+    })
 }
 
 /// Whether a Ctrl-C right now reaches [`SIGINTS`]: a hook chained after Python's own handler
@@ -34,6 +55,7 @@ fn sigint_hook_active() -> bool {
         if now == libc::SIG_DFL || now == libc::SIG_IGN {
             return 0;
         }
+        let _ = PYTHON_HANDLER.set(now);
         // SAFETY: the action only bumps an atomic, which is async-signal-safe.
         let added = unsafe {
             signal_hook_registry::register(libc::SIGINT, || {
@@ -50,18 +72,20 @@ pub fn call_interrupt() -> Interrupt {
     Interrupt::new().with_events(&SIGINTS)
 }
 
-/// Runs `work` without the GIL so that Ctrl-C stops it: `stop` (made by [`call_interrupt`])
-/// is what the library's long loops poll. When the SIGINT hook is in, the work runs on the
-/// calling thread (no thread to start: a quick call costs about what it costs in Rust) and
-/// a press cancels it directly; otherwise it runs on a worker thread while this one checks
-/// Python's signals every 100 ms. Either way Ctrl-C raises `KeyboardInterrupt`, and a panic
-/// becomes a `Connect4Error`.
+/// Runs `work` without the GIL so that Ctrl-C and the program's own signal handlers stop it:
+/// `stop` (made by [`call_interrupt`]) is what the library's long loops poll. When the
+/// SIGINT hook is in and no other signal has a Python handler, the work runs on the calling
+/// thread (no thread to start: a quick call costs about what it costs in Rust) and a press
+/// cancels it directly; otherwise it runs on a worker thread while this one runs Python's
+/// pending handlers every 100 ms (an alarm's handler that raises ends the call with its
+/// exception). Either way Ctrl-C raises `KeyboardInterrupt`, and a panic becomes a
+/// `Connect4Error`.
 pub fn interruptible<T, F>(py: Python<'_>, stop: &Interrupt, work: F) -> PyResult<T>
 where
     T: Send,
     F: FnOnce() -> T + Send,
 {
-    if sigint_hook_active() {
+    if sigint_hook_active() && !other_python_handlers() {
         let out = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
         // A press during the call: Python's handler has run, its exception is raised here.
         py.check_signals()?;

@@ -9,6 +9,7 @@ mod bench;
 mod bridge;
 mod data;
 mod errors;
+mod external;
 mod model;
 mod position;
 mod random;
@@ -30,6 +31,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model::feature_names, m)?)?;
     m.add_function(wrap_pyfunction!(agent::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(agent::bench_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(agent::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(data::read_uci, m)?)?;
     m.add_function(wrap_pyfunction!(data::read_labelled, m)?)?;
     m.add_function(wrap_pyfunction!(bench::rust_features_seconds, m)?)?;

@@ -18,7 +18,7 @@ import pytest
 
 import connect4_ml as c4
 
-from conftest import REPO
+from conftest import REPO, record
 
 # Positions that take the solver a while without being slow to test: 10-20 stones.
 MIDDLE = ["44444326", "4453363", "33333342", "3434344", "4444433333"]
@@ -118,6 +118,10 @@ LONG_CALLS = {
     "agent_move_mcts": "c4.Agent('mcts:sims=100000000').move(c4.Position('4'))",
     "tournament": "c4.tournament(['mcts:sims=10000000', 'perfect'], games=100)",
     "bench_agent": "c4.bench_agent('mcts:sims=10000000', ['data/bench/middle-easy'])",
+    "evaluate": "c4.evaluate('mcts:sims=10000000', baseline='perfect', games=100)",
+    # The user's own code in the search and in the arena.
+    "python_evaluator": "c4.Agent.from_evaluator(lambda ps: [0.0] * len(ps), depth=20).move(c4.Position('4'))",
+    "python_policy": "c4.tournament([c4.Agent.from_policy(lambda p: p.legal_moves()[0]), 'mcts:sims=10000000'], games=100)",
 }
 
 
@@ -168,6 +172,48 @@ def test_ctrl_c_stops_every_long_call_within_about_a_second(name, own_handler):
     assert proc.returncode == 3, (out, err)
     assert "interrupted" in out
     print(f"{name} (own handler: {own_handler}): stopped {waited:.2f} s after SIGINT")
+
+
+# --- the program's own signal handlers -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_an_alarm_handler_that_raises_ends_every_long_call_with_its_exception(name):
+    # The way signal.alarm timeouts and pytest-timeout's signal method work: a SIGALRM
+    # handler that raises. The call ends with that exception, soon after the alarm.
+    code = f"""
+        import signal, sys, time
+        import connect4_ml as c4
+        class Timeout(Exception):
+            pass
+        fired = []
+        def on_alarm(signum, frame):
+            fired.append(time.monotonic())
+            raise Timeout()
+        signal.signal(signal.SIGALRM, on_alarm)
+        due = time.monotonic() + 1.0
+        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        try:
+            {LONG_CALLS[name]}
+        except Timeout:
+            # From the alarm to the call's end with the handler's exception.
+            print(f"timeout {{time.monotonic() - due:.3f}}", flush=True)
+            sys.exit(4)
+        print("finished", flush=True)
+    """
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name}: the alarm's handler never ran (killed after 60 s)")
+    assert done.returncode == 4, (done.stdout, done.stderr)
+    waited = float(done.stdout.split()[1])
+    record("signal_handler_delay", {"call": name, "seconds": waited})
 
 
 # --- from any folder -----------------------------------------------------------------------
@@ -238,7 +284,7 @@ def test_book_true_without_a_book_raises():
         (lambda: c4.Position("", -1, 6), "negative"),
         (lambda: c4.tournament(["easy", "random"], games=-1), "-1 is negative"),
         (lambda: c4.tournament("easy"), "expected a list of agent specs"),
-        (lambda: c4.tournament([1, 2]), "expected a list of agent specs"),
+        (lambda: c4.tournament([1, 2]), "agents[0]: expected an agent spec (a string) or an Agent"),
         (lambda: c4.Agent("easy", seed=-3), "-3 is negative"),
         (lambda: c4.bench_agent("easy", "data/bench/middle-easy"), "got the string"),
         (lambda: c4.Position.from_array(np.zeros((2, 6, 7))), "expected a 2-D array of shape (height, width)"),
@@ -336,3 +382,7 @@ def test_the_manuals_tour_runs_as_written():
     code = text.split("```python", 1)[1].split("```", 1)[0]
     assert "c4.Solver()" in code
     exec(compile(code, "docs/python.md (the tour)", "exec"), {})
+    # The sections after the tour run as written too (bring your own model, environments).
+    for k, block in enumerate(text.split("## Bring your own model", 1)[1].split("```python")[1:]):
+        code = block.split("```", 1)[0]
+        exec(compile(code, f"docs/python.md (bring your own model, block {k + 1})", "exec"), {})

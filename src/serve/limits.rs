@@ -124,6 +124,7 @@ pub fn check(spec: &AgentSpec, move_limit: Duration) -> Result<(), ApiError> {
         AgentKind::Adaptive { depth, .. } | AgentKind::Level { depth, .. } => {
             cap("depth", u64::from(*depth), MAX_DEPTH)
         }
-        AgentKind::Random => Ok(()),
+        // A parsed spec is never external (only a caller's factory is): nothing to cap.
+        AgentKind::Random | AgentKind::External => Ok(()),
     }
 }

@@ -22,8 +22,8 @@ pub use perfect::{Perfect, PerfectSettings, PerfectShared, Ties};
 pub use random::RandomAgent;
 pub use searching::SearchAgent;
 pub use spec::{
-    AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, EvalSpec, KindInfo, Resources,
-    kinds_help, split_agent_list,
+    AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, BuildAgent, EvalSpec, KindInfo,
+    Resources, kinds_help, split_agent_list,
 };
 pub use under_limit::{MoveError, choose_under};
 

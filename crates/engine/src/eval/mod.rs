@@ -79,6 +79,19 @@ pub trait Evaluator: Send + Sync {
         let v = self.evaluate(pos);
         if player == pos.side_to_move() { v } else { -v }
     }
+
+    /// How many plies above its leaves the search gathers the leaves it may soon ask about
+    /// and hands them to [`Evaluator::prefetch`] in one call: for an evaluator whose every
+    /// call costs more than its arithmetic (one that calls Python, or a network on a GPU).
+    /// 0, the default: never (the search then runs exactly as without the hook).
+    fn prefetch_depth(&self) -> u32 {
+        0
+    }
+
+    /// Positions the search may soon ask [`Evaluator::evaluate`] about (some it will prune
+    /// away): an evaluator that batches values them in one call and answers from what it
+    /// kept. Asking about a position that was not fetched must still work.
+    fn prefetch(&self, _positions: &[Position]) {}
 }
 
 /// Why an evaluator could not be built.

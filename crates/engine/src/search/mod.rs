@@ -128,12 +128,18 @@ pub struct Searcher {
     order: Vec<usize>,
     /// The player searching (to move at the root): leaves are valued from their side.
     me: Player,
+    /// Plies above the leaves where the evaluator's batches are gathered (0: never).
+    prefetch_depth: u32,
+    /// The batch being gathered.
+    batch: Vec<Position>,
 }
 
 impl Searcher {
     /// A searcher that evaluates leaves with `eval`.
     pub fn new(eval: Arc<dyn Evaluator>, params: SearchParams) -> Self {
         Searcher {
+            prefetch_depth: eval.prefetch_depth(),
+            batch: Vec::new(),
             eval,
             table: Table::new(params.table_log2),
             params,
@@ -329,6 +335,17 @@ impl Searcher {
             self.deadline = None;
             self.interrupt = None;
         }
+        if depth <= self.prefetch_depth {
+            self.batch.clear();
+            for &col in &cols {
+                let mut child = *pos;
+                child.play_col(col);
+                if !child.last_move_won() && !child.is_full() {
+                    leaves_below(&child, depth - 1, &mut self.batch);
+                }
+            }
+            self.eval.prefetch(&self.batch);
+        }
         let (mut best_col, mut alpha) = (cols[0], -f64::INFINITY);
         for &col in &cols {
             let mut child = *pos;
@@ -411,6 +428,13 @@ impl Searcher {
                 }
             }
         }
+        // An evaluator that batches hears of the leaves below here at once (the root does
+        // it for searches shallower than its batches).
+        if depth == self.prefetch_depth {
+            self.batch.clear();
+            leaves_below(pos, depth, &mut self.batch);
+            self.eval.prefetch(&self.batch);
+        }
         let alpha_in = alpha;
         let g = pos.geometry();
         let mut best = -f64::INFINITY;
@@ -464,6 +488,30 @@ impl Searcher {
         self.table
             .store(key, depth, table::to_stored(best, ply), bound, best_col);
         best
+    }
+}
+
+/// The positions `depth` plies below `pos` that the search may value with the evaluator:
+/// reached by moves that do not hand over a win, from positions whose side to move cannot
+/// win at once, and not full.
+fn leaves_below(pos: &Position, depth: u32, out: &mut Vec<Position>) {
+    if depth == 0 {
+        out.push(*pos);
+        return;
+    }
+    if pos.can_win_next() {
+        return;
+    }
+    let safe = pos.possible_non_losing_moves();
+    let g = pos.geometry();
+    for col in 0..g.width() {
+        if safe & g.column_mask(col) != 0 {
+            let mut child = *pos;
+            child.play_col(col);
+            if !child.is_full() {
+                leaves_below(&child, depth - 1, out);
+            }
+        }
     }
 }
 

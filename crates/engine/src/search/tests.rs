@@ -147,3 +147,76 @@ fn safe_chooses_between_the_rule_alone_and_no_rule() {
     assert_eq!(with(Some(true)).choose(&w).column, 3);
     assert_eq!(with(Some(false)).choose(&w).column, 3);
 }
+
+/// An evaluator that batches: the window evaluator's values, counted by how they were asked
+/// for, with prefetched values kept by position.
+struct Batching {
+    inner: Arc<dyn Evaluator>,
+    depth: u32,
+    kept: std::sync::Mutex<std::collections::HashMap<(u64, u64), f64>>,
+    single: std::sync::atomic::AtomicUsize,
+    batches: std::sync::atomic::AtomicUsize,
+}
+
+impl Evaluator for Batching {
+    fn name(&self) -> String {
+        "batching".into()
+    }
+    fn evaluate(&self, pos: &Position) -> f64 {
+        let key = (pos.current_stones(), pos.mask());
+        if let Some(&v) = self.kept.lock().unwrap().get(&key) {
+            return v;
+        }
+        self.single
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.evaluate(pos)
+    }
+    fn prefetch_depth(&self) -> u32 {
+        self.depth
+    }
+    fn prefetch(&self, positions: &[Position]) {
+        self.batches
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut kept = self.kept.lock().unwrap();
+        for p in positions {
+            kept.insert((p.current_stones(), p.mask()), self.inner.evaluate(p));
+        }
+    }
+}
+
+#[test]
+fn an_evaluator_that_batches_hears_of_the_leaves_first_and_the_search_is_unchanged() {
+    let window = builtin("window", Geometry::STANDARD).unwrap();
+    let batching = |depth| {
+        Arc::new(Batching {
+            inner: window.clone(),
+            depth,
+            kept: Default::default(),
+            single: 0.into(),
+            batches: 0.into(),
+        })
+    };
+    for (moves, depth) in [("", 3), ("4453", 4), ("444", 1), ("1122", 2), ("3344", 5)] {
+        // The same values without the hook (prefetch depth 0: every leaf asked alone).
+        let plain = Searcher::new(batching(0), SearchParams::depth(depth)).choose(&pos(moves));
+        for prefetch in [1, 2] {
+            let b = batching(prefetch);
+            let r = Searcher::new(b.clone(), SearchParams::depth(depth)).choose(&pos(moves));
+            let what = format!("{moves:?} depth {depth}, batches {prefetch} plies up");
+            assert_eq!(
+                (r.column, r.value, r.nodes),
+                (plain.column, plain.value, plain.nodes),
+                "{what}"
+            );
+            assert!(
+                b.batches.load(std::sync::atomic::Ordering::Relaxed) > 0,
+                "{what}"
+            );
+            assert_eq!(
+                b.single.load(std::sync::atomic::Ordering::Relaxed),
+                0,
+                "every leaf was fetched first: {what}"
+            );
+        }
+    }
+}

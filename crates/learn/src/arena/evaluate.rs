@@ -4,9 +4,10 @@
 //! by move against the solver on benchmark sets.
 
 use super::estimate::{Estimate, elo_difference, score_estimate, wilson};
-use super::grade::{GradeError, grade_positions};
+use super::grade::{GradeError, grade_positions_until};
 use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
-use connect4_engine::agents::{AgentError, AgentSpec};
+use connect4_engine::Interrupt;
+use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec};
 use connect4_engine::game::{Geometry, Position};
 use connect4_engine::progress::Progress;
 use connect4_engine::solver::SolverPool;
@@ -301,17 +302,45 @@ fn play_match(
     cfg: &EvaluateConfig,
     agent: &AgentSpec,
     progress: &dyn Progress,
+    stop: &Interrupt,
+) -> Result<MatchReport, EvaluateError> {
+    let make = || Ok(agent.factory_with_book(cfg.geometry, cfg.book.clone())?);
+    match_against_baseline(cfg, agent.label(), &make, progress, stop)
+}
+
+/// An external agent's match against the baseline.
+fn play_factory_match(
+    cfg: &EvaluateConfig,
+    factory: &AgentFactory,
+    progress: &dyn Progress,
+    stop: &Interrupt,
+) -> Result<MatchReport, EvaluateError> {
+    let make = || Ok(factory.clone());
+    match_against_baseline(cfg, factory.spec().label(), &make, progress, stop)
+}
+
+/// The agent `make` builds (fresh for every seed, as a tournament of specs builds it)
+/// against the baseline, all seeds pooled.
+fn match_against_baseline(
+    cfg: &EvaluateConfig,
+    label: &str,
+    make: &dyn Fn() -> Result<AgentFactory, EvaluateError>,
+    progress: &dyn Progress,
+    stop: &Interrupt,
 ) -> Result<MatchReport, EvaluateError> {
     let mut scores = Vec::new();
     let mut per_seed = Vec::new();
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut ms, mut base_ms) = (0.0, 0.0);
     let (mut as_first, mut as_second) = (SideRecord::default(), SideRecord::default());
-    let label = agent.label().to_string();
+    let label = label.to_string();
     for k in 0..cfg.seeds {
-        let t = Tournament::with_book(
+        let baseline = cfg
+            .baseline
+            .factory_with_book(cfg.geometry, cfg.book.clone())?;
+        let t = Tournament::from_factories(
             TournamentConfig {
-                agents: vec![agent.clone(), cfg.baseline.clone()],
+                agents: Vec::new(),
                 games: cfg.games,
                 openings: cfg.openings,
                 seed: cfg.seed + k as u64,
@@ -319,9 +348,9 @@ fn play_match(
                 geometry: cfg.geometry,
                 side: cfg.side,
             },
-            cfg.book.clone(),
+            vec![make()?, baseline],
         )?;
-        let summary = t.run(progress)?;
+        let summary = t.run_until(progress, stop)?;
         let p = &summary.pairings[0];
         wins += p.wins;
         draws += p.draws;
@@ -378,12 +407,23 @@ fn grade_sets(
     cfg: &EvaluateConfig,
     agent: &AgentSpec,
     progress: &dyn Progress,
+    stop: &Interrupt,
 ) -> Result<Vec<SetErrors>, EvaluateError> {
     let factory = agent.factory_with_book(cfg.geometry, cfg.book.clone())?;
+    grade_factory(cfg, &factory, progress, stop)
+}
+
+/// Grades the agents of `factory` on every benchmark set.
+fn grade_factory(
+    cfg: &EvaluateConfig,
+    factory: &AgentFactory,
+    progress: &dyn Progress,
+    stop: &Interrupt,
+) -> Result<Vec<SetErrors>, EvaluateError> {
     let solvers = SolverPool::new(cfg.tt_mib).with_book(cfg.book.clone());
     let mut out = Vec::new();
     for (name, positions) in &cfg.bench {
-        let moves = grade_positions(&factory, positions, cfg.jobs, &solvers, progress)?;
+        let moves = grade_positions_until(factory, positions, cfg.jobs, &solvers, progress, stop)?;
         let errors = moves.iter().filter(|m| m.error).count();
         out.push(SetErrors {
             set: name.clone(),
@@ -408,28 +448,51 @@ pub fn evaluate(
     cfg: &EvaluateConfig,
     progress: &dyn Progress,
 ) -> Result<EvaluateReport, EvaluateError> {
-    if cfg.agents.is_empty() {
+    evaluate_with(cfg, &[], progress, &Interrupt::new())
+}
+
+/// [`evaluate`], with the agents of `external` (factories the caller built: Python policies
+/// and evaluators) evaluated after the specs of `cfg.agents`, alike but for the equal-time
+/// match (an external agent has no time budget to set), and ended early by `stop` (then an
+/// error: [`TournamentError::Interrupted`] or the grading's).
+pub fn evaluate_with(
+    cfg: &EvaluateConfig,
+    external: &[AgentFactory],
+    progress: &dyn Progress,
+    stop: &Interrupt,
+) -> Result<EvaluateReport, EvaluateError> {
+    if cfg.agents.is_empty() && external.is_empty() {
         return Err(EvaluateError::NoAgents);
     }
     if cfg.games == 0 || cfg.seeds == 0 {
         return Err(EvaluateError::NoGames);
     }
-    let baseline_errors = grade_sets(cfg, &cfg.baseline, progress)?;
+    let baseline_errors = grade_sets(cfg, &cfg.baseline, progress, stop)?;
     let mut agents = Vec::new();
     for agent in &cfg.agents {
-        let vs_baseline = play_match(cfg, agent, progress)?;
+        let vs_baseline = play_match(cfg, agent, progress, stop)?;
         let equal_time = match cfg.equal_time {
             true => match agent.with_time_budget(vs_baseline.baseline_ms_per_move) {
-                Some(timed) => Some(play_match(cfg, &timed, progress)?),
+                Some(timed) => Some(play_match(cfg, &timed, progress, stop)?),
                 None => None,
             },
             false => None,
         };
-        let errors = grade_sets(cfg, agent, progress)?;
+        let errors = grade_sets(cfg, agent, progress, stop)?;
         agents.push(AgentReport {
             agent: agent.label().to_string(),
             vs_baseline,
             equal_time,
+            errors,
+        });
+    }
+    for factory in external {
+        let vs_baseline = play_factory_match(cfg, factory, progress, stop)?;
+        let errors = grade_factory(cfg, factory, progress, stop)?;
+        agents.push(AgentReport {
+            agent: factory.spec().label().to_string(),
+            vs_baseline,
+            equal_time: None,
             errors,
         });
     }

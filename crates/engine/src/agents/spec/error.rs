@@ -10,6 +10,12 @@ pub enum AgentError {
     /// Nothing was given.
     #[error("empty agent spec")]
     Empty,
+    /// An external agent's spec asked to build itself: only its factory knows how.
+    #[error("agent '{spec}' is supplied by its caller: it has no spec to build it from")]
+    External {
+        /// Its name.
+        spec: String,
+    },
     /// A double quote is opened and never closed.
     #[error("agent spec '{spec}': a double quote is not closed")]
     OpenQuote {

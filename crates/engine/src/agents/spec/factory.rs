@@ -150,12 +150,18 @@ impl AgentSpec {
             )))),
             _ => None,
         };
+        if self.kind == AgentKind::External {
+            return Err(AgentError::External {
+                spec: self.text.clone(),
+            });
+        }
         Ok(AgentFactory {
             spec: self.clone(),
             geom,
             eval,
             perfect,
             judge,
+            external: None,
         })
     }
 }
@@ -181,6 +187,13 @@ fn fallback(geom: Geometry, depth: u32, resources: &Resources) -> Result<Fallbac
     })
 }
 
+/// Builds the agents of an [`AgentKind::External`] factory: whatever a caller outside the
+/// library plays (a Python function), one fresh agent per game as the arena asks.
+pub trait BuildAgent: Send + Sync {
+    /// A new agent for one game; `seed` feeds agents that use randomness.
+    fn build(&self, seed: u64) -> Box<dyn Agent>;
+}
+
 /// Builds fresh agents of one spec (one per game), sharing loaded evaluators.
 #[derive(Clone)]
 pub struct AgentFactory {
@@ -191,6 +204,8 @@ pub struct AgentFactory {
     perfect: Option<Arc<PerfectShared>>,
     /// What the dial's judges share (exact scores found, warm solvers, the fallback).
     judge: Option<Arc<JudgeShared>>,
+    /// The builder of an external agent.
+    external: Option<Arc<dyn BuildAgent>>,
 }
 
 impl AgentFactory {
@@ -214,6 +229,23 @@ impl AgentFactory {
             eval: Some(eval),
             perfect: None,
             judge: None,
+            external: None,
+        }
+    }
+
+    /// A factory of agents `builder` makes, named `label` (an agent the caller supplies,
+    /// such as a Python policy, in an arena beside spec agents).
+    pub fn external(label: &str, geom: Geometry, builder: Arc<dyn BuildAgent>) -> AgentFactory {
+        AgentFactory {
+            spec: AgentSpec {
+                text: label.to_string(),
+                kind: AgentKind::External,
+            },
+            geom,
+            eval: None,
+            perfect: None,
+            judge: None,
+            external: Some(builder),
         }
     }
 
@@ -241,6 +273,11 @@ impl AgentFactory {
         let name = self.spec.text.clone();
         Ok(match &self.spec.kind {
             AgentKind::Random => Box::new(RandomAgent::new(name, seed)),
+            AgentKind::External => self
+                .external
+                .as_ref()
+                .expect("external factories carry their builder")
+                .build(seed),
             AgentKind::Search { params, .. } => {
                 let eval = self.eval.clone().expect("search agents have an evaluator");
                 Box::new(SearchAgent::new(name, Searcher::new(eval, params.clone())))

@@ -36,7 +36,7 @@ mod factory;
 mod kinds;
 
 pub use error::AgentError;
-pub use factory::{AgentFactory, Resources};
+pub use factory::{AgentFactory, BuildAgent, Resources};
 pub use kinds::{AGENT_KINDS, KindInfo, kinds_help};
 
 use crate::eval;
@@ -146,6 +146,9 @@ pub enum AgentKind {
         /// How fast its estimate moves.
         rates: crate::agents::AdaptiveRates,
     },
+    /// An agent the caller supplies (a Python policy), built by the [`BuildAgent`] its
+    /// factory holds ([`AgentFactory::external`]): it has no spec text beyond its name.
+    External,
 }
 
 /// A parsed agent spec; [`AgentSpec::factory`] turns it into agents.

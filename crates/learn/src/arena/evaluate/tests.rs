@@ -53,3 +53,67 @@ fn a_strong_agent_scores_high_and_errs_less() {
     assert_eq!(r.baseline_errors[0].positions, 3);
     assert_eq!(r.agents[0].errors[0].positions, 3);
 }
+
+/// Plays the leftmost legal column: an agent a caller supplies.
+struct Leftmost;
+
+impl connect4_engine::agents::Agent for Leftmost {
+    fn name(&self) -> &str {
+        "leftmost"
+    }
+    fn choose(&mut self, turn: &connect4_engine::agents::Turn) -> usize {
+        let p = &turn.position;
+        (0..p.width()).find(|&c| p.can_play(c)).unwrap_or(0)
+    }
+}
+
+impl connect4_engine::agents::BuildAgent for Leftmost {
+    fn build(&self, _seed: u64) -> Box<dyn connect4_engine::agents::Agent> {
+        Box::new(Leftmost)
+    }
+}
+
+#[test]
+fn an_external_agent_is_evaluated_as_a_spec_is_and_a_stop_ends_the_evaluation() {
+    let g = Geometry::STANDARD;
+    let external = AgentFactory::external("leftmost", g, std::sync::Arc::new(Leftmost));
+    let bench = vec![(Position::from_moves(g, "4453").unwrap(), None)];
+    let cfg = EvaluateConfig {
+        agents: Vec::new(),
+        baseline: "easy".parse().unwrap(),
+        games: 4,
+        seeds: 1,
+        openings: 0,
+        seed: 1,
+        bench: vec![("one".into(), bench)],
+        equal_time: true,
+        jobs: 1,
+        tt_mib: 8,
+        geometry: g,
+        side: Side::Both,
+        book: Some(connect4_engine::solver::book::embedded()),
+    };
+    let quiet = connect4_engine::progress::Quiet;
+    let r = evaluate_with(
+        &cfg,
+        std::slice::from_ref(&external),
+        &quiet,
+        &Interrupt::new(),
+    )
+    .unwrap();
+    let a = &r.agents[0];
+    assert_eq!(a.agent, "leftmost");
+    assert_eq!(a.vs_baseline.games, 4);
+    assert!(
+        a.equal_time.is_none(),
+        "an external agent has no time budget to set"
+    );
+    assert_eq!(a.errors[0].positions, 1);
+    // Its spec cannot build it again: only its factory can.
+    let e = external.spec().factory(g).err().unwrap().to_string();
+    assert!(e.contains("supplied by its caller"), "{e}");
+    // Stopped before it starts: no report of a part.
+    let stop = Interrupt::new();
+    stop.cancel();
+    assert!(evaluate_with(&cfg, &[external], &quiet, &stop).is_err());
+}

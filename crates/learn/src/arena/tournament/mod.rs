@@ -233,8 +233,9 @@ pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec
 
 impl Tournament {
     /// A tournament of agents already built into factories (some may hold evaluators that
-    /// exist only in memory); `config.agents` is replaced by the factories' specs.
-    pub(crate) fn from_factories(
+    /// exist only in memory, or be external agents such as Python policies);
+    /// `config.agents` is replaced by the factories' specs.
+    pub fn from_factories(
         mut config: TournamentConfig,
         factories: Vec<AgentFactory>,
     ) -> Result<Self, TournamentError> {
