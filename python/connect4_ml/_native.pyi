@@ -112,6 +112,8 @@ class Agent:
         name: str = "python-eval",
         batch: int = 64,
         takes: str = "positions",
+        hybrid: bool = False,
+        playouts: Optional[int] = None,
         width: int = 7,
         height: int = 6,
     ) -> Agent: ...

@@ -320,9 +320,12 @@ impl Agent {
     /// returns one value per position, from the side to move's point of view, in [-1, 1]
     /// (clamped). The search gathers the leaves a ply or two above them and asks in batches
     /// of up to `batch` positions, so a vectorised model or a network is not called once
-    /// per node. `depth` plies (default 3) or `ms` milliseconds a move.
+    /// per node. `depth` plies (default 3) or `ms` milliseconds a move. With `hybrid=True`
+    /// the evaluation is phase-based as the `hybrid` evaluator's: the function alone to ply
+    /// 9, blended half and half with `playouts` Monte Carlo rollouts to ply 19, rollouts
+    /// after.
     #[staticmethod]
-    #[pyo3(signature = (evaluator, depth = None, ms = None, name = "python-eval".to_string(), batch = Nat(64), takes = "positions", width = Nat(7), height = Nat(6)))]
+    #[pyo3(signature = (evaluator, depth = None, ms = None, name = "python-eval".to_string(), batch = Nat(64), takes = "positions", hybrid = false, playouts = None, width = Nat(7), height = Nat(6)))]
     #[allow(clippy::too_many_arguments)]
     fn from_evaluator(
         evaluator: Bound<'_, PyAny>,
@@ -331,6 +334,8 @@ impl Agent {
         name: String,
         batch: Nat,
         takes: &str,
+        hybrid: bool,
+        playouts: Option<Nat>,
         width: Nat,
         height: Nat,
     ) -> PyResult<Agent> {
@@ -360,8 +365,22 @@ impl Agent {
             batch.get(),
             failure.clone(),
         );
-        let factory =
-            connect4_engine::agents::AgentFactory::search(&name, g, Arc::new(eval), params);
+        let eval: Arc<dyn connect4_engine::eval::Evaluator> = if hybrid {
+            use connect4_engine::eval::{
+                DEFAULT_PLAYOUTS, Hybrid, MonteCarlo, Phases, PlayoutPolicy,
+            };
+            let n = playouts.map_or(DEFAULT_PLAYOUTS, |p| p.get() as u32).max(1);
+            let rollouts = MonteCarlo::new(g, n, PlayoutPolicy::Smart, 0);
+            Arc::new(Hybrid::new(Arc::new(eval), rollouts, Phases::default()))
+        } else {
+            if playouts.is_some() {
+                return Err(err(
+                    "playouts: only with hybrid=True (the rollouts of the later phases)",
+                ));
+            }
+            Arc::new(eval)
+        };
+        let factory = connect4_engine::agents::AgentFactory::search(&name, g, eval, params);
         Agent::external(factory, failure, width, height)
     }
 

@@ -168,6 +168,26 @@ def test_an_evaluator_of_arrays_and_its_bad_answers():
         c4.Agent.from_policy(3)
 
 
+def test_a_python_evaluator_in_the_hybrid_phases_is_asked_only_where_the_model_counts():
+    def open_position(stones, seed):
+        while True:
+            p, _ = c4.random_board(stones, rng=seed)
+            if not p.is_over and len(p.legal_moves(non_losing=True)) > 1:
+                return p
+            seed += 1000
+
+    f = Counting()
+    agent = c4.Agent.from_evaluator(f, depth=2, hybrid=True, playouts=20)
+    assert 0 <= agent.move(open_position(12, 1)) < 7  # the blend (to ply 19) asks the model
+    assert f.calls > 0
+    f = Counting()
+    agent = c4.Agent.from_evaluator(f, depth=2, hybrid=True, playouts=20)
+    assert 0 <= agent.move(open_position(22, 2)) < 7  # from ply 20 on: rollouts alone
+    assert f.positions == 0
+    with pytest.raises(c4.Connect4Error, match="playouts"):
+        c4.Agent.from_evaluator(f, playouts=10)
+
+
 def test_an_evaluator_agent_plays_in_the_ladder_beside_specs():
     mine = c4.Agent.from_evaluator(centre_value, depth=2, name="centre:depth=2")
     summary = c4.tournament([mine, "random", "handtuned:depth=2"], games=8, seed=11)

@@ -118,6 +118,21 @@ impl Evaluator for Hybrid {
             }
         }
     }
+
+    /// The model's batches: a model that batches (a Python one) keeps doing so in the
+    /// phases that ask it.
+    fn prefetch_depth(&self) -> u32 {
+        self.model.prefetch_depth()
+    }
+
+    fn prefetch(&self, positions: &[Position]) {
+        let asked: Vec<Position> = positions
+            .iter()
+            .filter(|p| self.phases.phase(p.moves_played()) != Phase::Rollouts)
+            .copied()
+            .collect();
+        self.model.prefetch(&asked);
+    }
 }
 
 #[cfg(test)]
