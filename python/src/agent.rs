@@ -166,6 +166,23 @@ impl Agent {
     }
 }
 
+/// Checks what `Agent.from_*` (`what`) was given: a function, and a board it can play on.
+fn user_code(
+    f: &Bound<'_, PyAny>,
+    what: &str,
+    width: Nat,
+    height: Nat,
+) -> PyResult<(usize, usize, connect4_engine::Geometry)> {
+    if !f.is_callable() {
+        return Err(err(format!(
+            "{what}: expected a function, got {}",
+            crate::args::short_repr(f)
+        )));
+    }
+    let (width, height) = (width.get(), height.get());
+    Ok((width, height, geometry(width, height)?))
+}
+
 /// An agent argument: a spec string or an `Agent` (one made from Python code among them).
 pub enum AgentArg<'py> {
     /// A spec.
@@ -295,14 +312,7 @@ impl Agent {
         width: Nat,
         height: Nat,
     ) -> PyResult<Agent> {
-        if !policy.is_callable() {
-            return Err(err(format!(
-                "from_policy: expected a function, got {}",
-                crate::args::short_repr(&policy)
-            )));
-        }
-        let (width, height) = (width.get(), height.get());
-        let g = geometry(width, height)?;
+        let (width, height, g) = user_code(&policy, "from_policy", width, height)?;
         let failure = Arc::new(Failure::default());
         let builder = crate::external::PolicyBuilder {
             name: name.clone(),
@@ -339,14 +349,7 @@ impl Agent {
         width: Nat,
         height: Nat,
     ) -> PyResult<Agent> {
-        if !evaluator.is_callable() {
-            return Err(err(format!(
-                "from_evaluator: expected a function, got {}",
-                crate::args::short_repr(&evaluator)
-            )));
-        }
-        let (width, height) = (width.get(), height.get());
-        let g = geometry(width, height)?;
+        let (width, height, g) = user_code(&evaluator, "from_evaluator", width, height)?;
         let depth = depth.map_or(3, Nat::get);
         if !(1..=20).contains(&depth) {
             return Err(err(format!("depth={depth}: from 1 to 20 plies")));

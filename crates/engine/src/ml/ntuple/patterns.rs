@@ -50,6 +50,7 @@ impl TupleMask {
 /// A position's two boards (occupied cells and low bits) interleaved bit by bit, so that one
 /// extraction per half reads a pattern's digits in order: bit `2i` is the low bit of board
 /// bit `i`, bit `2i + 1` its occupied bit; `[0]` holds board bits 0-31, `[1]` bits 32-63.
+#[cfg(target_arch = "x86_64")]
 type Interleaved = [u64; 2];
 
 /// Interleaves `mask` (occupied) and `lo` (low bits) as [`Interleaved`] says.

@@ -270,6 +270,7 @@ pub fn embedded() -> Arc<Book> {
 }
 
 /// Files at least this large are mapped rather than read.
+#[cfg(not(target_arch = "wasm32"))]
 const MAP_FROM: u64 = 1 << 16;
 
 /// The bytes of a book file: mapped read-only when large (and the platform maps files),

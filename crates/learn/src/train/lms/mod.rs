@@ -89,20 +89,7 @@ pub fn train_with(
     if let Some(c) = checkpointing {
         c.check()?;
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(connect4_engine::seed::derive_seed(
-        config.seed,
-        connect4_engine::seed::Stream::LmsSelfPlay,
-        &[],
-    ));
-    let mut initial = [0.0; N_WEIGHTS];
-    for w in &mut initial {
-        *w = rng.gen_range(-config.init_scale..=config.init_scale);
-    }
-    // Given starting weights replace the random ones after these were drawn, so the rest of
-    // the run (openings, sampling) sees the same random numbers either way.
-    if let Some(start) = config.start {
-        initial = start;
-    }
+    let (rng, initial) = starting_weights(config);
     let restored = match checkpointing {
         Some(c) if c.resume => load_checkpoint(&c.path, config)?,
         _ => None,
@@ -161,6 +148,22 @@ pub fn train_with(
         records: run.records,
         evaluations: run.evaluations,
     })
+}
+
+/// The run's random stream and its starting weights: seeded random ones, or the given ones
+/// (drawn over all the same, so the rest of the run, openings and sampling, sees the same
+/// random numbers either way).
+fn starting_weights(config: &LmsConfig) -> (ChaCha8Rng, [f64; N_WEIGHTS]) {
+    let mut rng = ChaCha8Rng::seed_from_u64(connect4_engine::seed::derive_seed(
+        config.seed,
+        connect4_engine::seed::Stream::LmsSelfPlay,
+        &[],
+    ));
+    let mut initial = [0.0; N_WEIGHTS];
+    for w in &mut initial {
+        *w = rng.gen_range(-config.init_scale..=config.init_scale);
+    }
+    (rng, config.start.unwrap_or(initial))
 }
 
 /// The self-play loop's state: the trainee, its games and matches, the best weights so far.
