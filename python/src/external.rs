@@ -121,6 +121,15 @@ fn board_cells(p: &connect4_engine::Position, out: &mut Vec<i8>) {
     }
 }
 
+/// Whether `e` says a value was not what was asked (a `TypeError`, `ValueError` or
+/// `OverflowError`), not that something else happened meanwhile (`KeyboardInterrupt`).
+fn is_bad_value(py: Python<'_>, e: &PyErr) -> bool {
+    use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+    e.is_instance_of::<PyTypeError>(py)
+        || e.is_instance_of::<PyValueError>(py)
+        || e.is_instance_of::<PyOverflowError>(py)
+}
+
 /// A Python policy playing as an agent of the library.
 pub struct PolicyAgent {
     name: String,
@@ -145,12 +154,16 @@ impl PolicyAgent {
         };
         // A handler the user set (an alarm) runs here, between their calls.
         py.check_signals()?;
-        let col: i64 = answer.extract().map_err(|_| {
-            err(format!(
-                "policy {}: returned {}, not a column number",
-                self.name,
-                crate::args::short_repr(&answer)
-            ))
+        let col: i64 = answer.extract().map_err(|e| {
+            if is_bad_value(py, &e) {
+                err(format!(
+                    "policy {}: returned {}, not a column number",
+                    self.name,
+                    crate::args::short_repr(&answer)
+                ))
+            } else {
+                e
+            }
         })?;
         let w = pos.width();
         if col < 0 || col as usize >= w || !pos.can_play(col as usize) {
@@ -277,11 +290,17 @@ impl PyEvaluator {
             .and_then(|a| a.call_method0("ravel"))
             .and_then(|a| a.call_method0("tolist"))
             .and_then(|a| a.extract())
-            .map_err(|_| {
-                bad(format!(
-                    "returned {}, not one number per position",
-                    crate::args::short_repr(&answer)
-                ))
+            .map_err(|e| {
+                // Only a value that is not numbers is the user's answer's fault: an exception
+                // raised meanwhile (Ctrl-C, an alarm's handler) goes on as it is.
+                if is_bad_value(py, &e) {
+                    bad(format!(
+                        "returned {}, not one number per position",
+                        crate::args::short_repr(&answer)
+                    ))
+                } else {
+                    e
+                }
             })?;
         if values.len() != positions.len() {
             return Err(bad(format!(
