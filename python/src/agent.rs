@@ -1,14 +1,13 @@
-//! `Agent`: any agent spec as a player; tournaments and `bench agent` as functions that
-//! return plain dicts (the JSON the CLI writes).
+//! `Agent`: any agent spec as a player, or a Python policy or evaluator made one; the
+//! arguments that name an agent (a spec or an `Agent`). The arena's functions are in
+//! `arena.rs`.
 
 use crate::args::Nat;
 use crate::bridge::{interruptible, lock_until};
 use crate::errors::err;
 use crate::external::{Failure, Takes};
-use crate::model::to_python;
 use crate::position::geometry;
 use connect4_engine::agents::{Adaptive, AdaptiveState, AgentKind, AgentSpec, Turn};
-use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -52,27 +51,6 @@ pub fn parse_spec(spec: &str, models: Option<&Path>) -> PyResult<AgentSpec> {
         )));
     }
     Ok(found)
-}
-
-/// The agents of `agents`: a list (or tuple) of specs and `Agent`s.
-fn agent_list<'py>(agents: &Bound<'py, PyAny>) -> PyResult<Vec<AgentArg<'py>>> {
-    if agents.is_instance_of::<pyo3::types::PyString>() {
-        return Err(err(format!(
-            "agents: expected a list of agent specs, e.g. [\"easy\", \"gbt:depth=3\"], got the \
-             string {}",
-            crate::args::short_repr(agents)
-        )));
-    }
-    let items = agents.try_iter().map_err(|_| {
-        err(format!(
-            "agents: expected a list of agent specs (strings) or Agents, got {}",
-            crate::args::short_repr(agents)
-        ))
-    })?;
-    items
-        .enumerate()
-        .map(|(i, a)| AgentArg::read(&a?, &format!("agents[{i}]")))
-        .collect()
 }
 
 /// The player an `Agent` holds: any agent, or the adaptive agent, whose state can be read,
@@ -192,7 +170,7 @@ pub enum AgentArg<'py> {
 }
 
 impl<'py> AgentArg<'py> {
-    fn read(ob: &Bound<'py, PyAny>, what: &str) -> PyResult<AgentArg<'py>> {
+    pub(crate) fn read(ob: &Bound<'py, PyAny>, what: &str) -> PyResult<AgentArg<'py>> {
         if let Ok(a) = ob.cast::<Agent>() {
             return Ok(AgentArg::Object(a.clone()));
         }
@@ -205,7 +183,7 @@ impl<'py> AgentArg<'py> {
     }
 
     /// Its factory for boards of `g`.
-    fn factory(
+    pub(crate) fn factory(
         &self,
         g: connect4_engine::Geometry,
         models: Option<&Path>,
@@ -219,34 +197,11 @@ impl<'py> AgentArg<'py> {
     }
 
     /// Where its Python code's exceptions go (none for a spec).
-    fn failure(&self) -> Option<Arc<Failure>> {
+    pub(crate) fn failure(&self) -> Option<Arc<Failure>> {
         match self {
             AgentArg::Object(a) => Some(a.get().failure.clone()),
             AgentArg::Spec(_) => None,
         }
-    }
-}
-
-/// Runs `work` (a call that plays the agents of `args`) with their Python code's failures
-/// routed to `stop`: the first exception their code raised ends the call with it.
-fn with_failures<T>(
-    failures: &[Arc<Failure>],
-    stop: &connect4_engine::Interrupt,
-    work: impl FnOnce() -> PyResult<T>,
-) -> PyResult<T> {
-    for f in failures {
-        f.arm(stop);
-    }
-    let out = work();
-    let mut first = None;
-    for f in failures {
-        if let Some(e) = f.take() {
-            first.get_or_insert(e);
-        }
-    }
-    match first {
-        Some(e) => Err(e),
-        None => out,
     }
 }
 
@@ -406,7 +361,7 @@ impl Agent {
         // The lock is taken on the worker, without the GIL (see `Solver::run`); Ctrl-C stops
         // the move through the agent's interrupt.
         let stop = crate::bridge::call_interrupt();
-        with_failures(std::slice::from_ref(&self.failure), &stop, || {
+        crate::arena::with_failures(std::slice::from_ref(&self.failure), &stop, || {
             interruptible(py, &stop, || {
                 let mut held = lock_until(&self.inner, &stop)?;
                 Some(connect4_engine::agents::choose_under(
@@ -486,211 +441,4 @@ impl Agent {
     fn __repr__(&self) -> String {
         format!("Agent({:?})", self.spec)
     }
-}
-
-/// A round robin between `agents` (specs, or `Agent`s: those made from Python code play
-/// too): `games` per pairing, colours alternating,
-/// `openings` random plies first. Returns the summary dict `c4 tournament` writes (pairings,
-/// Elo, ms per move) with every game under "games".
-#[pyfunction]
-#[pyo3(signature = (agents, games = Nat(20), openings = Nat(2), seed = Nat(0), jobs = Nat(1), width = Nat(7), height = Nat(6), models = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn tournament<'py>(
-    py: Python<'py>,
-    agents: &Bound<'py, PyAny>,
-    games: Nat,
-    openings: Nat,
-    seed: Nat,
-    jobs: Nat,
-    width: Nat,
-    height: Nat,
-    models: Option<PathBuf>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let agents = agent_list(agents)?;
-    let (games, openings, seed, jobs) = (games.get(), openings.get(), seed.0, jobs.get());
-    let g = geometry(width.get(), height.get())?;
-    let factories = agents
-        .iter()
-        .map(|a| a.factory(g, models.as_deref()))
-        .collect::<PyResult<Vec<_>>>()?;
-    let failures: Vec<Arc<Failure>> = agents.iter().filter_map(AgentArg::failure).collect();
-    let t = Tournament::from_factories(
-        TournamentConfig {
-            agents: Vec::new(),
-            games,
-            openings,
-            seed,
-            jobs,
-            geometry: g,
-            side: Default::default(),
-        },
-        factories,
-    )
-    .map_err(err)?;
-    let stop = crate::bridge::call_interrupt();
-    let summary = with_failures(&failures, &stop, || {
-        interruptible(py, &stop, || {
-            t.run_until(&connect4_engine::progress::Quiet, &stop)
-        })?
-        .map_err(err)
-    })?;
-    let out = to_python(py, &summary)?;
-    out.set_item("games", to_python(py, &summary.rows)?)?;
-    Ok(out)
-}
-
-/// Benchmark files as `{name: path}` or a list of paths (each named by its file name).
-fn named_sets(sets: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PathBuf)>> {
-    Ok(if let Ok(d) = sets.cast::<pyo3::types::PyDict>() {
-        d.iter()
-            .map(|(k, v)| {
-                let bad = || err("sets: expected {name: path} or a list of paths");
-                Ok((
-                    k.extract::<String>().map_err(|_| bad())?,
-                    v.extract::<PathBuf>().map_err(|_| bad())?,
-                ))
-            })
-            .collect::<PyResult<_>>()?
-    } else {
-        if sets.is_instance_of::<pyo3::types::PyString>() {
-            return Err(err(format!(
-                "sets: expected a list of paths or {{name: path}}, got the string {}",
-                crate::args::short_repr(sets)
-            )));
-        }
-        sets.extract::<Vec<PathBuf>>()
-            .map_err(|_| err("sets: expected a list of paths or {name: path}"))?
-            .into_iter()
-            .map(|p| {
-                let name = p
-                    .file_name()
-                    .map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into());
-                (name, p)
-            })
-            .collect()
-    })
-}
-
-/// Plays `agent` (a spec or an `Agent`) against `baseline` and grades its moves on `sets`
-/// (`{name: path}` or a list of benchmark files, the first `positions` of each; none: no
-/// grading), as `c4 evaluate` does: returns the report `evaluate.json` holds, with the
-/// score's and the Elo difference's 95% intervals and the results as first and as second
-/// player. `side` is "both" (colours alternate), "first" or "second".
-#[pyfunction]
-#[pyo3(signature = (agent, baseline = "handtuned:depth=3", side = "both", games = Nat(400), seeds = Nat(1), openings = Nat(2), seed = Nat(0), sets = None, positions = Nat(200), jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn evaluate<'py>(
-    py: Python<'py>,
-    agent: &Bound<'py, PyAny>,
-    baseline: &str,
-    side: &str,
-    games: Nat,
-    seeds: Nat,
-    openings: Nat,
-    seed: Nat,
-    sets: Option<&Bound<'py, PyAny>>,
-    positions: Nat,
-    jobs: Nat,
-    tt_mib: Nat,
-    width: Nat,
-    height: Nat,
-    models: Option<PathBuf>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let g = geometry(width.get(), height.get())?;
-    let side = match side {
-        "both" => arena::Side::Both,
-        "first" | "x" => arena::Side::First,
-        "second" | "o" => arena::Side::Second,
-        other => {
-            return Err(err(format!(
-                "side={other:?}: \"both\" (alternating), \"first\" or \"second\""
-            )));
-        }
-    };
-    let agent = AgentArg::read(agent, "agent")?;
-    let factory = agent.factory(g, models.as_deref())?;
-    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
-    let mut bench = Vec::new();
-    if let Some(sets) = sets {
-        for (name, path) in named_sets(sets)? {
-            let graded = arena::read_graded_file(&path, g, Some(positions.get())).map_err(err)?;
-            bench.push((name, graded));
-        }
-    }
-    let cfg = arena::evaluate::EvaluateConfig {
-        agents: Vec::new(),
-        baseline: parse_spec(baseline, models.as_deref())?,
-        games: games.get(),
-        seeds: seeds.get(),
-        openings: openings.get(),
-        seed: seed.0,
-        bench,
-        equal_time: false,
-        jobs: jobs.get(),
-        tt_mib: tt_mib.get(),
-        geometry: g,
-        side,
-        book: Some(connect4_engine::solver::book::embedded()),
-    };
-    let stop = crate::bridge::call_interrupt();
-    let report = with_failures(&failures, &stop, || {
-        interruptible(py, &stop, || {
-            arena::evaluate::evaluate_with(
-                &cfg,
-                std::slice::from_ref(&factory),
-                &connect4_engine::progress::Quiet,
-                &stop,
-            )
-        })?
-        .map_err(err)
-    })?;
-    to_python(py, &report)
-}
-
-/// Grades `agent` (a spec or an `Agent`) on benchmark files (`{name: path}` or a list of paths): per set the
-/// mistakes (moves whose win/draw/loss value is below the best move's) with their 95% Wilson
-/// interval, as `c4 bench agent` reports them. `limit` takes the first N positions of each.
-#[pyfunction]
-#[pyo3(signature = (agent, sets, limit = None, jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn bench_agent<'py>(
-    py: Python<'py>,
-    agent: &Bound<'py, PyAny>,
-    sets: &Bound<'py, PyAny>,
-    limit: Option<Nat>,
-    jobs: Nat,
-    tt_mib: Nat,
-    width: Nat,
-    height: Nat,
-    models: Option<PathBuf>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let limit = limit.map(Nat::get);
-    let (jobs, tt_mib, width, height) = (jobs.get(), tt_mib.get(), width.get(), height.get());
-    let named = named_sets(sets)?;
-    let g = geometry(width, height)?;
-    let agent = AgentArg::read(agent, "agent")?;
-    let factory = agent.factory(g, models.as_deref())?;
-    let label = factory.spec().label().to_string();
-    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
-    let solvers = connect4_engine::solver::SolverPool::new(tt_mib);
-    let mut summaries = Vec::new();
-    for (name, path) in &named {
-        let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
-        let stop = crate::bridge::call_interrupt();
-        let graded = with_failures(&failures, &stop, || {
-            interruptible(py, &stop, || {
-                arena::grade_positions_until(
-                    &factory,
-                    &positions,
-                    jobs,
-                    &solvers,
-                    &connect4_engine::progress::Quiet,
-                    &stop,
-                )
-            })?
-            .map_err(err)
-        })?;
-        summaries.push(GradeSummary::from_moves(&label, name, &graded));
-    }
-    to_python(py, &summaries)
 }

@@ -4,6 +4,7 @@
 //! with the library's message.
 
 mod agent;
+mod arena;
 mod args;
 mod bench;
 mod bridge;
@@ -29,9 +30,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position::random_board, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(model::feature_names, m)?)?;
-    m.add_function(wrap_pyfunction!(agent::tournament, m)?)?;
-    m.add_function(wrap_pyfunction!(agent::bench_agent, m)?)?;
-    m.add_function(wrap_pyfunction!(agent::evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::bench_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(data::read_uci, m)?)?;
     m.add_function(wrap_pyfunction!(data::read_labelled, m)?)?;
     m.add_function(wrap_pyfunction!(bench::rust_features_seconds, m)?)?;
