@@ -323,7 +323,7 @@ fn flag_hint(e: &anyhow::Error) -> Option<&'static str> {
 pub fn run(cli: Cli) -> Result<()> {
     let reads_book = !matches!(
         cli.command,
-        Command::Predict(_) | Command::Train(_) | Command::Plot(_) | Command::Deploy(_)
+        Command::Predict(_) | Command::Plot(_) | Command::Deploy(_)
     );
     let book = if reads_book || cli.book.is_some() {
         choose_book(cli.book.as_deref(), cli.no_book)?
@@ -344,7 +344,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Evaluate(a) => evaluate::run(a, book),
         Command::Play(a) => play::run(a, book),
         Command::Data(c) => data::run(c, book),
-        Command::Train(c) => train::run(c),
+        Command::Train(c) => train::run(c, book),
         Command::Plot(a) => plot::run(a),
         Command::Serve(a) => serve::run(a, book),
         Command::Pipeline(a) => pipeline::run(a, book),

@@ -10,7 +10,7 @@ use connect4_engine::game::Geometry;
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_engine::progress::Progress;
 use connect4_learn::train::ntuple::{
-    CurvePoint, CurveProbe, Job, Machine, NTupleConfig, train_job,
+    CurvePoint, CurveProbe, Guide, Job, Machine, NTupleConfig, train_job,
 };
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -48,6 +48,10 @@ pub fn run(
     let machine = Machine {
         threads: rayon::current_num_threads().max(1),
         curve_every: cfg.games,
+        guide: Guide::new(
+            connect4_engine::solver::SolverPool::new(connect4_engine::solver::DEFAULT_TT_MIB)
+                .with_book(config.book.clone()),
+        ),
         ..Machine::default()
     };
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench

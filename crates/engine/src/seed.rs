@@ -73,6 +73,9 @@ pub enum Stream {
     Level,
     /// The switching opponent's two agents.
     Switch,
+    /// The guided openings of n-tuple self-play: which games are guided, their length and
+    /// the solver's tie-breaks (parts: game).
+    NTupleGuide,
 }
 
 impl Stream {
@@ -105,6 +108,7 @@ impl Stream {
             Stream::BookSample => 0xb00c_0001,
             Stream::Level => 0x1e7e_0001,
             Stream::Switch => 0x1e7e_0002,
+            Stream::NTupleGuide => 0x7e_0006,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

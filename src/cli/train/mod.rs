@@ -41,11 +41,11 @@ pub enum TrainCommand {
 }
 
 /// Runs a `c4 train` subcommand.
-pub fn run(cmd: TrainCommand) -> Result<()> {
+pub fn run(cmd: TrainCommand, book: super::BookChoice) -> Result<()> {
     match cmd {
         TrainCommand::Gbt(a) => gbt::run_gbt(a),
         TrainCommand::Lms(a) => lms::run_lms(a),
-        TrainCommand::Ntuple(a) => ntuple::run_ntuple(*a),
+        TrainCommand::Ntuple(a) => ntuple::run_ntuple(*a, book),
         TrainCommand::NtuplePick(a) => pick::run_pick(a),
     }
 }

@@ -6,8 +6,8 @@ use clap::Args;
 use connect4_engine::Geometry;
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_learn::train::ntuple::{
-    CurveProbe, Job, Machine, NTupleConfig, RecipeError, collapse, kept_summary, recipe_keys,
-    train_job,
+    CurveProbe, Guide, Job, Machine, NTupleConfig, RecipeError, collapse, kept_summary,
+    recipe_keys, train_job,
 };
 use std::path::PathBuf;
 
@@ -166,7 +166,7 @@ fn quoted(v: &str) -> String {
     }
 }
 
-pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
+pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<()> {
     let geom = Geometry::default();
     let config = a.recipe()?;
     if a.print_recipe {
@@ -208,6 +208,12 @@ pub(super) fn run_ntuple(a: NTupleArgs) -> Result<()> {
             threads,
             curve_every: a.curve_every,
             keep_best: a.keep_best,
+            // The guided openings' solver reads the run's book (`--book`; the 12-ply one
+            // in the repository answers every opening by lookups).
+            guide: Guide::new(
+                connect4_engine::solver::SolverPool::new(connect4_engine::solver::DEFAULT_TT_MIB)
+                    .with_book(book),
+            ),
         },
         checkpoint_every: a.checkpoint_every,
         resume: a.resume,

@@ -87,6 +87,25 @@ impl PerfectShared {
         self.optimal.lock().map(|m| m.len()).unwrap_or(0)
     }
 
+    /// The columns of `pos` that `perfect:ties=random` chooses among (bit c = column c):
+    /// every winning column when one wins at once, else those of the best exact score (the
+    /// fastest win, the slowest loss). Remembered, so a position asked again costs a lookup;
+    /// a solver is lent from the pool only for a position not seen before. What trainers
+    /// ask when the solver picks where games start: exact, so the same whichever thread
+    /// asks first and whatever book the pool reads.
+    pub fn optimal_columns(&self, pos: &Position) -> Result<u16, SolverError> {
+        if let Some(m) = self.lookup(pos) {
+            return Ok(m);
+        }
+        let mut solver = self.solvers.lend(pos.geometry())?;
+        // A solver an agent handed back may still carry that agent's interrupt.
+        solver.set_interrupt(None);
+        let mask = optimal_mask(&mut solver, pos, Ties::Random)
+            .expect("a solver with no interrupt proves every position");
+        self.remember(pos, mask);
+        Ok(mask)
+    }
+
     fn lookup(&self, pos: &Position) -> Option<u16> {
         let (key, mirrored) = canonical(pos);
         let mask = *self.optimal.lock().ok()?.get(&key)?;
@@ -188,38 +207,7 @@ impl Perfect {
         if let Some(m) = self.shared.lookup(pos) {
             return Some(m);
         }
-        let g = pos.geometry();
-        let wins = pos.winning_cells() & pos.possible();
-        let mask = if wins != 0 {
-            (0..g.width())
-                .filter(|&c| wins & g.column_mask(c) != 0)
-                .fold(0u16, |m, c| m | 1 << c)
-        } else {
-            let solver = self.solver();
-            let target = solver.solve(pos);
-            if solver.was_interrupted() {
-                return None;
-            }
-            // Every child scores at least -target from its side; optimal ones exactly. By
-            // value, a won position accepts every child lost for the other side.
-            let bound = if self.settings.ties == Ties::Value && target > 0 {
-                -1
-            } else {
-                -target
-            };
-            let mut mask = 0u16;
-            for col in pos.legal_columns().collect::<Vec<_>>() {
-                let mut child = *pos;
-                child.play_col(col);
-                if self.solver().score_at_most(&child, bound) {
-                    mask |= 1 << col;
-                }
-                if self.solver().was_interrupted() {
-                    return None;
-                }
-            }
-            mask
-        };
+        let mask = optimal_mask(&mut self.solver, pos, self.settings.ties)?;
         self.shared.remember(pos, mask);
         Some(mask)
     }
@@ -239,6 +227,44 @@ impl Perfect {
         let cols: Vec<usize> = cols.collect();
         (!cols.is_empty()).then(|| cols[self.rng.gen_range(0..cols.len())])
     }
+}
+
+/// The columns of `pos` that `ties` counts as optimal (bit c = column c): every winning
+/// column when one wins at once, else those of the best exact score (by value alone with
+/// [`Ties::Value`]); `None` when the solver was interrupted before it proved them.
+fn optimal_mask(solver: &mut Solver, pos: &Position, ties: Ties) -> Option<u16> {
+    let g = pos.geometry();
+    let wins = pos.winning_cells() & pos.possible();
+    if wins != 0 {
+        return Some(
+            (0..g.width())
+                .filter(|&c| wins & g.column_mask(c) != 0)
+                .fold(0u16, |m, c| m | 1 << c),
+        );
+    }
+    let target = solver.solve(pos);
+    if solver.was_interrupted() {
+        return None;
+    }
+    // Every child scores at least -target from its side; optimal ones exactly. By value, a
+    // won position accepts every child lost for the other side.
+    let bound = if ties == Ties::Value && target > 0 {
+        -1
+    } else {
+        -target
+    };
+    let mut mask = 0u16;
+    for col in pos.legal_columns().collect::<Vec<_>>() {
+        let mut child = *pos;
+        child.play_col(col);
+        if solver.score_at_most(&child, bound) {
+            mask |= 1 << col;
+        }
+        if solver.was_interrupted() {
+            return None;
+        }
+    }
+    Some(mask)
 }
 
 impl Agent for Perfect {

@@ -82,6 +82,19 @@ pub enum LearnExplored {
     All,
 }
 
+/// Which side the solver plays in a guided opening (`guide.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GuidedSide {
+    /// The second player: the network's first-player lines against best defence.
+    Second,
+    /// The first player: perfect attack, which the network defends.
+    First,
+    /// Each in turn (the second in even-numbered games, the first in odd ones).
+    #[default]
+    Both,
+}
+
 /// Which source comes first when both are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -113,6 +126,13 @@ pub struct NTupleConfig {
     pub lambda: f32,
     /// Random plies that open each self-play game (more variety in what it sees).
     pub opening: usize,
+    /// The share of self-play games that start where a guided opening ends (0: none; see
+    /// `guide.rs`).
+    pub guided: f32,
+    /// The most plies of a guided opening (each has 1 to this many, uniformly).
+    pub guided_plies: usize,
+    /// Which side the solver plays in a guided opening.
+    pub guided_side: GuidedSide,
     /// Passes over the labelled positions.
     pub epochs: usize,
     /// Step size of the supervised passes.
@@ -235,6 +255,20 @@ impl NTupleConfig {
                 "lane_games",
                 self.lane_games.to_string(),
                 "from 1 to 1,000,000 games a lane a round",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.guided) {
+            return bad(
+                "guided",
+                self.guided.to_string(),
+                "a share of the games in [0, 1]",
+            );
+        }
+        if !(1..=12).contains(&self.guided_plies) {
+            return bad(
+                "guided_plies",
+                self.guided_plies.to_string(),
+                "from 1 to 12 plies (the 12-ply book answers those at once)",
             );
         }
         if self.opening > 8 {

@@ -40,6 +40,9 @@ pub enum NTupleTrainError {
         #[source]
         source: rayon::ThreadPoolBuildError,
     },
+    /// The solver of the guided openings could not be had.
+    #[error("the guided openings' solver: {0}")]
+    Guide(#[source] connect4_engine::solver::SolverError),
 }
 
 /// Why self-play stopped: the weights left the range any sane run keeps them in.

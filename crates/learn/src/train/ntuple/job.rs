@@ -245,6 +245,7 @@ fn copy_atomic(from: &Path, to: &Path) -> Result<(), ModelFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::ntuple::Guide;
     use connect4_engine::ml::ntuple::NTupleLayout;
     use connect4_engine::progress::Quiet;
 
@@ -278,6 +279,7 @@ mod tests {
                 threads: 2,
                 curve_every: 0,
                 keep_best: true,
+                guide: Guide::default(),
             },
             checkpoint_every: 0,
             resume: false,
@@ -330,6 +332,7 @@ mod tests {
             threads: 1,
             curve_every: 0,
             keep_best: true,
+            guide: Guide::default(),
         };
         let kept = super::super::train_ntuple(
             &short.validate().unwrap(),
@@ -365,6 +368,7 @@ mod tests {
                 threads: 1,
                 curve_every: 0,
                 keep_best: true,
+                guide: Guide::default(),
             },
             checkpoint_every: 10,
             resume: true,

@@ -21,6 +21,7 @@ mod config;
 mod curve;
 mod error;
 mod files;
+mod guide;
 mod job;
 mod lanes;
 mod pick;
@@ -33,11 +34,12 @@ pub use collapse::{
     best_point, collapse, fell_from, first_player_wins, handed_point, kept_summary,
 };
 pub use config::{
-    Explore, LearnExplored, Loss, NTupleConfig, Order, Rule, Target, ValidNTupleConfig,
+    Explore, GuidedSide, LearnExplored, Loss, NTupleConfig, Order, Rule, Target, ValidNTupleConfig,
 };
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use error::{Diverged, NTupleTrainError};
 pub use files::{NTupleReport, save_run, write_perfect_csv};
+pub use guide::Guide;
 pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
 pub use lanes::{SUMMED_LANES, TailAverage};
 pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};

@@ -39,6 +39,11 @@ impl Default for NTupleConfig {
     }
 }
 
+/// Keys added to the recipe after model files began recording theirs, each with the value
+/// that turns it off: what a recorded recipe without the key was trained with (the shipped
+/// recipe's value may differ).
+const ADDED_LATER: &[(&str, f64)] = &[("guided", 0.0)];
+
 /// `over` laid over `base`: tables merged key by key, any other value replaced.
 fn lay_over(base: &mut toml::Table, over: toml::Table) {
     for (key, value) in over {
@@ -247,6 +252,20 @@ impl NTupleConfig {
         toml::to_string(self).expect("a recipe has only plain values")
     }
 
+    /// Reads a recipe a model file recorded: as [`NTupleConfig::from_toml`], except that a key
+    /// the recipe gained after the file was trained reads as off (what it was trained with),
+    /// not as the shipped recipe's value.
+    fn from_recorded(text: &str, origin: &str) -> Result<NTupleConfig, RecipeError> {
+        let mut table: toml::Table = text.parse().map_err(|source| RecipeError::Parse {
+            origin: origin.to_string(),
+            source,
+        })?;
+        for &(key, off) in ADDED_LATER {
+            table.entry(key).or_insert(toml::Value::Float(off));
+        }
+        shipped().overridden(table, origin)
+    }
+
     /// Reads the recipe of `path`: a TOML file, or a model file that recorded the recipe
     /// it was trained with (`c4 train ntuple` records it).
     pub fn from_file(path: &Path) -> Result<NTupleConfig, RecipeError> {
@@ -268,7 +287,7 @@ impl NTupleConfig {
                 .ok_or_else(|| RecipeError::NoRecipe {
                     path: path.to_path_buf(),
                 })?;
-            return NTupleConfig::from_toml(&text, &format!("{} (its recipe)", path.display()));
+            return NTupleConfig::from_recorded(&text, &format!("{} (its recipe)", path.display()));
         }
         let text = String::from_utf8(bytes).map_err(|_| RecipeError::NotText {
             path: path.to_path_buf(),
@@ -400,6 +419,27 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("[ntuple]") && e.contains("gamez"), "{e}");
+    }
+
+    #[test]
+    fn a_recorded_recipe_without_a_later_key_reads_it_as_off() {
+        let guided = NTupleConfig {
+            guided: 0.7,
+            ..NTupleConfig::default()
+        };
+        let text = guided.to_toml();
+        assert_eq!(NTupleConfig::from_recorded(&text, "m").unwrap(), guided);
+        let old: String = text
+            .lines()
+            .filter(|l| !l.starts_with("guided ="))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(NTupleConfig::from_recorded(&old, "m").unwrap().guided, 0.0);
+        // A recipe file leaves keys out on purpose: they keep the shipped values.
+        assert_eq!(
+            NTupleConfig::from_toml(&old, "r").unwrap().guided,
+            NTupleConfig::default().guided
+        );
     }
 
     #[test]

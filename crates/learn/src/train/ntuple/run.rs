@@ -4,6 +4,7 @@
 
 use super::config::NTupleConfig;
 use super::curve::CurvePoint;
+use super::guide::Guide;
 use super::lanes::{TailAverage, TclState};
 use super::self_play::SyncTimes;
 pub use crate::train::run_loop::Checkpointing;
@@ -25,15 +26,19 @@ pub struct Machine {
     /// clearly below it ([`super::fell_from`]). It changes nothing a run learns, only which of the
     /// networks the curve measured is handed over, so it sees what the cadence lets it see.
     pub keep_best: bool,
+    /// The solver that plays the recipe's guided openings (its book only makes it fast).
+    pub guide: Guide,
 }
 
 impl Default for Machine {
-    /// Every core rayon sees; the curve every 500,000 games; the best point kept.
+    /// Every core rayon sees; the curve every 500,000 games; the best point kept; the guide's
+    /// solvers read the built-in book.
     fn default() -> Self {
         Machine {
             threads: rayon::current_num_threads().max(1),
             curve_every: 500_000,
             keep_best: true,
+            guide: Guide::default(),
         }
     }
 }

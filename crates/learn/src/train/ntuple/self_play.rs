@@ -24,6 +24,7 @@
 
 use super::config::{Explore, LearnExplored, NTupleConfig};
 use super::error::Diverged;
+use super::guide::{Guide, Scratch, guided_opening};
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, TailAverage, Weights, combine};
 use connect4_engine::game::{Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
@@ -125,6 +126,8 @@ pub(super) struct Worker {
     trace: Vec<(Vec<u32>, f32)>,
     /// Spare slot vectors.
     spare: Vec<Vec<u32>>,
+    /// The guided opening's scratch.
+    guided: Scratch,
 }
 
 /// The games of the round that contains game `g` of a recipe: rounds of `lanes x
@@ -140,12 +143,14 @@ pub(super) fn round_of(config: &NTupleConfig, g: usize, to: usize) -> std::ops::
 /// supplies the tuples. Rounds are counted from game 0, so a range that starts and ends at
 /// round boundaries (or at the run's last game) gives the same weights however the run is
 /// cut into calls. Returns where the time went.
+#[allow(clippy::too_many_arguments)] // what a stretch of games needs, each used as it is
 pub(super) fn self_play(
     config: &NTupleConfig,
     net: &NTupleNetwork,
     weights: &mut Weights,
     games: std::ops::Range<usize>,
     pool: &rayon::ThreadPool,
+    guide: &Guide,
     tail: TailFeed,
     progress: &dyn Progress,
 ) -> Result<SyncTimes, Diverged> {
@@ -198,7 +203,7 @@ pub(super) fn self_play(
                             let first = start + (k + lanes - start % lanes) % lanes;
                             let mut played = 0;
                             for g in (first..end).step_by(lanes) {
-                                self_play_game(config, net, compact, lane, g, worker);
+                                self_play_game(config, net, compact, lane, guide, g, worker);
                                 played += 1;
                             }
                             // Once a lane, not once a game: the progress bar sits behind
@@ -300,6 +305,7 @@ pub(super) fn self_play_game(
     net: &NTupleNetwork,
     compact: &Compact,
     weights: &mut Lane,
+    guide: &Guide,
     g: usize,
     w: &mut Worker,
 ) {
@@ -317,6 +323,18 @@ pub(super) fn self_play_game(
         pos.play_col(c);
     }
     if pos.last_move_won() || pos.is_full() {
+        return;
+    }
+    if !guided_opening(
+        config,
+        net,
+        compact,
+        weights,
+        guide,
+        g,
+        &mut pos,
+        &mut w.guided,
+    ) {
         return;
     }
     w.after.resize_with(geom.width(), Vec::new);

@@ -152,6 +152,12 @@ impl<'a> SelfPlayPart<'a> {
             .thread_name(|i| format!("c4-lane-{i}"))
             .build()
             .map_err(|source| NTupleTrainError::Threads { threads, source })?;
+        if config.guided > 0.0 {
+            machine
+                .guide
+                .ready(net.geometry())
+                .map_err(NTupleTrainError::Guide)?;
+        }
         Ok(SelfPlayPart {
             config,
             shared: Weights::new(&net, config.rule, state.tcl.as_ref()),
@@ -217,6 +223,7 @@ impl Trainer for SelfPlayPart<'_> {
             &mut self.shared,
             games.start..end,
             &self.pool,
+            &self.machine.guide,
             feed,
             self.progress,
         )?;

@@ -1,0 +1,285 @@
+//! Guided openings: where the solver may pick where a self-play game starts.
+//!
+//! A share of the games (`guided`) open with a few plies (1 to `guided_plies`) in which one
+//! side is the perfect player (`perfect:ties=random`: an optimal column, ties at random) and
+//! the other is the network as it plays (its greedy move under the one-move rule). Nothing
+//! is learned from those plies: the game starts where they end, and from there it is plain
+//! self-play. With the solver as second player, the start is a position the network's own
+//! first-player lines reach against best defence (where the perfect player grades it);
+//! with the solver as first player, a position of perfect attack that the network has to
+//! defend. Self-play alone can settle into lines it never leaves (a second player that
+//! never finds the refutation teaches the first player its losing line is a win); these
+//! starts keep the lines a perfect opponent would pick in what it plays.
+//!
+//! What the solver contributes is the opening's moves on its side, nothing else: no value,
+//! score or label reaches the weights. The answers are exact, so they are the same whichever
+//! thread asks first and whatever book the solvers read (the book only makes them fast: the
+//! 12-ply book answers every position of an opening of up to 12 plies by a lookup a move).
+
+use super::config::{GuidedSide, NTupleConfig};
+use super::lanes::Lane;
+use connect4_engine::agents::PerfectShared;
+use connect4_engine::game::{Geometry, Player, Position};
+use connect4_engine::ml::ntuple::{Compact, NTupleNetwork};
+use connect4_engine::seed::{Stream, derive_seed};
+use connect4_engine::solver::{SolverError, SolverPool};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// The solver that guides openings (its solvers, their book and the optimal columns found
+/// so far, shared by every lane). Part of the machine, not of the recipe: any book gives the
+/// same answers.
+#[derive(Clone)]
+pub struct Guide(Arc<PerfectShared>);
+
+impl Default for Guide {
+    /// Solvers of the default table size reading the built-in book.
+    fn default() -> Self {
+        Guide(Arc::new(PerfectShared::default()))
+    }
+}
+
+impl std::fmt::Debug for Guide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Guide")
+    }
+}
+
+impl Guide {
+    /// A guide whose solvers come from `solvers` (its table size and book).
+    pub fn new(solvers: SolverPool) -> Self {
+        Guide(Arc::new(PerfectShared::new(Arc::new(solvers))))
+    }
+
+    /// Lends one solver for `geom` and gives it back: the check a run makes before its first
+    /// game, so that a table that cannot be had is an error then, not inside a game.
+    pub(super) fn ready(&self, geom: Geometry) -> Result<(), SolverError> {
+        self.0.solvers().lend(geom).map(drop)
+    }
+}
+
+/// Scratch slots for valuing the network's moves in an opening.
+#[derive(Default)]
+pub(super) struct Scratch {
+    active: Vec<u32>,
+    numbers: Vec<u32>,
+    /// The last opening's moves.
+    moves: Vec<usize>,
+}
+
+/// Plays game `g`'s guided opening on `pos`, when the recipe guides that game: nothing when
+/// `config.guided` is 0 (no draw is made, so unguided recipes learn what they always did).
+/// Returns false when the opening ended the game (nobody learns from it).
+#[allow(clippy::too_many_arguments)] // the lane's view of the network, as self-play's game has it
+pub(super) fn guided_opening(
+    config: &NTupleConfig,
+    net: &NTupleNetwork,
+    compact: &Compact,
+    weights: &Lane,
+    guide: &Guide,
+    g: usize,
+    pos: &mut Position,
+    scratch: &mut Scratch,
+) -> bool {
+    scratch.moves.clear();
+    if config.guided <= 0.0 {
+        return true;
+    }
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(derive_seed(config.seed, Stream::NTupleGuide, &[g as u64]));
+    if rng.r#gen::<f32>() >= config.guided {
+        return true;
+    }
+    let plies = rng.gen_range(1..=config.guided_plies.max(1));
+    let solver_side = match config.guided_side {
+        GuidedSide::First => Player::First,
+        GuidedSide::Second => Player::Second,
+        GuidedSide::Both if g.is_multiple_of(2) => Player::Second,
+        GuidedSide::Both => Player::First,
+    };
+    let geom = pos.geometry();
+    for _ in 0..plies {
+        let col = if pos.side_to_move() == solver_side {
+            // The run checked before its first game that a solver can be lent; should the
+            // machine refuse one later, the game starts here rather than stop the run.
+            let Ok(mask) = guide.0.optimal_columns(pos) else {
+                return true;
+            };
+            let cols: Vec<usize> = (0..geom.width()).filter(|&c| mask >> c & 1 == 1).collect();
+            cols[rng.gen_range(0..cols.len())]
+        } else {
+            greedy(net, compact, weights, pos, scratch)
+        };
+        pos.play_col(col);
+        scratch.moves.push(col);
+        if pos.last_move_won() || pos.is_full() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The network's move as self-play's greedy move makes it: a win at once if there is one,
+/// never a column that hands one over (while another is left), else the afterstate it
+/// values best for the side to move (the leftmost of equals).
+fn greedy(
+    net: &NTupleNetwork,
+    compact: &Compact,
+    weights: &Lane,
+    pos: &Position,
+    s: &mut Scratch,
+) -> usize {
+    let geom = pos.geometry();
+    let wins = pos.winning_cells() & pos.possible();
+    let safe = pos.possible_non_losing_moves();
+    let allowed = if wins != 0 {
+        wins
+    } else if safe != 0 {
+        safe
+    } else {
+        pos.possible()
+    };
+    let sign = if pos.side_to_move() == Player::First {
+        1.0
+    } else {
+        -1.0
+    };
+    let mut best = (usize::MAX, f32::NEG_INFINITY);
+    for c in pos.legal_columns() {
+        if allowed & geom.column_mask(c) == 0 {
+            continue;
+        }
+        let after = pos.after(c).expect("a legal column");
+        let value = if after.last_move_won() {
+            sign
+        } else if after.is_full() {
+            0.0
+        } else {
+            net.active_into(&after, &mut s.active);
+            compact.numbers_into(&s.active, &mut s.numbers);
+            weights.value(&s.numbers)
+        };
+        if sign * value > best.1 {
+            best = (c, sign * value);
+        }
+    }
+    best.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::ntuple::config::Rule;
+    use crate::train::ntuple::lanes::Weights;
+    use connect4_engine::ml::ntuple::NTupleLayout;
+    use connect4_engine::solver::Solver;
+
+    /// A 5x4 board, a network of zero weights (its greedy move is the leftmost safe
+    /// column) and a recipe that guides the given share of games.
+    fn setup(guided: f32, side: GuidedSide) -> (NTupleConfig, NTupleNetwork, Weights) {
+        let geom = Geometry::new(5, 4).unwrap();
+        let config = NTupleConfig {
+            layout: NTupleLayout {
+                tuples: 6,
+                cells: 4,
+                sets: 2,
+                seed: 1,
+            },
+            guided,
+            guided_plies: 6,
+            guided_side: side,
+            ..NTupleConfig::default()
+        };
+        let net = NTupleNetwork::new(geom, config.layout).unwrap();
+        let weights = Weights::new(&net, Rule::Td, None);
+        (config, net, weights)
+    }
+
+    /// The openings of games 0..n: the moves each played, or `None` when it ended the game.
+    fn openings(
+        config: &NTupleConfig,
+        net: &NTupleNetwork,
+        w: &Weights,
+    ) -> Vec<Option<Vec<usize>>> {
+        let lane = Lane::new(w);
+        let guide = Guide::new(SolverPool::new(8));
+        let mut scratch = Scratch::default();
+        (0..200)
+            .map(|g| {
+                let mut pos = Position::new(net.geometry());
+                let open = guided_opening(
+                    config,
+                    net,
+                    &w.compact,
+                    &lane,
+                    &guide,
+                    g,
+                    &mut pos,
+                    &mut scratch,
+                );
+                open.then(|| scratch.moves.clone())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_solver_plays_its_side_optimally_and_the_network_its_greedy_moves() {
+        let (config, net, w) = setup(1.0, GuidedSide::Both);
+        let geom = net.geometry();
+        let mut solver = Solver::with_table_mib(geom, 8).unwrap();
+        let mut lengths = std::collections::BTreeSet::new();
+        for (g, moves) in openings(&config, &net, &w).into_iter().enumerate() {
+            let moves = moves.expect("no 5x4 game ends within 6 plies of these openings");
+            lengths.insert(moves.len());
+            let solver_moves_first = g % 2 == 1;
+            let mut pos = Position::new(geom);
+            for (ply, &col) in moves.iter().enumerate() {
+                if (ply % 2 == 0) == solver_moves_first {
+                    // An optimal column: its exact score is the position's.
+                    let best = solver.solve(&pos);
+                    let after = pos.after(col).unwrap();
+                    assert_eq!(-solver.solve(&after), best, "game {g} ply {ply}");
+                } else {
+                    // Zero weights value every afterstate alike: the leftmost safe column.
+                    let safe = pos.possible_non_losing_moves();
+                    let leftmost = (0..geom.width())
+                        .find(|&c| safe & geom.column_mask(c) != 0)
+                        .unwrap();
+                    assert_eq!(col, leftmost, "game {g} ply {ply}");
+                }
+                pos.play_col(col);
+            }
+        }
+        // Every length from 1 to guided_plies occurs.
+        assert_eq!(lengths, (1..=6).collect());
+    }
+
+    #[test]
+    fn the_share_guided_and_the_side_are_the_recipes() {
+        // Off: no game is guided.
+        let (config, net, w) = setup(0.0, GuidedSide::Both);
+        assert!(
+            openings(&config, &net, &w)
+                .iter()
+                .all(|m| m.as_deref() == Some(&[][..]))
+        );
+        // Half: some games, not all.
+        let (config, net, w) = setup(0.5, GuidedSide::Second);
+        let guided = openings(&config, &net, &w)
+            .iter()
+            .filter(|m| !m.as_deref().unwrap_or(&[]).is_empty())
+            .count();
+        assert!((60..140).contains(&guided), "{guided} of 200 guided");
+        // The solver as first player: every opening's first move is an optimal one.
+        let (config, net, w) = setup(1.0, GuidedSide::First);
+        let geom = net.geometry();
+        let mut solver = Solver::with_table_mib(geom, 8).unwrap();
+        let start = Position::new(geom);
+        let best = solver.solve(&start);
+        for moves in openings(&config, &net, &w).into_iter().flatten() {
+            let after = start.after(moves[0]).unwrap();
+            assert_eq!(-solver.solve(&after), best);
+        }
+    }
+}
