@@ -133,6 +133,10 @@ pub struct NTupleConfig {
     pub guided_plies: usize,
     /// Which side the solver plays in a guided opening.
     pub guided_side: GuidedSide,
+    /// The share of the solver's opening moves that are random columns handing over no
+    /// win at once (as `perfect:eps=E` plays): openings with the errors a fallible
+    /// opponent makes.
+    pub guided_eps: f32,
     /// Passes over the labelled positions.
     pub epochs: usize,
     /// Step size of the supervised passes.
@@ -262,6 +266,13 @@ impl NTupleConfig {
                 "guided",
                 self.guided.to_string(),
                 "a share of the games in [0, 1]",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.guided_eps) {
+            return bad(
+                "guided_eps",
+                self.guided_eps.to_string(),
+                "a share of the solver's moves in [0, 1]",
             );
         }
         if !(1..=12).contains(&self.guided_plies) {

@@ -101,9 +101,26 @@ pub(super) fn guided_opening(
     let geom = pos.geometry();
     for _ in 0..plies {
         let col = if pos.side_to_move() == solver_side {
+            // As `perfect:ties=random,eps=E` plays: a share of random columns that hand
+            // over no win at once (drawn only when the recipe asks, so that the draws of
+            // recipes without it stay as they were), else an optimal one.
+            let random = config.guided_eps > 0.0 && rng.r#gen::<f32>() < config.guided_eps;
+            let mask = if random {
+                let safe = pos.possible_non_losing_moves();
+                let safe_cols = (0..geom.width())
+                    .filter(|&c| safe & geom.column_mask(c) != 0)
+                    .fold(0u16, |m, c| m | 1 << c);
+                if safe_cols != 0 {
+                    Ok(safe_cols)
+                } else {
+                    guide.0.optimal_columns(pos)
+                }
+            } else {
+                guide.0.optimal_columns(pos)
+            };
             // The run checked before its first game that a solver can be lent; should the
             // machine refuse one later, the game starts here rather than stop the run.
-            let Ok(mask) = guide.0.optimal_columns(pos) else {
+            let Ok(mask) = mask else {
                 return true;
             };
             let cols: Vec<usize> = (0..geom.width()).filter(|&c| mask >> c & 1 == 1).collect();
@@ -271,6 +288,24 @@ mod tests {
             .filter(|m| !m.as_deref().unwrap_or(&[]).is_empty())
             .count();
         assert!((60..140).contains(&guided), "{guided} of 200 guided");
+        // With eps 1 every move of the solver is a random safe one: some are not optimal.
+        let (mut config, net, w) = setup(1.0, GuidedSide::Both);
+        config.guided_eps = 1.0;
+        let geom = net.geometry();
+        let mut solver = Solver::with_table_mib(geom, 8).unwrap();
+        let mut erred = 0;
+        for (g, moves) in openings(&config, &net, &w).into_iter().enumerate() {
+            let mut pos = Position::new(geom);
+            for (ply, &col) in moves.unwrap_or_default().iter().enumerate() {
+                if (ply % 2 == 0) == (g % 2 == 1) {
+                    assert!(pos.possible_non_losing_moves() & geom.column_mask(col) != 0);
+                    let after = pos.after(col).unwrap();
+                    erred += usize::from(-solver.solve(&after) < solver.solve(&pos));
+                }
+                pos.play_col(col);
+            }
+        }
+        assert!(erred > 20, "{erred} random moves that were not optimal");
         // The solver as first player: every opening's first move is an optimal one.
         let (config, net, w) = setup(1.0, GuidedSide::First);
         let geom = net.geometry();
