@@ -49,4 +49,6 @@ pub use self_play::SyncTimes;
 pub use trainer::train_ntuple;
 
 #[cfg(test)]
+mod reproducible_tests;
+#[cfg(test)]
 mod tests;

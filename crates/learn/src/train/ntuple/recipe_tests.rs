@@ -1,0 +1,150 @@
+//! Tests of `recipe.rs`: the shipped file, keys and flags, recorded recipes, bad input.
+
+use super::*;
+
+#[test]
+fn the_shipped_recipe_file_is_the_default_and_round_trips() {
+    let shipped = NTupleConfig::from_toml(SHIPPED_RECIPE, "recipes/ntuple.toml").unwrap();
+    assert_eq!(shipped, NTupleConfig::default());
+    let again = NTupleConfig::from_toml(&shipped.to_toml(), "written").unwrap();
+    assert_eq!(again, shipped);
+    // A partial recipe keeps the shipped values elsewhere.
+    let short = NTupleConfig::from_toml("games = 1000\n[layout]\ncells = 6\n", "x").unwrap();
+    assert_eq!((short.games, short.layout.cells), (1000, 6));
+    assert_eq!(short.rate, shipped.rate);
+    assert_eq!(short.layout.tuples, shipped.layout.tuples);
+    assert_eq!(
+        (short.tail, short.loss, short.explore),
+        (shipped.tail, shipped.loss, shipped.explore)
+    );
+}
+
+#[test]
+fn every_key_of_a_recipe_has_a_flag_and_help_from_the_shipped_file() {
+    let keys = recipe_keys();
+    let table = toml::Table::try_from(NTupleConfig::default()).unwrap();
+    let mut all: Vec<String> = Vec::new();
+    for (k, v) in &table {
+        match v {
+            toml::Value::Table(t) => all.extend(t.keys().map(|s| format!("{k}.{s}"))),
+            _ => all.push(k.clone()),
+        }
+    }
+    let mut listed: Vec<String> = keys.iter().map(|k| k.key.clone()).collect();
+    listed.sort();
+    all.sort();
+    assert_eq!(listed, all);
+    let flag = |key: &str| keys.iter().find(|k| k.key == key).unwrap();
+    assert_eq!(flag("layout.seed").flag, "layout-seed");
+    assert_eq!(flag("layout.cells").flag, "cells");
+    assert_eq!(flag("rate_final").flag, "rate-final");
+    assert!(
+        flag("rate_final").help.contains("TD step size"),
+        "{:?}",
+        flag("rate_final")
+    );
+    assert!(keys.iter().all(|k| !k.help.is_empty()), "{keys:?}");
+    // A partial table laid over a recipe changes only its keys.
+    let t: toml::Table = "games = 9\n[layout]\ncells = 6\n".parse().unwrap();
+    let c = NTupleConfig::default().overridden(t, "x").unwrap();
+    assert_eq!((c.games, c.layout.cells, c.layout.tuples), (9, 6, 70));
+    let t: toml::Table = "gamez = 9\n".parse().unwrap();
+    let e = NTupleConfig::default()
+        .overridden(t, "[ntuple]")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("[ntuple]") && e.contains("gamez"), "{e}");
+}
+
+#[test]
+fn the_pure_self_play_recipe_is_whole_and_guides_nothing() {
+    let text = include_str!("../../../../../recipes/ntuple-selfplay.toml");
+    // Every key written out: the file says the same whatever the shipped recipe says.
+    let table: toml::Table = text.parse().unwrap();
+    let full = toml::Table::try_from(NTupleConfig::default()).unwrap();
+    for key in full.keys() {
+        assert!(
+            table.contains_key(key),
+            "recipes/ntuple-selfplay.toml lacks {key}"
+        );
+    }
+    let c = NTupleConfig::from_toml(text, "recipes/ntuple-selfplay.toml").unwrap();
+    assert_eq!(c.guided, 0.0);
+    assert_eq!(c.games, 7_000_000);
+}
+
+#[test]
+fn a_recorded_recipe_without_a_later_key_reads_it_as_off() {
+    let guided = NTupleConfig {
+        guided: 0.7,
+        ..NTupleConfig::default()
+    };
+    let text = guided.to_toml();
+    assert_eq!(NTupleConfig::from_recorded(&text, "m").unwrap(), guided);
+    let old: String = text
+        .lines()
+        .filter(|l| !l.starts_with("guided ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(NTupleConfig::from_recorded(&old, "m").unwrap().guided, 0.0);
+    // A recipe file leaves keys out on purpose: they keep the shipped values.
+    assert_eq!(
+        NTupleConfig::from_toml(&old, "r").unwrap().guided,
+        NTupleConfig::default().guided
+    );
+}
+
+#[test]
+fn bad_recipes_and_settings_are_refused_with_what_and_where() {
+    let e = |t: &str| {
+        NTupleConfig::from_toml(t, "r.toml")
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(e("gamez = 5").contains("r.toml"), "{}", e("gamez = 5"));
+    assert!(e("gamez = 5").contains("gamez"));
+    assert!(e("rate = \"fast\"").contains("rate"));
+    assert!(e("loss = \"hinge\"").contains("hinge"));
+    assert!(e("rate = 2.0").contains("rate = 2"));
+    assert!(e("lanes = 0").contains("lanes"));
+    let mut c = NTupleConfig::default();
+    c.set("rate", "0.003").unwrap();
+    c.set("loss", "mse").unwrap();
+    c.set("layout.cells", "6").unwrap();
+    c.set("safe", "false").unwrap();
+    assert_eq!(
+        (c.rate, c.loss, c.layout.cells, c.safe),
+        (0.003, super::super::Loss::Mse, 6, false)
+    );
+    let s = |k: &str, v: &str| NTupleConfig::default().set(k, v).unwrap_err().to_string();
+    assert!(
+        s("rat", "1").contains("no such setting"),
+        "{}",
+        s("rat", "1")
+    );
+    assert!(s("rule", "sgd").contains("sgd"), "{}", s("rule", "sgd"));
+    assert!(s("layout.cols", "3").contains("no such setting"));
+    assert!(
+        s("games", "-4").contains("--set games=-4"),
+        "{}",
+        s("games", "-4")
+    );
+    assert!(s("epsilon", "1.5").contains("epsilon"));
+    // The cause is kept: a value out of range is the check's own error, a value of the
+    // wrong type the TOML reader's, each under the --set that gave it.
+    let e = NTupleConfig::default().set("lanes", "0").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--set lanes=0: lanes = 0: from 1 to 1024 lanes"
+    );
+    let RecipeError::SetValue { source, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        matches!(**source, RecipeError::Invalid { .. }),
+        "{source:?}"
+    );
+    let e = NTupleConfig::default().set("rate", "\"fast\"").unwrap_err();
+    let cause = std::error::Error::source(&e).expect("a cause");
+    assert!(std::error::Error::source(cause).is_some(), "{e}");
+}
