@@ -295,9 +295,11 @@ fn a_recipe_file_trains_and_a_model_file_retrains_itself_on_any_number_of_thread
 }
 
 #[test]
-fn the_shipped_network_records_the_shipped_recipe() {
+fn the_shipped_network_records_the_pure_self_play_recipe() {
     // `c4 train ntuple --recipe models/ntuple.bin` trains the shipped file again, and so does
-    // plain `c4 train ntuple`: the file records the recipe of recipes/ntuple.toml, seed included.
+    // `--recipe recipes/ntuple-selfplay.toml`: the file records that recipe, seed included.
+    // (The default recipe, with guided openings, made no network as strong a second player:
+    // models/README.md.)
     let from_file = ok(
         &c4(&[
             "train",
@@ -308,11 +310,25 @@ fn the_shipped_network_records_the_shipped_recipe() {
         ]),
         "print the shipped network's recipe",
     );
-    let shipped = ok(
+    let self_play = ok(
+        &c4(&[
+            "train",
+            "ntuple",
+            "--recipe",
+            "recipes/ntuple-selfplay.toml",
+            "--print-recipe",
+        ]),
+        "print the pure self-play recipe",
+    );
+    assert_eq!(from_file, self_play);
+    assert!(from_file.contains("seed = 92\n"), "{from_file}");
+    assert!(from_file.contains("games = 7000000\n"), "{from_file}");
+    // Trained before guided openings existed: the key reads as off, not as the default's.
+    assert!(from_file.contains("guided = 0.0\n"), "{from_file}");
+    let default = ok(
         &c4(&["train", "ntuple", "--print-recipe"]),
         "print the default recipe",
     );
-    assert_eq!(from_file, shipped);
-    assert!(from_file.contains("seed = 92\n"), "{from_file}");
-    assert!(from_file.contains("games = 7000000\n"), "{from_file}");
+    assert!(default.contains("guided = 0.75\n"), "{default}");
+    assert!(default.contains("games = 3500000\n"), "{default}");
 }

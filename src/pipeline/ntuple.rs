@@ -48,10 +48,7 @@ pub fn run(
     let machine = Machine {
         threads: rayon::current_num_threads().max(1),
         curve_every: cfg.games,
-        guide: Guide::new(
-            connect4_engine::solver::SolverPool::new(connect4_engine::solver::DEFAULT_TT_MIB)
-                .with_book(config.book.clone()),
-        ),
+        guide: Guide::with_book(config.book.clone()),
         ..Machine::default()
     };
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench

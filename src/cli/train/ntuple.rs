@@ -210,10 +210,7 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
             keep_best: a.keep_best,
             // The guided openings' solver reads the run's book (`--book`; the 12-ply one
             // in the repository answers every opening by lookups).
-            guide: Guide::new(
-                connect4_engine::solver::SolverPool::new(connect4_engine::solver::DEFAULT_TT_MIB)
-                    .with_book(book),
-            ),
+            guide: Guide::with_book(book),
         },
         checkpoint_every: a.checkpoint_every,
         resume: a.resume,

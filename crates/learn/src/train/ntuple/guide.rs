@@ -52,6 +52,14 @@ impl Guide {
         Guide(Arc::new(PerfectShared::new(Arc::new(solvers))))
     }
 
+    /// A guide with solvers of the default table size reading `book`, or the built-in book
+    /// when the run reads none (`--no-book`): without a book every opening position would
+    /// be a search of seconds to minutes, and a book changes no answer, only its cost.
+    pub fn with_book(book: Option<Arc<connect4_engine::solver::book::Book>>) -> Self {
+        let book = book.unwrap_or_else(connect4_engine::solver::book::embedded);
+        Guide::new(SolverPool::new(connect4_engine::solver::DEFAULT_TT_MIB).with_book(Some(book)))
+    }
+
     /// Lends one solver for `geom` and gives it back: the check a run makes before its first
     /// game, so that a table that cannot be had is an error then, not inside a game.
     pub(super) fn ready(&self, geom: Geometry) -> Result<(), SolverError> {
