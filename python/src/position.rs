@@ -182,15 +182,10 @@ impl Position {
         }
         let p = &self.inner;
         let g = p.geometry();
-        let keep = if !non_losing {
-            p.possible()
-        } else if p.can_win_next() {
-            p.winning_cells() & p.possible()
+        let keep = if non_losing {
+            p.one_move_rule_cells()
         } else {
-            match p.possible_non_losing_moves() {
-                0 => p.possible(),
-                safe => safe,
-            }
+            p.possible()
         };
         p.legal_columns()
             .filter(|&c| keep & g.column_mask(c) != 0)

@@ -91,6 +91,31 @@ impl Position {
         possible & !(opponent_win >> 1)
     }
 
+    /// The playable cells the one-move rule allows: the winning ones when a stone wins at
+    /// once, else those that hand the opponent no immediate win, else (a lost position still
+    /// plays) every playable cell. Self-play's greedy moves and guided openings choose among
+    /// these.
+    ///
+    /// ```
+    /// use connect4_engine::game::{Geometry, Position};
+    /// let g = Geometry::STANDARD;
+    /// let win = Position::from_moves(g, "121212").unwrap(); // the first player wins in column 1
+    /// assert_eq!(win.one_move_rule_cells(), win.possible() & g.column_mask(0));
+    /// let block = Position::from_moves(g, "12121").unwrap(); // the second player must block
+    /// assert_eq!(block.one_move_rule_cells(), block.possible() & g.column_mask(0));
+    /// ```
+    #[inline]
+    pub fn one_move_rule_cells(&self) -> u64 {
+        let wins = self.winning_cells() & self.possible();
+        if wins != 0 {
+            return wins;
+        }
+        match self.possible_non_losing_moves() {
+            0 => self.possible(),
+            safe => safe,
+        }
+    }
+
     /// How many winning cells the player to move would have after playing `bit`: the move
     /// ordering heuristic (moves that create threats first).
     ///

@@ -156,15 +156,7 @@ fn greedy(
     s: &mut Scratch,
 ) -> usize {
     let geom = pos.geometry();
-    let wins = pos.winning_cells() & pos.possible();
-    let safe = pos.possible_non_losing_moves();
-    let allowed = if wins != 0 {
-        wins
-    } else if safe != 0 {
-        safe
-    } else {
-        pos.possible()
-    };
+    let allowed = pos.one_move_rule_cells();
     let sign = if pos.side_to_move() == Player::First {
         1.0
     } else {

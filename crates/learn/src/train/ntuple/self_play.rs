@@ -360,15 +360,7 @@ pub(super) fn self_play_game(
         let sign = if mover == Player::First { 1.0 } else { -1.0 };
         let mut best = (usize::MAX, f32::NEG_INFINITY);
         let allowed = if config.safe || config.explore == Explore::Safe {
-            let wins = pos.winning_cells() & pos.possible();
-            let safe = pos.possible_non_losing_moves();
-            if wins != 0 {
-                wins
-            } else if safe != 0 {
-                safe
-            } else {
-                pos.possible()
-            }
+            pos.one_move_rule_cells()
         } else {
             pos.possible()
         };
