@@ -329,6 +329,6 @@ fn the_shipped_network_records_the_pure_self_play_recipe() {
         &c4(&["train", "ntuple", "--print-recipe"]),
         "print the default recipe",
     );
-    assert!(default.contains("guided = 0.75\n"), "{default}");
+    assert!(default.contains("guided = 0.5\n"), "{default}");
     assert!(default.contains("games = 3500000\n"), "{default}");
 }
