@@ -129,6 +129,10 @@ pub struct NTupleConfig {
     /// The share of self-play games that start where a guided opening ends (0: none; see
     /// `guide.rs`).
     pub guided: f32,
+    /// ... at the last game (linear in between when either is 0, geometric otherwise, as the
+    /// step and exploration decay): guidance that fades leaves the last games, whose
+    /// weights the tail average hands over, to plain self-play.
+    pub guided_final: f32,
     /// The most plies of a guided opening (each has 1 to this many, uniformly).
     pub guided_plies: usize,
     /// Which side the solver plays in a guided opening.
@@ -268,6 +272,13 @@ impl NTupleConfig {
                 "a share of the games in [0, 1]",
             );
         }
+        if !(0.0..=1.0).contains(&self.guided_final) {
+            return bad(
+                "guided_final",
+                self.guided_final.to_string(),
+                "a share of the games in [0, 1]",
+            );
+        }
         if !(0.0..=1.0).contains(&self.guided_eps) {
             return bad(
                 "guided_eps",
@@ -301,6 +312,17 @@ impl NTupleConfig {
     /// does not average).
     pub(super) fn tail_from(&self) -> usize {
         self.games - ((self.tail as f64 * self.games as f64).round() as usize).min(self.games)
+    }
+
+    /// The share of guided games at game `g`: `guided` throughout when `guided_final` equals
+    /// it (exactly: the draws of a constant share stay as they were), else decaying to
+    /// `guided_final`.
+    pub(super) fn guided_share(&self, g: usize) -> f32 {
+        if self.guided_final == self.guided {
+            self.guided
+        } else {
+            self.decay(self.guided, self.guided_final, g)
+        }
     }
 
     /// The value at game `g` of a quantity decaying geometrically from `a` to `b` over the

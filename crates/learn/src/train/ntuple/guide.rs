@@ -78,6 +78,7 @@ pub(super) struct Scratch {
 
 /// Plays game `g`'s guided opening on `pos`, when the recipe guides that game: nothing when
 /// `config.guided` is 0 (no draw is made, so unguided recipes learn what they always did).
+/// The share guided may fade over the run (`guided_final`).
 /// Returns false when the opening ended the game (nobody learns from it).
 #[allow(clippy::too_many_arguments)] // the lane's view of the network, as self-play's game has it
 pub(super) fn guided_opening(
@@ -96,7 +97,7 @@ pub(super) fn guided_opening(
     }
     let mut rng =
         ChaCha8Rng::seed_from_u64(derive_seed(config.seed, Stream::NTupleGuide, &[g as u64]));
-    if rng.r#gen::<f32>() >= config.guided {
+    if rng.r#gen::<f32>() >= config.guided_share(g) {
         return true;
     }
     let plies = rng.gen_range(1..=config.guided_plies.max(1));
@@ -204,6 +205,7 @@ mod tests {
                 seed: 1,
             },
             guided,
+            guided_final: guided,
             guided_plies: 6,
             guided_side: side,
             ..NTupleConfig::default()
@@ -270,6 +272,32 @@ mod tests {
         }
         // Every length from 1 to guided_plies occurs.
         assert_eq!(lengths, (1..=6).collect());
+    }
+
+    #[test]
+    fn a_fading_share_guides_the_early_games_and_leaves_the_late_ones() {
+        // From every game (share 1) down to none (share 0) over a 200-game run: linear,
+        // 1 - g/200 at game g.
+        let (mut config, net, w) = setup(1.0, GuidedSide::Both);
+        config.games = 200;
+        config.guided_final = 0.0;
+        assert_eq!(config.guided_share(0), 1.0);
+        assert_eq!(config.guided_share(100), 0.5);
+        let guided: Vec<bool> = openings(&config, &net, &w)
+            .iter()
+            .map(|m| !m.as_deref().unwrap_or(&[]).is_empty())
+            .collect();
+        // The first game is always guided; the first quarter nearly all, the last nearly none.
+        assert!(guided[0]);
+        let early = guided[..50].iter().filter(|&&x| x).count();
+        let late = guided[150..].iter().filter(|&&x| x).count();
+        assert!(early >= 35 && late <= 15, "{early} early, {late} late of 50 guided");
+        // A share that does not fade draws what the constant share drew, game for game.
+        let (mut constant, net, w) = setup(0.5, GuidedSide::Both);
+        let before = openings(&constant, &net, &w);
+        constant.guided_final = 0.5;
+        constant.games = 200;
+        assert_eq!(openings(&constant, &net, &w), before);
     }
 
     #[test]

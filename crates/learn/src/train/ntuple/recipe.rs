@@ -263,6 +263,11 @@ impl NTupleConfig {
         for &(key, off) in ADDED_LATER {
             table.entry(key).or_insert(toml::Value::Float(off));
         }
+        // Added after guided openings: a record without it guided the same share throughout.
+        if !table.contains_key("guided_final") {
+            let guided = table["guided"].clone();
+            table.insert("guided_final".to_string(), guided);
+        }
         shipped().overridden(table, origin)
     }
 

@@ -77,6 +77,7 @@ fn the_pure_self_play_recipe_is_whole_and_guides_nothing() {
 fn a_recorded_recipe_without_a_later_key_reads_it_as_off() {
     let guided = NTupleConfig {
         guided: 0.7,
+        guided_final: 0.7,
         ..NTupleConfig::default()
     };
     let text = guided.to_toml();
@@ -87,6 +88,19 @@ fn a_recorded_recipe_without_a_later_key_reads_it_as_off() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(NTupleConfig::from_recorded(&old, "m").unwrap().guided, 0.0);
+    // Without `guided_final` (older than the fading share) the share was constant: the
+    // record's own `guided`, 0.7 here, 0 when that is missing too.
+    let no_final = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("guided_final ="))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let read = NTupleConfig::from_recorded(&no_final(&text), "m").unwrap();
+    assert_eq!((read.guided, read.guided_final), (0.7, 0.7));
+    assert_eq!(read, guided);
+    let read = NTupleConfig::from_recorded(&no_final(&old), "m").unwrap();
+    assert_eq!((read.guided, read.guided_final), (0.0, 0.0));
     // A recipe file leaves keys out on purpose: they keep the shipped values.
     assert_eq!(
         NTupleConfig::from_toml(&old, "r").unwrap().guided,
