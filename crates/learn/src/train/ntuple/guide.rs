@@ -291,7 +291,10 @@ mod tests {
         assert!(guided[0]);
         let early = guided[..50].iter().filter(|&&x| x).count();
         let late = guided[150..].iter().filter(|&&x| x).count();
-        assert!(early >= 35 && late <= 15, "{early} early, {late} late of 50 guided");
+        assert!(
+            early >= 35 && late <= 15,
+            "{early} early, {late} late of 50 guided"
+        );
         // A share that does not fade draws what the constant share drew, game for game.
         let (mut constant, net, w) = setup(0.5, GuidedSide::Both);
         let before = openings(&constant, &net, &w);
