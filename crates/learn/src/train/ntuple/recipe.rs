@@ -145,8 +145,9 @@ pub enum RecipeError {
         #[source]
         source: connect4_engine::io::model_format::ModelFileError,
     },
-    /// A model file trained before recipes were recorded.
-    #[error("{path}: a model file that records no recipe (trained before recipes were recorded)", path = path.display())]
+    /// A model file that records no recipe: trained before recipes were recorded, or made
+    /// by averaging runs (`c4 train ntuple-pick --by average`, the command it records).
+    #[error("{path}: a model file that records no recipe (trained before recipes were recorded, or an average of runs made by `c4 train ntuple-pick --by average`: train its runs' recipes)", path = path.display())]
     NoRecipe {
         /// The file.
         path: PathBuf,
