@@ -314,15 +314,11 @@ impl NTupleConfig {
         self.games - ((self.tail as f64 * self.games as f64).round() as usize).min(self.games)
     }
 
-    /// The share of guided games at game `g`: `guided` throughout when `guided_final` equals
-    /// it (exactly: the draws of a constant share stay as they were), else decaying to
-    /// `guided_final`.
+    /// The share of guided games at game `g`, decaying from `guided` to `guided_final`; a
+    /// share that does not fade is exactly `guided` at every game (1 to any power is 1), so
+    /// the draws of a constant share stay as they were.
     pub(super) fn guided_share(&self, g: usize) -> f32 {
-        if self.guided_final == self.guided {
-            self.guided
-        } else {
-            self.decay(self.guided, self.guided_final, g)
-        }
+        self.decay(self.guided, self.guided_final, g)
     }
 
     /// The value at game `g` of a quantity decaying geometrically from `a` to `b` over the
