@@ -10,6 +10,13 @@ pub(crate) const MODELS: &[(&str, &[u8])] = &[
     ("gbt.bin", include_bytes!("../models/gbt.bin")),
     ("lms.bin", include_bytes!("../models/lms.bin")),
     ("ntuple.bin", include_bytes!("../models/ntuple.bin")),
+    // The networks of the other boards (answers::NETWORK_BOARDS; a test holds the two lists
+    // together).
+    ("ntuple-5x4.bin", include_bytes!("../models/ntuple-5x4.bin")),
+    ("ntuple-6x5.bin", include_bytes!("../models/ntuple-6x5.bin")),
+    ("ntuple-6x7.bin", include_bytes!("../models/ntuple-6x7.bin")),
+    ("ntuple-8x7.bin", include_bytes!("../models/ntuple-8x7.bin")),
+    ("ntuple-9x6.bin", include_bytes!("../models/ntuple-9x6.bin")),
 ];
 
 /// The shipped ladder (`models/ladder.json`): the Elo of the page's presets.

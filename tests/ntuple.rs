@@ -347,3 +347,154 @@ fn the_shipped_network_is_an_average_of_runs_and_the_recipe_of_its_runs_is_print
     assert!(self_play.contains("guided = 0.0\n"), "{self_play}");
     assert!(self_play.contains("guided_final = 0.0\n"), "{self_play}");
 }
+
+#[test]
+fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
+    let d = temp_dir("ntuple-board");
+    let out = d.join("models").join("ntuple-5x4.bin");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let args = [
+        "train",
+        "ntuple",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--games",
+        "400",
+        "--tuples",
+        "10",
+        "--cells",
+        "5",
+        "--lanes",
+        "2",
+        "--lane-games",
+        "100",
+        "--curve-every",
+        "400",
+        "--curve-games",
+        "4",
+        "--curve-perfect",
+        "2",
+        "--curve-eps",
+        "0.3",
+        "--checkpoint-every",
+        "0",
+        "--out",
+        s(&out),
+    ];
+    let text = ok(&c4(&args), "train ntuple on 5x4");
+    // No guided openings off 7x6 unless asked for; no benchmark sets (7x6 positions).
+    assert!(text.contains("no guided openings on 5x4"), "{text}");
+    assert!(text.contains("400 self-play games"), "{text}");
+    // The board is in the recipe the file records and in its header.
+    let recipe = ok(
+        &c4(&["train", "ntuple", "--recipe", s(&out), "--print-recipe"]),
+        "print recipe",
+    );
+    assert!(recipe.contains("width = 5\nheight = 4\n"), "{recipe}");
+    assert!(recipe.contains("guided = 0.0"), "{recipe}");
+    // The perfect player's matches ran on 5x4 (first, then second at eps 0.3).
+    let perfect = std::fs::read_to_string(d.join("models/ntuple-5x4.perfect.csv")).unwrap();
+    assert_eq!(perfect.lines().count(), 1 + 2 * 2, "{perfect}");
+    // `ntuple` without a path plays the board's network, found beside models/ntuple.bin;
+    // from a folder holding it, the 5x4 games run with it.
+    let games = common::c4_in(
+        &d,
+        &[
+            "tournament",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--agents",
+            "ntuple:depth=1",
+            "random",
+            "--games",
+            "2",
+            "--out",
+            "t",
+        ],
+    );
+    ok(&games, "tournament with the board's network");
+    // A network named explicitly for another board is an error naming both boards.
+    let o = c4(&[
+        "tournament",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--agents",
+        "ntuple:models/ntuple.bin",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        both(&o).contains("7x6") && both(&o).contains("5x4"),
+        "{}",
+        both(&o)
+    );
+    // A board past 64 bits, or without a column, is refused before anything is written.
+    for (w, h, want) in [("9", "7", "64"), ("0", "6", "at least 1")] {
+        let bad = d.join("bad.bin");
+        let o = c4(&[
+            "train",
+            "ntuple",
+            "--width",
+            w,
+            "--height",
+            h,
+            "--games",
+            "10",
+            "--out",
+            s(&bad),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{w}x{h}: {}", both(&o));
+        assert!(both(&o).contains(want), "{w}x{h}: {}", both(&o));
+        assert!(!bad.exists());
+    }
+}
+
+#[test]
+fn every_board_the_presets_name_ships_its_network_and_c4_carries_it() {
+    // answers::NETWORK_BOARDS (what the page offers the Expert preset on) against the models
+    // folder and the Python package's links.
+    for [w, h] in connect4_engine::answers::NETWORK_BOARDS {
+        let name = format!("ntuple-{w}x{h}.bin");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(&name);
+        let file = connect4_engine::ml::model_file::load_ntuple(
+            &path,
+            Some(connect4_engine::Geometry::new(*w, *h).unwrap()),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.network.geometry().width(), *w);
+        let link = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("python/connect4_ml/models")
+            .join(&name);
+        assert!(link.is_file(), "{} missing", link.display());
+        // Built into c4: from a folder without models/, `ntuple` still plays that board.
+        let empty = temp_dir(&format!("ntuple-carried-{w}x{h}"));
+        let o = common::c4_in(
+            &empty,
+            &[
+                "tournament",
+                "--width",
+                &w.to_string(),
+                "--height",
+                &h.to_string(),
+                "--agents",
+                "ntuple:depth=1",
+                "random",
+                "--games",
+                "2",
+                "--out",
+                "t",
+            ],
+        );
+        ok(&o, &name);
+    }
+}

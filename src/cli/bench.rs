@@ -2,6 +2,7 @@
 
 mod adaptive;
 mod analyze;
+mod answers;
 
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
@@ -47,6 +48,13 @@ pub enum BenchCommand {
         after_help = "Examples:\n  c4 bench adaptive --games 200 --seed 31\n  c4 bench adaptive --switch-from easy --switch-to ntuple:depth=1,safe=true --after 20 --then 20"
     )]
     Adaptive(adaptive::AdaptiveBenchArgs),
+    /// How long a player waits for each agent's move on a board, every move asked for as the
+    /// page asks (a fresh agent per move; the adaptive agent from its saved state and the
+    /// game so far): moves, p50, p95 and slowest answer per agent.
+    #[command(after_help = "Examples:
+  c4 bench answers --width 8 --height 7 --games 10
+  c4 bench answers --agents adaptive level:elo=1500 --games 20")]
+    Answers(answers::AnswerBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -224,6 +232,7 @@ pub fn run(cmd: BenchCommand, book: super::BookChoice) -> Result<()> {
         BenchCommand::Playouts(a) => playouts(a),
         BenchCommand::Analyze(a) => analyze::run(a, book),
         BenchCommand::Adaptive(a) => adaptive::run(a, book),
+        BenchCommand::Answers(a) => answers::run(a, book),
     }
 }
 

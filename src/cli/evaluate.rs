@@ -57,17 +57,22 @@ pub struct EvaluateArgs {
     /// Output folder: evaluate.json, score.png/svg, errors.png/svg.
     #[arg(long)]
     out: PathBuf,
+    /// The board (the benchmark sets are 7x6 positions: on another board no move is graded).
+    #[command(flatten)]
+    board: super::BoardArgs,
 }
 
 pub fn run(a: EvaluateArgs, book: super::BookChoice) -> Result<()> {
-    let geometry = Geometry::default();
+    let geometry = a.board.geometry()?;
     let agents = connect4_engine::agents::split_agent_list(&a.agent)
         .iter()
         .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>>>()?;
     let baseline = super::parse_agent(&a.baseline).context("--baseline")?;
     let mut bench = Vec::new();
-    if a.positions > 0 {
+    if a.positions > 0 && geometry != Geometry::STANDARD {
+        println!("note: the benchmark sets are 7x6 positions: no move graded on {geometry}");
+    } else if a.positions > 0 {
         for name in &a.sets {
             let set = BenchSet::named(name).with_context(|| {
                 format!(

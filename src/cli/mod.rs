@@ -278,8 +278,13 @@ pub fn describe_error(e: &anyhow::Error) -> String {
 pub fn is_bad_input(e: &anyhow::Error) -> bool {
     use connect4_engine::agents::level::CalibrationError;
     use connect4_engine::agents::{AgentError, StateError};
+    use connect4_engine::game::GameError;
     e.chain().any(|c| {
         c.downcast_ref::<StateError>().is_some()
+            || matches!(
+                c.downcast_ref::<GameError>(),
+                Some(GameError::BoardEmpty { .. } | GameError::BoardTooLarge { .. })
+            )
             || c.downcast_ref::<CalibrationError>().is_some()
             || matches!(
                 c.downcast_ref::<AgentError>(),

@@ -6,7 +6,6 @@
 
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
-use connect4_engine::game::Geometry;
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_engine::progress::Progress;
 use connect4_learn::train::ntuple::{
@@ -37,7 +36,6 @@ pub fn run(
     _inputs: &Inputs,
     observer: &dyn Progress,
 ) -> Result<(NTupleResult, Vec<PathBuf>), PipelineError> {
-    let geom = Geometry::STANDARD;
     // From scratch, as the literature's yardstick asks (the shipped positions are not read).
     let examples: &[connect4_learn::datasets::Example] = &[];
     let cfg = NTupleConfig {
@@ -74,7 +72,6 @@ pub fn run(
     };
     let job = Job {
         config: cfg,
-        geom,
         examples,
         probe: probe.as_ref(),
         machine,

@@ -25,12 +25,13 @@ test("scores are off against a computer unless the player turned them on", () =>
   assert.equal(scoresShownByDefault("0", false), false);
 });
 
-test("presets whose models are for 7x6 are offered on 7x6 only", () => {
+test("presets whose models are for some boards are offered on those only", () => {
   const presets = [
-    { name: "Easy", agent: "easy", board: null, elo: 100 },
-    { name: "Expert", agent: "ntuple:depth=1,safe=true", board: [7, 6], elo: 1500.4 },
+    { name: "Easy", agent: "easy", boards: null, elo: 100 },
+    { name: "Expert", agent: "ntuple:depth=1,safe=true", boards: [[7, 6], [5, 4]], elo: 1500.4 },
   ];
   assert.deepEqual(presetsFor(presets, 7, 6).map((p) => p.name), ["Easy", "Expert"]);
+  assert.deepEqual(presetsFor(presets, 5, 4).map((p) => p.name), ["Easy", "Expert"]);
   assert.deepEqual(presetsFor(presets, 8, 7).map((p) => p.name), ["Easy"]);
   assert.equal(presetLabel(presets[1]), "Expert (ntuple) · Elo 1500");
   assert.equal(presetLabel({ name: "Medium", agent: "hard", elo: null }), "Medium (hard)");

@@ -135,7 +135,7 @@ export class Engine {
   move(agent: string, moves?: string, options?: Options & { seed?: number; state?: string }): MoveAnswer;
   adaptive(agent: string, moves: string, side: "x" | "o", options?: Options & { seed?: number; state?: string }): AdaptiveAnswer;
   bestMove(moves?: string, options?: Options & { random?: boolean; seed?: number }): number;
-  needs(agent: string): string[];
+  needs(agent: string, width?: number, height?: number): string[];
   addModel(path: string, bytes: Uint8Array | ArrayBuffer): void;
   setLadder(text: string): void;
   /**

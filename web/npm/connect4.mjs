@@ -112,8 +112,8 @@ export class Engine {
   }
 
   /** The model files (paths such as `models/gbt.bin`) an agent needs that the engine lacks. */
-  needs(agent) {
-    return this.call({ op: "needs", agent }).models;
+  needs(agent, width, height) {
+    return this.call({ op: "needs", agent, width, height }).models;
   }
 
   /** Holds a model file for the agents that name `path` (e.g. `models/ntuple.bin`). */

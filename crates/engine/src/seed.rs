@@ -76,6 +76,8 @@ pub enum Stream {
     /// The guided openings of n-tuple self-play: which games are guided, their length and
     /// the solver's tie-breaks (parts: game).
     NTupleGuide,
+    /// The openings and agent seeds of `c4 bench answers` (parts: game).
+    AnswerTimes,
 }
 
 impl Stream {
@@ -109,6 +111,7 @@ impl Stream {
             Stream::Level => 0x1e7e_0001,
             Stream::Switch => 0x1e7e_0002,
             Stream::NTupleGuide => 0x7e_0006,
+            Stream::AnswerTimes => 0xa45e_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

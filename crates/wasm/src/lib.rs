@@ -280,14 +280,28 @@ impl Engine {
     /// The model files an agent spec needs that the engine does not hold.
     fn op_needs(&self, r: &Request) -> Result<Value, String> {
         let spec = self.spec(r.agent.as_deref())?;
-        let missing = std::cell::RefCell::new(Vec::new());
-        spec.map_model_paths(|p| {
-            if !self.resources.models.contains(p) {
-                missing.borrow_mut().push(p.display().to_string());
-            }
-            p.to_path_buf()
-        });
-        Ok(json!({ "models": missing.into_inner() }))
+        let geom = answers::position_of("", r.width, r.height)?.geometry();
+        let mut files = spec.model_files(geom);
+        // The dial and the adaptive agent value what the solver does not reach with the
+        // board's network, where one ships beside the page.
+        let board = [geom.width(), geom.height()];
+        if matches!(
+            spec.kind(),
+            connect4_engine::agents::AgentKind::Level { .. }
+                | connect4_engine::agents::AgentKind::Adaptive { .. }
+        ) && (geom == Geometry::STANDARD || answers::NETWORK_BOARDS.contains(&board))
+        {
+            files.push(connect4_engine::agents::board_model(
+                Path::new("models/ntuple.bin"),
+                geom,
+            ));
+        }
+        let missing: Vec<String> = files
+            .iter()
+            .filter(|p| !self.resources.models.contains(p))
+            .map(|p| p.display().to_string())
+            .collect();
+        Ok(json!({ "models": missing }))
     }
 
     /// What the engine offers: kinds, models, limits, presets, board rule, book, dial.

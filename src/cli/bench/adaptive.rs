@@ -51,6 +51,35 @@ pub struct AdaptiveBenchArgs {
     /// Folder for games.csv, summary.json and the estimate's charts.
     #[arg(long, default_value = "runs/adaptive")]
     out: PathBuf,
+    /// The board the games are played on.
+    #[command(flatten)]
+    board: super::super::BoardArgs,
+}
+
+/// The opponents of a run: those asked for, or on a board other than 7x6 in place of the
+/// default list, the ones that play there: random, easy, hard, the board's network and,
+/// where the solver reaches, the perfect player with and without random moves (the GBT
+/// learned 7x6 alone).
+fn opponents_on(a: &AdaptiveBenchArgs) -> Result<Vec<String>> {
+    let geom = a.board.geometry()?;
+    let default: Vec<String> = OPPONENTS.split(' ').map(str::to_string).collect();
+    if geom == connect4_engine::Geometry::STANDARD || a.opponents != default {
+        return Ok(a.opponents.clone());
+    }
+    let mut list: Vec<String> = ["random", "easy", "hard", "ntuple:depth=1,safe=true"]
+        .map(str::to_string)
+        .to_vec();
+    if connect4_engine::solver::reaches(geom) {
+        list.extend(
+            [
+                "perfect:ties=random",
+                "perfect:ties=random,eps=0.1",
+                "perfect:ties=random,eps=0.3",
+            ]
+            .map(str::to_string),
+        );
+    }
+    Ok(list)
 }
 
 pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
@@ -59,7 +88,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         (Some(from), Some(to)) => vec![AdaptiveRunSpec {
             stages: vec![(parse(from)?, a.after), (parse(to)?, a.then)],
         }],
-        _ => connect4_engine::agents::split_agent_list(&a.opponents)
+        _ => connect4_engine::agents::split_agent_list(&opponents_on(&a)?)
             .iter()
             .map(|o| {
                 Ok(AdaptiveRunSpec {
@@ -74,7 +103,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         openings: a.openings,
         seed: a.seed,
         jobs: a.jobs,
-        geometry: connect4_engine::Geometry::STANDARD,
+        geometry: a.board.geometry()?,
     };
     let total: usize = cfg
         .runs

@@ -91,6 +91,18 @@ pub struct NTupleArgs {
 }
 
 impl NTupleArgs {
+    /// Whether the command line set the guided share itself (a flag or `--set`).
+    fn guided_given(&self) -> bool {
+        self.keys
+            .given
+            .iter()
+            .any(|(k, _, _)| k.starts_with("guided"))
+            || self
+                .set
+                .iter()
+                .any(|kv| kv.trim_start().starts_with("guided"))
+    }
+
     /// The recipe: the file (or the shipped one), then the recipe flags given, then each
     /// `--set`, each checked.
     fn recipe(&self) -> Result<NTupleConfig> {
@@ -167,8 +179,26 @@ fn quoted(v: &str) -> String {
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<()> {
-    let geom = Geometry::default();
-    let config = a.recipe()?;
+    let mut config = a.recipe()?;
+    // The board first: a size out of range is the command line's to fix (exit 2).
+    let geom = Geometry::new(config.width, config.height)?;
+    if geom != Geometry::STANDARD && config.guided > 0.0 {
+        // Guided openings ask the solver for opening moves, which the 7x6 book answers at
+        // once; on another board they cost a solve each (seconds on 7x5 and 6x6, forever
+        // past them). They are off there unless the command line asks for them by name.
+        if !a.guided_given() {
+            config.guided = 0.0;
+            config.guided_final = 0.0;
+            println!(
+                "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
+            );
+        } else if !connect4_engine::solver::reaches(geom) {
+            bail!(
+                "--guided on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
+                connect4_engine::solver::REACHABLE_CELLS
+            );
+        }
+    }
     if a.print_recipe {
         print!("{}", config.to_toml());
         return Ok(());
@@ -188,7 +218,7 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
     let bars = crate::cli::Bars::new();
-    let probe = curve_probe(&a, config.seed, &bars)?;
+    let probe = curve_probe(&a, geom, config.seed, &bars)?;
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
     if config.games > 0 && threads > config.lanes {
         // Lanes, not threads, are the recipe's parallelism: say so rather than leave cores idle
@@ -201,7 +231,6 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
     }
     let job = Job {
         config,
-        geom,
         examples: &examples,
         probe: probe.as_ref(),
         machine: Machine {
@@ -235,9 +264,39 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
 
 /// The curve probe of a run: the benchmark sets' solved columns read from the cache (or
 /// solved and written beside OUT), and the perfect player's matches; none without a curve.
-fn curve_probe(a: &NTupleArgs, seed: u64, bars: &crate::cli::Bars) -> Result<Option<CurveProbe>> {
+fn curve_probe(
+    a: &NTupleArgs,
+    geom: Geometry,
+    seed: u64,
+    bars: &crate::cli::Bars,
+) -> Result<Option<CurveProbe>> {
     if a.curve_positions == 0 {
         return Ok(None);
+    }
+    if geom != Geometry::STANDARD {
+        // The benchmark sets are 7x6 positions: on another board the curve plays its
+        // matches alone, and the perfect player's only where the solver reaches.
+        let perfect = if connect4_engine::solver::reaches(geom) {
+            a.curve_perfect
+        } else {
+            if a.curve_perfect > 0 {
+                println!(
+                    "note: the curve on {geom} plays no perfect player (the solver does not reach its positions in time), only handtuned:depth=5"
+                );
+            }
+            0
+        };
+        return Ok(Some(
+            CurveProbe::new(
+                geom,
+                "handtuned:depth=5".parse()?,
+                a.curve_games,
+                seed,
+                Vec::new(),
+                bars,
+            )?
+            .with_perfect(perfect, &a.curve_eps)?,
+        ));
     }
     let read = a
         .curve_cache

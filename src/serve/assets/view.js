@@ -17,9 +17,9 @@ export function scoresShownByDefault(saved, computerPlays) {
   return !computerPlays;
 }
 
-/** The presets that play on a `width` x `height` board (a model-based one only on its own). */
+/** The presets that play on a `width` x `height` board (a model-based one only on the boards of its models). */
 export function presetsFor(presets, width, height) {
-  return presets.filter((p) => !p.board || (p.board[0] === width && p.board[1] === height));
+  return presets.filter((p) => !p.boards || p.boards.some((b) => b[0] === width && b[1] === height));
 }
 
 /** A preset's line in the strength list: its name, the agent it runs, its Elo. */

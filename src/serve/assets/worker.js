@@ -45,7 +45,9 @@ async function answer(request) {
     bookBytes = null;
   }
   if (request.op === "move") {
-    for (const path of e.needs(request.agent)) {
+    // Only the models of the board played: another board's network is fetched when that
+    // board is.
+    for (const path of e.needs(request.agent, request.width, request.height)) {
       const res = await fetch(new URL(`./${path}`, import.meta.url));
       if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
       e.addModel(path, new Uint8Array(await res.arrayBuffer()));

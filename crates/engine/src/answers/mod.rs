@@ -13,7 +13,7 @@ mod spec;
 pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_answer, adaptive_in_game, dial_range};
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
 pub use play::{PlayError, play_move};
-pub use presets::{PRESETS, Preset, presets};
+pub use presets::{NETWORK_BOARDS, PRESETS, Preset, SOLVED_BOARDS, presets};
 pub use review::{ReviewAnswer, ReviewCounts};
 pub use spec::spec_in_folder;
 

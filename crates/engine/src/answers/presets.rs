@@ -47,9 +47,37 @@ pub struct Preset {
     pub high: Option<f64>,
     /// Ladder games behind the Elo.
     pub games: Option<u64>,
-    /// The one board the agent plays on (`[width, height]`), when its model is for one
-    /// board only; `None`: any board.
-    pub board: Option<[usize; 2]>,
+    /// The boards the agent plays on (`[width, height]`), when not every board: those its
+    /// model was trained for, or (the perfect player) those the solver reaches in time;
+    /// `None`: any board.
+    pub boards: Option<Vec<[usize; 2]>>,
+}
+
+/// The boards with a shipped n-tuple network besides 7x6 (`models/ntuple-WxH.bin`, built
+/// into `c4`, the wheel and the site): where the Expert preset and the dial's and adaptive
+/// agent's fallback play (a test holds this list to the models folder).
+pub const NETWORK_BOARDS: &[[usize; 2]] = &[[5, 4], [6, 5], [6, 7], [8, 7], [9, 6]];
+
+/// The boards of the page's list that the solver answers in time (7x6 with its book, the
+/// small boards with theirs): where the Perfect preset is offered.
+pub const SOLVED_BOARDS: &[[usize; 2]] = &[[7, 6], [5, 4], [6, 5], [7, 5], [6, 6]];
+
+/// The boards the agent of a preset plays on (see [`Preset::boards`]).
+fn boards_of(agent: &str) -> Option<Vec<[usize; 2]>> {
+    if agent.starts_with("gbt") {
+        // The trees learned 7x6 alone.
+        Some(vec![[7, 6]])
+    } else if agent.starts_with("ntuple") {
+        Some(
+            std::iter::once([7, 6])
+                .chain(NETWORK_BOARDS.iter().copied())
+                .collect(),
+        )
+    } else if agent.starts_with("perfect") {
+        Some(SOLVED_BOARDS.to_vec())
+    } else {
+        None
+    }
 }
 
 /// The presets with the Elo of a ladder (the JSON of a `c4 tournament` summary; none when
@@ -59,7 +87,10 @@ pub struct Preset {
 /// let p = connect4_engine::answers::presets(None);
 /// assert_eq!(p.len(), 6);
 /// assert!(p.iter().all(|p| p.elo.is_none()));
-/// assert_eq!(p[3].board, Some([7, 6])); // Expert's network is for 7x6
+/// let expert = p[3].boards.as_ref().unwrap(); // Expert's networks
+/// assert!(expert.contains(&[7, 6]) && expert.contains(&[5, 4]));
+/// assert!(!expert.contains(&[8, 8]));
+/// assert_eq!(p[1].boards, None); // Medium (open lines) plays any board
 /// ```
 pub fn presets(ladder: Option<&str>) -> Vec<Preset> {
     let ladder: serde_json::Value = ladder
@@ -71,8 +102,6 @@ pub fn presets(ladder: Option<&str>) -> Vec<Preset> {
         .map(|&(name, agent, about)| {
             let row = rows.iter().find(|r| r["agent"] == agent);
             let num = |k: &str| row.and_then(|r| r[k].as_f64());
-            // Model-based agents read files made for 7x6.
-            let one_board = agent.starts_with("gbt") || agent.starts_with("ntuple");
             Preset {
                 name,
                 agent,
@@ -81,7 +110,7 @@ pub fn presets(ladder: Option<&str>) -> Vec<Preset> {
                 low: num("low"),
                 high: num("high"),
                 games: row.and_then(|r| r["games"].as_u64()),
-                board: one_board.then_some([7, 6]),
+                boards: boards_of(agent),
             }
         })
         .collect()

@@ -4,8 +4,9 @@ use super::{OrderHint, ShallowTable, Solver, book};
 use crate::Interrupt;
 
 impl Solver {
-    /// The opening book this solver reads (by default the one built into the library, for 7x6
-    /// boards); `None` makes it search everything, as for checking the book itself.
+    /// The opening book this solver reads (by default the one built into the library for its
+    /// board, see [`book::embedded_for`]); a book for another board reads as that built-in
+    /// one; `None` makes it search everything, as for checking the book itself.
     ///
     /// ```
     /// use connect4_engine::{Geometry, Mode, Position, Solver};
@@ -13,9 +14,16 @@ impl Solver {
     /// assert!(s.book().is_some()); // the built-in 7x6 book
     /// s.set_book(None);
     /// assert!(s.book().is_none());
+    /// let mut small = Solver::with_table_mib(Geometry::new(6, 5).unwrap(), 8).unwrap();
+    /// small.set_book(Some(connect4_engine::solver::book::embedded()));
+    /// assert_eq!(small.book().unwrap().geometry(), Geometry::new(6, 5).unwrap());
     /// ```
     pub fn set_book(&mut self, book: Option<std::sync::Arc<book::Book>>) {
-        self.book = book.filter(|b| b.geometry() == self.geom);
+        self.book = match book {
+            Some(b) if b.geometry() == self.geom => Some(b),
+            Some(_) => book::embedded_for(self.geom),
+            None => None,
+        };
     }
 
     /// The opening book this solver reads, if any.

@@ -5,6 +5,7 @@
 //! (`train::make_bench_sets`), training.
 
 mod adaptive_bench;
+mod answer_times;
 pub mod bench_sets;
 mod calibrate;
 mod elo;
@@ -18,6 +19,7 @@ pub use adaptive_bench::{
     AdaptiveBenchConfig, AdaptiveBenchError, AdaptiveGame, AdaptiveRunSpec, StageSummary,
     run_adaptive_bench,
 };
+pub use answer_times::{AnswerTimes, AnswerTimesConfig, AnswerTimesError, answer_times};
 pub use calibrate::{
     CalibrateConfig, CalibrateError, CalibrateReport, CheckPoint, calibrate, check_calibration,
     fit_anchored, report,

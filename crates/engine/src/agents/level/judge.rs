@@ -76,6 +76,10 @@ pub struct JudgeShared {
     limit: Duration,
     /// Position key -> every column's exact strong score (`i8::MIN`: not legal).
     exact: Mutex<HashMap<u64, Vec<i8>>>,
+    /// Position key -> the values of a position the solver did not finish in time: asked
+    /// again (a page's stateless request replays the game's every move), it answers at once
+    /// with what it answered the first time, rather than solving again for the whole limit.
+    estimated: Mutex<HashMap<u64, Vec<Option<f64>>>>,
 }
 
 impl JudgeShared {
@@ -87,6 +91,7 @@ impl JudgeShared {
             fallback,
             limit,
             exact: Mutex::default(),
+            estimated: Mutex::default(),
         }
     }
 
@@ -105,6 +110,19 @@ impl JudgeShared {
                 m.clear();
             }
             m.insert(pos.key(), scores);
+        }
+    }
+
+    fn estimate_of(&self, pos: &Position) -> Option<Vec<Option<f64>>> {
+        self.estimated.lock().ok()?.get(&pos.key()).cloned()
+    }
+
+    fn remember_estimate(&self, pos: &Position, values: &[Option<f64>]) {
+        if let Ok(mut m) = self.estimated.lock() {
+            if m.len() >= CACHE_LIMIT / 4 {
+                m.clear();
+            }
+            m.insert(pos.key(), values.to_vec());
         }
     }
 }
@@ -160,6 +178,12 @@ impl Judge {
                 exact: true,
             };
         }
+        if let Some(values) = self.shared.estimate_of(pos) {
+            return MoveValues {
+                values,
+                exact: false,
+            };
+        }
         let stop = self
             .interrupt
             .clone()
@@ -177,7 +201,7 @@ impl Judge {
             self.shared.remember(pos, scores);
         }
         let mut estimates: Option<Vec<Option<f64>>> = None;
-        let values = (0..width)
+        let values: Vec<Option<f64>> = (0..width)
             .map(|col| {
                 let (low, high) = analysis.columns[col]?;
                 if low == high {
@@ -192,6 +216,9 @@ impl Judge {
                 Some(guess.clamp(exact_value(low, g), exact_value(high, g)))
             })
             .collect();
+        if !analysis.complete {
+            self.shared.remember_estimate(pos, &values);
+        }
         MoveValues {
             values,
             exact: analysis.complete,

@@ -17,8 +17,31 @@ use crate::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The dial's default time to solve one position before the evaluator answers, ms.
+/// The dial's default time to solve one position on 7x6 before the evaluator answers, ms:
+/// the book answers the opening and the solver most of the rest within it.
 pub(crate) const DEFAULT_SOLVE_MS: u64 = 1000;
+
+/// ... on other boards, ms. There the board's network answers what the solver does not reach
+/// (boards past 36 cells for most of the game), and a move judges two positions (the
+/// adaptive agent grades the opponent's move, then chooses): two solves of 150 ms keep a
+/// move within half a second.
+pub(crate) const OTHER_BOARDS_SOLVE_MS: u64 = 150;
+
+/// The dial's and the adaptive agent's time to solve one position on boards of `geom`
+/// when their spec gives no `ms`.
+///
+/// ```
+/// use connect4_engine::{Geometry, agents::level::solve_time};
+/// assert_eq!(solve_time(Geometry::STANDARD).as_millis(), 1000);
+/// assert_eq!(solve_time(Geometry::new(8, 7).unwrap()).as_millis(), 150);
+/// ```
+pub fn solve_time(geom: crate::game::Geometry) -> std::time::Duration {
+    std::time::Duration::from_millis(if geom == crate::game::Geometry::STANDARD {
+        DEFAULT_SOLVE_MS
+    } else {
+        OTHER_BOARDS_SOLVE_MS
+    })
+}
 
 /// Plays at a fixed skill: a move drawn from [`policy`] over the [`Judge`]'s values.
 pub struct Level {

@@ -62,6 +62,9 @@ impl EvalSpec {
             EvalSpec::Model(path) => models.model(path, geom),
             EvalSpec::Linear(path) => Ok(Arc::new(models.linear(path, geom)?)),
             EvalSpec::NTuple(path) => Ok(Arc::new(models.ntuple(path, geom)?)),
+            EvalSpec::NTupleOfBoard(path) => Ok(Arc::new(
+                models.ntuple(&super::board_model(path, geom), geom)?,
+            )),
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
             EvalSpec::Hybrid {
                 model,
@@ -140,7 +143,10 @@ impl AgentSpec {
                     spec: self.text.clone(),
                     source,
                 })?,
-                std::time::Duration::from_millis(*solve_ms),
+                solve_ms.map_or_else(
+                    || crate::agents::level::solve_time(geom),
+                    std::time::Duration::from_millis,
+                ),
             ))),
             _ => None,
         };
@@ -169,14 +175,13 @@ impl AgentSpec {
 /// Solver table of the dial's judges, MiB (one per agent playing at once).
 const JUDGE_TT_MIB: usize = 32;
 
-/// What values moves when the solver runs out of time: the shipped n-tuple network on 7x6
-/// (when its file is found), else the open-lines evaluator searched `depth` plies.
+/// What values moves when the solver runs out of time: the shipped n-tuple network of the
+/// board (`models/ntuple.bin` on 7x6, `models/ntuple-WxH.bin` elsewhere) when its file is
+/// found, else the open-lines evaluator searched `depth` plies.
 fn fallback(geom: Geometry, depth: u32, resources: &Resources) -> Result<Fallback, EvalError> {
-    if geom == Geometry::STANDARD {
-        let path = std::path::Path::new(super::DEFAULT_NTUPLE_MODEL);
-        if let Ok(net) = resources.models.ntuple(path, geom) {
-            return Ok(Fallback::Model(Arc::new(net)));
-        }
+    let path = super::board_model(std::path::Path::new(super::DEFAULT_NTUPLE_MODEL), geom);
+    if let Ok(net) = resources.models.ntuple(&path, geom) {
+        return Ok(Fallback::Model(Arc::new(net)));
     }
     Ok(Fallback::Search {
         eval: eval::builtin("openlines", geom)?,

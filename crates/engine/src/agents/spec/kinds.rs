@@ -60,15 +60,18 @@ fn elo_range(cal: &crate::agents::level::Calibration) -> String {
     format!("an Elo from {:.0} to {:.0}", low.ceil(), high.floor())
 }
 
-/// ms (time to solve a position), depth (the heuristic fallback's) and seed of the dial's
-/// kinds.
-fn dial_keys(a: &mut Args<'_>) -> Result<(u64, u32, u64), AgentError> {
-    let ms = a.number(
-        "ms",
-        crate::agents::level::DEFAULT_SOLVE_MS,
-        0..=3_600_000,
-        "milliseconds to solve a position, 0 to 3600000",
-    )?;
+/// ms (time to solve a position; `None`: the board's default), depth (the heuristic
+/// fallback's) and seed of the dial's kinds.
+fn dial_keys(a: &mut Args<'_>) -> Result<(Option<u64>, u32, u64), AgentError> {
+    let ms = match a.take("ms") {
+        None => None,
+        Some(v) => match v.parse::<u64>() {
+            Ok(n) if n <= 3_600_000 => Some(n),
+            _ => {
+                return Err(a.bad("ms", v, "milliseconds to solve a position, 0 to 3600000"));
+            }
+        },
+    };
     let depth = a.number("depth", 3, 1..=64, "a depth from 1 to 64")?;
     let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
     Ok((ms, depth, seed))
@@ -275,11 +278,14 @@ pub const AGENT_KINDS: &[KindInfo] = &[
     KindInfo {
         name: "ntuple",
         usage: "ntuple[:PATH][,depth=N]",
-        summary: "an n-tuple network from c4 train ntuple (default models/ntuple.bin)",
+        summary: "an n-tuple network from c4 train ntuple (default models/ntuple.bin on 7x6, models/ntuple-WxH.bin on other boards)",
         keys: &["path", "depth", "ms", "schedule", "tt", "safe"],
         parse: |a, path| {
-            let path = model_path(a, path).unwrap_or_else(|| DEFAULT_NTUPLE_MODEL.into());
-            search(a, EvalSpec::NTuple(path), DEFAULT_DEPTH)
+            let eval = match model_path(a, path) {
+                Some(path) => EvalSpec::NTuple(path),
+                None => EvalSpec::NTupleOfBoard(DEFAULT_NTUPLE_MODEL.into()),
+            };
+            search(a, eval, DEFAULT_DEPTH)
         },
     },
     KindInfo {

@@ -53,6 +53,31 @@ pub(crate) const DEFAULT_LMS_MODEL: &str = "models/lms.bin";
 /// The shipped n-tuple network, relative to the repository root.
 pub(crate) const DEFAULT_NTUPLE_MODEL: &str = "models/ntuple.bin";
 
+/// The model file of board `geom` for a model named `path` on 7x6: `path` itself on the
+/// standard board, else its sibling with the board in its name (`models/ntuple.bin` on 8x7
+/// is `models/ntuple-8x7.bin`), where `c4 train ntuple --width 8 --height 7` puts it.
+///
+/// ```
+/// use connect4_engine::agents::board_model;
+/// use connect4_engine::Geometry;
+/// use std::path::Path;
+/// let p = Path::new("models/ntuple.bin");
+/// assert_eq!(board_model(p, Geometry::STANDARD), p);
+/// assert_eq!(board_model(p, Geometry::new(8, 7).unwrap()), Path::new("models/ntuple-8x7.bin"));
+/// ```
+pub fn board_model(path: &Path, geom: crate::game::Geometry) -> PathBuf {
+    if geom == crate::game::Geometry::STANDARD {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let ext = path
+        .extension()
+        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+    path.with_file_name(format!("{stem}-{}x{}{ext}", geom.width(), geom.height()))
+}
+
 /// Default search depth of the evaluator kinds.
 pub(crate) const DEFAULT_DEPTH: u32 = 5;
 
@@ -78,6 +103,10 @@ pub enum EvalSpec {
     Linear(std::path::PathBuf),
     /// An n-tuple network file (`ntuple:PATH`); other kinds are refused.
     NTuple(std::path::PathBuf),
+    /// The network of the board played: the file named on 7x6 (`models/ntuple.bin`), its
+    /// sibling `ntuple-WxH.bin` on a W x H board (see [`board_model`]). What `ntuple`
+    /// without a path means.
+    NTupleOfBoard(std::path::PathBuf),
     /// Random playouts.
     Rollouts(RolloutSpec),
     /// An evaluator built in memory by the caller (e.g. weights being trained), named; it
@@ -126,8 +155,9 @@ pub enum AgentKind {
         skill: f64,
         /// The Elo asked for (`elo=E`), when the skill comes from one.
         elo: Option<f64>,
-        /// Time to solve one position before the evaluator answers, ms.
-        solve_ms: u64,
+        /// Time to solve one position before the evaluator answers, ms (`None`: the
+        /// board's default, [`crate::agents::level::solve_time`]).
+        solve_ms: Option<u64>,
         /// Depth of the heuristic fallback on boards without a model.
         depth: u32,
         /// Seed of its draws (mixed with each game's seed).
@@ -139,8 +169,9 @@ pub enum AgentKind {
         depth: u32,
         /// The estimate it starts from, Elo.
         start: f64,
-        /// Time to solve one position before the evaluator answers, ms.
-        solve_ms: u64,
+        /// Time to solve one position before the evaluator answers, ms (`None`: the
+        /// board's default, [`crate::agents::level::solve_time`]).
+        solve_ms: Option<u64>,
         /// Seed of its draws (mixed with each pairing's seed).
         seed: u64,
         /// How fast its estimate moves.
@@ -333,12 +364,42 @@ impl AgentSpec {
     pub fn map_model_paths(mut self, resolve: impl Fn(&Path) -> PathBuf) -> AgentSpec {
         if let AgentKind::Search { eval, .. } = &mut self.kind {
             match eval {
-                EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => *p = resolve(p),
+                EvalSpec::Model(p)
+                | EvalSpec::Linear(p)
+                | EvalSpec::NTuple(p)
+                | EvalSpec::NTupleOfBoard(p) => *p = resolve(p),
                 EvalSpec::Hybrid { model, .. } => *model = resolve(model),
                 EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => {}
             }
         }
         self
+    }
+}
+
+impl AgentSpec {
+    /// The model files the agents of this spec read on boards of `geom` (the board's own
+    /// network for a bare `ntuple`), so that a program without a file system (the
+    /// WebAssembly engine) fetches exactly those.
+    ///
+    /// ```
+    /// use connect4_engine::agents::AgentSpec;
+    /// use connect4_engine::Geometry;
+    /// let spec: AgentSpec = "ntuple:depth=1".parse().unwrap();
+    /// let on = |w, h| spec.model_files(Geometry::new(w, h).unwrap());
+    /// assert_eq!(on(7, 6), vec![std::path::PathBuf::from("models/ntuple.bin")]);
+    /// assert_eq!(on(8, 7), vec![std::path::PathBuf::from("models/ntuple-8x7.bin")]);
+    /// assert!("easy".parse::<AgentSpec>().unwrap().model_files(Geometry::STANDARD).is_empty());
+    /// ```
+    pub fn model_files(&self, geom: crate::game::Geometry) -> Vec<PathBuf> {
+        let AgentKind::Search { eval, .. } = &self.kind else {
+            return Vec::new();
+        };
+        match eval {
+            EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => vec![p.clone()],
+            EvalSpec::NTupleOfBoard(p) => vec![board_model(p, geom)],
+            EvalSpec::Hybrid { model, .. } => vec![model.clone()],
+            EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => Vec::new(),
+        }
     }
 }
 

@@ -177,3 +177,52 @@ fn typed_specs_round_trip_through_their_text_whatever_the_path() {
     assert!(err.contains("not closed"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ntuple_without_a_path_plays_the_network_of_its_board() {
+    use crate::eval::ModelStore;
+    let models = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/");
+    let small = Geometry::new(5, 4).unwrap();
+    let mut store = ModelStore::default();
+    for name in ["ntuple.bin", "ntuple-5x4.bin"] {
+        let bytes = std::fs::read(format!("{models}{name}")).unwrap();
+        store.insert(format!("models/{name}"), bytes);
+    }
+    let resources = Resources {
+        book: None,
+        models: store,
+    };
+    let spec: AgentSpec = "ntuple:depth=1".parse().unwrap();
+    assert_eq!(
+        spec.kind(),
+        &AgentKind::Search {
+            eval: EvalSpec::NTupleOfBoard("models/ntuple.bin".into()),
+            params: crate::search::SearchParams::depth(1),
+        }
+    );
+    // On 5x4 it is models/ntuple-5x4.bin, on 7x6 models/ntuple.bin.
+    spec.factory_in(small, &resources).unwrap();
+    spec.factory_in(Geometry::STANDARD, &resources).unwrap();
+    // A board without a network says which file it looked for.
+    let e = spec
+        .factory_in(Geometry::new(6, 4).unwrap(), &resources)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("ntuple-6x4.bin"), "{e}");
+    // A network named explicitly is used as named: for another board it is an error
+    // naming both boards.
+    let named: AgentSpec = "ntuple:models/ntuple.bin".parse().unwrap();
+    let e = named
+        .factory_in(small, &resources)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("7x6") && e.contains("5x4"), "{e}");
+    // The dial's fallback on 5x4 is the board's network too (its values in [-1, 1]).
+    let dial: AgentSpec = "level:elo=1500".parse().unwrap();
+    let f = dial.factory_in(small, &resources).unwrap();
+    let mut agent = f.build(1).unwrap();
+    let col = agent.choose(&crate::agents::Turn::new(crate::game::Position::new(small)));
+    assert!(col < 5);
+}

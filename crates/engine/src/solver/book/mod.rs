@@ -269,6 +269,47 @@ pub fn embedded() -> Arc<Book> {
         .clone()
 }
 
+/// The books of the smaller boards built into the library (the repository's
+/// `data/book-WxH.bin`, made by `c4 data book --width W --height H`): deep enough there that
+/// the solver answers any position at once (docs/boards.md gives their depths).
+static BOARD_BYTES: &[(usize, usize, &[u8])] = &[
+    (5, 4, include_bytes!("../../../../../data/book-5x4.bin")),
+    (6, 5, include_bytes!("../../../../../data/book-6x5.bin")),
+];
+
+/// The book built into the library for boards of `geom`: [`embedded`] on 7x6, a smaller
+/// board's own book where one ships, else none. What a solver pool reads on a board its
+/// own book is not for.
+///
+/// ```
+/// use connect4_engine::{Geometry, solver::book};
+/// assert_eq!(book::embedded_for(Geometry::STANDARD).unwrap().plies(), book::embedded().plies());
+/// let small = book::embedded_for(Geometry::new(5, 4).unwrap()).unwrap();
+/// assert_eq!(small.geometry(), Geometry::new(5, 4).unwrap());
+/// assert!(book::embedded_for(Geometry::new(8, 7).unwrap()).is_none());
+/// ```
+pub fn embedded_for(geom: Geometry) -> Option<Arc<Book>> {
+    if geom == Geometry::STANDARD {
+        return Some(embedded());
+    }
+    static BOOKS: std::sync::OnceLock<Vec<Arc<Book>>> = std::sync::OnceLock::new();
+    BOOKS
+        .get_or_init(|| {
+            BOARD_BYTES
+                .iter()
+                .map(|&(w, h, bytes)| {
+                    let book = format::decode_bytes(store::Bytes::Static(bytes), None)
+                        .expect("a built-in book decodes");
+                    debug_assert_eq!((book.geometry().width(), book.geometry().height()), (w, h));
+                    Arc::new(book)
+                })
+                .collect()
+        })
+        .iter()
+        .find(|b| b.geometry() == geom)
+        .cloned()
+}
+
 /// Files at least this large are mapped rather than read.
 #[cfg(not(target_arch = "wasm32"))]
 const MAP_FROM: u64 = 1 << 16;

@@ -2,6 +2,7 @@
 //! checks.
 
 use super::error::NTupleTrainError;
+use connect4_engine::game::Geometry;
 use connect4_engine::ml::ntuple::NTupleLayout;
 use serde::{Deserialize, Serialize};
 
@@ -110,6 +111,10 @@ pub enum Order {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NTupleConfig {
+    /// Columns of the board the network learns (7 on the standard board).
+    pub width: usize,
+    /// Rows of that board (6 on the standard board).
+    pub height: usize,
     /// The network's shape.
     pub layout: NTupleLayout,
     /// Self-play games (0: none).
@@ -190,6 +195,11 @@ impl std::ops::Deref for ValidNTupleConfig {
 }
 
 impl ValidNTupleConfig {
+    /// The board the recipe trains on (its `width` and `height`, checked).
+    pub fn geometry(&self) -> Geometry {
+        Geometry::new(self.0.width, self.0.height).expect("a valid recipe's board was checked")
+    }
+
     /// The settings, to change and validate again.
     pub fn into_inner(self) -> NTupleConfig {
         self.0
@@ -212,10 +222,12 @@ impl TryFrom<NTupleConfig> for ValidNTupleConfig {
 }
 
 impl NTupleConfig {
-    /// Checks every setting once, naming the first out of range, into the type the trainer
-    /// takes.
+    /// Checks every setting once, naming the first out of range, and the board (which a
+    /// recipe may change key by key, so it is checked whole here), into the type the
+    /// trainer takes.
     pub fn validate(self) -> Result<ValidNTupleConfig, NTupleTrainError> {
         self.check()?;
+        Geometry::new(self.width, self.height)?;
         Ok(ValidNTupleConfig(self))
     }
 

@@ -13,6 +13,9 @@ pub enum NTupleTrainError {
     /// A setting out of range.
     #[error(transparent)]
     Setting(#[from] crate::train::setting::SettingError),
+    /// The recipe's board (`width`, `height`) is not one the engine plays.
+    #[error("the recipe's board: {0}")]
+    Board(#[from] connect4_engine::game::GameError),
     /// The checkpoint file could not be written or resumed from.
     #[error(transparent)]
     Checkpoint(#[from] crate::train::checkpoint::CheckpointError),

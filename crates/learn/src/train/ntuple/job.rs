@@ -11,7 +11,6 @@ use super::run::{Checkpointing, Machine};
 use super::trainer::train_ntuple;
 use crate::arena::Side;
 use crate::datasets::Example;
-use connect4_engine::game::Geometry;
 use connect4_engine::io::beside;
 use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
 use connect4_engine::progress::Progress;
@@ -21,8 +20,6 @@ use std::path::{Path, PathBuf};
 pub struct Job<'a> {
     /// The recipe (its seed is the first run's).
     pub config: NTupleConfig,
-    /// The board.
-    pub geom: Geometry,
     /// Labelled positions for the supervised part (empty: self-play alone).
     pub examples: &'a [Example],
     /// The learning curve's measurements, if any.
@@ -181,7 +178,6 @@ fn train_one(
     let checkpointing = (job.checkpoint_every > 0 || job.resume).then_some(&checkpoint);
     let run = train_ntuple(
         config,
-        job.geom,
         job.examples,
         job.probe,
         checkpointing,
@@ -246,6 +242,7 @@ fn copy_atomic(from: &Path, to: &Path) -> Result<(), ModelFileError> {
 mod tests {
     use super::*;
     use crate::train::ntuple::Guide;
+    use connect4_engine::game::Geometry;
     use connect4_engine::ml::ntuple::NTupleLayout;
     use connect4_engine::progress::Quiet;
 
@@ -272,7 +269,6 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let job = Job {
             config: tiny(),
-            geom: Geometry::STANDARD,
             examples: &[],
             probe: None,
             machine: Machine {
@@ -334,17 +330,10 @@ mod tests {
             keep_best: true,
             guide: Guide::default(),
         };
-        let kept = super::super::train_ntuple(
-            &short.validate().unwrap(),
-            Geometry::STANDARD,
-            &[],
-            None,
-            None,
-            &one,
-            &Quiet,
-        )
-        .unwrap()
-        .network;
+        let kept =
+            super::super::train_ntuple(&short.validate().unwrap(), &[], None, None, &one, &Quiet)
+                .unwrap()
+                .network;
         assert_ne!(kept.weights(), net.weights());
         // Self-play done, its curve fell from the second point: the job resumes there.
         let state = Checkpoint {
@@ -361,7 +350,6 @@ mod tests {
         save_checkpoint(&beside(&out, ".checkpoint"), &state).unwrap();
         let job = Job {
             config,
-            geom: Geometry::STANDARD,
             examples: &[],
             probe: None,
             machine: Machine {

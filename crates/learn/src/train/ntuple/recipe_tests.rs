@@ -162,3 +162,32 @@ fn bad_recipes_and_settings_are_refused_with_what_and_where() {
     let cause = std::error::Error::source(&e).expect("a cause");
     assert!(std::error::Error::source(cause).is_some(), "{e}");
 }
+
+#[test]
+fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
+    let config = NTupleConfig::from_toml("width = 6\nheight = 5\n", "test").unwrap();
+    let valid = config.clone().validate().unwrap();
+    assert_eq!(
+        valid.geometry(),
+        connect4_engine::Geometry::new(6, 5).unwrap()
+    );
+    // The shipped recipe is the standard board; a recipe without the keys too.
+    assert_eq!(
+        NTupleConfig::default().validate().unwrap().geometry(),
+        connect4_engine::Geometry::STANDARD
+    );
+    assert!(config.to_toml().contains("width = 6\nheight = 5\n"));
+    for (w, h, want) in [
+        (9, 7, "72 bits"),
+        (0, 6, "at least 1"),
+        (7, 0, "at least 1"),
+    ] {
+        let bad = NTupleConfig {
+            width: w,
+            height: h,
+            ..NTupleConfig::default()
+        };
+        let e = bad.validate().unwrap_err().to_string();
+        assert!(e.contains(want) && e.contains("board"), "{w}x{h}: {e}");
+    }
+}

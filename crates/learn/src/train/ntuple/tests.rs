@@ -30,7 +30,8 @@ pub(super) fn small() -> NTupleConfig {
     }
 }
 
-/// The trainer on a recipe these tests build (validated here, as a job validates its own).
+/// The trainer on a recipe these tests build, on board `geom` (validated here, as a job
+/// validates its own).
 pub(super) fn train_ntuple(
     config: &NTupleConfig,
     geom: Geometry,
@@ -40,16 +41,13 @@ pub(super) fn train_ntuple(
     machine: &Machine,
     progress: &dyn connect4_engine::progress::Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
-    let config = config.clone().validate()?;
-    super::train_ntuple(
-        &config,
-        geom,
-        examples,
-        probe,
-        checkpointing,
-        machine,
-        progress,
-    )
+    let config = NTupleConfig {
+        width: geom.width(),
+        height: geom.height(),
+        ..config.clone()
+    }
+    .validate()?;
+    super::train_ntuple(&config, examples, probe, checkpointing, machine, progress)
 }
 
 pub(super) fn one() -> Machine {

@@ -12,7 +12,7 @@ use super::run::{Checkpoint, Machine, NTupleRun};
 use super::self_play::{SyncTimes, round_of, self_play};
 use crate::datasets::Example;
 use crate::train::run_loop::{self, Cadence, Checkpointing, KeepBest, Trainer};
-use connect4_engine::game::{Geometry, Player};
+use connect4_engine::game::Player;
 use connect4_engine::ml::ntuple::NTupleNetwork;
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
@@ -24,16 +24,16 @@ use std::time::Instant;
 
 /// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
 /// self-play games, in the configured order, measuring the curve with `probe` (none:
-/// no curve) as often as `machine` says.
+/// no curve) as often as `machine` says, on the recipe's board.
 pub fn train_ntuple(
     config: &ValidNTupleConfig,
-    geom: Geometry,
     examples: &[Example],
     probe: Option<&CurveProbe>,
     checkpointing: Option<&Checkpointing>,
     machine: &Machine,
     progress: &dyn Progress,
 ) -> Result<NTupleRun, NTupleTrainError> {
+    let geom = config.geometry();
     if let Some(c) = checkpointing {
         c.check()?;
     }
