@@ -14,6 +14,8 @@ pub(crate) const MODELS: &[(&str, &[u8])] = &[
     // together).
     ("ntuple-5x4.bin", include_bytes!("../models/ntuple-5x4.bin")),
     ("ntuple-6x5.bin", include_bytes!("../models/ntuple-6x5.bin")),
+    ("ntuple-7x5.bin", include_bytes!("../models/ntuple-7x5.bin")),
+    ("ntuple-6x6.bin", include_bytes!("../models/ntuple-6x6.bin")),
     ("ntuple-6x7.bin", include_bytes!("../models/ntuple-6x7.bin")),
     ("ntuple-8x7.bin", include_bytes!("../models/ntuple-8x7.bin")),
     ("ntuple-9x6.bin", include_bytes!("../models/ntuple-9x6.bin")),

@@ -112,12 +112,12 @@ fn analyze_draws_board_and_scores() {
 
 #[test]
 fn analyze_answers_the_same_on_any_number_of_threads() {
-    // Past the book (every child searched) on 7x6, and a 5x4 board with no book at all:
+    // Past the book (every child searched) on 7x6 and on 5x4 (its built-in book ends at 8):
     // one thread, fewer than the columns, and more threads than columns or cores.
     for args in [
         vec!["analyze", "44444412367"],
         vec!["analyze", "3455443127"],
-        vec!["analyze", "--width", "5", "--height", "4", "3"],
+        vec!["analyze", "--width", "5", "--height", "4", "313155242"],
     ] {
         let outs: Vec<String> = ["1", "3", "16"]
             .iter()

@@ -75,6 +75,20 @@ fn agents_play_with_models_given_in_memory() {
     );
     let needs = call(&mut e, json!({"op": "needs", "agent": "ntuple:depth=1"}));
     assert_eq!(needs["models"], json!([]));
+    // On another board: that board's network only, for the network's spec and the dial's
+    // fallback alike; none where no network ships.
+    for agent in ["ntuple:depth=1", "level:elo=1500", "adaptive"] {
+        let needs = call(
+            &mut e,
+            json!({"op": "needs", "agent": agent, "width": 8, "height": 7}),
+        );
+        assert_eq!(needs["models"], json!(["models/ntuple-8x7.bin"]), "{agent}");
+    }
+    let needs = call(
+        &mut e,
+        json!({"op": "needs", "agent": "level:elo=1500", "width": 8, "height": 5}),
+    );
+    assert_eq!(needs["models"], json!([]));
     let m = call(
         &mut e,
         json!({"op": "move", "agent": "ntuple:depth=1,safe=true", "moves": "4"}),
