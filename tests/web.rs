@@ -86,8 +86,10 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --json",
     ))
     .unwrap();
-    // The page, its modules and models, and the deeper default book (data/book-7x6-12.bin).
-    assert_eq!(json["files"], 24);
+    // The page, its modules and models (one network per board of answers::NETWORK_BOARDS
+    // besides 7x6's), and the deeper default book (data/book-7x6-12.bin).
+    let files = 24 + connect4_engine::answers::NETWORK_BOARDS.len() as u64;
+    assert_eq!(json["files"], files);
     assert!(json["wasm_gzip"].as_u64().unwrap() < json["wasm"].as_u64().unwrap());
     // The run's book ships beside the page when it is not the built-in one (here the
     // repository's own file named with --book, as deep as the built-in one); a file that is
@@ -105,7 +107,7 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --book",
     ))
     .unwrap();
-    assert_eq!(json["files"], 24);
+    assert_eq!(json["files"], files);
     assert_eq!(
         std::fs::read(out.join("book-7x6.bin")).unwrap(),
         std::fs::read(&book).unwrap()
