@@ -97,7 +97,7 @@ impl Solver {
                 } else if s.book().is_none() {
                     return Err(err(format!(
                         "book=True: there is no opening book for {width}x{height} boards (the \
-                         built-in one is for 7x6; `c4 data book` makes others)"
+                         built-in ones are for 7x6, 6x5 and 5x4; `c4 data book` makes others)"
                     )));
                 }
             }

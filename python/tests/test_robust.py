@@ -264,8 +264,10 @@ def test_an_explicit_models_folder_always_wins(tmp_path):
 
 def test_book_true_without_a_book_raises():
     assert c4.Solver(book=False).book_plies is None
-    with pytest.raises(c4.Connect4Error, match="no opening book for 6x5"):
-        c4.Solver(6, 5, book=True)
+    with pytest.raises(c4.Connect4Error, match="no opening book for 8x7"):
+        c4.Solver(8, 7, book=True)
+    # 6x5 and 5x4 have books of their own, built into the engine.
+    assert c4.Solver(6, 5, book=True).book_plies == 8
     with pytest.raises(c4.Connect4Error, match="book"):
         c4.Solver(book="no/such/book.bin")
 
