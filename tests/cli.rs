@@ -164,8 +164,36 @@ fn analyze_small_board_and_errors() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("position score 0 (draw)"));
-    let out = c4(&["analyze", "--width", "12", "--height", "4", "1"], "");
-    assert!(text(&out.stderr).contains("at most 9 columns"));
+    // Past 9 columns the move codec writes columns 10, 11, 12 as a, b, c.
+    let late = "ba2abcb91b6892c8a577831272a67989c616c351";
+    let out = c4(&["analyze", "--width", "12", "--height", "4", late], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("40 stones"),
+        "{}",
+        text(&out.stdout)
+    );
+    let upper = late.to_uppercase();
+    let again = c4(&["analyze", "--width", "12", "--height", "4", &upper], "");
+    assert_eq!(
+        text(&again.stdout),
+        text(&out.stdout),
+        "letters read in either case"
+    );
+    let out = c4(&["analyze", "--width", "12", "--height", "4", "1d"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("move 2: column 13 is out of range 1..=12"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = c4(&["analyze", "--width", "40", "--height", "1", "1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("at most 35 columns"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = c4(&["analyze", "--tt-mib", "lots", "4"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--tt-mib"));
@@ -344,6 +372,43 @@ fn tournament_writes_games_csv_and_summary_json() {
     assert_eq!(json["total_games"], 12);
     assert_eq!(json["pairings"].as_array().unwrap().len(), 3);
     assert_eq!(json["elo"].as_array().unwrap().len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_ten_column_tournament_writes_moves_the_codec_reads_back() {
+    let dir = std::env::temp_dir().join(format!("c4-tournament-10x5-{}", std::process::id()));
+    let out = c4(
+        &[
+            "tournament",
+            "--agents",
+            "random,easy",
+            "--games",
+            "6",
+            "--seed",
+            "9",
+            "--width",
+            "10",
+            "--height",
+            "5",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut r = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let geom = connect4_engine::Geometry::new(10, 5).unwrap();
+    let mut letters = 0;
+    for row in r.records() {
+        let row = row.unwrap();
+        let moves = &row[4];
+        let p = connect4_engine::Position::from_moves(geom, moves)
+            .unwrap_or_else(|e| panic!("{moves}: {e}"));
+        assert_eq!(p.moves_played().to_string(), row[7].to_string(), "{moves}");
+        letters += moves.matches('a').count();
+    }
+    assert!(letters > 0, "column 10 is written as a");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -278,6 +278,36 @@ fn move_plays_legal_columns_and_refuses_bad_requests() {
     );
     assert_eq!(s, 200, "{m}");
     assert!(m["column"].as_u64().unwrap() <= 5);
+    // Past 9 columns moves are letters, read and written by the one codec: x holds the
+    // bottom of columns 10-12 of a 12x4 board and moves: the perfect agent wins in column 9.
+    let (s, m) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "perfect", "moves": "a1b1c1", "width": 12, "height": 4}"#,
+    );
+    assert_eq!(s, 200, "{m}");
+    assert_eq!(m["column"], 9, "{m}");
+    assert_eq!(m["moves"], "a1b1c19", "{m}");
+    // Column 10 of a 10x5 board is written "a" in the answer's moves.
+    let tenth = (1..=60).find(|seed| {
+        let body = format!(
+            r#"{{"agent": "random", "moves": "aaaa", "width": 10, "height": 5, "seed": {seed}}}"#
+        );
+        let (s, m) = post(addr, "/api/move", &body);
+        assert_eq!(s, 200, "{m}");
+        m["column"] == 10 && m["moves"] == "aaaaa"
+    });
+    assert!(
+        tenth.is_some(),
+        "a random agent picks column 10 in 60 tries"
+    );
+    let (s, r) = get(addr, "/api/review?moves=a1b1c19&width=12&height=4&ms=500");
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["reviews"][6]["column"], 9, "{r}");
+    assert_eq!(r["reviews"][0]["column"], 10, "{r}");
+    let (s, e) = get(addr, "/api/review?moves=1d&width=12&height=4");
+    assert_eq!(s, 400, "{e}");
+    assert!(error_of(&e).contains("column 13"), "{e}");
 
     let long = format!(r#"{{"agent": "easy", "moves": "{}"}}"#, "1".repeat(40_000));
     // Long enough to fill the socket's buffers: the answer must still arrive (no broken pipe).

@@ -2,6 +2,7 @@
 //! player, watched by the solver for the first move that throws a won position away.
 #![allow(dead_code)] // each example reads the fields it reports
 use connect4_engine::agents::{Agent, AgentSpec, Turn};
+use connect4_engine::game::moves::column_char;
 use connect4_engine::game::{Geometry, Position};
 use connect4_engine::solver::{Mode, Solver};
 use std::collections::BTreeMap;
@@ -84,7 +85,7 @@ pub fn play(
             if won && scores[col].is_none_or(|s| s <= 0) {
                 let winning = (0..geom.width())
                     .filter(|&c| scores[c].is_some_and(|s| s > 0))
-                    .map(|c| char::from(b'1' + c as u8))
+                    .filter_map(column_char)
                     .collect();
                 slip = Some(Slip {
                     ply: moves.len(),
@@ -94,7 +95,7 @@ pub fn play(
                 });
             }
         }
-        moves.push(char::from(b'1' + col as u8));
+        moves.push(column_char(col).expect("a board's columns have names"));
         pos = pos.after(col).expect("a legal move");
         if pos.last_move_won() || pos.is_full() {
             let won = pos.last_move_won() && agents_turn;

@@ -382,7 +382,7 @@ impl Agent {
     }
 
     /// The adaptive agent reads a finished game it played as `side` (`"x"`, first, or
-    /// `"o"`): `moves` is the whole game as 1-based column digits. Returns its new estimate
+    /// `"o"`): `moves` is the whole game as a move string: columns 1-9, then a-z. Returns its new estimate
     /// of the opponent's Elo.
     fn end_game(&self, py: Python<'_>, moves: &str, side: &str) -> PyResult<f64> {
         let side = match side {
@@ -400,11 +400,9 @@ impl Agent {
         if end.outcome() == connect4_engine::game::Outcome::Ongoing {
             return Err(err(format!("moves {moves:?}: the game is not over")));
         }
-        let cols: Vec<usize> = moves
-            .trim()
-            .bytes()
-            .map(|b| usize::from(b - b'1'))
-            .collect();
+        // `end` was built from these moves: each names a column of the board.
+        let cols = connect4_engine::game::moves::parse_moves(moves.trim(), g.width())
+            .map_err(|e| err(format!("moves {moves:?}: {e}")))?;
         let stop = crate::bridge::call_interrupt();
         interruptible(py, &stop, || {
             let mut held = lock_until(&self.inner, &stop)?;

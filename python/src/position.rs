@@ -166,7 +166,7 @@ impl Position {
         next.play(column).map_err(err)?;
         let moves = self.moves.as_ref().map(|m| {
             let mut m = m.clone();
-            m.push_str(&(column + 1).to_string());
+            m.push(connect4_engine::game::moves::column_char(column).unwrap_or('?'));
             m
         });
         Ok(Position::wrap(next, moves))
@@ -203,8 +203,10 @@ impl Position {
         let moves = self.moves.as_ref().map(|m| {
             m.chars()
                 .map(|c| {
-                    let col = c.to_digit(10).map_or(0, |d| d as usize);
-                    char::from_digit((w + 1 - col) as u32, 10).unwrap_or(c)
+                    use connect4_engine::game::moves::{char_column, column_char};
+                    char_column(c)
+                        .and_then(|col| column_char(w - 1 - col))
+                        .unwrap_or(c)
                 })
                 .collect()
         });
@@ -420,7 +422,7 @@ pub fn random_position(
     };
     let mut p = connect4_engine::Position::new(g);
     moves.iter().for_each(|&c| p.play_col(c));
-    let text: String = moves.iter().map(|c| (c + 1).to_string()).collect();
+    let text = connect4_engine::game::moves::format_moves(&moves);
     Ok((Position::wrap(p, Some(text)), moves))
 }
 

@@ -30,6 +30,19 @@ def test_positions_play_convert_and_compare():
     assert c4.Position.from_array(np.zeros((4, 5), dtype=np.uint8)) == small
 
 
+def test_wide_boards_write_columns_past_nine_as_letters():
+    # The one move codec: columns 10, 11, 12 are a, b, c (read in either case).
+    p = c4.Position("a1B", 12, 4)
+    assert p.moves == "a1B" and p.stones == 3
+    assert p.play(11).moves == "a1Bc"
+    assert p.mirror() == c4.Position("3c2", 12, 4)
+    assert p.mirror().moves == "3c2"
+    ten = c4.Position("", 10, 5).play(9).play(0)
+    assert ten.moves == "a1"
+    with pytest.raises((c4.Connect4Error, ValueError), match="column 13"):
+        c4.Position("1d", 12, 4)
+
+
 @pytest.mark.parametrize(
     "make, needle",
     [

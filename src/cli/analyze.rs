@@ -13,7 +13,7 @@ const ANALYZE_TT_MIB: usize = 16;
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// Moves played so far as 1-based column digits, e.g. 4453 (empty or `-`: empty board).
+    /// Moves played so far, one character a move: columns 1-9, then a-z, e.g. 4453 (empty or `-`: empty board).
     #[arg(default_value = "")]
     moves: String,
     /// Only win (1), draw (0) or loss (-1) per column.

@@ -283,7 +283,11 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
         c.downcast_ref::<StateError>().is_some()
             || matches!(
                 c.downcast_ref::<GameError>(),
-                Some(GameError::BoardEmpty { .. } | GameError::BoardTooLarge { .. })
+                Some(
+                    GameError::BoardEmpty { .. }
+                        | GameError::BoardTooLarge { .. }
+                        | GameError::TooWide { .. }
+                )
             )
             || c.downcast_ref::<CalibrationError>().is_some()
             || matches!(

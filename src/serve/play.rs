@@ -53,7 +53,7 @@ impl AgentCache {
 pub(super) struct MoveRequest {
     /// An agent spec, e.g. `easy`, `gbt:depth=3`, `model:lms.bin,depth=5`.
     agent: String,
-    /// Moves so far (1-based column digits).
+    /// Moves so far (a move string: columns 1-9, then a-z).
     #[serde(default)]
     moves: String,
     width: Option<usize>,
@@ -73,7 +73,7 @@ pub(super) struct MoveRequest {
 pub(super) struct AdaptiveRequest {
     /// The adaptive spec played (`adaptive`, `adaptive:start=1200`).
     agent: String,
-    /// The game's moves (1-based digits).
+    /// The game's moves (a move string).
     #[serde(default)]
     moves: String,
     width: Option<usize>,

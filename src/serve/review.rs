@@ -31,11 +31,8 @@ pub(super) async fn review_game(
     let geom = end.geometry();
     let text = q.moves.trim();
     let text = if text == "-" { "" } else { text };
-    // position_of checked every move: these are digits of legal columns.
-    let moves: Vec<usize> = text
-        .chars()
-        .map(|c| c.to_digit(10).map_or(0, |d| d as usize - 1))
-        .collect();
+    // position_of checked every move: each names a legal column.
+    let moves = connect4_engine::game::moves::parse_moves(text, geom.width()).unwrap_or_default();
     let limit =
         q.ms.map_or(state.config.analyze_limit, Duration::from_millis)
             .min(state.config.analyze_max);

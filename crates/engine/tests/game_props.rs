@@ -151,16 +151,42 @@ fn move_string_errors_say_what_and_where() {
         }
     );
     assert_eq!(err("1111111"), GameError::ColumnFull { at: 7, column: 1 });
+    assert_eq!(err("12x"), GameError::NotADigit { at: 3, ch: 'x' });
+    // Letters name columns past 9, none of a 7-column board's.
     assert_eq!(err("12a"), GameError::NotADigit { at: 3, ch: 'a' });
     // x wins vertically on move 7; an 8th move is refused.
     assert_eq!(err("12121213"), GameError::GameOver { at: 8 });
     assert!(Position::from_moves(g, "1212121").unwrap().last_move_won());
-    assert_eq!(err("12a").to_string(), "move 3: 'a' is not a column digit");
-    let wide = Geometry::new(12, 4).unwrap();
     assert_eq!(
-        Position::from_moves(wide, "1").unwrap_err(),
-        GameError::TooWideForDigits { width: 12 }
+        err("12x").to_string(),
+        "move 3: 'x' is not a column digit (columns are 1-9, then a-z)"
     );
+    // Wider boards write columns 10 to 12 as a, b, c (either case when read).
+    let wide = Geometry::new(12, 4).unwrap();
+    let p = Position::from_moves(wide, "abcCBA1").unwrap();
+    assert_eq!(p.column_height(9), 2);
+    assert_eq!(p.column_height(11), 2);
+    assert_eq!(
+        Position::from_moves(wide, "d").unwrap_err(),
+        GameError::ColumnOutOfRange {
+            at: 1,
+            column: 13,
+            width: 12
+        }
+    );
+    let ten = Geometry::new(10, 5).unwrap();
+    assert_eq!(
+        Position::from_moves(ten, "aaaaa").unwrap().column_height(9),
+        5
+    );
+    assert_eq!(
+        Position::from_moves(ten, "aaaaaa").unwrap_err(),
+        GameError::ColumnFull { at: 6, column: 10 }
+    );
+    assert!(matches!(
+        Geometry::new(36, 1),
+        Err(GameError::TooWide { width: 36, .. })
+    ));
 }
 
 #[test]

@@ -32,6 +32,37 @@ fn analyses_and_reviews_like_the_server() {
 }
 
 #[test]
+fn wide_boards_read_and_write_moves_as_letters() {
+    let mut e = Engine::new(8);
+    // x holds the bottom of columns 10-12 of a 12x4 board and moves: column 9 wins.
+    let p = call(
+        &mut e,
+        json!({"op": "position", "moves": "a1B1c1", "width": 12, "height": 4}),
+    );
+    assert_eq!(p["stones"], 6, "{p}");
+    assert_eq!(p["legal"].as_array().unwrap().len(), 12, "{p}");
+    let m = call(
+        &mut e,
+        json!({"op": "move", "agent": "perfect", "moves": "a1b1c1", "width": 12, "height": 4}),
+    );
+    assert_eq!(
+        (&m["column"], &m["moves"]),
+        (&json!(9), &json!("a1b1c19")),
+        "{m}"
+    );
+    let p = call(
+        &mut e,
+        json!({"op": "position", "moves": "1d", "width": 12, "height": 4}),
+    );
+    assert!(p["error"].as_str().unwrap().contains("column 13"), "{p}");
+    let p = call(
+        &mut e,
+        json!({"op": "position", "moves": "aaaaa", "width": 10, "height": 5}),
+    );
+    assert_eq!(p["legal"], json!([1, 2, 3, 4, 5, 6, 7, 8, 9]), "{p}");
+}
+
+#[test]
 fn bad_requests_are_named() {
     let mut e = Engine::new(8);
     for (req, want) in [

@@ -1,6 +1,6 @@
 //! `c4 bench analyze`: full-analysis time by stage of the game.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 use connect4_engine::solver::bench_analyze::{bands, sample_positions, time_analyses};
 
@@ -33,9 +33,6 @@ pub struct AnalyzeBenchArgs {
 
 pub(super) fn run(a: AnalyzeBenchArgs, book: crate::cli::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
-    if geom.width() > 9 {
-        bail!("c4 bench analyze needs move strings: boards of at most 9 columns");
-    }
     let plies = crate::cli::parse_plies(&a.plies)?;
     let positions = sample_positions(geom, plies, a.count, a.seed);
     let timings = time_analyses(

@@ -1,6 +1,6 @@
 // Game review: every move of the game graded by the solver (the back end's /api/review),
 // the score chart, and a click to any move's position.
-import { $, S } from "./state.js";
+import { $, S, movesString } from "./state.js";
 import { api } from "./api.js";
 import { renderBoard, setStatus } from "./board.js";
 import { changed } from "./game.js";
@@ -28,7 +28,7 @@ export async function reviewGame() {
   for (let round = 0; round < 30; round++) {
     let r;
     try {
-      r = await api(`/api/review?moves=${moves.join("")}&width=${review.width}&height=${review.height}&ms=3000`);
+      r = await api(`/api/review?moves=${movesString(moves)}&width=${review.width}&height=${review.height}&ms=3000`);
     } catch (e) {
       if (S.review === review) $("review-summary").textContent = `Review failed: ${e.message}`;
       return;

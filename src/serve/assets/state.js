@@ -21,7 +21,7 @@ export const S = {
   review: null,       // { moves, answer }: the game under review and the server's grades
   analysis: null,     // the last analysis of the current position
   marked: null,       // a column to outline: { col, kind: "hinted" | "played" }
-  rule: { min_width: 4, max_width: 9, min_height: 4, max_bits: 64, text: "" }, // the server's board rule
+  rule: { min_width: 4, max_width: 35, min_height: 4, max_bits: 64, text: "" }, // the server's board rule
   presets: [],
   adaptiveRead: null, // the finished game the adaptive agent last read (moves), read once
   autoDelay: 700,     // ms between moves when the computer plays both sides
@@ -31,8 +31,19 @@ export const S = {
   rendered: false,    // the page has shown a position (the URL's hash is then the position's)
 };
 
+// The one move codec (as the engine's game::moves): columns 1-9 are digits, 10-35 the
+// letters a-z (read in either case).
+/** The character of 1-based column `c`: "4", or "a" for the tenth. */
+export const columnChar = (c) => c.toString(36);
+/** The 1-based column a character names, or NaN ("0", "x" on no board, "-"). */
+export const charColumn = (ch) => {
+  const c = /^[0-9a-z]$/i.test(ch) ? parseInt(ch, 36) : NaN;
+  return c >= 1 ? c : NaN;
+};
+/** 1-based columns as a move string: [4, 4, 10] is "44a". */
+export const movesString = (cols) => cols.map(columnChar).join("");
 /** The moves as the back end reads them: "4453". */
-export const movesText = () => S.moves.join("");
+export const movesText = () => movesString(S.moves);
 
 export const computerPlays = (side) => S.players[side] === "computer";
 export const someComputer = () => computerPlays("x") || computerPlays("o");

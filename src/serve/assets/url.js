@@ -1,6 +1,6 @@
 // The position and the URL: a typed or linked move string read as far as it is legal, the
 // board rule a link must keep, and the browser's history kept in step with the game.
-import { S, legal, state } from "./state.js";
+import { S, charColumn, legal, state } from "./state.js";
 import { hashFor, shortText } from "./view.js";
 
 // The longest legal prefix of a move string and, when it stops early, why (in board terms,
@@ -14,14 +14,15 @@ export function parseMoves(text) {
   try {
     for (let i = 0; i < t.length; i++) {
       const ch = t[i];
-      const c = ch >= "1" && ch <= "9" ? ch.charCodeAt(0) - 48 : NaN;
+      // On boards of at most 9 columns a letter is no column a player would mean.
+      const c = S.width <= 9 && charColumn(ch) > 9 ? NaN : charColumn(ch);
       const { win, over } = state();
       if (over) {
         problem = win ? `the game was already won by ${win.player} after move ${i}` : `the board was full after move ${i}`;
         break;
       }
       if (Number.isNaN(c)) {
-        problem = `move ${i + 1} is "${shortText(ch, 4)}", not a column digit`;
+        problem = `move ${i + 1} is "${shortText(ch, 4)}", not a column digit (columns are 1-9, then a-z)`;
         break;
       }
       if (c > S.width) {

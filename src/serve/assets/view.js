@@ -2,6 +2,8 @@
 // words, scores and durations, which presets fit a board, what a typed spec means for the
 // agent controls, a position's link.
 
+import { movesString } from "./state.js";
+
 /** "1 stone", "2 stones". */
 export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -119,7 +121,7 @@ export function shortText(t, n) {
 }
 
 export function hashFor(moves, width, height) {
-  let h = `#moves=${moves.join("")}`;
+  let h = `#moves=${movesString(moves)}`;
   if (width !== 7 || height !== 6) h += `&width=${width}&height=${height}`;
   return h;
 }

@@ -70,7 +70,7 @@ pub fn adaptive_answer(
 }
 
 /// An adaptive agent of `factory` (which must be adaptive) that has read the game
-/// `moves` (1-based digits from the empty board of `start`'s size) from `state` (the saved
+/// `moves` (a move string from the empty board of `start`'s size) from `state` (the saved
 /// JSON; `None`: a fresh agent at the spec's start), playing `side`; `stop` bounds its
 /// judging of the moves (and later its own moves).
 pub fn adaptive_in_game(
@@ -92,19 +92,9 @@ pub fn adaptive_in_game(
         None | Some("") => AdaptiveState::new(*prior),
         Some(text) => AdaptiveState::from_json(text).map_err(|e| format!("state: {e}"))?,
     };
-    let cols = moves
-        .trim()
-        .trim_start_matches('-')
-        .chars()
-        .map(|c| c.to_digit(10).map(|d| d as usize).filter(|&d| d >= 1))
-        .collect::<Option<Vec<usize>>>()
-        .ok_or_else(|| {
-            format!(
-                "moves \"{}\": columns are digits from 1",
-                super::short(moves)
-            )
-        })?;
-    let cols: Vec<usize> = cols.into_iter().map(|c| c - 1).collect();
+    let text = moves.trim().trim_start_matches('-');
+    let cols = crate::game::moves::parse_moves(text, start.width())
+        .map_err(|e| format!("moves \"{}\": {e}", super::short(moves)))?;
     let mut agent = factory
         .build_adaptive(seed, state)
         .map_err(|e| e.to_string())?;

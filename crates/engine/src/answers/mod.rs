@@ -21,11 +21,11 @@ use crate::agents::AGENT_KINDS;
 use crate::game::{Geometry, Position};
 use serde::Serialize;
 
-/// Board sizes the page accepts: 4 to 9 columns (moves are digits), at least 4 rows, and at
-/// most 64 bits of board (`width * (height + 1)`).
+/// Board sizes the page accepts: at least 4 columns (at most what move strings name), at
+/// least 4 rows, and at most 64 bits of board (`width * (height + 1)`).
 pub(crate) const MIN_SIDE: usize = 4;
-/// The widest board (moves are single digits).
-pub const MAX_WIDTH: usize = 9;
+/// The widest board: what a move string names (columns 1-9, then a-z).
+pub const MAX_WIDTH: usize = crate::game::moves::MAX_WIDTH;
 /// The most bits a board may take, `width * (height + 1)`.
 pub(crate) const MAX_BITS: usize = 64;
 
@@ -83,7 +83,9 @@ pub fn board_rule() -> BoardRule {
 /// ```
 /// use connect4_engine::answers::board_of;
 /// assert!(board_of(7, 6).is_ok());
-/// assert!(board_of(10, 6).unwrap_err().contains("4 to 9 columns"));
+/// assert!(board_of(10, 5).is_ok()); // columns 10 and on are the letters a, b, ...
+/// assert!(board_of(10, 6).unwrap_err().contains("at most 64"));
+/// assert!(board_of(3, 6).unwrap_err().contains("4 to 35 columns"));
 /// ```
 pub fn board_of(width: usize, height: usize) -> Result<Geometry, String> {
     let ok = (MIN_SIDE..=MAX_WIDTH).contains(&width)
@@ -178,7 +180,11 @@ impl MoveAnswer {
         MoveAnswer {
             agent,
             column: column + 1,
-            moves: format!("{}{}", moves.trim().trim_start_matches('-'), column + 1),
+            moves: format!(
+                "{}{}",
+                moves.trim().trim_start_matches('-'),
+                crate::game::moves::column_char(column).unwrap_or('?')
+            ),
             ms,
             stopped,
         }

@@ -20,7 +20,7 @@ pub enum PlayError {
 }
 
 /// The move of a fresh agent of `factory` (seeded by `seed`) in `pos`, reached by `moves`
-/// (1-based digits, as asked), within `stop`; for the adaptive agent, one that read the game
+/// (a move string, as asked), within `stop`; for the adaptive agent, one that read the game
 /// from `state` (its saved JSON, `None`: fresh) and its estimate beside the move. The time is
 /// the choice's alone.
 pub fn play_move(

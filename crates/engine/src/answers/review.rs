@@ -72,10 +72,8 @@ impl ReviewAnswer {
     pub fn solve(solver: &mut crate::Solver, end: &Position, text: &str) -> ReviewAnswer {
         let text = text.trim();
         let text = if text == "-" { "" } else { text };
-        let moves: Vec<usize> = text
-            .chars()
-            .map(|c| c.to_digit(10).map_or(0, |d| (d as usize).saturating_sub(1)))
-            .collect();
+        // `end` was built from `text`, so every character names a column of its board.
+        let moves = crate::game::moves::parse_moves(text, end.width()).unwrap_or_default();
         let start = crate::clock::Instant::now();
         let geom = end.geometry();
         let reviews = review(solver, &Position::new(geom), &moves);

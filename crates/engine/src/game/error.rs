@@ -28,16 +28,18 @@ pub enum GameError {
         /// Bits the requested board would need.
         bits: usize,
     },
-    /// Digit move strings name columns 1..=9 only.
+    /// Move strings write one character a column (1-9, then a-z): at most 35 columns.
     #[error(
-        "move strings use one digit per column, so they support at most 9 columns (board has {width})"
+        "board {width}x{height} is too wide: move strings name columns 1-9 then a-z, so at most 35 columns"
     )]
-    TooWideForDigits {
-        /// Width of the board in use.
+    TooWide {
+        /// Requested number of columns.
         width: usize,
+        /// Requested number of rows.
+        height: usize,
     },
-    /// A character of a move string is not a column digit.
-    #[error("move {at}: '{ch}' is not a column digit")]
+    /// A character of a move string names no column (columns are 1-9, then a-z).
+    #[error("move {at}: '{ch}' is not a column digit (columns are 1-9, then a-z)")]
     NotADigit {
         /// 1-based move number (character position).
         at: usize,

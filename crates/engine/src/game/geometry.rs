@@ -22,10 +22,14 @@ impl Geometry {
     /// The standard 7 columns x 6 rows board.
     pub const STANDARD: Geometry = Geometry::build(7, 6);
 
-    /// A `width` x `height` board; `width * (height + 1)` must be at most 64.
+    /// A `width` x `height` board; `width * (height + 1)` must be at most 64, and the
+    /// width at most [`moves::MAX_WIDTH`](super::moves::MAX_WIDTH) (what move strings name).
     pub fn new(width: usize, height: usize) -> Result<Self, GameError> {
         if width == 0 || height == 0 {
             return Err(GameError::BoardEmpty { width, height });
+        }
+        if width > super::moves::MAX_WIDTH {
+            return Err(GameError::TooWide { width, height });
         }
         let bits = width.saturating_mul(height.saturating_add(1));
         if bits > 64 {

@@ -1,11 +1,13 @@
 //! The rules of Connect Four on bitboards: [`Geometry`] (board size and masks), [`Position`]
-//! (play, legality, wins, keys, mirror), move strings, and the UCI cell encoding.
+//! (play, legality, wins, keys, mirror), move strings ([`moves`], the one codec), and the UCI
+//! cell encoding.
 //!
 //! Not here: solving (`solver`), evaluation (`eval`), reading data files (`datasets`).
 
 mod error;
 mod geometry;
 mod lines;
+pub mod moves;
 mod position;
 mod random_line;
 pub mod record;

@@ -89,7 +89,8 @@ impl Position {
         }
     }
 
-    /// The position after the 1-based column digits of `moves` (e.g. `"4453"`) on `geom`.
+    /// The position after the move string `moves` (e.g. `"4453"`; columns 1-9, then a-z, as
+    /// [`moves`](crate::game::moves) writes them) on `geom`.
     ///
     /// ```
     /// use connect4_engine::game::{Geometry, Position};
@@ -103,7 +104,7 @@ impl Position {
         Ok(p)
     }
 
-    /// Plays the column digits of `moves` in turn; errors name the 1-based move number.
+    /// Plays the moves of the move string `moves` in turn; errors name the 1-based move number.
     ///
     /// ```
     /// use connect4_engine::game::{Geometry, Outcome, Player, Position};
@@ -113,22 +114,10 @@ impl Position {
     /// assert!(p.play_moves("9").is_err());
     /// ```
     pub fn play_moves(&mut self, moves: &str) -> Result<(), GameError> {
-        if self.geom.width() > 9 && !moves.is_empty() {
-            return Err(GameError::TooWideForDigits {
-                width: self.geom.width(),
-            });
-        }
+        let width = self.geom.width();
         for ch in moves.chars() {
             let at = self.moves_played() + 1;
-            let column = ch.to_digit(10).ok_or(GameError::NotADigit { at, ch })? as usize;
-            if column == 0 {
-                return Err(GameError::ColumnOutOfRange {
-                    at,
-                    column,
-                    width: self.geom.width(),
-                });
-            }
-            self.play(column - 1)?;
+            self.play(super::moves::parse_column(ch, at, width)?)?;
         }
         Ok(())
     }

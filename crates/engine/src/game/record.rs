@@ -5,7 +5,7 @@ use std::fmt;
 /// One parsed test line: a move string and, when the file gives one, the expected score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestLine {
-    /// 1-based column digits.
+    /// a move string: columns 1-9, then a-z.
     pub moves: String,
     /// The exact score the file expects, if any.
     pub expected: Option<i32>,

@@ -50,7 +50,6 @@ pub fn sample_positions(
     count: usize,
     seed: u64,
 ) -> Vec<(String, Position)> {
-    assert!(geom.width() <= 9, "move strings need at most 9 columns");
     let (lo, hi) = (*plies.start(), (*plies.end()).min(geom.cells() - 1));
     let mut per_ply: Vec<Vec<(String, Position)>> = vec![Vec::new(); hi + 1];
     let mut game = 0u64;
@@ -78,7 +77,7 @@ pub fn sample_positions(
                 .collect();
             let col = cols[rng.gen_range(0..cols.len())];
             p.play_col(col);
-            moves.push(char::from_digit(col as u32 + 1, 10).expect("at most 9 columns"));
+            moves.push(crate::game::moves::column_char(col).expect("a board's columns have names"));
             if p.last_move_won() || p.is_full() {
                 break;
             }

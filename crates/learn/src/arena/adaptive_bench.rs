@@ -3,9 +3,10 @@
 //! records its result and the agent's estimate of the opponent's Elo after it.
 
 use super::estimate::{Estimate, score_estimate};
-use super::{move_string, play_game, random_opening};
+use super::{play_game, random_opening};
 use connect4_engine::agents::{Adaptive, AgentError, AgentFactory, AgentSpec, Resources};
 use connect4_engine::game::Geometry;
+use connect4_engine::game::moves::format_moves as move_string;
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
 use rand::SeedableRng;
@@ -69,7 +70,7 @@ pub struct AdaptiveGame {
     pub adaptive_score: f64,
     /// The estimate of the opponent's Elo after the game.
     pub estimate: f64,
-    /// Every move, 1-based digits.
+    /// Every move, a move string.
     pub moves: String,
 }
 

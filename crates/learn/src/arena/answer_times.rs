@@ -7,6 +7,7 @@
 use super::random_opening;
 use connect4_engine::agents::{AgentError, AgentFactory, AgentKind, AgentSpec, Resources, Turn};
 use connect4_engine::answers::{PlayError, adaptive_answer, play_move};
+use connect4_engine::game::moves::format_moves;
 use connect4_engine::game::{Geometry, Outcome, Player, Position};
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
@@ -80,13 +81,6 @@ fn quantile(xs: &[f64], q: f64) -> f64 {
     }
     let rank = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len());
     xs[rank - 1]
-}
-
-/// The moves of a game so far as the page sends them (1-based column digits).
-fn move_string(cols: &[usize]) -> String {
-    cols.iter()
-        .map(|&c| char::from_digit(c as u32 + 1, 10).unwrap_or('?'))
-        .collect()
 }
 
 /// Times every agent of `cfg` over its games, one move at a time (as one player waits for
@@ -168,7 +162,7 @@ fn timed_game(
         let col = if pos.side_to_move() == me {
             let stop = Interrupt::new().with_deadline(Instant::now() + cfg.limit);
             let start = std::time::Instant::now();
-            let (answer, _) = play_move(factory, pos, &move_string(&cols), seed, state, &stop)?;
+            let (answer, _) = play_move(factory, pos, &format_moves(&cols), seed, state, &stop)?;
             times.push(start.elapsed().as_secs_f64() * 1e3);
             stopped += usize::from(answer.stopped);
             answer.column - 1
@@ -184,7 +178,7 @@ fn timed_game(
         let answer = adaptive_answer(
             factory,
             &pos,
-            &move_string(&cols),
+            &format_moves(&cols),
             me,
             seed,
             state,
@@ -228,6 +222,5 @@ mod tests {
         }
         assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.0);
         assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.95), 4.0);
-        assert_eq!(move_string(&[3, 0, 8]), "419");
     }
 }

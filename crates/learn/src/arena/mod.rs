@@ -157,11 +157,3 @@ pub fn play_game(
         ms_per_move: [mean(0), mean(1)],
     }
 }
-
-/// 0-based columns as a 1-based move string ("" for none).
-pub(crate) fn move_string(moves: &[usize]) -> String {
-    moves
-        .iter()
-        .map(|&c| char::from_digit(c as u32 + 1, 36).unwrap_or('?'))
-        .collect()
-}

@@ -230,7 +230,7 @@ mod tests {
         // A Pons end-game position: the hint equals the solver's analysis.
         let moves = "2252576253462244111563365343671351441";
         let mut late = session(Player::Second);
-        late.moves = moves.bytes().map(|b| (b - b'1') as usize).collect();
+        late.moves = connect4_engine::game::moves::parse_moves(moves, 7).unwrap();
         let p = late.position();
         assert_eq!(
             late.hint(&mut solver).unwrap(),

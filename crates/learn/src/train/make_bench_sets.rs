@@ -100,7 +100,7 @@ pub enum BenchSetsError {
 /// One position of a set: its move string (1-based columns) and exact score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchLine {
-    /// 1-based column digits.
+    /// a move string: columns 1-9, then a-z.
     pub moves: String,
     /// Exact score for the side to move.
     pub score: i32,

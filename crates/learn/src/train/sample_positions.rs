@@ -42,7 +42,7 @@ pub fn play_mix_game(
             agents[pos.moves_played() % 2].choose(&Turn::new(pos))
         };
         pos.play_col(col);
-        moves.push_str(&(col + 1).to_string());
+        moves.push(connect4_engine::game::moves::column_char(col).unwrap_or('?'));
     }
     Ok((pos.outcome() == Outcome::Ongoing).then_some((pos, moves)))
 }

@@ -9,9 +9,6 @@ use std::collections::{HashMap, HashSet};
 /// Why a book could not be made from its leaves.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    /// Boards of more than 9 columns have no move strings.
-    #[error("books are made for boards of at most 9 columns (move strings), not {0}")]
-    Width(usize),
     /// A book deeper than its format's byte allows, or than the board has cells.
     #[error("{plies} plies: a book holds from 0 to {max}")]
     Plies {
@@ -75,11 +72,8 @@ pub fn enumerate_leaves(
     Ok(levels(geom, stones)?.pop().unwrap_or_default())
 }
 
-/// Refuses boards without move strings and depths past the board or the format.
+/// Refuses depths past the board or the format.
 fn check_depth(geom: Geometry, plies: usize) -> Result<(), BuildError> {
-    if geom.width() > 9 {
-        return Err(BuildError::Width(geom.width()));
-    }
     let max = geom.cells().min(i8::MAX as usize);
     if plies > max {
         return Err(BuildError::Plies { plies, max });
@@ -126,7 +120,9 @@ fn levels(geom: Geometry, plies: usize) -> Result<Vec<Vec<(String, Position)>>, 
     let mut levels = vec![vec![(String::new(), Position::new(geom))]];
     for _ in 0..plies {
         let next = next_level(levels.last().expect("level 0"), |moves, col| {
-            format!("{moves}{}", col + 1)
+            let mut next = moves.clone();
+            next.push(crate::game::moves::column_char(col).expect("a board's columns have names"));
+            next
         });
         levels.push(next);
     }

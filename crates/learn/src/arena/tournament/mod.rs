@@ -3,11 +3,12 @@
 
 mod units;
 
-use super::{GameResult, GameScore, PlayedGame, move_string};
+use super::{GameResult, GameScore, PlayedGame};
 use crate::arena::{EloRating, fit_elo};
 use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec};
 use connect4_engine::game::Geometry;
+use connect4_engine::game::moves::format_moves as move_string;
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
@@ -117,9 +118,9 @@ pub struct GameRow {
     pub first: String,
     /// Spec of the second player.
     pub second: String,
-    /// Opening plies, 1-based digits.
+    /// Opening plies, a move string.
     pub opening: String,
-    /// All moves, 1-based digits, opening included.
+    /// All moves, a move string, opening included.
     pub moves: String,
     /// "1-0", "1/2-1/2" or "0-1".
     pub result: String,
