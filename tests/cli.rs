@@ -413,6 +413,82 @@ fn a_ten_column_tournament_writes_moves_the_codec_reads_back() {
 }
 
 #[test]
+fn calibrate_on_another_board_makes_its_ladder_and_reads_the_7x6_scale() {
+    let dir = std::env::temp_dir().join(format!("c4-calibrate-5x4-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("level.json");
+    let args = [
+        "calibrate",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--games",
+        "2",
+        "--skills",
+        "0,0.5,1",
+        "--ladder-games",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let run = c4(&args, "");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("no ladder for 5x4 yet"),
+        "{}",
+        text(&run.stdout)
+    );
+    let ladder: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ladder-5x4.json")).unwrap())
+            .unwrap();
+    assert_eq!(ladder["board"], "5x4");
+    let agents: Vec<&str> = ladder["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        agents,
+        [
+            "random",
+            "easy",
+            "hard",
+            "ntuple:depth=1,safe=true",
+            "perfect:ties=random"
+        ]
+    );
+    let cal = connect4_engine::agents::level::Calibration::from_json(
+        &std::fs::read_to_string(&out).unwrap(),
+    )
+    .unwrap();
+    assert_eq!((cal.board.as_str(), cal.points.len()), ("5x4", 3));
+    // random, easy and hard average on 5x4 what they average on the 7x6 ladder.
+    let mean = |anchors: &[connect4_engine::agents::level::Anchor]| {
+        let xs: Vec<f64> = anchors
+            .iter()
+            .filter(|a| ["random", "easy", "hard"].contains(&a.agent.as_str()))
+            .map(|a| a.elo)
+            .collect();
+        xs.iter().sum::<f64>() / xs.len() as f64
+    };
+    let std6 = connect4_engine::agents::level::Calibration::builtin();
+    assert!((mean(&cal.anchors) - mean(&std6.anchors)).abs() < 1e-6);
+    // A second run reads the ladder it made (no new tournament).
+    let again = c4(&args, "");
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(
+        !text(&again.stdout).contains("no ladder"),
+        "{}",
+        text(&again.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_agent_specs_fail_with_a_message() {
     let out = c4(
         &[

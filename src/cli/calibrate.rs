@@ -33,13 +33,20 @@ pub struct CalibrateArgs {
     #[arg(long, default_value_t = super::default_jobs())]
     jobs: usize,
     /// The ladder (a `c4 tournament` summary.json): its agents are the opponents, held at
-    /// their ratings. Default: models/ladder.json, else the one built into c4.
+    /// their ratings. Default on 7x6: models/ladder.json, else the one built into c4. On
+    /// another board: models/ladder-WxH.json, made first when it is missing (a tournament
+    /// of random, easy, hard, the board's network and the perfect player or MCTS, see
+    /// --ladder-games); its ratings are shifted onto the 7x6 ladder's scale (the agents
+    /// both share average the same), so an Elo means the same on every board.
     #[arg(long)]
     ladder: Option<PathBuf>,
+    /// Games per pairing of a board's ladder tournament, when one is made.
+    #[arg(long, default_value_t = 40, value_parser = super::at_least_one)]
+    ladder_games: usize,
     /// The calibration file to write; level.csv and the chart level.png / level.svg go
-    /// beside it.
-    #[arg(long, default_value = "models/level.json")]
-    out: PathBuf,
+    /// beside it. Default: models/level.json on 7x6, models/level-WxH.json on another board.
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Instead of calibrating: play `level:elo=E` for each E given (comma-separated) against
     /// the ladder, on other openings than the calibration's, and report the Elo each
     /// measures (the dial's error where its curve was not fitted); writes OUT's stem with
@@ -51,25 +58,54 @@ pub struct CalibrateArgs {
     /// curve where it bends. A skill measured twice is pooled (weighted by precision).
     #[arg(long)]
     merge: Vec<PathBuf>,
+    #[command(flatten)]
+    board: super::BoardArgs,
 }
 
-pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
-    let ladder = match &a.ladder {
-        Some(p) => std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read the ladder {}", p.display()))?,
-        None => connect4_ml::builtin::ladder_in(std::path::Path::new("models")),
-    };
-    let anchors = anchors(&ladder).with_context(|| {
-        format!(
-            "the ladder {}",
-            a.ladder
-                .as_ref()
-                .map_or("models/ladder.json".into(), |p| p.display().to_string())
-        )
-    })?;
+pub fn run(mut a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
+    let geom = a.board.geometry()?;
     if let Some(bad) = a.skills.iter().find(|s| !(0.0..=1.0).contains(*s)) {
         bail!("--skills: {bad} is not a skill from 0 to 1");
     }
+    let out = a.out.clone().unwrap_or_else(|| {
+        connect4_engine::agents::board_model(std::path::Path::new("models/level.json"), geom)
+    });
+    a.out = Some(out.clone());
+    let resources = Resources {
+        book,
+        ..Resources::default()
+    };
+    let bars = super::Bars::new();
+    let standard = || {
+        let text = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
+        anchors(&text).context("the 7x6 ladder")
+    };
+    let anchors = if geom == connect4_engine::Geometry::STANDARD {
+        let ladder = match &a.ladder {
+            Some(p) => std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read the ladder {}", p.display()))?,
+            None => connect4_ml::builtin::ladder_in(std::path::Path::new("models")),
+        };
+        anchors(&ladder).with_context(|| {
+            format!(
+                "the ladder {}",
+                a.ladder
+                    .as_ref()
+                    .map_or("models/ladder.json".into(), |p| p.display().to_string())
+            )
+        })?
+    } else {
+        let path = a.ladder.clone().unwrap_or_else(|| {
+            connect4_engine::agents::board_model(&out.with_file_name("ladder.json"), geom)
+        });
+        if a.ladder.is_none() && !path.exists() {
+            make_ladder(&a, geom, &path, &resources, &bars)?;
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read the ladder {}", path.display()))?;
+        let own = anchors(&text).with_context(|| format!("the ladder {}", path.display()))?;
+        connect4_learn::arena::on_standard_scale(own, &standard()?)
+    };
     let cfg = CalibrateConfig {
         anchors,
         skills: a.skills.clone(),
@@ -77,12 +113,8 @@ pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
         openings: a.openings,
         seed: a.seed,
         jobs: a.jobs,
+        geometry: geom,
     };
-    let resources = Resources {
-        book,
-        ..Resources::default()
-    };
-    let bars = super::Bars::new();
     if !a.check.is_empty() {
         return check(&a, &cfg, &resources, &bars);
     }
@@ -104,15 +136,15 @@ pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
         report = connect4_learn::arena::report(&cfg, pool_points(points));
     }
     print_report(&report);
-    let csv = a.out.with_extension("csv");
-    let stem = a.out.with_extension("");
-    write_json_atomic(&a.out, &report.calibration)
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    let csv = out.with_extension("csv");
+    let stem = out.with_extension("");
+    write_json_atomic(&out, &report.calibration)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     write_csv_atomic(&csv, &report.calibration.points)
         .with_context(|| format!("cannot write {}", csv.display()))?;
     let [png, svg] =
         connect4_ml::plot::level::calibration_chart(&report.calibration).save(&stem)?;
-    super::print_written(&[a.out.clone(), csv, png, svg]);
+    super::print_written(&[out.clone(), csv, png, svg]);
     println!(
         "the dial reads the calibration built into c4: rebuild c4 (and web/build-wasm.sh) to take this one"
     );
@@ -125,7 +157,7 @@ fn check(
     resources: &Resources,
     bars: &super::Bars,
 ) -> Result<()> {
-    let cal = connect4_engine::agents::level::Calibration::builtin();
+    let cal = connect4_engine::agents::level::Calibration::for_board(cfg.geometry);
     for &e in &a.check {
         cal.skill_of(e)?;
     }
@@ -133,7 +165,8 @@ fn check(
     let points = connect4_learn::arena::check_calibration(cfg, &a.check, resources, bars)?;
     bars.finish();
     println!(
-        "the dial (calibration built into c4) against {} ladder agents, {} games each, seed {}",
+        "the dial (calibration built into c4, measured on {}) against {} ladder agents, {} games each, seed {}",
+        cal.board,
         cfg.anchors.len(),
         cfg.games,
         cfg.seed
@@ -155,16 +188,58 @@ fn check(
         );
     }
     println!("\nlargest error: {worst:.0} Elo");
-    let path = a.out.with_file_name(format!(
+    let out = a.out.as_deref().expect("run sets the calibration's path");
+    let path = out.with_file_name(format!(
         "{}-check.json",
-        a.out
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("level")
+        out.file_stem().and_then(|s| s.to_str()).unwrap_or("level")
     ));
     write_json_atomic(&path, &points)
         .with_context(|| format!("cannot write {}", path.display()))?;
     super::print_written(&[path]);
+    Ok(())
+}
+
+/// Plays the ladder tournament of board `geom` and writes its summary to `path`.
+fn make_ladder(
+    a: &CalibrateArgs,
+    geom: connect4_engine::Geometry,
+    path: &std::path::Path,
+    resources: &Resources,
+    bars: &super::Bars,
+) -> Result<()> {
+    let net: connect4_engine::agents::AgentSpec = "ntuple:depth=1,safe=true".parse()?;
+    let has_network = net.factory_in(geom, resources).is_ok();
+    let agents = connect4_learn::arena::board_ladder_agents(geom, has_network)
+        .iter()
+        .map(|s| super::parse_agent(s))
+        .collect::<Result<Vec<_>>>()?;
+    println!(
+        "no ladder for {geom} yet: playing one ({} agents, {} games per pairing) for {}",
+        agents.len(),
+        a.ladder_games,
+        path.display()
+    );
+    let t = connect4_learn::arena::Tournament::with_book(
+        connect4_learn::arena::TournamentConfig {
+            agents,
+            games: a.ladder_games,
+            openings: a.openings,
+            seed: a.seed,
+            jobs: a.jobs,
+            geometry: geom,
+            side: Default::default(),
+        },
+        resources.book.clone(),
+    )?;
+    bars.start("ladder games", t.total_games());
+    let summary = t.run(bars)?;
+    bars.finish();
+    for r in &summary.elo {
+        println!("  {:<28} {:>6.0}", r.agent, r.elo);
+    }
+    write_json_atomic(path, &summary)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    super::print_written(&[path.to_path_buf()]);
     Ok(())
 }
 

@@ -186,3 +186,34 @@ fn a_state_is_saved_and_read_back_and_bad_ones_are_refused() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+#[test]
+fn every_board_the_page_offers_has_a_calibration_of_its_own() {
+    let boards = Calibration::calibrated_boards();
+    for &[w, h] in connect4_engine::answers::NETWORK_BOARDS
+        .iter()
+        .chain([&[7, 6]])
+    {
+        assert!(boards.contains(&[w, h]), "{w}x{h}: no calibration");
+        let g = Geometry::new(w, h).unwrap();
+        let cal = Calibration::for_board(g);
+        assert_eq!(cal.board, g.to_string());
+        // Measured against random, easy and hard, held on the 7x6 ladder's scale.
+        for agent in ["random", "easy", "hard"] {
+            assert!(
+                cal.anchors.iter().any(|a| a.agent == agent),
+                "{g}: no {agent}"
+            );
+        }
+        let (low, high) = cal.range();
+        assert!(low < high, "{g}");
+    }
+    // The dial plays its board's skill for an Elo: on 5x4 (where draws come easily) Elo
+    // 1100 takes less skill than on 7x6.
+    let e = 1100.0;
+    let small = Calibration::for_board(Geometry::new(5, 4).unwrap())
+        .skill_of(e)
+        .unwrap();
+    let standard = Calibration::builtin().skill_of(e).unwrap();
+    assert!(small + 0.02 < standard, "{small} vs {standard}");
+}

@@ -120,7 +120,18 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
     bars.finish();
     let ladder = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
     let ladder: serde_json::Value = serde_json::from_str(&ladder).unwrap_or_default();
+    // Off 7x6 the opponents' ratings are those of the board's own ladder (on the 7x6
+    // scale), as its calibration recorded them.
+    let geom = a.board.geometry()?;
+    let board = connect4_engine::agents::level::Calibration::for_board(geom);
     let true_elo = |name: &str| {
+        if geom != connect4_engine::Geometry::STANDARD {
+            return board
+                .anchors
+                .iter()
+                .find(|r| r.agent == name)
+                .map(|r| r.elo);
+        }
         ladder["elo"]
             .as_array()?
             .iter()

@@ -23,7 +23,7 @@ pub use random::RandomAgent;
 pub use searching::SearchAgent;
 pub use spec::{
     AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, BuildAgent, EvalSpec, KindInfo,
-    Resources, board_model, kinds_help, split_agent_list,
+    ModelKind, Resources, board_model, kinds_help, split_agent_list,
 };
 pub use under_limit::{MoveError, choose_under};
 

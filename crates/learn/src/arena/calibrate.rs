@@ -26,6 +26,8 @@ pub struct CalibrateConfig {
     pub seed: u64,
     /// Games played at once.
     pub jobs: usize,
+    /// The board the dial and the ladder play on.
+    pub geometry: Geometry,
 }
 
 /// Why a calibration could not run.
@@ -106,6 +108,64 @@ pub fn fit_anchored(games: &[(f64, f64)]) -> (f64, f64, f64) {
         .sum();
     let half = Z95 / info.max(1e-12).sqrt();
     (elo, elo - half, elo + half)
+}
+
+/// The agents of `geom`'s ladder (what `c4 calibrate` plays the dial against off 7x6, when
+/// no ladder of that board is given): random, easy and hard as on 7x6, the board's network
+/// at depth 1 where one ships, and the perfect player where the solver reaches the board,
+/// else MCTS at 2000 simulations as the strong end.
+pub fn board_ladder_agents(geom: Geometry, has_network: bool) -> Vec<String> {
+    let mut agents: Vec<String> = ["random", "easy", "hard"].map(String::from).to_vec();
+    if has_network {
+        agents.push("ntuple:depth=1,safe=true".into());
+    }
+    agents.push(if connect4_engine::solver::reaches(geom) {
+        "perfect:ties=random".into()
+    } else {
+        "mcts:sims=2000".into()
+    });
+    agents
+}
+
+/// The ladder agents that carry the Elo scale from 7x6 to other boards: they play by the
+/// same rules on every board (no model, no solver), unlike the networks and the perfect
+/// player, whose strength against them differs from board to board.
+pub const SCALE_AGENTS: [&str; 3] = ["random", "easy", "hard"];
+
+/// The ratings of another board's ladder on the 7x6 ladder's scale: shifted so that the
+/// [`SCALE_AGENTS`] both ladders hold average what they average on 7x6, so an Elo asked
+/// of the dial means the same distance from them on every board. A ladder with none of
+/// them is returned as it is.
+///
+/// ```
+/// use connect4_engine::agents::level::Anchor;
+/// use connect4_learn::arena::on_standard_scale;
+/// let a = |agent: &str, elo| Anchor { agent: agent.into(), elo };
+/// let std = [a("random", 700.0), a("easy", 1100.0), a("perfect", 2100.0)];
+/// let board = vec![a("random", 1000.0), a("easy", 1600.0), a("perfect", 1900.0)];
+/// let shifted = on_standard_scale(board, &std);
+/// // random and easy average 900 on 7x6 and 1300 here: everything moves down 400.
+/// assert_eq!(shifted.iter().map(|x| x.elo).collect::<Vec<_>>(), vec![600.0, 1200.0, 1500.0]);
+/// ```
+pub fn on_standard_scale(mut board: Vec<Anchor>, standard: &[Anchor]) -> Vec<Anchor> {
+    let shared: Vec<(f64, f64)> = board
+        .iter()
+        .filter(|b| SCALE_AGENTS.contains(&b.agent.as_str()))
+        .filter_map(|b| {
+            standard
+                .iter()
+                .find(|s| s.agent == b.agent)
+                .map(|s| (b.elo, s.elo))
+        })
+        .collect();
+    if shared.is_empty() {
+        return board;
+    }
+    let shift = shared.iter().map(|(b, s)| s - b).sum::<f64>() / shared.len() as f64;
+    for b in &mut board {
+        b.elo += shift;
+    }
+    board
 }
 
 /// Measures every skill against the ladder and fits the curve (`progress` advances once
@@ -211,7 +271,7 @@ fn gauntlet(
     resources: &Resources,
     progress: &dyn Progress,
 ) -> Result<Vec<Vec<(f64, f64)>>, CalibrateError> {
-    let geom = Geometry::STANDARD;
+    let geom = cfg.geometry;
     let ladder: Vec<AgentFactory> = cfg
         .anchors
         .iter()
@@ -292,7 +352,7 @@ pub fn report(cfg: &CalibrateConfig, points: Vec<CalibrationPoint>) -> Calibrate
         .fold(0.0, f64::max);
     CalibrateReport {
         calibration: Calibration {
-            board: Geometry::STANDARD.to_string(),
+            board: cfg.geometry.to_string(),
             anchors: cfg.anchors.clone(),
             games_per_agent: cfg.games,
             openings: cfg.openings,

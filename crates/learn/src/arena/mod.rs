@@ -21,8 +21,8 @@ pub use adaptive_bench::{
 };
 pub use answer_times::{AnswerTimes, AnswerTimesConfig, AnswerTimesError, answer_times};
 pub use calibrate::{
-    CalibrateConfig, CalibrateError, CalibrateReport, CheckPoint, calibrate, check_calibration,
-    fit_anchored, report,
+    CalibrateConfig, CalibrateError, CalibrateReport, CheckPoint, SCALE_AGENTS,
+    board_ladder_agents, calibrate, check_calibration, fit_anchored, on_standard_scale, report,
 };
 pub use elo::{EloRating, GameScore, fit_elo};
 pub use estimate::{Estimate, elo_difference, score_estimate, wilson};

@@ -47,6 +47,12 @@ impl Adaptive {
         }
     }
 
+    /// The same agent reading `calibration` (its board's) between Elo and skill.
+    pub(crate) fn with_calibration(mut self, calibration: &'static Calibration) -> Self {
+        self.calibration = calibration;
+        self
+    }
+
     /// The same agent moving its estimate at `rates`.
     pub(crate) fn with_rates(mut self, rates: Rates) -> Self {
         self.rates = rates;

@@ -75,6 +75,18 @@ pub enum CalibrationError {
 /// The shipped calibration, built into the engine.
 static BUILTIN: &str = include_str!("../../../../../models/level.json");
 
+/// The calibrations measured on other boards (`c4 calibrate --width W --height H`, on that
+/// board's ladder, models/ladder-WxH.json), built in beside the 7x6 one.
+static BOARD_BUILTINS: &[([usize; 2], &str)] = &[
+    ([5, 4], include_str!("../../../../../models/level-5x4.json")),
+    ([6, 5], include_str!("../../../../../models/level-6x5.json")),
+    ([7, 5], include_str!("../../../../../models/level-7x5.json")),
+    ([6, 6], include_str!("../../../../../models/level-6x6.json")),
+    ([6, 7], include_str!("../../../../../models/level-6x7.json")),
+    ([8, 7], include_str!("../../../../../models/level-8x7.json")),
+    ([9, 6], include_str!("../../../../../models/level-9x6.json")),
+];
+
 impl Calibration {
     /// Reads a calibration from its JSON, checking the curve.
     pub fn from_json(text: &str) -> Result<Self, CalibrationError> {
@@ -110,6 +122,41 @@ impl Calibration {
         })
     }
 
+    /// The calibration the dial reads on `geom`: the one measured there when it ships (see
+    /// [`Calibration::calibrated_boards`]), else the 7x6 one, whose skills then stand for
+    /// the same settings but not for measured Elo.
+    ///
+    /// ```
+    /// use connect4_engine::{Geometry, agents::level::Calibration};
+    /// assert_eq!(Calibration::for_board(Geometry::STANDARD).board, "7x6");
+    /// assert_eq!(Calibration::for_board(Geometry::new(6, 5).unwrap()).board, "6x5");
+    /// assert_eq!(Calibration::for_board(Geometry::new(9, 6).unwrap()).board, "7x6");
+    /// ```
+    pub fn for_board(geom: crate::game::Geometry) -> &'static Calibration {
+        static ONCE: std::sync::OnceLock<Vec<([usize; 2], Calibration)>> =
+            std::sync::OnceLock::new();
+        let boards = ONCE.get_or_init(|| {
+            BOARD_BUILTINS
+                .iter()
+                .map(|(b, text)| {
+                    let c = Calibration::from_json(text).expect("a built-in calibration is sound");
+                    (*b, c)
+                })
+                .collect()
+        });
+        boards
+            .iter()
+            .find(|(b, _)| *b == [geom.width(), geom.height()])
+            .map_or_else(Calibration::builtin, |(_, c)| c)
+    }
+
+    /// The boards with a calibration of their own (7x6 first).
+    pub fn calibrated_boards() -> Vec<[usize; 2]> {
+        std::iter::once([7, 6])
+            .chain(BOARD_BUILTINS.iter().map(|(b, _)| *b))
+            .collect()
+    }
+
     /// The lowest and the highest Elo the dial plays (skills 0 and 1).
     pub fn range(&self) -> (f64, f64) {
         (self.curve[0].1, self.curve[self.curve.len() - 1].1)
@@ -130,7 +177,7 @@ impl Calibration {
     }
 
     /// The skill of `elo` clamped into the range: what the adaptive agent plays.
-    pub(crate) fn skill_at(&self, elo: f64) -> f64 {
+    pub fn skill_at(&self, elo: f64) -> f64 {
         let (low, high) = self.range();
         interpolate(&self.curve, elo.clamp(low, high), |p| p.1, |p| p.0)
     }

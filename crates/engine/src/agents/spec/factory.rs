@@ -1,8 +1,8 @@
 //! From a parsed spec to agents: evaluators and models are loaded once per spec, then a fresh
 //! agent is built per game.
 
-use super::{AgentError, AgentKind, AgentSpec, EvalSpec, RolloutSpec};
-use crate::agents::level::{Fallback, Judge, JudgeShared, Level};
+use super::{AgentError, AgentKind, AgentSpec, EvalSpec, ModelKind, RolloutSpec};
+use crate::agents::level::{Calibration, Fallback, Judge, JudgeShared, Level};
 use crate::agents::{
     Adaptive, AdaptiveState, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent,
 };
@@ -62,9 +62,14 @@ impl EvalSpec {
             EvalSpec::Model(path) => models.model(path, geom),
             EvalSpec::Linear(path) => Ok(Arc::new(models.linear(path, geom)?)),
             EvalSpec::NTuple(path) => Ok(Arc::new(models.ntuple(path, geom)?)),
-            EvalSpec::NTupleOfBoard(path) => Ok(Arc::new(
-                models.ntuple(&super::board_model(path, geom), geom)?,
-            )),
+            EvalSpec::OfBoard(kind, path) => {
+                let path = super::board_model(path, geom);
+                match kind {
+                    ModelKind::Any => models.model(&path, geom),
+                    ModelKind::Linear => Ok(Arc::new(models.linear(&path, geom)?)),
+                    ModelKind::NTuple => Ok(Arc::new(models.ntuple(&path, geom)?)),
+                }
+            }
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
             EvalSpec::Hybrid {
                 model,
@@ -308,9 +313,16 @@ impl AgentFactory {
                 )
                 .with_safe(*safe),
             ),
-            AgentKind::Level { skill, seed: s, .. } => Box::new(Level::new(
+            AgentKind::Level {
+                skill,
+                elo,
+                seed: s,
+                ..
+            } => Box::new(Level::new(
                 name,
-                *skill,
+                // An Elo asked for reads this board's calibration; past its ends (the
+                // spec checked the 7x6 range) the dial plays the nearest end.
+                elo.map_or(*skill, |e| Calibration::for_board(self.geom).skill_at(e)),
                 self.judge()?,
                 crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
             )),
@@ -334,7 +346,8 @@ impl AgentFactory {
             self.judge()?,
             crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
         )
-        .with_rates(*rates))
+        .with_rates(*rates)
+        .with_calibration(Calibration::for_board(self.geom)))
     }
 
     /// A judge for one more agent of a dial kind.

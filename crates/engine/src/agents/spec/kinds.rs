@@ -5,7 +5,7 @@
 use super::args::Args;
 use super::{
     AgentError, AgentKind, DEFAULT_DEPTH, DEFAULT_GBT_MODEL, DEFAULT_LMS_MODEL,
-    DEFAULT_NTUPLE_MODEL, EvalSpec,
+    DEFAULT_NTUPLE_MODEL, EvalSpec, ModelKind,
 };
 use crate::eval;
 use crate::search::SearchParams;
@@ -261,18 +261,24 @@ pub const AGENT_KINDS: &[KindInfo] = &[
     KindInfo {
         name: "gbt",
         usage: "gbt[:depth=N]",
-        summary: "the shipped GBT model, models/gbt.bin",
+        summary: "the shipped GBT model, models/gbt.bin (models/gbt-WxH.bin on other boards)",
         keys: SEARCH,
-        parse: |a, _| search(a, EvalSpec::Model(DEFAULT_GBT_MODEL.into()), DEFAULT_DEPTH),
+        parse: |a, _| {
+            let eval = EvalSpec::OfBoard(ModelKind::Any, DEFAULT_GBT_MODEL.into());
+            search(a, eval, DEFAULT_DEPTH)
+        },
     },
     KindInfo {
         name: "lms",
         usage: "lms[:PATH][,depth=N]",
-        summary: "LMS-trained linear weights (default models/lms.bin)",
+        summary: "LMS-trained linear weights (default models/lms.bin on 7x6, models/lms-WxH.bin on other boards)",
         keys: &["path", "depth", "ms", "schedule", "tt", "safe"],
         parse: |a, path| {
-            let path = model_path(a, path).unwrap_or_else(|| DEFAULT_LMS_MODEL.into());
-            search(a, EvalSpec::Linear(path), DEFAULT_DEPTH)
+            let eval = match model_path(a, path) {
+                Some(path) => EvalSpec::Linear(path),
+                None => EvalSpec::OfBoard(ModelKind::Linear, DEFAULT_LMS_MODEL.into()),
+            };
+            search(a, eval, DEFAULT_DEPTH)
         },
     },
     KindInfo {
@@ -283,7 +289,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         parse: |a, path| {
             let eval = match model_path(a, path) {
                 Some(path) => EvalSpec::NTuple(path),
-                None => EvalSpec::NTupleOfBoard(DEFAULT_NTUPLE_MODEL.into()),
+                None => EvalSpec::OfBoard(ModelKind::NTuple, DEFAULT_NTUPLE_MODEL.into()),
             };
             search(a, eval, DEFAULT_DEPTH)
         },

@@ -92,6 +92,17 @@ pub struct RolloutSpec {
     pub seed: u64,
 }
 
+/// Which kinds of model file a spec accepts at a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelKind {
+    /// Any model file (GBT, linear weights, n-tuple network).
+    Any,
+    /// Linear weights only.
+    Linear,
+    /// An n-tuple network only.
+    NTuple,
+}
+
 /// Which evaluator a searching agent uses.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EvalSpec {
@@ -103,10 +114,10 @@ pub enum EvalSpec {
     Linear(std::path::PathBuf),
     /// An n-tuple network file (`ntuple:PATH`); other kinds are refused.
     NTuple(std::path::PathBuf),
-    /// The network of the board played: the file named on 7x6 (`models/ntuple.bin`), its
-    /// sibling `ntuple-WxH.bin` on a W x H board (see [`board_model`]). What `ntuple`
-    /// without a path means.
-    NTupleOfBoard(std::path::PathBuf),
+    /// The shipped model of the board played: the file named on 7x6 (`models/ntuple.bin`),
+    /// its sibling `ntuple-WxH.bin` on a W x H board (see [`board_model`]), read as `kind`.
+    /// What `ntuple`, `lms` and `gbt` without a path mean.
+    OfBoard(ModelKind, std::path::PathBuf),
     /// Random playouts.
     Rollouts(RolloutSpec),
     /// An evaluator built in memory by the caller (e.g. weights being trained), named; it
@@ -367,7 +378,7 @@ impl AgentSpec {
                 EvalSpec::Model(p)
                 | EvalSpec::Linear(p)
                 | EvalSpec::NTuple(p)
-                | EvalSpec::NTupleOfBoard(p) => *p = resolve(p),
+                | EvalSpec::OfBoard(_, p) => *p = resolve(p),
                 EvalSpec::Hybrid { model, .. } => *model = resolve(model),
                 EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => {}
             }
@@ -388,6 +399,11 @@ impl AgentSpec {
     /// let on = |w, h| spec.model_files(Geometry::new(w, h).unwrap());
     /// assert_eq!(on(7, 6), vec![std::path::PathBuf::from("models/ntuple.bin")]);
     /// assert_eq!(on(8, 7), vec![std::path::PathBuf::from("models/ntuple-8x7.bin")]);
+    /// // lms and gbt without a path read their board's file too, where one was trained.
+    /// let lms: AgentSpec = "lms:depth=3".parse().unwrap();
+    /// assert_eq!(lms.model_files(Geometry::new(6, 5).unwrap()), vec![std::path::PathBuf::from("models/lms-6x5.bin")]);
+    /// let gbt: AgentSpec = "gbt".parse().unwrap();
+    /// assert_eq!(gbt.model_files(Geometry::STANDARD), vec![std::path::PathBuf::from("models/gbt.bin")]);
     /// assert!("easy".parse::<AgentSpec>().unwrap().model_files(Geometry::STANDARD).is_empty());
     /// ```
     pub fn model_files(&self, geom: crate::game::Geometry) -> Vec<PathBuf> {
@@ -396,7 +412,7 @@ impl AgentSpec {
         };
         match eval {
             EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => vec![p.clone()],
-            EvalSpec::NTupleOfBoard(p) => vec![board_model(p, geom)],
+            EvalSpec::OfBoard(_, p) => vec![board_model(p, geom)],
             EvalSpec::Hybrid { model, .. } => vec![model.clone()],
             EvalSpec::Builtin(_) | EvalSpec::Rollouts(_) | EvalSpec::InMemory(_) => Vec::new(),
         }

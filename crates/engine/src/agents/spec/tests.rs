@@ -196,7 +196,7 @@ fn ntuple_without_a_path_plays_the_network_of_its_board() {
     assert_eq!(
         spec.kind(),
         &AgentKind::Search {
-            eval: EvalSpec::NTupleOfBoard("models/ntuple.bin".into()),
+            eval: EvalSpec::OfBoard(ModelKind::NTuple, "models/ntuple.bin".into()),
             params: crate::search::SearchParams::depth(1),
         }
     );

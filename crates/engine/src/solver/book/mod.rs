@@ -275,6 +275,8 @@ pub fn embedded() -> Arc<Book> {
 static BOARD_BYTES: &[(usize, usize, &[u8])] = &[
     (5, 4, include_bytes!("../../../../../data/book-5x4.bin")),
     (6, 5, include_bytes!("../../../../../data/book-6x5.bin")),
+    (6, 6, include_bytes!("../../../../../data/book-6x6.bin")),
+    (7, 5, include_bytes!("../../../../../data/book-7x5.bin")),
 ];
 
 /// The book built into the library for boards of `geom`: [`embedded`] on 7x6, a smaller

@@ -526,3 +526,19 @@ fn the_repositorys_built_in_book_file_is_taken_as_the_built_in_book() {
     assert!(e.contains("book-7x6.bin") && e.contains("truncated"), "{e}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn every_built_in_board_book_holds_together_and_knows_its_board() {
+    // (width, height, plies, the empty board's score): 6x6 is a second-player win with
+    // the opponent's 18th stone; the others are draws.
+    let quiet = crate::progress::Quiet;
+    for (w, h, plies, empty) in [(5, 4, 8, 0), (6, 5, 8, 0), (6, 6, 8, -1), (7, 5, 7, 0)] {
+        let g = Geometry::new(w, h).unwrap();
+        let book = super::embedded_for(g).unwrap_or_else(|| panic!("{g}: no built-in book"));
+        assert_eq!((book.geometry(), book.plies()), (g, plies));
+        assert_eq!(book.score(&Position::new(g)), Some(empty), "{g}");
+        // Every entry against its children; 12 leaves solved again without the book.
+        let r = verify(&book, 12, 7, 16, Some(2), &quiet).unwrap_or_else(|e| panic!("{g}: {e}"));
+        assert_eq!((r.positions, r.sampled), (book.len(), 12), "{g}");
+    }
+}
