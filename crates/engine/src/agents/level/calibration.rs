@@ -130,7 +130,7 @@ impl Calibration {
     /// use connect4_engine::{Geometry, agents::level::Calibration};
     /// assert_eq!(Calibration::for_board(Geometry::STANDARD).board, "7x6");
     /// assert_eq!(Calibration::for_board(Geometry::new(6, 5).unwrap()).board, "6x5");
-    /// assert_eq!(Calibration::for_board(Geometry::new(9, 6).unwrap()).board, "7x6");
+    /// assert_eq!(Calibration::for_board(Geometry::new(8, 5).unwrap()).board, "7x6");
     /// ```
     pub fn for_board(geom: crate::game::Geometry) -> &'static Calibration {
         static ONCE: std::sync::OnceLock<Vec<([usize; 2], Calibration)>> =
