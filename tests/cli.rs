@@ -901,3 +901,68 @@ fn every_command_finds_the_built_in_models_from_any_folder() {
         text(&own.stderr)
     );
 }
+
+#[test]
+fn rate_holds_the_ladder_fixed_and_reproduces_at_any_thread_count() {
+    let args = |jobs: &str| {
+        c4(
+            &[
+                "rate", "--agent", "easy", "--games", "2", "--seed", "9", "--jobs", jobs,
+                "--width", "5", "--height", "4", "--json",
+            ],
+            "",
+        )
+    };
+    let one = args("1");
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    let ratings: serde_json::Value = serde_json::from_str(&text(&one.stdout)).unwrap();
+    let r = &ratings[0];
+    assert_eq!(
+        (r["agent"].as_str(), r["board"].as_str()),
+        (Some("easy"), Some("5x4"))
+    );
+    // Every agent of the board's fixed ladder (built into c4), 2 games each, at the
+    // ratings the board's dial was calibrated on.
+    let ladder =
+        connect4_learn::arena::fixed_ladder(connect4_engine::Geometry::new(5, 4).unwrap()).unwrap();
+    let opponents = r["opponents"].as_array().unwrap();
+    assert_eq!(opponents.len(), ladder.len());
+    assert_eq!(r["games"], 2 * ladder.len());
+    for o in opponents {
+        let a = ladder
+            .iter()
+            .find(|a| o["opponent"] == a.agent.as_str())
+            .unwrap();
+        assert_eq!(o["opponent_elo"].as_f64(), Some(a.elo));
+        assert_eq!(o["games"], 2);
+    }
+    let (elo, low, high) = (
+        r["elo"].as_f64().unwrap(),
+        r["low"].as_f64().unwrap(),
+        r["high"].as_f64().unwrap(),
+    );
+    assert!(low < elo && elo < high);
+    // Same seed, more threads than cores: the same games and rating.
+    assert_eq!(text(&args("16").stdout), text(&one.stdout));
+}
+
+#[test]
+fn rate_refuses_a_board_without_a_ladder_and_a_bad_spec() {
+    let out = c4(
+        &["rate", "--agent", "easy", "--width", "8", "--height", "5"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("no ladder for 8x5"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = c4(&["rate", "--agent", "nosuch:depth=2"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("nosuch"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -274,7 +274,7 @@ fn pool_points(
 }
 
 /// The ladder's agents and ratings from a tournament summary's JSON.
-fn anchors(json: &str) -> Result<Vec<Anchor>> {
+pub(super) fn anchors(json: &str) -> Result<Vec<Anchor>> {
     let v: serde_json::Value = serde_json::from_str(json).context("not JSON")?;
     let rows = v["elo"].as_array().context("no \"elo\" list of ratings")?;
     rows.iter()

@@ -13,6 +13,7 @@ mod pipeline;
 mod play;
 mod plot;
 mod predict;
+mod rate;
 mod serve;
 mod site;
 mod solve;
@@ -72,6 +73,12 @@ enum Command {
         after_help = "Examples:\n  c4 calibrate\n  c4 calibrate --games 20 --skills 0,0.5,1 --out runs/level.json"
     )]
     Calibrate(calibrate::CalibrateArgs),
+    /// An agent's Elo on the fixed ladder (its agents held at their ratings, the scale of
+    /// the dial and the page's presets) with a 95% interval, comparable across runs.
+    #[command(
+        after_help = "Examples:\n  c4 rate --agent gbt:depth=3\n  c4 rate --agent hard level:elo=1500 --games 20 --seed 7 --json"
+    )]
+    Rate(rate::RateArgs),
     /// Each agent against a baseline (score and Elo difference with 95% intervals, time per
     /// move) and graded by the solver on benchmark sets; table, evaluate.json and charts.
     #[command(
@@ -350,6 +357,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(b) => bench::run(b, book),
         Command::Tournament(a) => tournament::run(a, book),
         Command::Calibrate(a) => calibrate::run(a, book),
+        Command::Rate(a) => rate::run(a, book),
         Command::Evaluate(a) => evaluate::run(a, book),
         Command::Play(a) => play::run(a, book),
         Command::Data(c) => data::run(c, book),

@@ -3,6 +3,7 @@
 //! through the points becomes the calibration the dial reads (`models/level.json`).
 
 use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
+use connect4_engine::Interrupt;
 use connect4_engine::agents::level::{Anchor, Calibration, CalibrationPoint, monotone_curve};
 use connect4_engine::agents::{AgentFactory, AgentSpec, Resources};
 use connect4_engine::game::Geometry;
@@ -191,12 +192,15 @@ pub fn calibrate(
         .iter()
         .map(|s| format!("level:skill={s}").parse::<AgentSpec>())
         .collect::<Result<Vec<_>, _>>()?;
-    let per_skill = gauntlet(cfg, &specs, 0, resources, progress)?;
+    let ladder = ladder_factories(&cfg.anchors, cfg.geometry, resources)?;
+    let dial = players(&specs, cfg.geometry, resources)?;
+    let per_skill = gauntlet(&cfg.play(0), &dial, &ladder, progress, &Interrupt::new())?;
     let points: Vec<CalibrationPoint> = skills
         .iter()
         .zip(&per_skill)
         .map(|(&skill, games)| {
-            let (elo, low, high) = fit_anchored(games);
+            let games = all_points(games);
+            let (elo, low, high) = fit_anchored(&games);
             CalibrationPoint {
                 skill,
                 elo,
@@ -242,12 +246,15 @@ pub fn check_calibration(
         .iter()
         .map(|e| format!("level:elo={e}").parse::<AgentSpec>())
         .collect::<Result<Vec<_>, _>>()?;
-    let games = gauntlet(cfg, &specs, 1, resources, progress)?;
+    let ladder = ladder_factories(&cfg.anchors, cfg.geometry, resources)?;
+    let dial = players(&specs, cfg.geometry, resources)?;
+    let games = gauntlet(&cfg.play(1), &dial, &ladder, progress, &Interrupt::new())?;
     Ok(specs
         .iter()
         .zip(elos)
         .zip(games)
         .map(|((spec, &asked), g)| {
+            let g = all_points(&g);
             let (elo, low, high) = fit_anchored(&g);
             CheckPoint {
                 agent: spec.label().to_string(),
@@ -261,73 +268,162 @@ pub fn check_calibration(
         .collect())
 }
 
-/// Every spec against every ladder agent, `cfg.games` games each (pairings side by side,
-/// each pairing's games in order); per spec, its games as (opponent's rating, points).
-/// `stream` keeps the openings of different uses apart.
-fn gauntlet(
-    cfg: &CalibrateConfig,
-    specs: &[AgentSpec],
-    stream: u64,
+/// One player's games against one ladder agent, as a measurement against the ladder
+/// records them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LadderGames {
+    /// The ladder agent's spec.
+    pub opponent: String,
+    /// The rating it is held at.
+    pub opponent_elo: f64,
+    /// Games played.
+    pub games: usize,
+    /// Won by the player measured.
+    pub wins: usize,
+    /// Drawn.
+    pub draws: usize,
+    /// Lost.
+    pub losses: usize,
+    /// Points scored / games, percent.
+    pub score_pct: f64,
+}
+
+impl LadderGames {
+    /// Its games as (the opponent's rating, the points scored), what [`fit_anchored`] takes.
+    pub fn points(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        let r = self.opponent_elo;
+        std::iter::repeat_n((r, 1.0), self.wins)
+            .chain(std::iter::repeat_n((r, 0.5), self.draws))
+            .chain(std::iter::repeat_n((r, 0.0), self.losses))
+    }
+}
+
+/// How the players measured against a ladder meet it: the ladder, the games per ladder
+/// agent, the openings, the seed, the threads and the board. `stream` keeps the openings
+/// of different uses apart (the calibration, its check, a rating).
+pub(crate) struct LadderPlay<'a> {
+    pub anchors: &'a [Anchor],
+    pub games: usize,
+    pub openings: usize,
+    pub seed: u64,
+    pub jobs: usize,
+    pub geometry: Geometry,
+    pub stream: u64,
+}
+
+impl CalibrateConfig {
+    fn play(&self, stream: u64) -> LadderPlay<'_> {
+        LadderPlay {
+            anchors: &self.anchors,
+            games: self.games,
+            openings: self.openings,
+            seed: self.seed,
+            jobs: self.jobs,
+            geometry: self.geometry,
+            stream,
+        }
+    }
+}
+
+/// The ladder's agents of `anchors`, built for `geom` with `resources`.
+pub fn ladder_factories(
+    anchors: &[Anchor],
+    geom: Geometry,
     resources: &Resources,
-    progress: &dyn Progress,
-) -> Result<Vec<Vec<(f64, f64)>>, CalibrateError> {
-    let geom = cfg.geometry;
-    let ladder: Vec<AgentFactory> = cfg
-        .anchors
+) -> Result<Vec<AgentFactory>, connect4_engine::agents::AgentError> {
+    anchors
         .iter()
         .map(|a| {
             a.agent
                 .parse::<AgentSpec>()
                 .and_then(|s| s.factory_in(geom, resources))
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// Every player against every ladder agent (`ladder`, in the order of `play.anchors`),
+/// `play.games` games each (pairings side by side, each pairing's games in order); per
+/// player, its games against each ladder agent. `stop` ends it early
+/// ([`TournamentError::Interrupted`]).
+pub(crate) fn gauntlet(
+    play: &LadderPlay<'_>,
+    players: &[AgentFactory],
+    ladder: &[AgentFactory],
+    progress: &dyn Progress,
+    stop: &Interrupt,
+) -> Result<Vec<Vec<LadderGames>>, CalibrateError> {
+    let geom = play.geometry;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs.max(1))
+        .num_threads(play.jobs.max(1))
         .build()
         .map_err(|source| TournamentError::Threads {
-            jobs: cfg.jobs,
+            jobs: play.jobs,
             source,
         })?;
-    let work: Vec<(usize, usize)> = (0..specs.len())
+    let work: Vec<(usize, usize)> = (0..players.len())
         .flat_map(|i| (0..ladder.len()).map(move |j| (i, j)))
         .collect();
-    type Played = Result<(usize, Vec<(f64, f64)>), CalibrateError>;
+    type Played = Result<(usize, LadderGames), CalibrateError>;
     let results: Vec<Played> = pool.install(|| {
         work.par_iter()
             .map(|&(i, j)| {
-                let dial = specs[i].factory_in(geom, resources)?;
-                let t = Tournament::from_factories(
+                let t = Tournament::pair(
                     TournamentConfig {
                         agents: Vec::new(),
-                        games: cfg.games,
-                        openings: cfg.openings,
+                        games: play.games,
+                        openings: play.openings,
                         seed: connect4_engine::seed::derive_seed(
-                            cfg.seed,
+                            play.seed,
                             connect4_engine::seed::Stream::Level,
-                            &[stream, i as u64, j as u64],
+                            &[play.stream, i as u64, j as u64],
                         ),
                         jobs: 1,
                         geometry: geom,
                         side: Side::Both,
                     },
-                    vec![dial, ladder[j].clone()],
+                    players[i].clone(),
+                    ladder[j].clone(),
                 )?;
-                let s = t.run(progress)?;
+                let s = t.run_until(progress, stop)?;
                 let p = &s.pairings[0];
-                let r = cfg.anchors[j].elo;
-                let mut scores = vec![(r, 1.0); p.wins];
-                scores.extend(vec![(r, 0.5); p.draws]);
-                scores.extend(vec![(r, 0.0); p.losses]);
-                Ok((i, scores))
+                Ok((
+                    i,
+                    LadderGames {
+                        opponent: play.anchors[j].agent.clone(),
+                        opponent_elo: play.anchors[j].elo,
+                        games: p.games,
+                        wins: p.wins,
+                        draws: p.draws,
+                        losses: p.losses,
+                        score_pct: p.score_pct,
+                    },
+                ))
             })
             .collect()
     });
-    let mut out: Vec<Vec<(f64, f64)>> = vec![Vec::new(); specs.len()];
+    let mut out: Vec<Vec<LadderGames>> = vec![Vec::new(); players.len()];
     for r in results {
-        let (i, scores) = r?;
-        out[i].extend(scores);
+        let (i, games) = r?;
+        out[i].push(games);
     }
     Ok(out)
+}
+
+/// The specs' players for `geom`.
+fn players(
+    specs: &[AgentSpec],
+    geom: Geometry,
+    resources: &Resources,
+) -> Result<Vec<AgentFactory>, CalibrateError> {
+    Ok(specs
+        .iter()
+        .map(|s| s.factory_in(geom, resources))
+        .collect::<Result<_, _>>()?)
+}
+
+/// All the points of a player's games against the ladder.
+fn all_points(games: &[LadderGames]) -> Vec<(f64, f64)> {
+    games.iter().flat_map(LadderGames::points).collect()
 }
 
 /// The calibration of measured `points`: the monotone curve (weighted by each point's

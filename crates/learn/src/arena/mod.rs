@@ -12,6 +12,7 @@ mod elo;
 mod estimate;
 pub mod evaluate;
 mod grade;
+mod rate;
 mod session;
 mod tournament;
 
@@ -21,8 +22,9 @@ pub use adaptive_bench::{
 };
 pub use answer_times::{AnswerTimes, AnswerTimesConfig, AnswerTimesError, answer_times};
 pub use calibrate::{
-    CalibrateConfig, CalibrateError, CalibrateReport, CheckPoint, SCALE_AGENTS,
-    board_ladder_agents, calibrate, check_calibration, fit_anchored, on_standard_scale, report,
+    CalibrateConfig, CalibrateError, CalibrateReport, CheckPoint, LadderGames, SCALE_AGENTS,
+    board_ladder_agents, calibrate, check_calibration, fit_anchored, ladder_factories,
+    on_standard_scale, report,
 };
 pub use elo::{EloRating, GameScore, fit_elo};
 pub use estimate::{Estimate, elo_difference, score_estimate, wilson};
@@ -30,6 +32,7 @@ pub use grade::{
     GradeError, GradeSummary, GradedMove, grade_move, grade_positions, grade_positions_until,
     read_graded_file,
 };
+pub use rate::{RateConfig, Rating, fixed_ladder, rate};
 pub use session::{HINT_MAX_EMPTY, HintError, Session};
 pub use tournament::{
     GameRow, PairingSummary, Side, Tournament, TournamentConfig, TournamentError,

@@ -245,6 +245,22 @@ impl Tournament {
         Ok(Tournament { config, factories })
     }
 
+    /// A match of `player` against `opponent` alone, which may be the same agent (a rating
+    /// plays an agent against its own copy on the ladder): the pairing's first agent is
+    /// `player`.
+    pub(crate) fn pair(
+        mut config: TournamentConfig,
+        player: AgentFactory,
+        opponent: AgentFactory,
+    ) -> Result<Self, TournamentError> {
+        config.agents = vec![player.spec().clone(), opponent.spec().clone()];
+        Self::check_games(&config)?;
+        Ok(Tournament {
+            config,
+            factories: vec![player, opponent],
+        })
+    }
+
     /// Checks the configuration and loads every agent's evaluators; perfect agents read the
     /// built-in book.
     pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
@@ -274,6 +290,11 @@ impl Tournament {
                 return Err(TournamentError::Duplicate(a.label().to_string()));
             }
         }
+        Self::check_games(config)
+    }
+
+    /// The games asked for are playable: some, and openings that leave a move to play.
+    fn check_games(config: &TournamentConfig) -> Result<(), TournamentError> {
         if config.games == 0 {
             return Err(TournamentError::NoGames);
         }
