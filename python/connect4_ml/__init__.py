@@ -28,8 +28,29 @@ from ._native import (
     read_uci,
     tournament,
 )
-from ._native import _set_package_dir
+from ._native import _rate, _set_package_dir
+from .results import LadderGames, Rating
 from .runs import read_run
+
+
+
+def rate(agent, games=40, openings=2, seed=0, jobs=1, width=7, height=6, models=None):
+    """The Elo of ``agent`` (a spec or an ``Agent``, Python ones among them) on its board's
+    fixed ladder, as ``c4 rate`` measures it: ``games`` against each ladder agent (colours
+    alternating, ``openings`` random plies first), its Elo fitted with the ladder's agents
+    held at their ratings, a 95% interval. The ladder is the one the board's dial was
+    calibrated on, so the number compares across runs, machines and with the page's
+    presets (easy about 1180, hard about 1470 on 7x6). The same seed gives the same games
+    at any ``jobs``. Returns a ``Rating``.
+
+        >>> r = rate("easy", games=2, width=5, height=4)
+        >>> r.low < r.elo < r.high
+        True
+    """
+    return Rating._from_native(
+        _rate(agent, games, openings, seed, jobs, width, height, models)
+    )
+
 
 # The shipped models (models/*.bin beside this file) are found from any folder.
 _set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
@@ -37,6 +58,7 @@ _set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
 __all__ = [
     "Agent",
     "Connect4Error",
+    "LadderGames",
     "Model",
     "Position",
     "Solver",
@@ -46,6 +68,8 @@ __all__ = [
     "features",
     "read_labelled",
     "random_board",
+    "rate",
+    "Rating",
     "read_run",
     "read_uci",
     "tournament",

@@ -154,6 +154,16 @@ def evaluate(
     height: int = 6,
     models: Optional[_Path] = None,
 ) -> Dict[str, Any]: ...
+def _rate(
+    agent: Union[str, Agent],
+    games: int = 40,
+    openings: int = 2,
+    seed: int = 0,
+    jobs: int = 1,
+    width: int = 7,
+    height: int = 6,
+    models: Optional[_Path] = None,
+) -> Dict[str, Any]: ...
 def bench_agent(
     agent: Union[str, Agent],
     sets: Union[Mapping[str, _Path], Sequence[_Path]],

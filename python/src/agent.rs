@@ -96,6 +96,8 @@ pub struct Agent {
     external: Option<connect4_engine::agents::AgentFactory>,
     /// Where the Python code's exceptions go during a call.
     failure: Arc<Failure>,
+    /// The evaluator of an agent made by `from_evaluator`: what `clear_cache` empties.
+    evaluator: Option<Arc<crate::external::PyEvaluator>>,
 }
 
 impl Agent {
@@ -115,6 +117,7 @@ impl Agent {
             height,
             external: Some(factory),
             failure,
+            evaluator: None,
         })
     }
 
@@ -250,6 +253,7 @@ impl Agent {
             height,
             external: None,
             failure: Arc::default(),
+            evaluator: None,
         })
     }
 
@@ -288,9 +292,11 @@ impl Agent {
     /// per node. `depth` plies (default 3) or `ms` milliseconds a move. With `hybrid=True`
     /// the evaluation is phase-based as the `hybrid` evaluator's: the function alone to ply
     /// 9, blended half and half with `playouts` Monte Carlo rollouts to ply 19, rollouts
-    /// after.
+    /// after. Values are kept for one search (one move) by default, so a network trained
+    /// further plays its new values at once; `cache=N` keeps up to N values across moves
+    /// (`clear_cache()` empties them).
     #[staticmethod]
-    #[pyo3(signature = (evaluator, depth = None, ms = None, name = "python-eval".to_string(), batch = Nat(64), takes = "positions", hybrid = false, playouts = None, width = Nat(7), height = Nat(6)))]
+    #[pyo3(signature = (evaluator, depth = None, ms = None, name = "python-eval".to_string(), batch = Nat(64), takes = "positions", hybrid = false, playouts = None, width = Nat(7), height = Nat(6), cache = None))]
     #[allow(clippy::too_many_arguments)]
     fn from_evaluator(
         evaluator: Bound<'_, PyAny>,
@@ -303,6 +309,7 @@ impl Agent {
         playouts: Option<Nat>,
         width: Nat,
         height: Nat,
+        cache: Option<Nat>,
     ) -> PyResult<Agent> {
         let (width, height, g) = user_code(&evaluator, "from_evaluator", width, height)?;
         let depth = depth.map_or(3, Nat::get);
@@ -316,30 +323,65 @@ impl Agent {
             params.time_budget = Some(std::time::Duration::from_millis(ms.get() as u64));
         }
         let failure = Arc::new(Failure::default());
-        let eval = crate::external::PyEvaluator::new(
-            name.clone(),
-            Arc::new(evaluator.unbind()),
-            Takes::parse(takes)?,
-            batch.get(),
-            failure.clone(),
-        );
-        let eval: Arc<dyn connect4_engine::eval::Evaluator> = if hybrid {
-            use connect4_engine::eval::{
-                DEFAULT_PLAYOUTS, Hybrid, MonteCarlo, Phases, PlayoutPolicy,
-            };
-            let n = playouts.map_or(DEFAULT_PLAYOUTS, |p| p.get() as u32).max(1);
-            let rollouts = MonteCarlo::new(g, n, PlayoutPolicy::Smart, 0);
-            Arc::new(Hybrid::new(Arc::new(eval), rollouts, Phases::default()))
+        let hybrid = if hybrid {
+            Some(
+                playouts
+                    .map_or(connect4_engine::eval::DEFAULT_PLAYOUTS, |p| p.get() as u32)
+                    .max(1),
+            )
         } else {
             if playouts.is_some() {
                 return Err(err(
                     "playouts: only with hybrid=True (the rollouts of the later phases)",
                 ));
             }
-            Arc::new(eval)
+            None
         };
-        let factory = connect4_engine::agents::AgentFactory::search(&name, g, eval, params);
-        Agent::external(factory, failure, width, height)
+        let torch_threads = crate::external::torch_threads(evaluator.py());
+        let builder = crate::external::EvalBuilder {
+            source: crate::external::EvalSource {
+                name: name.clone(),
+                func: Arc::new(evaluator.unbind()),
+                takes: Takes::parse(takes)?,
+                batch: batch.get(),
+                keep: cache.map_or(0, Nat::get),
+                torch_threads,
+                failure: failure.clone(),
+            },
+            params,
+            hybrid,
+            geometry: g,
+        };
+        let player = builder.player();
+        let evaluator = player.evaluator();
+        let factory = connect4_engine::agents::AgentFactory::external(&name, g, Arc::new(builder));
+        let mut agent = Agent::external(factory, failure, width, height)?;
+        agent.inner = Mutex::new(Held::Plain(Box::new(player)));
+        agent.evaluator = Some(evaluator);
+        Ok(agent)
+    }
+
+    /// Forgets the values an agent made by `from_evaluator` keeps (and its search table's),
+    /// so that its next move asks the function afresh: after training its network further,
+    /// or with `cache=N`, which keeps values across moves. Tournaments, `evaluate`, `rate`
+    /// and `bench_agent` always start every game afresh.
+    fn clear_cache(&self) -> PyResult<()> {
+        match &self.evaluator {
+            Some(e) => {
+                e.clear();
+                Ok(())
+            }
+            None => Err(err(format!(
+                "agent {}: only an agent made by from_evaluator keeps values",
+                self.spec
+            ))),
+        }
+    }
+
+    /// How many values an agent made by `from_evaluator` keeps now (0 for other agents).
+    #[getter]
+    fn cached(&self) -> usize {
+        self.evaluator.as_ref().map_or(0, |e| e.kept())
     }
 
     /// The column (0-based) the agent plays in `position`.

@@ -264,3 +264,70 @@ pub fn bench_agent<'py>(
     }
     to_python(py, &summaries)
 }
+
+/// Rates `agent` (a spec or an `Agent`) on the fixed ladder of its board, as `c4 rate`
+/// does: `games` against each ladder agent, its Elo fitted with the ladder's agents held at
+/// their ratings (the scale of the dial and the page's presets). Returns the rating as the
+/// CLI's JSON writes it, with the CLI's table under "table"; `connect4_ml.rate` makes it a
+/// `Rating`.
+#[pyfunction]
+#[pyo3(signature = (agent, games = Nat(40), openings = Nat(2), seed = Nat(0), jobs = Nat(1), width = Nat(7), height = Nat(6), models = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn _rate<'py>(
+    py: Python<'py>,
+    agent: &Bound<'py, PyAny>,
+    games: Nat,
+    openings: Nat,
+    seed: Nat,
+    jobs: Nat,
+    width: Nat,
+    height: Nat,
+    models: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let g = geometry(width.get(), height.get())?;
+    let anchors = arena::fixed_ladder(g).ok_or_else(|| {
+        err(format!(
+            "no ladder for {g}: the package has one for {} (make a board's with `c4 calibrate \
+             --width {} --height {}`)",
+            connect4_engine::agents::level::Calibration::calibrated_boards()
+                .iter()
+                .map(|[w, h]| format!("{w}x{h}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            g.width(),
+            g.height()
+        ))
+    })?;
+    let agent = AgentArg::read(agent, "agent")?;
+    let player = agent.factory(g, models.as_deref())?;
+    // The ladder's model files are looked for as a spec's are: the shipped ones by default.
+    let ladder = anchors
+        .iter()
+        .map(|a| AgentArg::Spec(a.agent.clone()).factory(g, models.as_deref()))
+        .collect::<PyResult<Vec<_>>>()?;
+    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
+    let cfg = arena::RateConfig {
+        anchors,
+        games: games.get(),
+        openings: openings.get(),
+        seed: seed.0,
+        jobs: jobs.get(),
+        geometry: g,
+    };
+    let stop = crate::bridge::call_interrupt();
+    let rating = with_failures(&failures, &stop, || {
+        interruptible(py, &stop, || {
+            arena::rate(
+                &cfg,
+                &player,
+                &ladder,
+                &connect4_engine::progress::Quiet,
+                &stop,
+            )
+        })?
+        .map_err(err)
+    })?;
+    let out = to_python(py, &rating)?;
+    out.set_item("table", rating.table())?;
+    Ok(out)
+}

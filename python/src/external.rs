@@ -10,10 +10,12 @@ use crate::position::Position;
 use connect4_engine::Interrupt;
 use connect4_engine::agents::{Agent, BuildAgent, Turn};
 use connect4_engine::eval::Evaluator;
+use connect4_engine::search::{SearchParams, Searcher};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Where a call learns that the user's code failed: the first exception, and the interrupt
@@ -226,42 +228,77 @@ impl BuildAgent for PolicyBuilder {
     }
 }
 
-/// Values kept before the cache is emptied (a search asks again what it needs).
-const KEPT_MAX: usize = 1 << 20;
-
 /// A Python value function as an evaluator: values of the side to move in [-1, 1], asked in
 /// batches of up to `batch` positions (the search gathers the leaves a ply or two above them,
-/// see [`Evaluator::prefetch`]) and kept by position.
+/// see [`Evaluator::prefetch`]) and kept by position: for one search (the agent empties the
+/// cache before each move), or across searches up to `keep` values. Each player a factory
+/// builds has its own, so every game of a tournament asks the function afresh.
 pub struct PyEvaluator {
     name: String,
     func: Arc<Py<PyAny>>,
     takes: Takes,
     batch: usize,
+    keep: usize,
     kept: Mutex<HashMap<(u64, u64), f64>>,
+    /// Bumped by [`PyEvaluator::clear`]: the agent forgets its search table too.
+    cleared: AtomicU64,
+    /// torch's thread count on the thread that made the agent, set on every thread that
+    /// calls the function (a worker's own count is torch's default: every core).
+    torch_threads: Option<i64>,
     failure: Arc<Failure>,
 }
 
+/// What makes an evaluator agent's players: the user's function and how it is asked.
+#[derive(Clone)]
+pub struct EvalSource {
+    /// The agent's name in reports.
+    pub name: String,
+    /// The user's function.
+    pub func: Arc<Py<PyAny>>,
+    /// What it takes.
+    pub takes: Takes,
+    /// The most positions per call.
+    pub batch: usize,
+    /// Values kept across searches (0: for one search only).
+    pub keep: usize,
+    /// torch's thread count where the agent was made (see [`torch_threads`]).
+    pub torch_threads: Option<i64>,
+    /// Where its failures go.
+    pub failure: Arc<Failure>,
+}
+
 impl PyEvaluator {
-    /// An evaluator over `func`, named `name`.
-    pub fn new(
-        name: String,
-        func: Arc<Py<PyAny>>,
-        takes: Takes,
-        batch: usize,
-        failure: Arc<Failure>,
-    ) -> PyEvaluator {
+    /// An evaluator over `src`'s function.
+    pub fn new(src: &EvalSource) -> PyEvaluator {
         PyEvaluator {
-            name,
-            func,
-            takes,
-            batch: batch.max(1),
+            name: src.name.clone(),
+            func: src.func.clone(),
+            takes: src.takes,
+            batch: src.batch.max(1),
+            keep: src.keep,
             kept: Mutex::new(HashMap::new()),
-            failure,
+            cleared: AtomicU64::new(0),
+            torch_threads: src.torch_threads,
+            failure: src.failure.clone(),
         }
+    }
+
+    /// Forgets every value kept (and, through the agent, its search table's).
+    pub fn clear(&self) {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        self.cleared.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many values are kept now.
+    pub fn kept(&self) -> usize {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     /// The user's values of `positions`, checked: one finite number each, clamped to [-1, 1].
     fn ask(&self, py: Python<'_>, positions: &[connect4_engine::Position]) -> PyResult<Vec<f64>> {
+        if let Some(n) = self.torch_threads {
+            same_torch_threads(py, n)?;
+        }
         let func = self.func.bind(py);
         let answer = match self.takes {
             Takes::Positions => {
@@ -333,7 +370,9 @@ impl PyEvaluator {
         match got {
             Ok(values) => {
                 let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-                if kept.len() + values.len() > KEPT_MAX {
+                // Across searches the cache holds at most `keep` values: past it, it starts
+                // again (a search asks again what it needs).
+                if self.keep > 0 && kept.len() + values.len() > self.keep {
                     kept.clear();
                 }
                 for (p, v) in positions.iter().zip(values) {
@@ -343,6 +382,37 @@ impl PyEvaluator {
             Err(e) => self.failure.fail(e),
         }
     }
+}
+
+/// torch's intra-op thread count on this thread, when the user has imported torch: read
+/// where an agent is made (the user's thread, where `torch.set_num_threads` was called).
+pub fn torch_threads(py: Python<'_>) -> Option<i64> {
+    let torch = py
+        .import("sys")
+        .ok()?
+        .getattr("modules")
+        .ok()?
+        .get_item("torch")
+        .ok()?;
+    torch.call_method0("get_num_threads").ok()?.extract().ok()
+}
+
+thread_local! {
+    /// torch's thread count this thread was given (0: none yet).
+    static TORCH_THREADS_SET: std::cell::Cell<i64> = const { std::cell::Cell::new(0) };
+}
+
+/// Gives this thread torch's thread count `n` once: the package's worker threads would
+/// otherwise run the user's network on every core each, all at once.
+fn same_torch_threads(py: Python<'_>, n: i64) -> PyResult<()> {
+    if TORCH_THREADS_SET.with(|c| c.get()) == n {
+        return Ok(());
+    }
+    if let Ok(torch) = py.import("sys")?.getattr("modules")?.get_item("torch") {
+        torch.call_method1("set_num_threads", (n,))?;
+    }
+    TORCH_THREADS_SET.with(|c| c.set(n));
+    Ok(())
 }
 
 /// A position's identity: the side to move's stones and all stones.
@@ -391,5 +461,84 @@ impl Evaluator for PyEvaluator {
                 .collect()
         };
         self.fetch(&missing);
+    }
+}
+
+/// A player of an evaluator agent: the project's search over its own [`PyEvaluator`] (in
+/// the hybrid phases when asked). Before each move it empties the evaluator's cache when
+/// values live for one search, and forgets its search table whenever the cache was
+/// emptied, so no value of an earlier network is used.
+pub struct EvalAgent {
+    name: String,
+    searcher: Searcher,
+    eval: Arc<PyEvaluator>,
+    seen_clears: u64,
+}
+
+impl EvalAgent {
+    /// The evaluator it asks (what `Agent.clear_cache` empties).
+    pub fn evaluator(&self) -> Arc<PyEvaluator> {
+        self.eval.clone()
+    }
+}
+
+impl Agent for EvalAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, turn: &Turn) -> usize {
+        if self.eval.keep == 0 {
+            self.eval.clear();
+        }
+        let clears = self.eval.cleared.load(Ordering::Relaxed);
+        if clears != self.seen_clears {
+            self.searcher.clear();
+            self.seen_clears = clears;
+        }
+        self.searcher.choose(&turn.position).column
+    }
+
+    fn set_interrupt(&mut self, interrupt: Option<connect4_engine::Interrupt>) {
+        self.searcher.set_interrupt(interrupt);
+    }
+}
+
+/// Builds an [`EvalAgent`] per game, each with its own evaluator and cache.
+pub struct EvalBuilder {
+    /// The function and how it is asked.
+    pub source: EvalSource,
+    /// The search's depth or time.
+    pub params: SearchParams,
+    /// Rollouts a position in the hybrid phases (`None`: the function alone).
+    pub hybrid: Option<u32>,
+    /// The board.
+    pub geometry: connect4_engine::Geometry,
+}
+
+impl EvalBuilder {
+    /// A player, concrete (the `Agent` object keeps its evaluator for `clear_cache`).
+    pub fn player(&self) -> EvalAgent {
+        let eval = Arc::new(PyEvaluator::new(&self.source));
+        let searched: Arc<dyn Evaluator> = match self.hybrid {
+            Some(n) => {
+                use connect4_engine::eval::{Hybrid, MonteCarlo, Phases, PlayoutPolicy};
+                let rollouts = MonteCarlo::new(self.geometry, n, PlayoutPolicy::Smart, 0);
+                Arc::new(Hybrid::new(eval.clone(), rollouts, Phases::default()))
+            }
+            None => eval.clone(),
+        };
+        EvalAgent {
+            name: self.source.name.clone(),
+            searcher: Searcher::new(searched, self.params.clone()),
+            eval,
+            seen_clears: 0,
+        }
+    }
+}
+
+impl BuildAgent for EvalBuilder {
+    fn build(&self, _seed: u64) -> Box<dyn Agent> {
+        Box::new(self.player())
     }
 }

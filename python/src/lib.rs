@@ -33,6 +33,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(arena::bench_agent, m)?)?;
     m.add_function(wrap_pyfunction!(arena::evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::_rate, m)?)?;
     m.add_function(wrap_pyfunction!(data::read_uci, m)?)?;
     m.add_function(wrap_pyfunction!(data::read_labelled, m)?)?;
     m.add_function(wrap_pyfunction!(bench::rust_features_seconds, m)?)?;

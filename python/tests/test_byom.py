@@ -188,6 +188,70 @@ def test_a_python_evaluator_in_the_hybrid_phases_is_asked_only_where_the_model_c
         c4.Agent.from_evaluator(f, playouts=10)
 
 
+def test_values_are_fresh_each_move_and_kept_across_moves_only_when_asked():
+    p = c4.Position("4453")
+    f = Counting()
+    agent = c4.Agent.from_evaluator(f, depth=3)
+    agent.move(p)
+    first = f.calls
+    assert first > 0
+    agent.move(p)
+    assert f.calls == 2 * first, "a search keeps values for itself only: asked again"
+    kept = Counting()
+    agent = c4.Agent.from_evaluator(kept, depth=3, cache=1_000_000)
+    agent.move(p)
+    n = kept.calls
+    assert n == first and agent.cached > 0
+    agent.move(p)
+    assert kept.calls == n, "cache=N keeps values across moves"
+    agent.clear_cache()
+    assert agent.cached == 0
+    agent.move(p)
+    assert kept.calls == 2 * n, "cleared: asked afresh"
+    with pytest.raises(c4.Connect4Error, match="only an agent made by from_evaluator"):
+        c4.Agent("easy").clear_cache()
+
+
+class Net:
+    """A 'network' whose weight training changes: centre_value times `w`."""
+
+    def __init__(self):
+        self.w = 1.0
+
+    def __call__(self, positions):
+        return [self.w * v for v in centre_value(positions)]
+
+
+def test_a_network_rated_again_after_training_plays_its_new_values():
+    net = Net()
+    agent = c4.Agent.from_evaluator(net, depth=2, name="net")
+    before = c4.tournament([agent, "easy"], games=6, seed=3)["games"]
+    before_move = agent.move(c4.Position("44"))
+    net.w = -1.0  # "trained": now it wants the opponent in the middle
+    after = c4.tournament([agent, "easy"], games=6, seed=3)["games"]
+    assert [g["moves"] for g in after] != [g["moves"] for g in before]
+    assert agent.move(c4.Position("44")) != before_move
+    net.w = 1.0  # back: the first games again, exactly
+    again = c4.tournament([agent, "easy"], games=6, seed=3)["games"]
+    assert [g["moves"] for g in again] == [g["moves"] for g in before]
+
+
+def test_worker_threads_get_the_torch_thread_count_of_the_agents_maker(monkeypatch):
+    import sys
+    import threading
+    import types
+
+    set_calls = []
+    fake = types.ModuleType("torch")
+    fake.get_num_threads = lambda: 3
+    fake.set_num_threads = lambda n: set_calls.append((threading.get_ident(), n))
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    agent = c4.Agent.from_evaluator(centre_value, depth=2, name="centre")
+    c4.tournament([agent, "random"], games=4, jobs=2, seed=1)
+    assert set_calls and all(n == 3 for _, n in set_calls)
+    assert any(t != threading.get_ident() for t, _ in set_calls), "the workers' threads"
+
+
 def test_an_evaluator_agent_plays_in_the_ladder_beside_specs():
     mine = c4.Agent.from_evaluator(centre_value, depth=2, name="centre:depth=2")
     summary = c4.tournament([mine, "random", "handtuned:depth=2"], games=8, seed=11)
