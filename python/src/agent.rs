@@ -97,7 +97,7 @@ pub struct Agent {
     /// Where the Python code's exceptions go during a call.
     failure: Arc<Failure>,
     /// The evaluator of an agent made by `from_evaluator`: what `clear_cache` empties.
-    evaluator: Option<Arc<crate::external::PyEvaluator>>,
+    evaluator: Option<Arc<crate::evaluator::PyEvaluator>>,
 }
 
 impl Agent {
@@ -337,9 +337,9 @@ impl Agent {
             }
             None
         };
-        let torch_threads = crate::external::torch_threads(evaluator.py());
-        let builder = crate::external::EvalBuilder {
-            source: crate::external::EvalSource {
+        let torch_threads = crate::evaluator::torch_threads(evaluator.py());
+        let builder = crate::evaluator::EvalBuilder {
+            source: crate::evaluator::EvalSource {
                 name: name.clone(),
                 func: Arc::new(evaluator.unbind()),
                 takes: Takes::parse(takes)?,
@@ -403,7 +403,7 @@ impl Agent {
         // The lock is taken on the worker, without the GIL (see `Solver::run`); Ctrl-C stops
         // the move through the agent's interrupt.
         let stop = crate::bridge::call_interrupt();
-        crate::arena::with_failures(std::slice::from_ref(&self.failure), &stop, || {
+        crate::external::with_failures(std::slice::from_ref(&self.failure), &stop, || {
             interruptible(py, &stop, || {
                 let mut held = lock_until(&self.inner, &stop)?;
                 Some(connect4_engine::agents::choose_under(

@@ -6,7 +6,7 @@ use crate::agent::{AgentArg, parse_spec};
 use crate::args::Nat;
 use crate::bridge::interruptible;
 use crate::errors::err;
-use crate::external::Failure;
+use crate::external::{Failure, with_failures};
 use crate::model::to_python;
 use crate::position::geometry;
 use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
@@ -33,29 +33,6 @@ fn agent_list<'py>(agents: &Bound<'py, PyAny>) -> PyResult<Vec<AgentArg<'py>>> {
         .enumerate()
         .map(|(i, a)| AgentArg::read(&a?, &format!("agents[{i}]")))
         .collect()
-}
-
-/// Runs `work` (a call that plays the agents of `args`) with their Python code's failures
-/// routed to `stop`: the first exception their code raised ends the call with it.
-pub(crate) fn with_failures<T>(
-    failures: &[Arc<Failure>],
-    stop: &connect4_engine::Interrupt,
-    work: impl FnOnce() -> PyResult<T>,
-) -> PyResult<T> {
-    for f in failures {
-        f.arm(stop);
-    }
-    let out = work();
-    let mut first = None;
-    for f in failures {
-        if let Some(e) = f.take() {
-            first.get_or_insert(e);
-        }
-    }
-    match first {
-        Some(e) => Err(e),
-        None => out,
-    }
 }
 
 /// A round robin between `agents` (specs, or `Agent`s: those made from Python code play

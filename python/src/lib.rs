@@ -10,6 +10,7 @@ mod bench;
 mod bridge;
 mod data;
 mod errors;
+mod evaluator;
 mod external;
 mod model;
 mod position;
