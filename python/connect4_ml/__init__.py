@@ -19,18 +19,77 @@ from ._native import (
     Model,
     Position,
     Solver,
-    bench_agent,
-    evaluate,
     feature_names,
     features,
     read_labelled,
     random_board,
     read_uci,
-    tournament,
 )
-from ._native import _rate, _set_package_dir
-from .results import LadderGames, Rating
+from ._native import _bench_agent, _evaluate, _rate, _set_package_dir, _tournament
+from . import datasets
+from .results import (
+    AgentEvaluation,
+    BenchResult,
+    EloRating,
+    Estimate,
+    Evaluation,
+    Game,
+    LadderGames,
+    Match,
+    Pairing,
+    Rating,
+    SetErrors,
+    SetGrade,
+    SideRecord,
+    TournamentResult,
+)
 from .runs import read_run
+
+
+def tournament(agents, games=20, openings=2, seed=0, jobs=1, width=7, height=6, models=None):
+    """A round robin between ``agents`` (specs, or ``Agent``s: those made from Python code
+    play too), as ``c4 tournament`` plays it: ``games`` per pairing, colours alternating,
+    ``openings`` random plies first, ``jobs`` games at once (the same games at any
+    ``jobs``). Returns a ``TournamentResult``: pairings, Elo (relative to this pool; ``rate``
+    gives the fixed scale), every game; its repr is the CLI's table.
+
+        >>> t = tournament(["random", "easy"], games=2, width=5, height=4)
+        >>> [p.games for p in t.pairings], len(t.games)
+        ([2], 2)
+    """
+    return TournamentResult._from_native(
+        _tournament(agents, games, openings, seed, jobs, width, height, models)
+    )
+
+
+def evaluate(agent, baseline="handtuned:depth=3", side="both", games=400, seeds=1, openings=2,
+             seed=0, sets=None, positions=200, jobs=1, tt_mib=64, width=7, height=6, models=None):
+    """Plays ``agent`` (a spec or an ``Agent``) against ``baseline`` and grades its moves on
+    ``sets`` (names such as ``["middle-easy"]``, paths, or ``{name: path}``; the first
+    ``positions`` of each; none: no grading), as ``c4 evaluate`` does. ``side`` is "both"
+    (colours alternate), "first" or "second". Returns an ``Evaluation``: the score and the
+    Elo difference with 95% intervals, the results as first and as second player, the
+    error rates (``evaluation.match`` is the agent's match); its repr is the CLI's report.
+    """
+    return Evaluation._from_native(
+        _evaluate(agent, baseline, side, games, seeds, openings, seed, sets, positions, jobs,
+                  tt_mib, width, height, models)
+    )
+
+
+def bench_agent(agent, sets, limit=None, jobs=1, tt_mib=64, width=7, height=6, models=None):
+    """Grades ``agent`` (a spec or an ``Agent``) on benchmark sets, as ``c4 bench agent``
+    does: ``sets`` are names (``["middle-easy", "end-easy"]``, found from any folder), paths
+    or ``{name: path}``; ``limit`` takes the first N positions of each. Returns a
+    ``BenchResult``, one ``SetGrade`` per set (mistakes: moves whose win/draw/loss value is
+    below the best move's, with a 95% Wilson interval); its repr is the CLI's table.
+
+        >>> bench_agent("perfect", ["end-easy"], limit=5)["end-easy"].errors
+        0
+    """
+    return BenchResult._from_native(
+        _bench_agent(agent, sets, limit, jobs, tt_mib, width, height, models)
+    )
 
 
 
@@ -57,8 +116,21 @@ _set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
 
 __all__ = [
     "Agent",
+    "AgentEvaluation",
+    "BenchResult",
     "Connect4Error",
+    "EloRating",
+    "Estimate",
+    "Evaluation",
+    "Game",
     "LadderGames",
+    "Match",
+    "Pairing",
+    "SetErrors",
+    "SetGrade",
+    "SideRecord",
+    "TournamentResult",
+    "datasets",
     "Model",
     "Position",
     "Solver",

@@ -49,10 +49,8 @@ def main() -> None:
     summary = c4.tournament(
         [mine, f"gbt:depth={args.depth}", "easy", "random"], games=args.games, seed=args.seed
     )
-    print(f"{summary['total_games']} games in {time.perf_counter() - t0:.1f} s")
-    print(f"{'agent':<18} {'Elo':>6}  95% interval   games")
-    for e in sorted(summary["elo"], key=lambda e: -e["elo"]):
-        print(f"{e['agent']:<18} {e['elo']:6.0f}  [{e['low']:5.0f}, {e['high']:5.0f}]  {e['games']:5d}")
+    print(f"{summary.total_games} games in {time.perf_counter() - t0:.1f} s")
+    print(summary)  # the CLI's tables
 
 
 if __name__ == "__main__":

@@ -285,7 +285,8 @@ impl Agent {
 
     /// An agent that searches with the project's negamax (alpha-beta, the one-move tactics,
     /// a transposition table) over `evaluator`, a Python value function: it takes a list of
-    /// `Position`s (or, with `takes="arrays"`, an `n x height x width` numpy array) and
+    /// `Position`s (or, with `takes="arrays"`, an `n x height x width` numpy array; with
+    /// `takes="planes"`, `n x height x width x 2` side-to-move planes) and
     /// returns one value per position, from the side to move's point of view, in [-1, 1]
     /// (clamped). The search gathers the leaves a ply or two above them and asks in batches
     /// of up to `batch` positions, so a vectorised model or a network is not called once
@@ -294,7 +295,8 @@ impl Agent {
     /// 9, blended half and half with `playouts` Monte Carlo rollouts to ply 19, rollouts
     /// after. Values are kept for one search (one move) by default, so a network trained
     /// further plays its new values at once; `cache=N` keeps up to N values across moves
-    /// (`clear_cache()` empties them).
+    /// (`clear_cache()` empties them). Games played at once (`jobs` in the arena functions)
+    /// share one batcher, so their leaves fill the same calls (`evaluator_stats`).
     #[staticmethod]
     #[pyo3(signature = (evaluator, depth = None, ms = None, name = "python-eval".to_string(), batch = Nat(64), takes = "positions", hybrid = false, playouts = None, width = Nat(7), height = Nat(6), cache = None))]
     #[allow(clippy::too_many_arguments)]
@@ -321,6 +323,11 @@ impl Agent {
             // A time budget searches as deep as the time allows.
             params.depth = 20;
             params.time_budget = Some(std::time::Duration::from_millis(ms.get() as u64));
+        } else if depth <= 6 {
+            // The table is emptied before every move (fresh values): a shallow search fills
+            // a few hundred slots, and emptying 2^16 of them each move cost more than the
+            // search (a third of a tournament's time with 64 games at once).
+            params.table_log2 = 12;
         }
         let failure = Arc::new(Failure::default());
         let hybrid = if hybrid {
@@ -347,6 +354,7 @@ impl Agent {
                 keep: cache.map_or(0, Nat::get),
                 torch_threads,
                 failure: failure.clone(),
+                batcher: Default::default(),
             },
             params,
             hybrid,
@@ -376,6 +384,32 @@ impl Agent {
                 self.spec
             ))),
         }
+    }
+
+    /// What an agent made by `from_evaluator` has asked its function so far, over every game
+    /// it played: `{"calls": C, "positions": P, "mean_batch": P / C}` (None for other
+    /// agents). Games played at once (`jobs`) are gathered into the same calls.
+    #[getter]
+    fn evaluator_stats<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, pyo3::types::PyDict>>> {
+        let Some(e) = &self.evaluator else {
+            return Ok(None);
+        };
+        let (calls, positions) = e.stats();
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("calls", calls)?;
+        d.set_item("positions", positions)?;
+        d.set_item(
+            "mean_batch",
+            if calls > 0 {
+                positions as f64 / calls as f64
+            } else {
+                0.0
+            },
+        )?;
+        Ok(Some(d))
     }
 
     /// How many values an agent made by `from_evaluator` keeps now (0 for other agents).

@@ -1,6 +1,7 @@
-//! The arena from Python: tournaments, evaluations against a baseline and benchmark grading
-//! of agents given as specs or `Agent`s (those made from Python code among them), returning
-//! the plain dicts the CLI writes as JSON.
+//! The arena from Python: tournaments, evaluations against a baseline, benchmark grading and
+//! ratings of agents given as specs or `Agent`s (those made from Python code among them).
+//! Each returns the dict the CLI writes as JSON with the CLI's table under "table";
+//! `connect4_ml` makes them its result objects.
 
 use crate::agent::{AgentArg, parse_spec};
 use crate::args::Nat;
@@ -13,6 +14,19 @@ use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// Runs the arena's `work` without the GIL, stopped by Ctrl-C and by the first exception of
+/// the Python agents whose `failures` are given (that exception is what the call raises).
+fn run_arena<T: Send, E: std::fmt::Display + Send>(
+    py: Python<'_>,
+    failures: &[Arc<Failure>],
+    work: impl FnOnce(&connect4_engine::Interrupt) -> Result<T, E> + Send,
+) -> PyResult<T> {
+    let stop = crate::bridge::call_interrupt();
+    with_failures(failures, &stop, || {
+        interruptible(py, &stop, || work(&stop))?.map_err(err)
+    })
+}
 
 /// The agents of `agents`: a list (or tuple) of specs and `Agent`s.
 fn agent_list<'py>(agents: &Bound<'py, PyAny>) -> PyResult<Vec<AgentArg<'py>>> {
@@ -42,7 +56,7 @@ fn agent_list<'py>(agents: &Bound<'py, PyAny>) -> PyResult<Vec<AgentArg<'py>>> {
 #[pyfunction]
 #[pyo3(signature = (agents, games = Nat(20), openings = Nat(2), seed = Nat(0), jobs = Nat(1), width = Nat(7), height = Nat(6), models = None))]
 #[allow(clippy::too_many_arguments)]
-pub fn tournament<'py>(
+pub fn _tournament<'py>(
     py: Python<'py>,
     agents: &Bound<'py, PyAny>,
     games: Nat,
@@ -74,20 +88,27 @@ pub fn tournament<'py>(
         factories,
     )
     .map_err(err)?;
-    let stop = crate::bridge::call_interrupt();
-    let summary = with_failures(&failures, &stop, || {
-        interruptible(py, &stop, || {
-            t.run_until(&connect4_engine::progress::Quiet, &stop)
-        })?
-        .map_err(err)
+    let summary = run_arena(py, &failures, |stop| {
+        t.run_until(&connect4_engine::progress::Quiet, stop)
     })?;
     let out = to_python(py, &summary)?;
     out.set_item("games", to_python(py, &summary.rows)?)?;
+    out.set_item("table", summary.table())?;
     Ok(out)
 }
 
-/// Benchmark files as `{name: path}` or a list of paths (each named by its file name).
+/// Benchmark files as `{name: path}` or a list of paths (each named by its file name); a
+/// path may be a benchmark set's name ("middle-easy") or its repository path
+/// ("data/bench/middle-easy"), found from any folder (see [`crate::datasets::resolve`]).
 fn named_sets(sets: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PathBuf)>> {
+    named_paths(sets)?
+        .into_iter()
+        .map(|(name, path)| Ok((name, crate::datasets::resolve(&path)?)))
+        .collect()
+}
+
+/// `sets` as (name, path) pairs, as given.
+fn named_paths(sets: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PathBuf)>> {
     Ok(if let Ok(d) = sets.cast::<pyo3::types::PyDict>() {
         d.iter()
             .map(|(k, v)| {
@@ -126,7 +147,7 @@ fn named_sets(sets: &Bound<'_, PyAny>) -> PyResult<Vec<(String, PathBuf)>> {
 #[pyfunction]
 #[pyo3(signature = (agent, baseline = "handtuned:depth=3", side = "both", games = Nat(400), seeds = Nat(1), openings = Nat(2), seed = Nat(0), sets = None, positions = Nat(200), jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
 #[allow(clippy::too_many_arguments)]
-pub fn evaluate<'py>(
+pub fn _evaluate<'py>(
     py: Python<'py>,
     agent: &Bound<'py, PyAny>,
     baseline: &str,
@@ -179,19 +200,17 @@ pub fn evaluate<'py>(
         side,
         book: Some(connect4_engine::solver::book::embedded()),
     };
-    let stop = crate::bridge::call_interrupt();
-    let report = with_failures(&failures, &stop, || {
-        interruptible(py, &stop, || {
-            arena::evaluate::evaluate_with(
-                &cfg,
-                std::slice::from_ref(&factory),
-                &connect4_engine::progress::Quiet,
-                &stop,
-            )
-        })?
-        .map_err(err)
+    let report = run_arena(py, &failures, |stop| {
+        arena::evaluate::evaluate_with(
+            &cfg,
+            std::slice::from_ref(&factory),
+            &connect4_engine::progress::Quiet,
+            stop,
+        )
     })?;
-    to_python(py, &report)
+    let out = to_python(py, &report)?;
+    out.set_item("table", report.text())?;
+    Ok(out)
 }
 
 /// Grades `agent` (a spec or an `Agent`) on benchmark files (`{name: path}` or a list of paths): per set the
@@ -200,7 +219,7 @@ pub fn evaluate<'py>(
 #[pyfunction]
 #[pyo3(signature = (agent, sets, limit = None, jobs = Nat(1), tt_mib = Nat(64), width = Nat(7), height = Nat(6), models = None))]
 #[allow(clippy::too_many_arguments)]
-pub fn bench_agent<'py>(
+pub fn _bench_agent<'py>(
     py: Python<'py>,
     agent: &Bound<'py, PyAny>,
     sets: &Bound<'py, PyAny>,
@@ -223,23 +242,22 @@ pub fn bench_agent<'py>(
     let mut summaries = Vec::new();
     for (name, path) in &named {
         let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
-        let stop = crate::bridge::call_interrupt();
-        let graded = with_failures(&failures, &stop, || {
-            interruptible(py, &stop, || {
-                arena::grade_positions_until(
-                    &factory,
-                    &positions,
-                    jobs,
-                    &solvers,
-                    &connect4_engine::progress::Quiet,
-                    &stop,
-                )
-            })?
-            .map_err(err)
+        let graded = run_arena(py, &failures, |stop| {
+            arena::grade_positions_until(
+                &factory,
+                &positions,
+                jobs,
+                &solvers,
+                &connect4_engine::progress::Quiet,
+                stop,
+            )
         })?;
         summaries.push(GradeSummary::from_moves(&label, name, &graded));
     }
-    to_python(py, &summaries)
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("sets", to_python(py, &summaries)?)?;
+    out.set_item("table", GradeSummary::table(&summaries))?;
+    Ok(out.into_any())
 }
 
 /// Rates `agent` (a spec or an `Agent`) on the fixed ladder of its board, as `c4 rate`
@@ -291,18 +309,14 @@ pub fn _rate<'py>(
         jobs: jobs.get(),
         geometry: g,
     };
-    let stop = crate::bridge::call_interrupt();
-    let rating = with_failures(&failures, &stop, || {
-        interruptible(py, &stop, || {
-            arena::rate(
-                &cfg,
-                &player,
-                &ladder,
-                &connect4_engine::progress::Quiet,
-                &stop,
-            )
-        })?
-        .map_err(err)
+    let rating = run_arena(py, &failures, |stop| {
+        arena::rate(
+            &cfg,
+            &player,
+            &ladder,
+            &connect4_engine::progress::Quiet,
+            stop,
+        )
     })?;
     let out = to_python(py, &rating)?;
     out.set_item("table", rating.table())?;

@@ -1,4 +1,5 @@
-//! Readers of the data files into numpy arrays: the UCI file and labelled "MOVES SCORE" files.
+//! Readers of the data files into numpy arrays: the UCI file and labelled "MOVES SCORE" files,
+//! named by path or, from any folder, by the name of a data set the package carries.
 
 use crate::bridge::quick;
 use crate::errors::err;
@@ -6,7 +7,7 @@ use crate::position::geometry;
 use connect4_engine::game::Player;
 use connect4_learn::datasets::labelled::{Expect, read_moves_file};
 use connect4_learn::datasets::uci::load_uci;
-use numpy::{IntoPyArray, PyArray1, PyArray3};
+use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -22,37 +23,76 @@ fn boards(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarra
     })
 }
 
-/// Boards and labels as `read_uci` returns them.
-type UciArrays<'py> = (Bound<'py, PyArray3<i8>>, Bound<'py, PyArray1<i8>>);
+/// Boards of `positions` as side-to-move planes, the observation of the package's
+/// Gymnasium and PettingZoo environments: `n x height x width x 2` int8 (row 0 at the top),
+/// plane 0 the stones of the side to move, plane 1 the opponent's.
+fn planes(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarray::Array4<i8> {
+    ndarray::Array4::from_shape_fn((positions.len(), h, w, 2), |(i, r, c, k)| {
+        let p = &positions[i];
+        let mine = p.side_to_move();
+        match p.cell(c, h - 1 - r) {
+            Some(pl) if (pl == mine) == (k == 0) => 1,
+            _ => 0,
+        }
+    })
+}
 
-/// The UCI Connect-4 file (plain or .Z, e.g. `data/uci/connect-4.data.Z`): `(boards,
-/// labels)`, boards `n x 6 x 7` int8 as `Position.to_array`, labels int8 from the first
-/// player's view (who is to move): 1 win, 0 draw, -1 loss.
+/// `positions` as the numpy array asked for: cells (`n x height x width`, 1 and 2) or, with
+/// `planes`, side-to-move planes (`n x height x width x 2`).
+fn board_array<'py>(
+    py: Python<'py>,
+    positions: &[connect4_engine::Position],
+    w: usize,
+    h: usize,
+    with_planes: bool,
+) -> Bound<'py, PyAny> {
+    if with_planes {
+        planes(positions, w, h).into_pyarray(py).into_any()
+    } else {
+        boards(positions, w, h).into_pyarray(py).into_any()
+    }
+}
+
+/// Boards and labels as `read_uci` returns them.
+type UciArrays<'py> = (Bound<'py, PyAny>, Bound<'py, PyArray1<i8>>);
+
+/// The UCI Connect-4 file (plain or .Z; `"uci"` or `data/uci/connect-4.data.Z` find the copy
+/// the package carries from any folder): `(boards, labels)`, boards `n x 6 x 7` int8 as
+/// `Position.to_array` (with `planes=True`, `n x 6 x 7 x 2` side-to-move planes), labels
+/// int8 from the first player's view (who is to move): 1 win, 0 draw, -1 loss.
 #[pyfunction]
-pub fn read_uci<'py>(py: Python<'py>, path: crate::args::FilePath) -> PyResult<UciArrays<'py>> {
-    let data = quick(py, || load_uci(&path.0))?.map_err(err)?;
+#[pyo3(signature = (path = crate::args::FilePath("uci".into()), planes = false))]
+pub fn read_uci<'py>(
+    py: Python<'py>,
+    path: crate::args::FilePath,
+    planes: bool,
+) -> PyResult<UciArrays<'py>> {
+    let path = crate::datasets::resolve(&path.0)?;
+    let data = quick(py, || load_uci(&path))?.map_err(err)?;
     let ps: Vec<_> = data.rows.iter().map(|r| r.position).collect();
     let labels: Vec<i8> = data
         .rows
         .iter()
         .map(|r| r.label.index() as i8 - 1)
         .collect();
-    Ok((boards(&ps, 7, 6).into_pyarray(py), labels.into_pyarray(py)))
+    Ok((board_array(py, &ps, 7, 6, planes), labels.into_pyarray(py)))
 }
 
-/// A labelled "MOVES SCORE" file (plain or gzip, e.g. `data/positions/heldout.txt.gz`): a
-/// dict with `moves` (list of str), `boards` (`n x height x width` int8), `scores` (int32,
-/// the exact score from the side to move) and `stones` (int32). A bad line raises an error
-/// naming the file and line.
+/// A labelled "MOVES SCORE" file (plain or gzip, e.g. `data/positions/heldout.txt.gz`, or a
+/// data set's name, "heldout", found from any folder): a dict with `moves` (list of str),
+/// `boards` (`n x height x width` int8; with `planes=True`, `n x height x width x 2`
+/// side-to-move planes), `scores` (int32, the exact score from the side to move) and
+/// `stones` (int32). A bad line raises an error naming the file and line.
 #[pyfunction]
-#[pyo3(signature = (path, width = 7, height = 6))]
+#[pyo3(signature = (path, width = 7, height = 6, planes = false))]
 pub fn read_labelled<'py>(
     py: Python<'py>,
     path: crate::args::FilePath,
     width: usize,
     height: usize,
+    planes: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let path = path.0;
+    let path = crate::datasets::resolve(&path.0)?;
     let g = geometry(width, height)?;
     let lines = quick(py, || read_moves_file(&path, g, Expect::Labelled))?.map_err(err)?;
     let ps: Vec<_> = lines.iter().map(|l| l.position).collect();
@@ -61,7 +101,7 @@ pub fn read_labelled<'py>(
     let moves: Vec<String> = lines.into_iter().map(|l| l.moves).collect();
     let d = PyDict::new(py);
     d.set_item("moves", moves)?;
-    d.set_item("boards", boards(&ps, width, height).into_pyarray(py))?;
+    d.set_item("boards", board_array(py, &ps, width, height, planes))?;
     d.set_item("scores", scores.into_pyarray(py))?;
     d.set_item("stones", stones.into_pyarray(py))?;
     Ok(d)

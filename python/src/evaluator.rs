@@ -32,6 +32,8 @@ pub struct PyEvaluator {
     /// calls the function (a worker's own count is torch's default: every core).
     torch_threads: Option<i64>,
     failure: Arc<Failure>,
+    /// Shared by every player of the agent: gathers the games' requests into one call.
+    batcher: Arc<crate::batcher::Batcher>,
 }
 
 /// What makes an evaluator agent's players: the user's function and how it is asked.
@@ -51,6 +53,8 @@ pub struct EvalSource {
     pub torch_threads: Option<i64>,
     /// Where its failures go.
     pub failure: Arc<Failure>,
+    /// Where every player's requests are gathered across the games played at once.
+    pub batcher: Arc<crate::batcher::Batcher>,
 }
 
 impl PyEvaluator {
@@ -66,6 +70,7 @@ impl PyEvaluator {
             cleared: AtomicU64::new(0),
             torch_threads: src.torch_threads,
             failure: src.failure.clone(),
+            batcher: src.batcher.clone(),
         }
     }
 
@@ -104,15 +109,34 @@ impl PyEvaluator {
                     PyArray1::from_vec(py, cells).reshape([positions.len(), h, w])?;
                 func.call1((boards,))?
             }
+            Takes::Planes => {
+                let (w, h) = (positions[0].width(), positions[0].height());
+                let mut cells = Vec::with_capacity(positions.len() * w * h * 2);
+                for p in positions {
+                    crate::external::board_planes(p, &mut cells);
+                }
+                let planes: Bound<'_, numpy::PyArray4<i8>> =
+                    PyArray1::from_vec(py, cells).reshape([positions.len(), h, w, 2])?;
+                func.call1((planes,))?
+            }
         };
         py.check_signals()?;
         let bad = |what: String| err(format!("evaluator {}: {what}", self.name));
+        // A float64 array is read in place; anything else goes through numpy's conversion.
         let values: Vec<f64> = py
             .import("numpy")?
             .call_method1("asarray", (&answer, "float64"))
             .and_then(|a| a.call_method0("ravel"))
-            .and_then(|a| a.call_method0("tolist"))
-            .and_then(|a| a.extract())
+            .and_then(|a| {
+                let fast = a
+                    .cast::<PyArray1<f64>>()
+                    .ok()
+                    .and_then(|arr| arr.readonly().as_slice().map(<[f64]>::to_vec).ok());
+                match fast {
+                    Some(v) => Ok(v),
+                    None => a.call_method0("tolist")?.extract(),
+                }
+            })
             .map_err(|e| {
                 // Only a value that is not numbers is the user's answer's fault: an exception
                 // raised meanwhile (Ctrl-C, an alarm's handler) goes on as it is.
@@ -141,32 +165,43 @@ impl PyEvaluator {
         Ok(values.into_iter().map(|v| v.clamp(-1.0, 1.0)).collect())
     }
 
-    /// Values `positions` (not yet kept) in batches and keeps them.
+    /// Values `positions` (not yet kept), gathered with the other games' requests into
+    /// calls of up to `batch` positions, and keeps them.
     fn fetch(&self, positions: &[connect4_engine::Position]) {
         if positions.is_empty() || self.failure.failed() {
             return;
         }
-        let got = Python::attach(|py| -> PyResult<Vec<f64>> {
-            let mut out = Vec::with_capacity(positions.len());
-            for chunk in positions.chunks(self.batch) {
-                out.extend(self.ask(py, chunk)?);
+        let ask = |all: &[connect4_engine::Position]| -> Option<Vec<f64>> {
+            if self.failure.failed() {
+                return None;
             }
-            Ok(out)
-        });
-        match got {
-            Ok(values) => {
-                let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-                // Across searches the cache holds at most `keep` values: past it, it starts
-                // again (a search asks again what it needs).
-                if self.keep > 0 && kept.len() + values.len() > self.keep {
-                    kept.clear();
+            let got = Python::attach(|py| -> PyResult<Vec<f64>> {
+                let mut out = Vec::with_capacity(all.len());
+                for chunk in all.chunks(self.batch) {
+                    out.extend(self.ask(py, chunk)?);
                 }
-                for (p, v) in positions.iter().zip(values) {
-                    kept.insert(key(p), v);
-                }
-            }
-            Err(e) => self.failure.fail(e),
+                Ok(out)
+            });
+            got.map_err(|e| self.failure.fail(e)).ok()
+        };
+        let Some(values) = self.batcher.request(positions, self.batch, ask) else {
+            return;
+        };
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        // Across searches the cache holds at most `keep` values: past it, it starts again
+        // (a search asks again what it needs).
+        if self.keep > 0 && kept.len() + values.len() > self.keep {
+            kept.clear();
         }
+        for (p, v) in positions.iter().zip(values) {
+            kept.insert(key(p), v);
+        }
+    }
+
+    /// Calls of the function by every player of this agent so far, and the positions
+    /// they valued.
+    pub fn stats(&self) -> (u64, u64) {
+        self.batcher.stats()
     }
 }
 
@@ -282,6 +317,7 @@ impl Agent for EvalAgent {
             self.searcher.clear();
             self.seen_clears = clears;
         }
+        let _searching = self.eval.batcher.searching();
         self.searcher.choose(&turn.position).column
     }
 

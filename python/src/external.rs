@@ -62,16 +62,22 @@ pub enum Takes {
     /// second) and a mask of legal columns for a policy; `n x height x width` for an
     /// evaluator.
     Arrays,
+    /// numpy side-to-move planes, the environments' observation: `height x width x 2` (plane
+    /// 0 the side to move's stones, 1 the opponent's), `n x height x width x 2` for an
+    /// evaluator.
+    Planes,
 }
 
 impl Takes {
-    /// `"positions"` or `"arrays"`.
+    /// `"positions"`, `"arrays"` or `"planes"`.
     pub fn parse(s: &str) -> PyResult<Takes> {
         match s {
             "positions" | "position" => Ok(Takes::Positions),
             "arrays" | "array" => Ok(Takes::Arrays),
+            "planes" => Ok(Takes::Planes),
             other => Err(err(format!(
-                "takes={other:?}: \"positions\" (Position objects) or \"arrays\" (numpy boards)"
+                "takes={other:?}: \"positions\" (Position objects), \"arrays\" (numpy boards, \
+                 1 and 2) or \"planes\" (numpy side-to-move planes)"
             ))),
         }
     }
@@ -118,6 +124,20 @@ pub(crate) fn board_cells(p: &connect4_engine::Position, out: &mut Vec<i8>) {
     }
 }
 
+/// The board of `p` as side-to-move planes: `height x width x 2`, row 0 at the top, plane 0
+/// the stones of the side to move, plane 1 the opponent's.
+pub(crate) fn board_planes(p: &connect4_engine::Position, out: &mut Vec<i8>) {
+    let (w, h) = (p.width(), p.height());
+    let me = p.side_to_move();
+    for r in 0..h {
+        for c in 0..w {
+            let cell = p.cell(c, h - 1 - r);
+            out.push(i8::from(cell == Some(me)));
+            out.push(i8::from(cell.is_some_and(|pl| pl != me)));
+        }
+    }
+}
+
 /// Whether `e` says a value was not what was asked (a `TypeError`, `ValueError` or
 /// `OverflowError`), not that something else happened meanwhile (`KeyboardInterrupt`).
 pub(crate) fn is_bad_value(py: Python<'_>, e: &PyErr) -> bool {
@@ -141,10 +161,20 @@ impl PolicyAgent {
         let func = self.func.bind(py);
         let answer = match self.takes {
             Takes::Positions => func.call1((Position::wrap(*pos, None),))?,
-            Takes::Arrays => {
-                let mut cells = Vec::with_capacity(pos.width() * pos.height());
-                board_cells(pos, &mut cells);
-                let board = PyArray1::from_vec(py, cells).reshape([pos.height(), pos.width()])?;
+            Takes::Arrays | Takes::Planes => {
+                let board = if self.takes == Takes::Planes {
+                    let mut cells = Vec::with_capacity(pos.width() * pos.height() * 2);
+                    board_planes(pos, &mut cells);
+                    PyArray1::from_vec(py, cells)
+                        .reshape([pos.height(), pos.width(), 2])?
+                        .into_any()
+                } else {
+                    let mut cells = Vec::with_capacity(pos.width() * pos.height());
+                    board_cells(pos, &mut cells);
+                    PyArray1::from_vec(py, cells)
+                        .reshape([pos.height(), pos.width()])?
+                        .into_any()
+                };
                 let mask: Vec<bool> = (0..pos.width()).map(|c| pos.can_play(c)).collect();
                 func.call1((board, PyArray1::from_vec(py, mask)))?
             }

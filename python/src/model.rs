@@ -42,6 +42,14 @@ pub fn _set_package_dir(path: std::path::PathBuf) {
     *PACKAGE_DIR.write().unwrap_or_else(|e| e.into_inner()) = Some(path);
 }
 
+/// The installed package's folder (as `__init__.py` told it), if known.
+pub fn package_dir() -> Option<std::path::PathBuf> {
+    PACKAGE_DIR
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+}
+
 /// Where model files are looked for when no folder is given: `./models` (a repository or
 /// pipeline folder) when it exists, then the models shipped inside the package.
 pub fn default_model_dirs() -> Vec<std::path::PathBuf> {
@@ -50,11 +58,7 @@ pub fn default_model_dirs() -> Vec<std::path::PathBuf> {
     if here.is_dir() {
         dirs.push(here);
     }
-    if let Some(p) = PACKAGE_DIR
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-    {
+    if let Some(p) = package_dir() {
         dirs.push(p.join("models"));
     }
     dirs

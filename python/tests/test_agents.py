@@ -1,6 +1,7 @@
 """Agents, tournaments and grading through Python, and clear errors on bad specs."""
 
 import json
+import subprocess
 
 import pytest
 
@@ -42,28 +43,59 @@ def test_moves_refused_on_finished_or_foreign_positions():
         a.move(c4.Position("", 5, 4))
 
 
-def test_tournament_returns_the_cli_summary():
+def test_tournament_returns_the_cli_summary_as_an_object():
     t = c4.tournament(["random", "hard"], games=6, seed=4)
-    p = t["pairings"][0]
-    assert p["wins"] + p["draws"] + p["losses"] == 6
-    assert t["total_games"] == 6 and len(t["games"]) == 6
-    assert {g["result"] for g in t["games"]} <= {"1-0", "0-1", "1/2-1/2"}
-    assert [e["agent"] for e in t["elo"]] != []
+    assert isinstance(t, c4.TournamentResult)
+    p = t.pairings[0]
+    assert p.wins + p.draws + p.losses == 6
+    assert t.total_games == 6 and len(t.games) == 6
+    assert {g.result for g in t.games} <= {"1-0", "0-1", "1/2-1/2"}
+    assert {e.agent for e in t.elo} == {"random", "hard"}
+    hard = t.rating("hard")
+    assert hard.low <= hard.elo <= hard.high and hard.ms_per_move > 0
+    # The repr is the CLI's table; to_dict is plain data.
+    assert "agent" in repr(t) and "95% interval" in repr(t) and "board 7x6" in repr(t)
+    assert "<table>" in t._repr_html_()
+    json.dumps(t.to_dict())
+    assert t.to_dict()["pairings"][0]["score_pct"] == p.score_pct
     again = c4.tournament(["random", "hard"], games=6, seed=4)
-    assert [g["moves"] for g in again["games"]] == [g["moves"] for g in t["games"]]
+    assert [g.moves for g in again.games] == [g.moves for g in t.games]
+    with pytest.raises(KeyError, match="easy"):
+        t.rating("easy")
     with pytest.raises(c4.Connect4Error, match="at least two agents"):
         c4.tournament(["random"])
 
 
-def test_bench_agent_grades_like_the_cli():
+def test_tournament_table_is_the_clis(c4_bin, tmp_path):
+    t = c4.tournament(["random", "easy"], games=4, seed=9, width=5, height=4)
+    out = subprocess.run(
+        [str(c4_bin), "tournament", "--agents", "random", "easy", "--games", "4", "--seed", "9",
+         "--width", "5", "--height", "4", "--jobs", "1", "--out", str(tmp_path)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    # The ms/move column differs run to run: compare the lines before it.
+    strip = lambda text: [l.rsplit(None, 1)[0] if l.strip() else "" for l in text.splitlines()]
+    assert strip(repr(t))[:6] == strip(out)[:6]
+    cli = json.loads((tmp_path / "summary.json").read_text())
+    assert [p.score_pct for p in t.pairings] == [p["score_pct"] for p in cli["pairings"]]
+    assert [e.elo for e in t.elo] == [e["elo"] for e in cli["elo"]]
+
+
+def test_bench_agent_grades_like_the_cli_by_name_from_any_folder(tmp_path, monkeypatch):
     sets = {"begin-easy": "data/bench/begin-easy", "end-easy": "data/bench/end-easy"}
     out = c4.bench_agent("perfect", sets, limit=20)
-    assert [s["set"] for s in out] == ["begin-easy", "end-easy"]
-    assert all(s["positions"] == 20 and s["errors"] == 0 for s in out)
-    weak = c4.bench_agent("random", ["data/bench/end-easy"], limit=50)[0]
-    assert weak["set"] == "end-easy" and weak["errors"] > 0
-    assert weak["error_low"] <= weak["error_rate"] <= weak["error_high"]
-    with pytest.raises(c4.Connect4Error, match="nothing-here"):
+    assert isinstance(out, c4.BenchResult)
+    assert [s.set for s in out] == ["begin-easy", "end-easy"]
+    assert all(s.positions == 20 and s.errors == 0 and s.optimal_pct == 100.0 for s in out)
+    assert "AlphaZero.jl" in repr(out)
+    monkeypatch.chdir(tmp_path)  # no data/ here: the names and repository paths still load
+    weak = c4.bench_agent("random", ["end-easy"], limit=50)["end-easy"]
+    assert weak.set == "end-easy" and weak.errors > 0
+    e = weak.error_pct
+    assert e.low <= e.value <= e.high and e.value == 100.0 * weak.errors / weak.positions
+    same = c4.bench_agent("random", ["data/bench/end-easy"], limit=50)[0]
+    assert same.errors == weak.errors
+    with pytest.raises(c4.Connect4Error, match="nothing-here.*middle-easy"):
         c4.bench_agent("random", ["nothing-here"])
 
 

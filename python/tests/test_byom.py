@@ -33,11 +33,11 @@ def test_a_policy_of_a_position_plays_moves_and_tournaments():
     assert agent.move(c4.Position("1111")) == 0
     assert agent.move(c4.Position("111111")) == 1
     summary = c4.tournament([agent, "random", "easy"], games=10, seed=3)
-    names = {e["agent"] for e in summary["elo"]}
+    names = {e.agent for e in summary.elo}
     assert names == {"leftmost", "random", "easy"}
-    assert len(summary["games"]) == 30
-    vs_easy = [p for p in summary["pairings"] if {p["agent"], p["opponent"]} == {"leftmost", "easy"}][0]
-    assert vs_easy["games"] == 10
+    assert len(summary.games) == 30
+    vs_easy = [p for p in summary.pairings if {p.agent, p.opponent} == {"leftmost", "easy"}][0]
+    assert vs_easy.games == 10
 
 
 def test_a_policy_of_a_board_and_a_mask_sees_the_packages_arrays():
@@ -86,16 +86,26 @@ def test_an_illegal_column_is_an_error_naming_it(answer, needle):
 def test_a_policy_is_graded_and_evaluated_like_a_spec():
     agent = c4.Agent.from_policy(leftmost, name="leftmost")
     graded = c4.bench_agent(agent, {"middle-easy": "data/bench/middle-easy"}, limit=20)
-    assert graded[0]["agent"] == "leftmost" and graded[0]["positions"] == 20
-    report = c4.evaluate(agent, baseline="random", games=20, seed=5)
-    row = report["agents"][0]
-    assert row["agent"] == "leftmost"
-    vs = row["vs_baseline"]
-    assert vs["games"] == 20 and vs["wins"] + vs["draws"] + vs["losses"] == 20
-    assert vs["score"]["low"] <= vs["score"]["value"] <= vs["score"]["high"]
-    assert vs["as_first"]["games"] == 10 and vs["as_second"]["games"] == 10
+    assert graded[0].agent == "leftmost" and graded[0].positions == 20
+    report = c4.evaluate(agent, baseline="random", games=20, seed=5, sets=["middle-easy"], positions=10)
+    assert isinstance(report, c4.Evaluation)
+    row = report.agents[0]
+    assert row.agent == "leftmost"
+    vs = report.match
+    assert vs is row.vs_baseline
+    assert vs.games == 20 and vs.wins + vs.draws + vs.losses == 20
+    # Shares in percent, every interval an Estimate in the value's unit.
+    assert 0 <= vs.score_pct.low <= vs.score_pct.value <= vs.score_pct.high <= 100
+    assert vs.score_pct.value == pytest.approx(100 * (vs.wins + vs.draws / 2) / vs.games)
+    assert vs.elo.low <= vs.elo.value <= vs.elo.high
+    assert vs.as_first.games == 10 and vs.as_second.games == 10
+    assert vs.as_first.win_pct.value == pytest.approx(100 * vs.as_first.wins / 10)
+    assert [e.set for e in row.errors] == ["middle-easy"] and row.errors[0].positions == 10
+    assert report.baseline_errors[0].error_pct.high <= 100
+    assert "against random" in repr(report) and "middle-easy" in repr(report)
+    assert report.side == "both"
     first = c4.evaluate(agent, baseline="random", games=6, side="first")
-    assert first["agents"][0]["vs_baseline"]["as_first"]["games"] == 6
+    assert first.match.as_first.games == 6 and first.side == "first"
     with pytest.raises(c4.Connect4Error, match="side"):
         c4.evaluate(agent, side="left")
 
@@ -225,15 +235,15 @@ class Net:
 def test_a_network_rated_again_after_training_plays_its_new_values():
     net = Net()
     agent = c4.Agent.from_evaluator(net, depth=2, name="net")
-    before = c4.tournament([agent, "easy"], games=6, seed=3)["games"]
+    before = c4.tournament([agent, "easy"], games=6, seed=3).games
     before_move = agent.move(c4.Position("44"))
     net.w = -1.0  # "trained": now it wants the opponent in the middle
-    after = c4.tournament([agent, "easy"], games=6, seed=3)["games"]
-    assert [g["moves"] for g in after] != [g["moves"] for g in before]
+    after = c4.tournament([agent, "easy"], games=6, seed=3).games
+    assert [g.moves for g in after] != [g.moves for g in before]
     assert agent.move(c4.Position("44")) != before_move
     net.w = 1.0  # back: the first games again, exactly
-    again = c4.tournament([agent, "easy"], games=6, seed=3)["games"]
-    assert [g["moves"] for g in again] == [g["moves"] for g in before]
+    again = c4.tournament([agent, "easy"], games=6, seed=3).games
+    assert [g.moves for g in again] == [g.moves for g in before]
 
 
 def test_worker_threads_get_the_torch_thread_count_of_the_agents_maker(monkeypatch):
@@ -255,7 +265,7 @@ def test_worker_threads_get_the_torch_thread_count_of_the_agents_maker(monkeypat
 def test_an_evaluator_agent_plays_in_the_ladder_beside_specs():
     mine = c4.Agent.from_evaluator(centre_value, depth=2, name="centre:depth=2")
     summary = c4.tournament([mine, "random", "handtuned:depth=2"], games=8, seed=11)
-    assert {e["agent"] for e in summary["elo"]} == {"centre:depth=2", "random", "handtuned:depth=2"}
+    assert {e.agent for e in summary.elo} == {"centre:depth=2", "random", "handtuned:depth=2"}
 
 
 # --- environments -------------------------------------------------------------------------
@@ -332,3 +342,28 @@ def test_the_sklearn_example_runs_as_written():
     assert done.returncode == 0, done.stderr
     for name in ("sklearn:depth=3", "gbt:depth=3", "easy", "random"):
         assert name in done.stdout, done.stdout
+
+
+def test_the_value_net_example_runs_with_numpy():
+    """The torch example with its numpy network (torch's wheel is several GB): it trains on
+    the packaged data, searches with batched planes and prints its Elo and batch sizes."""
+    import re
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    done = subprocess.run(
+        [sys.executable, "python/examples/torch_value_net.py", "--backend", "numpy",
+         "--positions", "20000", "--epochs", "2", "--games", "4", "--jobs", "8"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "numpy: training on 20,000 positions" in done.stdout, done.stdout
+    assert re.search(r"held-out win/draw/loss right: \d+\.\d% of [\d,]+", done.stdout), done.stdout
+    assert "mlp-numpy:depth=3" in done.stdout, done.stdout
+    batch = re.search(r"\((\d+) a call\)", done.stdout)
+    assert batch and int(batch.group(1)) > 1, done.stdout

@@ -234,7 +234,7 @@ def test_the_book_and_the_shipped_models_are_found_from_any_folder(tmp_path):
         print(c4.Model("models/gbt.bin").kind, c4.Model("ntuple.bin").kind)
         print(c4.Agent("ntuple:depth=3").move(c4.Position("4453")))
         print(c4.Agent("gbt:depth=2").move(c4.Position("")))
-        print(c4.tournament(["easy", "lms:depth=1"], games=2)["elo"][0]["agent"])
+        print(c4.tournament(["easy", "lms:depth=1"], games=2).elo[0].agent)
         """,
         tmp_path,
     )

@@ -331,34 +331,7 @@ fn agent(a: AgentBenchArgs, book: super::BookChoice) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summaries)?);
     } else {
-        // The agent column widens for long specs (a model path) so the columns stay aligned.
-        let w = summaries.iter().map(|s| s.agent.len()).fold(24, usize::max);
-        println!(
-            "{:<w$} {:<14} {:>9} {:>8} {:>10} {:>10} {:>10}",
-            "agent", "set", "positions", "errors", "error %", "optimal %", "ms/move"
-        );
-        for s in &summaries {
-            println!(
-                "{:<w$} {:<14} {:>9} {:>8} {:>10.2} {:>10.2} {:>10.3}",
-                s.agent,
-                s.set,
-                s.positions,
-                s.errors,
-                100.0 * s.error_rate,
-                100.0 * s.optimal_rate,
-                s.mean_ms
-            );
-        }
-        if summaries
-            .iter()
-            .any(|s| connect4_learn::arena::bench_sets::BenchSet::named(&s.set).is_some())
-        {
-            println!("\nmistakes in AlphaZero.jl's layout (95% Wilson intervals):");
-            print!(
-                "{}",
-                connect4_learn::arena::bench_sets::six_set_table(&summaries)
-            );
-        }
+        print!("{}", GradeSummary::table(&summaries));
     }
     if let Some(out) = &a.out {
         connect4_engine::io::write_json_atomic(out, &summaries)

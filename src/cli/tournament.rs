@@ -65,43 +65,5 @@ pub fn run(a: TournamentArgs, book: super::BookChoice) -> Result<()> {
 }
 
 fn print_summary(s: &TournamentSummary) {
-    println!(
-        "{} agents, {} games per pairing, {} opening plies, seed {}, board {}",
-        s.agents.len(),
-        s.games_per_pairing,
-        s.openings,
-        s.seed,
-        s.board
-    );
-    let w = s.agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);
-    println!(
-        "\n{:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>8}",
-        "agent", "opponent", "games", "wins", "draws", "losses", "score %"
-    );
-    for p in &s.pairings {
-        println!(
-            "{:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>8.2}",
-            p.agent, p.opponent, p.games, p.wins, p.draws, p.losses, p.score_pct
-        );
-    }
-    println!(
-        "\n{:<w$} {:>8} {:>18} {:>6} {:>8} {:>10}",
-        "agent", "Elo", "95% interval", "games", "score %", "ms/move"
-    );
-    for e in &s.elo {
-        let ms = s
-            .ms_per_move
-            .iter()
-            .find(|(a, _)| a == &e.agent)
-            .map_or(0.0, |(_, t)| *t);
-        println!(
-            "{:<w$} {:>8.0} {:>18} {:>6} {:>8.2} {:>10.3}",
-            e.agent,
-            e.elo,
-            format!("[{:.0}, {:.0}]", e.low, e.high),
-            e.games,
-            e.score_pct,
-            ms
-        );
-    }
+    print!("{}", s.table());
 }

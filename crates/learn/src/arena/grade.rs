@@ -75,6 +75,42 @@ impl GradeSummary {
             },
         }
     }
+
+    /// Graded sets as `c4 bench agent` prints them: a row per set (errors and optimal
+    /// moves in percent, ms per move), then, when any is one of the six benchmark sets,
+    /// their mistakes in AlphaZero.jl's layout with 95% Wilson intervals.
+    pub fn table(summaries: &[GradeSummary]) -> String {
+        use std::fmt::Write;
+        // The agent column widens for long specs (a model path) so the columns stay aligned.
+        let w = summaries.iter().map(|s| s.agent.len()).fold(24, usize::max);
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "{:<w$} {:<14} {:>9} {:>8} {:>10} {:>10} {:>10}",
+            "agent", "set", "positions", "errors", "error %", "optimal %", "ms/move"
+        );
+        for s in summaries {
+            let _ = writeln!(
+                t,
+                "{:<w$} {:<14} {:>9} {:>8} {:>10.2} {:>10.2} {:>10.3}",
+                s.agent,
+                s.set,
+                s.positions,
+                s.errors,
+                100.0 * s.error_rate,
+                100.0 * s.optimal_rate,
+                s.mean_ms
+            );
+        }
+        if summaries
+            .iter()
+            .any(|s| super::bench_sets::BenchSet::named(&s.set).is_some())
+        {
+            t.push_str("\nmistakes in AlphaZero.jl's layout (95% Wilson intervals):\n");
+            t.push_str(&super::bench_sets::six_set_table(summaries));
+        }
+        t
+    }
 }
 
 /// The positions of a benchmark file of "MOVES \[SCORE\]" lines (plain or gzip; the first

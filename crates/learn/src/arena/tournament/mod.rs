@@ -1,6 +1,7 @@
 //! Round-robin tournaments: every pairing plays N games, colours alternating, openings shared
 //! by the two colour assignments, games in parallel.
 
+mod table;
 mod units;
 
 use super::{GameResult, GameScore, PlayedGame};
