@@ -142,6 +142,68 @@ fn analyze_answers_the_same_on_any_number_of_threads() {
 }
 
 #[test]
+fn analyze_and_solve_boards_past_64_bits() {
+    // 8x8 and 9x7 (72 bits) run on u128 bitboards: every column's score, the same on one
+    // thread and two, and each equal to minus `c4 solve` of its child.
+    for (w, h, moves, scores) in [
+        (
+            "8",
+            "8",
+            "637122614117422267122177141635748278646744846688",
+            "score    -   -   8   -   8   -   -  -8",
+        ),
+        (
+            "9",
+            "7",
+            "5691841326847924157538392282311553367283259818",
+            "score   -9   -   -   9  -9   9   9   -  -9",
+        ),
+    ] {
+        let mut last = None;
+        for threads in ["1", "2"] {
+            let args = [
+                "analyze",
+                "--width",
+                w,
+                "--height",
+                h,
+                "--threads",
+                threads,
+                moves,
+            ];
+            let out = c4(&args, "");
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let stdout = text(&out.stdout);
+            assert!(stdout.contains(scores), "{w}x{h}:\n{stdout}");
+            if let Some(prev) = last.replace(stdout.clone()) {
+                assert_eq!(prev, stdout, "{w}x{h} on 1 and 2 threads");
+            }
+        }
+        let width: usize = w.parse().unwrap();
+        let children: String = (0..width).map(|c| format!("{moves}{}\n", c + 1)).collect();
+        let out = c4(&["solve", "--width", w, "--height", h], &children);
+        // Full columns and finished games are lines the solver refuses or reports: compare
+        // only the columns analyze scored.
+        let solved: std::collections::HashMap<String, i32> = text(&out.stdout)
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f[0].to_string(), f[1].parse().unwrap())
+            })
+            .collect();
+        let cells: Vec<&str> = scores.split_whitespace().skip(1).collect();
+        for (c, cell) in cells.iter().enumerate() {
+            let child = format!("{moves}{}", c + 1);
+            match (cell.parse::<i32>(), solved.get(&child)) {
+                (Ok(v), Some(s)) => assert_eq!(v, -s, "{w}x{h} column {}", c + 1),
+                (Ok(v), None) => assert!(v > 0, "{w}x{h} column {}: a win ends the game", c + 1),
+                (Err(_), _) => assert!(!solved.contains_key(&child), "full column {}", c + 1),
+            }
+        }
+    }
+}
+
+#[test]
 fn analyze_small_board_and_errors() {
     let out = c4(&["analyze", "--width", "4", "--height", "4", "-"], "");
     assert!(out.status.success());
@@ -149,9 +211,15 @@ fn analyze_small_board_and_errors() {
     let out = c4(&["analyze", "4459"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("move 4: column 9 is out of range 1..=7"));
-    let out = c4(&["analyze", "--width", "9", "--height", "7", "1"], "");
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("board 9x7 is too large"));
+    // Past 128 bits of board: a usage error (exit 2) naming the size.
+    let out = c4(&["analyze", "--width", "12", "--height", "10", "1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("board 12x10 is too large: width*(height+1) = 132 bits, at most 128"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = c4(&["analyze", "--tt-mib", "0", "4"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("transposition table size 0 MiB"));

@@ -3,7 +3,7 @@
 use super::BoardArgs;
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_engine::game::Outcome;
+use connect4_engine::game::{BitBoard, Geometry, Outcome};
 use connect4_engine::{Mode, Position, Solver};
 
 /// The table of each thread of one analysis. Measured on 200 positions of 7-12 stones (seed
@@ -33,7 +33,16 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        return run_on(geom, a, book);
+    }
     let geom = a.board.geometry()?;
+    run_on(geom, a, book)
+}
+
+fn run_on<B: BitBoard>(geom: Geometry<B>, a: AnalyzeArgs, book: super::BookChoice) -> Result<()> {
     let moves = if a.moves == "-" { "" } else { a.moves.as_str() };
     let pos = Position::from_moves(geom, moves)
         .with_context(|| format!("cannot read moves \"{moves}\""))?;

@@ -147,6 +147,17 @@ impl BoardArgs {
     pub fn geometry(&self) -> Result<Geometry> {
         Ok(Geometry::new(self.width, self.height)?)
     }
+
+    /// Whether the board needs the wide (`u128`) code: past 64 bits, up to 128; an error
+    /// naming the bad size past that.
+    pub fn is_wide(&self) -> Result<bool> {
+        Ok(connect4_engine::game::needs_wide(self.width, self.height)?)
+    }
+
+    /// The geometry in `u128` bitboards (boards of up to 128 bits).
+    pub fn wide_geometry(&self) -> Result<Geometry<u128>> {
+        Ok(Geometry::sized(self.width, self.height)?)
+    }
 }
 
 /// The long help of an agent flag: its first line, then every kind from the library's table.

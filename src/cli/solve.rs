@@ -3,6 +3,7 @@
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::solver::bench::solve_line_with;
 use connect4_engine::{Mode, Solver};
 use std::io::{BufRead, BufReader, Write};
@@ -34,7 +35,17 @@ pub struct SolveArgs {
 }
 
 pub fn run(a: SolveArgs, book: super::BookChoice) -> Result<()> {
-    let mut solver = Solver::with_table_mib(a.board.geometry()?, a.tt_mib)?;
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        return run_on(geom, a, book);
+    }
+    let geom = a.board.geometry()?;
+    run_on(geom, a, book)
+}
+
+fn run_on<B: BitBoard>(geom: Geometry<B>, a: SolveArgs, book: super::BookChoice) -> Result<()> {
+    let mut solver = Solver::with_table_mib(geom, a.tt_mib)?;
     solver.set_book(book);
     solver.ready();
     solver.set_symmetry_plies(a.symmetry_plies);

@@ -1,5 +1,6 @@
 //! The solver on small boards against a plain exhaustive minimax, and on larger boards from
-//! positions close enough to the end for minimax to finish.
+//! positions close enough to the end for minimax to finish; boards past 64 bits (8x8, 9x7,
+//! 10x7, 11x10, 16x7, 35x2) on `u128` bitboards the same way.
 
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
@@ -7,14 +8,32 @@
 mod common;
 
 use common::{Lcg, Naive, column_value, minimax};
-use connect4_engine::game::Outcome;
+use connect4_engine::game::{BitBoard, Outcome};
 use connect4_engine::{Geometry, Mode, Position, Solver};
 use std::collections::HashMap;
 
 /// Plays random games and compares every position from `start_plies` on with exhaustive
 /// minimax, until `target` positions have been checked.
 fn compare(w: usize, h: usize, start_plies: usize, target: usize, seed: u64) -> usize {
-    let g = Geometry::new(w, h).unwrap();
+    compare_on(
+        Geometry::new(w, h).unwrap(),
+        start_plies,
+        target,
+        seed,
+        false,
+    )
+}
+
+/// [`compare`] on any bitboard; `quiet` games never complete a four while they can avoid it,
+/// so that they reach the end game on boards where random play wins early.
+fn compare_on<B: BitBoard>(
+    g: Geometry<B>,
+    start_plies: usize,
+    target: usize,
+    seed: u64,
+    quiet: bool,
+) -> usize {
+    let (w, h) = (g.width(), g.height());
     let mut solver = Solver::with_table_mib(g, 4).unwrap();
     let mut memo = HashMap::new();
     let mut rng = Lcg(seed);
@@ -49,7 +68,15 @@ fn compare(w: usize, h: usize, start_plies: usize, target: usize, seed: u64) -> 
                 assert_eq!(per_col.iter().flatten().max().copied(), Some(want));
                 checked += 1;
             }
-            let legal: Vec<usize> = (0..w).filter(|&c| p.can_play(c)).collect();
+            let mut legal: Vec<usize> = (0..w).filter(|&c| p.can_play(c)).collect();
+            let calm: Vec<usize> = legal
+                .iter()
+                .copied()
+                .filter(|&c| !p.is_winning_move(c))
+                .collect();
+            if quiet && !calm.is_empty() {
+                legal = calm;
+            }
             let col = legal[rng.below(legal.len())];
             p.play(col).unwrap();
             n.play(col);
@@ -85,6 +112,59 @@ fn larger_boards_near_the_end() {
     assert!(compare(7, 6, 26, 80, 5) >= 80);
     assert!(compare(6, 7, 26, 80, 6) >= 80);
     assert!(compare(8, 7, 41, 60, 7) >= 60);
+}
+
+#[test]
+fn boards_past_64_bits_near_the_end() {
+    // Each board's key passes 64 bits: 8x8 and 9x7 (72), 10x7 (80: the tables' wide words
+    // are u128), 11x10 (121), 16x7 (128, the most that fit), 35x2 (105, the widest board
+    // move strings name). At most ~16 cells left, as above.
+    let wide = |w, h| Geometry::<u128>::sized(w, h).unwrap();
+    assert!(compare_on(wide(8, 8), 49, 60, 11, true) >= 60);
+    assert!(compare_on(wide(9, 7), 48, 60, 12, true) >= 60);
+    assert!(compare_on(wide(10, 7), 56, 40, 13, true) >= 40);
+    assert!(compare_on(wide(11, 10), 96, 30, 14, true) >= 30);
+    assert!(compare_on(wide(16, 7), 98, 30, 15, true) >= 30);
+    assert!(compare_on(wide(35, 2), 56, 30, 16, true) >= 30);
+}
+
+#[test]
+fn a_narrow_board_in_wide_bitboards_searches_alike() {
+    // The same 7x6 and 8x7 positions on u64 and u128 bitboards: the same scores from the
+    // same number of nodes (the table indexes and orders alike), column by column too.
+    for (g, from, seed) in [
+        (Geometry::STANDARD, 20, 21),
+        (Geometry::new(8, 7).unwrap(), 40, 22),
+    ] {
+        let mut narrow = Solver::new(g);
+        let mut wide = Solver::new(g.widen());
+        let mut rng = Lcg(seed);
+        let mut checked = 0;
+        while checked < 30 {
+            let mut p = Position::new(g);
+            while p.outcome() == Outcome::Ongoing && p.moves_played() < from {
+                let legal: Vec<usize> = p.legal_columns().collect();
+                p.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            if p.outcome() != Outcome::Ongoing {
+                continue;
+            }
+            let w = p.widen();
+            assert_eq!(w.narrow(), Some(p));
+            for mode in [Mode::Strong, Mode::Weak] {
+                narrow.reset_nodes();
+                wide.reset_nodes();
+                assert_eq!(narrow.score(&p, mode), wide.score(&w, mode), "{g} {p:?}");
+                assert_eq!(narrow.nodes(), wide.nodes(), "{g} nodes of {p:?}");
+            }
+            assert_eq!(
+                narrow.analyze(&p, Mode::Strong),
+                wide.analyze(&w, Mode::Strong)
+            );
+            assert_eq!(narrow.best_move(&p), wide.best_move(&w));
+            checked += 1;
+        }
+    }
 }
 
 #[test]

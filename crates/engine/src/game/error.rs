@@ -16,9 +16,10 @@ pub enum GameError {
         /// Requested number of rows.
         height: usize,
     },
-    /// The bitboard needs one sentinel row per column: width*(height+1) bits must fit in 64.
+    /// The bitboard needs one sentinel row per column: width*(height+1) bits must fit in the
+    /// bitboard's integer (64 bits, or 128 where the wide code is used).
     #[error(
-        "board {width}x{height} is too large: width*(height+1) = {bits} bits, at most 64 fit a bitboard"
+        "board {width}x{height} is too large: width*(height+1) = {bits} bits, at most {limit} fit a bitboard"
     )]
     BoardTooLarge {
         /// Requested number of columns.
@@ -27,6 +28,8 @@ pub enum GameError {
         height: usize,
         /// Bits the requested board would need.
         bits: usize,
+        /// Bits the bitboard holds.
+        limit: usize,
     },
     /// Move strings write one character a column (1-9, then a-z): at most 35 columns.
     #[error(

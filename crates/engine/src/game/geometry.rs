@@ -6,40 +6,65 @@
 //! never carries a stone from the top of one column into the bottom of the next.
 
 use super::GameError;
+use super::bitboard::BitBoard;
 
 /// Width and height of a board, with the masks every bitboard operation needs precomputed.
+/// `B` is the integer its bitboards live in (see [`BitBoard`]): `u64`, the default, for
+/// boards of up to 64 bits, `u128` for the wider ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Geometry {
+pub struct Geometry<B: BitBoard = u64> {
     width: u8,
     height: u8,
     /// One bit at the bottom of every column.
-    bottom: u64,
+    bottom: B,
     /// Every playable cell (no sentinel bits).
-    board: u64,
+    board: B,
+}
+
+/// The bits a `width` x `height` board needs, `width * (height + 1)`, after the checks every
+/// board size passes (not empty, columns nameable by a move string).
+fn checked_bits(width: usize, height: usize) -> Result<usize, GameError> {
+    if width == 0 || height == 0 {
+        return Err(GameError::BoardEmpty { width, height });
+    }
+    if width > super::moves::MAX_WIDTH {
+        return Err(GameError::TooWide { width, height });
+    }
+    Ok(width.saturating_mul(height.saturating_add(1)))
+}
+
+/// Whether a `width` x `height` board needs a wide (`u128`) bitboard: `Ok(false)` for boards
+/// of up to 64 bits, `Ok(true)` up to 128, else the error [`Geometry::sized`] would give.
+/// Where a board's size is read (a flag, a request), this picks the monomorphised code.
+///
+/// ```
+/// use connect4_engine::game::needs_wide;
+/// assert_eq!(needs_wide(7, 6), Ok(false));
+/// assert_eq!(needs_wide(8, 8), Ok(true));
+/// assert!(needs_wide(12, 10).is_err()); // 132 bits
+/// ```
+pub fn needs_wide(width: usize, height: usize) -> Result<bool, GameError> {
+    let bits = checked_bits(width, height)?;
+    if bits > u128::BITS as usize {
+        return Err(GameError::BoardTooLarge {
+            width,
+            height,
+            bits,
+            limit: u128::BITS as usize,
+        });
+    }
+    Ok(bits > u64::BITS as usize)
 }
 
 impl Geometry {
     /// The standard 7 columns x 6 rows board.
     pub const STANDARD: Geometry = Geometry::build(7, 6);
 
-    /// A `width` x `height` board; `width * (height + 1)` must be at most 64, and the
-    /// width at most [`moves::MAX_WIDTH`](super::moves::MAX_WIDTH) (what move strings name).
+    /// A `width` x `height` board of up to 64 bits: `width * (height + 1)` must be at most
+    /// 64, and the width at most [`moves::MAX_WIDTH`](super::moves::MAX_WIDTH) (what move
+    /// strings name). Wider boards: [`Geometry::sized`] with `u128`.
     pub fn new(width: usize, height: usize) -> Result<Self, GameError> {
-        if width == 0 || height == 0 {
-            return Err(GameError::BoardEmpty { width, height });
-        }
-        if width > super::moves::MAX_WIDTH {
-            return Err(GameError::TooWide { width, height });
-        }
-        let bits = width.saturating_mul(height.saturating_add(1));
-        if bits > 64 {
-            return Err(GameError::BoardTooLarge {
-                width,
-                height,
-                bits,
-            });
-        }
-        Ok(Self::build(width as u8, height as u8))
+        Self::sized(width, height)
     }
 
     const fn build(width: u8, height: u8) -> Self {
@@ -57,6 +82,63 @@ impl Geometry {
             bottom,
             board,
         }
+    }
+
+    /// The same board with `u128` bitboards (every 64-bit board is also a wide one): the
+    /// bridge tests use to hold the wide code to the narrow one.
+    pub fn widen(self) -> Geometry<u128> {
+        Geometry {
+            width: self.width,
+            height: self.height,
+            bottom: self.bottom as u128,
+            board: self.board as u128,
+        }
+    }
+}
+
+impl<B: BitBoard> Geometry<B> {
+    /// A `width` x `height` board in `B`'s bitboards: `width * (height + 1)` must be at most
+    /// `B::BITS` (64 or 128), the width at most [`moves::MAX_WIDTH`](super::moves::MAX_WIDTH).
+    ///
+    /// ```
+    /// use connect4_engine::game::Geometry;
+    /// let g = Geometry::<u128>::sized(8, 8).unwrap();
+    /// assert_eq!((g.cells(), g.key_bits()), (64, 72));
+    /// assert!(Geometry::<u64>::sized(8, 8).is_err());
+    /// ```
+    pub fn sized(width: usize, height: usize) -> Result<Self, GameError> {
+        let bits = checked_bits(width, height)?;
+        if bits > B::BITS as usize {
+            return Err(GameError::BoardTooLarge {
+                width,
+                height,
+                bits,
+                limit: B::BITS as usize,
+            });
+        }
+        let mut bottom = B::ZERO;
+        for c in 0..width {
+            bottom |= B::ONE << (c * (height + 1));
+        }
+        let column = (B::ONE << height) - B::ONE;
+        let board = (0..width).fold(B::ZERO, |m, c| m | column << (c * (height + 1)));
+        Ok(Geometry {
+            width: width as u8,
+            height: height as u8,
+            bottom,
+            board,
+        })
+    }
+
+    /// The same board with `u64` bitboards, when it fits: how a wide geometry reaches what
+    /// exists for narrow boards only (books, learned models).
+    pub fn narrow(self) -> Option<Geometry> {
+        Some(Geometry {
+            width: self.width,
+            height: self.height,
+            bottom: self.bottom.to_u64()?,
+            board: self.board.to_u64()?,
+        })
     }
 
     /// Number of columns.
@@ -85,32 +167,32 @@ impl Geometry {
 
     /// One bit at the bottom of every column.
     #[inline]
-    pub(crate) fn bottom_mask(&self) -> u64 {
+    pub(crate) fn bottom_mask(&self) -> B {
         self.bottom
     }
 
     /// Every playable cell.
     #[inline]
-    pub(crate) fn board_mask(&self) -> u64 {
+    pub(crate) fn board_mask(&self) -> B {
         self.board
     }
 
     /// The bit of cell (`col`, `row`), both 0-based, row 0 at the bottom.
     #[inline]
-    pub fn cell_bit(&self, col: usize, row: usize) -> u64 {
-        1u64 << (col * (self.height() + 1) + row)
+    pub fn cell_bit(&self, col: usize, row: usize) -> B {
+        B::ONE << (col * (self.height() + 1) + row)
     }
 
     /// All playable cells of column `col` (0-based).
     #[inline]
-    pub fn column_mask(&self, col: usize) -> u64 {
-        ((1u64 << self.height) - 1) << (col * (self.height() + 1))
+    pub fn column_mask(&self, col: usize) -> B {
+        ((B::ONE << self.height()) - B::ONE) << (col * (self.height() + 1))
     }
 
     /// The top playable cell of column `col` (0-based).
     #[inline]
-    pub(crate) fn top_mask(&self, col: usize) -> u64 {
-        1u64 << (self.height() - 1 + col * (self.height() + 1))
+    pub(crate) fn top_mask(&self, col: usize) -> B {
+        B::ONE << (self.height() - 1 + col * (self.height() + 1))
     }
 
     /// Score of a win by the player to move when `moves` stones are on the board and the
@@ -136,10 +218,10 @@ impl Geometry {
     /// Cells (empty or not) that would complete four in a row for the stones `stones`,
     /// restricted to empty cells of the board given the occupancy `mask`.
     #[inline]
-    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+    pub fn winning_cells(&self, stones: B, mask: B) -> B {
         let h = self.height as u32;
         // Vertical: three stones below the cell.
-        let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+        let mut r = (stones << 1u32) & (stones << 2u32) & (stones << 3u32);
         if self.width >= 4 {
             // Horizontal and the two diagonals: a shift of `d` moves a stone one column over
             // (d = h+1), one column over and one row down (h) or up (h+2). For each direction
@@ -158,17 +240,17 @@ impl Geometry {
 
     /// Whether `stones` contain four in a row.
     #[inline]
-    pub fn has_four(&self, stones: u64) -> bool {
+    pub fn has_four(&self, stones: B) -> bool {
         let h = self.height as u32;
         // Vertical.
-        let m = stones & (stones >> 1);
-        if m & (m >> 2) != 0 {
+        let m = stones & (stones >> 1u32);
+        if m & (m >> 2u32) != B::ZERO {
             return true;
         }
         if self.width >= 4 {
             for d in [h + 1, h, h + 2] {
                 let m = stones & (stones >> d);
-                if m & (m >> (2 * d)) != 0 {
+                if m & (m >> (2 * d)) != B::ZERO {
                     return true;
                 }
             }
@@ -178,11 +260,11 @@ impl Geometry {
 
     /// The board mirrored left to right.
     #[inline]
-    pub(crate) fn mirror_bits(&self, bits: u64) -> u64 {
+    pub(crate) fn mirror_bits(&self, bits: B) -> B {
         let stride = self.height() + 1;
-        let col = (1u64 << stride) - 1;
+        let col = (B::ONE << stride) - B::ONE;
         let w = self.width();
-        (0..w).fold(0, |acc, c| {
+        (0..w).fold(B::ZERO, |acc, c| {
             acc | (((bits >> (c * stride)) & col) << ((w - 1 - c) * stride))
         })
     }
@@ -194,7 +276,7 @@ impl Default for Geometry {
     }
 }
 
-impl std::fmt::Display for Geometry {
+impl<B: BitBoard> std::fmt::Display for Geometry<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}x{}", self.width, self.height)
     }

@@ -4,6 +4,7 @@
 //!
 //! Not here: solving (`solver`), evaluation (`eval`), reading data files (`datasets`).
 
+pub mod bitboard;
 mod error;
 mod geometry;
 mod lines;
@@ -13,8 +14,9 @@ mod random_line;
 pub mod record;
 pub mod uci;
 
+pub use bitboard::BitBoard;
 pub use error::GameError;
-pub use geometry::Geometry;
+pub use geometry::{Geometry, needs_wide};
 pub use lines::{Direction, Line};
 pub use position::{Outcome, Player, Position};
 pub use random_line::{LineRules, random_line};

@@ -1,6 +1,6 @@
-//! The bitboard position: two `u64`s describe any board up to 64 bits.
+//! The bitboard position: two bitboards (`u64`, or `u128` past 64 bits) describe any board.
 
-use super::{GameError, Geometry};
+use super::{BitBoard, GameError, Geometry};
 use std::fmt;
 
 mod bits;
@@ -58,12 +58,15 @@ pub enum Outcome {
 /// `current` holds the stones of the player to move and `mask` every stone, so playing a move is
 /// two operations and the side to move never needs a branch. Positions are small and `Copy`:
 /// searches copy them rather than undo moves.
+///
+/// `B` is the bitboard's integer (see [`BitBoard`]): `u64` by default, `u128` for boards past
+/// 64 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
-    current: u64,
-    mask: u64,
+pub struct Position<B: BitBoard = u64> {
+    current: B,
+    mask: B,
     moves: u8,
-    geom: Geometry,
+    geom: Geometry<B>,
 }
 
 impl Default for Position {
@@ -73,6 +76,28 @@ impl Default for Position {
 }
 
 impl Position {
+    /// The same position in `u128` bitboards (see [`Geometry::widen`]).
+    pub fn widen(&self) -> Position<u128> {
+        Position {
+            current: self.current as u128,
+            mask: self.mask as u128,
+            moves: self.moves,
+            geom: self.geom.widen(),
+        }
+    }
+}
+
+impl<B: BitBoard> Position<B> {
+    /// The same position in `u64` bitboards, when its board fits 64 bits.
+    pub fn narrow(&self) -> Option<Position> {
+        Some(Position {
+            current: self.current.to_u64()?,
+            mask: self.mask.to_u64()?,
+            moves: self.moves,
+            geom: self.geom.narrow()?,
+        })
+    }
+
     /// The empty board of `geom`.
     ///
     /// ```
@@ -80,10 +105,10 @@ impl Position {
     /// let p = Position::new(Geometry::STANDARD);
     /// assert_eq!((p.moves_played(), p.side_to_move()), (0, Player::First));
     /// ```
-    pub fn new(geom: Geometry) -> Self {
+    pub fn new(geom: Geometry<B>) -> Self {
         Position {
-            current: 0,
-            mask: 0,
+            current: B::ZERO,
+            mask: B::ZERO,
             moves: 0,
             geom,
         }
@@ -98,7 +123,7 @@ impl Position {
     /// assert_eq!(p.moves_played(), 4);
     /// assert!(Position::from_moves(Geometry::STANDARD, "48").is_err());
     /// ```
-    pub fn from_moves(geom: Geometry, moves: &str) -> Result<Self, GameError> {
+    pub fn from_moves(geom: Geometry<B>, moves: &str) -> Result<Self, GameError> {
         let mut p = Position::new(geom);
         p.play_moves(moves)?;
         Ok(p)
@@ -130,7 +155,7 @@ impl Position {
     /// assert_eq!(p.geometry(), Geometry::new(6, 5).unwrap());
     /// ```
     #[inline]
-    pub fn geometry(&self) -> Geometry {
+    pub fn geometry(&self) -> Geometry<B> {
         self.geom
     }
 
@@ -190,7 +215,7 @@ impl Position {
     /// assert_eq!(p.current_stones().count_ones(), 1); // the first player's stone in column 4
     /// ```
     #[inline]
-    pub fn current_stones(&self) -> u64 {
+    pub fn current_stones(&self) -> B {
         self.current
     }
 
@@ -202,7 +227,7 @@ impl Position {
     /// assert_eq!(p.opponent_stones(), p.stones_of(Player::Second));
     /// ```
     #[inline]
-    pub fn opponent_stones(&self) -> u64 {
+    pub fn opponent_stones(&self) -> B {
         self.current ^ self.mask
     }
 
@@ -215,7 +240,7 @@ impl Position {
     /// assert_eq!(p.mask(), p.current_stones() | p.opponent_stones());
     /// ```
     #[inline]
-    pub fn mask(&self) -> u64 {
+    pub fn mask(&self) -> B {
         self.mask
     }
 
@@ -226,7 +251,7 @@ impl Position {
     /// let p = Position::from_moves(Geometry::STANDARD, "445").unwrap();
     /// assert_eq!(p.stones_of(Player::First).count_ones(), 2);
     /// ```
-    pub fn stones_of(&self, player: Player) -> u64 {
+    pub fn stones_of(&self, player: Player) -> B {
         if player == self.side_to_move() {
             self.current
         } else {
@@ -245,9 +270,9 @@ impl Position {
     /// ```
     pub fn cell(&self, col: usize, row: usize) -> Option<Player> {
         let bit = self.geom.cell_bit(col, row);
-        if self.mask & bit == 0 {
+        if self.mask & bit == B::ZERO {
             None
-        } else if self.current & bit != 0 {
+        } else if self.current & bit != B::ZERO {
             Some(self.side_to_move())
         } else {
             Some(self.side_to_move().other())
@@ -273,7 +298,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn can_play(&self, col: usize) -> bool {
-        col < self.width() && self.mask & self.geom.top_mask(col) == 0
+        col < self.width() && self.mask & self.geom.top_mask(col) == B::ZERO
     }
 
     /// The 0-based columns that can take a stone, left to right (none once the game is over).
@@ -385,7 +410,7 @@ impl Position {
     /// assert_eq!(p, Position::from_moves(Geometry::STANDARD, "4").unwrap());
     /// ```
     #[inline]
-    pub fn play_bit(&mut self, bit: u64) {
+    pub fn play_bit(&mut self, bit: B) {
         self.current ^= self.mask;
         self.mask |= bit;
         self.moves += 1;
@@ -399,7 +424,7 @@ impl Position {
     /// assert_eq!(p.after(3).unwrap().moves_played(), 1);
     /// assert!(p.after(9).is_none());
     /// ```
-    pub fn after(&self, col: usize) -> Option<Position> {
+    pub fn after(&self, col: usize) -> Option<Self> {
         let mut p = *self;
         p.play(col).ok()?;
         Some(p)
@@ -415,7 +440,7 @@ impl std::str::FromStr for Position {
     }
 }
 
-impl fmt::Display for Position {
+impl<B: BitBoard> fmt::Display for Position<B> {
     /// Draws the board top row first, `x`/`o`/`.`, with column numbers underneath.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in (0..self.height()).rev() {

@@ -58,8 +58,8 @@ pub fn solve_line(
 
 /// [`solve_line`], and with `best` also the best column ([`Solver::best_move`], always by the
 /// strong score, whatever `mode` says about the reported score).
-pub fn solve_line_with(
-    solver: &mut Solver,
+pub fn solve_line_with<B: crate::game::BitBoard>(
+    solver: &mut Solver<B>,
     line: &str,
     mode: Mode,
     best: bool,

@@ -21,7 +21,7 @@
 //! above rule in or out. Most useful late in the game: it cuts about a quarter of a UCI
 //! position's nodes.
 
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 
 /// What the rule proves about a position's score from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,22 +36,22 @@ pub(crate) enum FollowUp {
 
 /// The row masks the rule needs for one geometry.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct FollowUpRule {
-    geom: Geometry,
+pub(crate) struct FollowUpRule<B: BitBoard = u64> {
+    geom: Geometry<B>,
     /// Rows `r` (sentinel row included) with `height - r` even: a column whose first free
     /// cell lies in one of them has an even number of empty cells.
-    even_gap_rows: u64,
+    even_gap_rows: B,
     /// The playable cells of those rows: the lower cells of the pairs.
-    lower_rows: u64,
+    lower_rows: B,
 }
 
-impl FollowUpRule {
-    pub fn new(geom: Geometry) -> Self {
+impl<B: BitBoard> FollowUpRule<B> {
+    pub fn new(geom: Geometry<B>) -> Self {
         let h = geom.height();
         let rows = |top: usize| {
             (0..=top)
                 .filter(|r| (h - r).is_multiple_of(2))
-                .fold(0, |m, r| m | geom.bottom_mask() << r)
+                .fold(B::ZERO, |m, r| m | geom.bottom_mask() << r)
         };
         FollowUpRule {
             geom,
@@ -62,7 +62,7 @@ impl FollowUpRule {
 
     /// The bound the rule proves for `pos`, whose side to move cannot win at once.
     #[inline]
-    pub fn bound(&self, pos: &Position) -> FollowUp {
+    pub fn bound(&self, pos: &Position<B>) -> FollowUp {
         let g = self.geom;
         let mask = pos.mask();
         let odd = (mask + g.bottom_mask()) & !self.even_gap_rows;
@@ -78,9 +78,9 @@ impl FollowUpRule {
         } else {
             let mut best = FollowUp::None;
             let mut rest = odd;
-            while rest != 0 {
+            while rest != B::ZERO {
                 let c = rest & rest.wrapping_neg();
-                rest &= rest - 1;
+                rest &= rest - B::ONE;
                 if !g.has_four(theirs | lower | (odd & !c)) {
                     if g.has_four(ours | c | upper) {
                         return FollowUp::Lower(1);

@@ -54,7 +54,7 @@ pub use pool::{PooledSolver, SolverPool};
 pub use shallow::ShallowTable;
 
 use crate::Interrupt;
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 use search::Search;
 use table::{Table, TableError};
 use thiserror::Error;
@@ -77,8 +77,9 @@ pub const DEFAULT_SYMMETRY_PLIES: usize = 20;
 /// (416M, 439M); a third table of 4-16 MiB between 22 and 28 stones was slower.
 pub const DEEP_MAX_EMPTY: usize = 13;
 
-/// Size of the end-game table (see [`DEEP_MAX_EMPTY`]): 1 and 2 MiB measured the same,
-/// 4 MiB and more slower.
+/// Size of the end-game table (see [`DEEP_MAX_EMPTY`]) in `u64` words: 1 and 2 MiB measured
+/// the same, 4 MiB and more slower. Boards past 64 bits keep as many entries in `u128` words
+/// (4 MiB), so that a board searches alike in either bitboard.
 pub const DEEP_TABLE_MIB: usize = 2;
 
 /// Exact (strong) or win/draw/loss (weak) solving.
@@ -109,41 +110,45 @@ pub enum SolverError {
 }
 
 /// Bits a table entry needs for a stored bound on `geom` (see `Search::upper`/`lower`).
-pub(super) fn stored_value_bits(geom: Geometry) -> u32 {
+pub(super) fn stored_value_bits<B: BitBoard>(geom: Geometry<B>) -> u32 {
     32 - (4 * geom.cells().div_ceil(2) as u32 + 2).leading_zeros()
 }
 
-enum Tt {
+enum Tt<B: BitBoard> {
     /// 32-bit entries, when stored key bits and value fit (7x6 with 64 MiB or more).
-    Narrow(Table<u32>),
-    /// 64-bit entries for everything else.
-    Wide(Table<u64>),
+    Narrow(Table<u32, B>),
+    /// Entries of the bitboard's width for everything else (`u64`, or `u128` past 64 bits).
+    Wide(Table<B, B>),
 }
 
 /// A reusable perfect solver for one board geometry. The table carries over between calls,
 /// so solving related positions one after another gets faster.
-pub struct Solver {
-    geom: Geometry,
-    tt: Tt,
+///
+/// `B` is the bitboard's integer (see [`BitBoard`]): `Solver` alone is the solver of boards
+/// of up to 64 bits, `Solver<u128>` that of the wider ones (8x8, 9x7, ...), the same code
+/// monomorphised.
+pub struct Solver<B: BitBoard = u64> {
+    geom: Geometry<B>,
+    tt: Tt<B>,
     nodes: u64,
     /// Column masks, centre first.
-    columns: Vec<u64>,
+    columns: Vec<B>,
     symmetry_plies: usize,
     /// A second table for positions with few stones, if set (see [`ShallowTable`]).
-    shallow: Option<ShallowTable>,
+    shallow: Option<ShallowTable<B>>,
     /// Polled during search when set (see [`Solver::set_interrupt`]).
     interrupt: Option<Interrupt>,
     /// Move ordering near the root, if set (see [`Solver::set_order_hint`]).
-    hint: Option<OrderHint>,
+    hint: Option<OrderHint<B>>,
     /// Whether the interrupt stopped the last probe.
     stopped: bool,
     /// The small table of the end game (see [`DEEP_MAX_EMPTY`]).
-    deep: Table<u64>,
+    deep: Table<B, B>,
     /// The opening book: positions it holds are looked up, never searched.
     book: Option<std::sync::Arc<book::Book>>,
 }
 
-impl Solver {
+impl<B: BitBoard> Solver<B> {
     /// A solver for `geom` with the default 64 MiB table.
     ///
     /// ```
@@ -151,7 +156,7 @@ impl Solver {
     /// let mut s = Solver::new(Geometry::STANDARD);
     /// assert_eq!(s.solve(&Position::from_moves(Geometry::STANDARD, "1212121").unwrap()), -18);
     /// ```
-    pub fn new(geom: Geometry) -> Self {
+    pub fn new(geom: Geometry<B>) -> Self {
         Self::with_table_mib(geom, DEFAULT_TT_MIB).expect("default table size is valid")
     }
 
@@ -163,7 +168,7 @@ impl Solver {
     /// assert!(s.table_entries() > 0);
     /// assert!(Solver::with_table_mib(Geometry::STANDARD, 0).is_err());
     /// ```
-    pub fn with_table_mib(geom: Geometry, mib: usize) -> Result<Self, SolverError> {
+    pub fn with_table_mib(geom: Geometry<B>, mib: usize) -> Result<Self, SolverError> {
         if mib == 0 || mib > 65536 {
             return Err(SolverError::TableSize { mib });
         }
@@ -173,12 +178,13 @@ impl Solver {
         // The largest power-of-two table within the budget, in 32-bit words if they suffice.
         let log_entries =
             |word_bytes: u64| (63 - (bytes / word_bytes).leading_zeros()).min(key_bits);
-        let tt = match Table::<u32>::new(log_entries(4), key_bits, value_bits) {
+        let tt = match Table::<u32, B>::new(log_entries(4), key_bits, value_bits) {
             Ok(t) => Tt::Narrow(t),
             Err(TableError::NoMemory) => return Err(SolverError::NoMemory { mib }),
-            // 64-bit words hold any key remainder with a table of at least 2^8 entries.
+            // Words of the bitboard's width hold any key remainder with a table of at least
+            // 2^8 entries.
             Err(TableError::Unfit) => Tt::Wide(
-                Table::new(log_entries(8), key_bits, value_bits)
+                Table::new(log_entries(B::BITS as u64 / 8), key_bits, value_bits)
                     .map_err(|_| SolverError::NoMemory { mib })?,
             ),
         };
@@ -198,7 +204,7 @@ impl Solver {
                 value_bits,
             )
             .map_err(|_| SolverError::NoMemory { mib })?,
-            book: book::embedded_for(geom),
+            book: geom.narrow().and_then(book::embedded_for),
         })
     }
 
@@ -208,7 +214,7 @@ impl Solver {
     /// use connect4_engine::{Geometry, Mode, Position, Solver};
     /// assert_eq!(Solver::with_table_mib(Geometry::STANDARD, 8).unwrap().geometry(), Geometry::STANDARD);
     /// ```
-    pub fn geometry(&self) -> Geometry {
+    pub fn geometry(&self) -> Geometry<B> {
         self.geom
     }
 
@@ -300,7 +306,7 @@ impl Solver {
     /// let p = Position::from_moves(Default::default(), "2252576253462244111563365343671351441").unwrap();
     /// assert_eq!(s.solve(&p), -1);
     /// ```
-    pub fn solve(&mut self, pos: &Position) -> i32 {
+    pub fn solve(&mut self, pos: &Position<B>) -> i32 {
         self.score(pos, Mode::Strong)
     }
 
@@ -312,7 +318,7 @@ impl Solver {
     /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
     /// assert_eq!(s.solve_weak(&end), -1);
     /// ```
-    pub fn solve_weak(&mut self, pos: &Position) -> i32 {
+    pub fn solve_weak(&mut self, pos: &Position<B>) -> i32 {
         self.score(pos, Mode::Weak)
     }
 
@@ -329,7 +335,7 @@ impl Solver {
     /// assert_eq!(s.score(&end, Mode::Strong), -1);
     /// assert_eq!(s.score(&end, Mode::Weak), -1);
     /// ```
-    pub fn score(&mut self, pos: &Position, mode: Mode) -> i32 {
+    pub fn score(&mut self, pos: &Position<B>, mode: Mode) -> i32 {
         self.score_bounds(pos, mode).0
     }
 
@@ -345,7 +351,7 @@ impl Solver {
     /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
     /// assert_eq!(s.score_bounds(&end, Mode::Strong), (-1, -1)); // no interrupt: exact
     /// ```
-    pub fn score_bounds(&mut self, pos: &Position, mode: Mode) -> (i32, i32) {
+    pub fn score_bounds(&mut self, pos: &Position<B>, mode: Mode) -> (i32, i32) {
         self.stopped = false;
         assert_eq!(
             pos.geometry(),
@@ -367,7 +373,7 @@ impl Solver {
             let s = fit(g.win_score(moves));
             return (s, s);
         }
-        if let Some(s) = self.book.as_ref().and_then(|b| b.score(pos)) {
+        if let Some(s) = self.book_score(pos) {
             return (fit(s), fit(s));
         }
         let (mut min, mut max) = if weak {
@@ -399,7 +405,14 @@ impl Solver {
         (fit(min), fit(max))
     }
 
-    pub(super) fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    /// The book's score of `pos`, if the solver reads a book that holds it.
+    #[inline]
+    pub(super) fn book_score(&self, pos: &Position<B>) -> Option<i32> {
+        let book = self.book.as_ref()?;
+        book.score(&pos.narrow()?)
+    }
+
+    pub(super) fn negamax(&mut self, pos: &Position<B>, alpha: i32, beta: i32) -> i32 {
         let (geom, columns, sym) = (self.geom, &self.columns[..], self.symmetry_plies);
         let shallow = self.shallow.as_ref().map(|t| (t.plies, &*t.table));
         let stop = self.interrupt.as_ref();
@@ -441,7 +454,7 @@ pub fn reaches(geom: Geometry) -> bool {
 
 /// A score in words for people: "draw", "win with stone k" or "loss: opponent wins with
 /// stone k" (strong), or just win / draw / loss (weak).
-pub fn describe_score(score: i32, geom: Geometry, mode: Mode) -> String {
+pub fn describe_score<B: BitBoard>(score: i32, geom: Geometry<B>, mode: Mode) -> String {
     let half = geom.cells().div_ceil(2) as i32;
     match (score.signum(), mode) {
         (0, _) => "draw".into(),

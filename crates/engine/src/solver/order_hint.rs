@@ -1,7 +1,10 @@
 //! A move-ordering hint near the root, e.g. a learned evaluator's value.
 
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 use std::sync::Arc;
+
+/// The value function of an [`OrderHint`].
+pub type HintValue<B> = Arc<dyn Fn(&Position<B>) -> f64 + Send + Sync>;
 
 /// A move-ordering hint for the positions near the root: the value of a position for its
 /// side to move (higher is better for them), e.g. a learned evaluator's, which breaks the
@@ -13,11 +16,11 @@ use std::sync::Arc;
 /// the end-game table ([`super::DEEP_MAX_EMPTY`]) the hint measures no faster (32.9-36.8 s without,
 /// 33.5-41.0 s with, on the second sample).
 #[derive(Clone)]
-pub struct OrderHint {
+pub struct OrderHint<B: BitBoard = u64> {
     /// Positions with fewer stones than this break their ordering ties by the hint.
     pub plies: usize,
     /// The value of a position for its side to move.
-    pub value: Arc<dyn Fn(&Position) -> f64 + Send + Sync>,
+    pub value: HintValue<B>,
 }
 
 impl OrderHint {

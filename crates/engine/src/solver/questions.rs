@@ -2,11 +2,11 @@
 //! most a bound (one probe), and the best move. Each asks the opening book first.
 
 use super::{Mode, Solver};
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-impl Solver {
+impl<B: BitBoard> Solver<B> {
     /// The score of every column (index 0 = column 1) in `mode`; `None` where the column is
     /// full or the game is already over.
     ///
@@ -22,7 +22,7 @@ impl Solver {
     /// let best = scores.iter().flatten().max().copied();
     /// assert_eq!(best, Some(s.solve(&p)));
     /// ```
-    pub fn analyze(&mut self, pos: &Position, mode: Mode) -> Vec<Option<i32>> {
+    pub fn analyze(&mut self, pos: &Position<B>, mode: Mode) -> Vec<Option<i32>> {
         self.analyze_with_helpers(pos, mode, &mut [])
     }
 
@@ -45,12 +45,15 @@ impl Solver {
     /// ```
     pub fn analyze_with_helpers(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         mode: Mode,
-        helpers: &mut [Solver],
+        helpers: &mut [Solver<B>],
     ) -> Vec<Option<i32>> {
         let fit = |s: i32| if mode == Mode::Weak { s.signum() } else { s };
-        if let Some(scores) = self.book.as_ref().and_then(|b| b.analyze(pos)) {
+        if let Some(scores) = (self.book.as_ref())
+            .zip(pos.narrow())
+            .and_then(|(b, p)| b.analyze(&p))
+        {
             return scores.into_iter().map(|s| s.map(fit)).collect();
         }
         let over = pos.last_move_won() || pos.is_full();
@@ -69,7 +72,7 @@ impl Solver {
             }
             let mut child = *pos;
             child.play_col(col);
-            match self.book.as_ref().and_then(|b| b.score(&child)) {
+            match self.book_score(&child) {
                 Some(s) => scores[col] = Some(-fit(s)),
                 None => todo.push((col, child)),
             }
@@ -125,7 +128,7 @@ impl Solver {
     /// assert!(s.score_at_most(&end, -1));
     /// assert!(!s.score_at_most(&end, -2));
     /// ```
-    pub fn score_at_most(&mut self, pos: &Position, bound: i32) -> bool {
+    pub fn score_at_most(&mut self, pos: &Position<B>, bound: i32) -> bool {
         let g = self.geom;
         let moves = pos.moves_played();
         if pos.last_move_won() {
@@ -137,7 +140,7 @@ impl Solver {
         if pos.can_win_next() {
             return g.win_score(moves) <= bound;
         }
-        if let Some(s) = self.book.as_ref().and_then(|b| b.score(pos)) {
+        if let Some(s) = self.book_score(pos) {
             return s <= bound;
         }
         let (min, max) = (-g.win_score(moves + 1), g.win_score(moves + 2));
@@ -162,11 +165,14 @@ impl Solver {
     /// let mut s = Solver::with_table_mib(Geometry::STANDARD, 8).unwrap();
     /// assert_eq!(s.best_move(&Position::new(Geometry::STANDARD)), Some((3, 1)));
     /// ```
-    pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
+    pub fn best_move(&mut self, pos: &Position<B>) -> Option<(usize, i32)> {
         if pos.last_move_won() || pos.is_full() {
             return None;
         }
-        if let Some(best) = self.book.as_ref().and_then(|b| b.best_move(pos)) {
+        if let Some(best) = (self.book.as_ref())
+            .zip(pos.narrow())
+            .and_then(|(b, p)| b.best_move(&p))
+        {
             self.stopped = false;
             return Some(best);
         }

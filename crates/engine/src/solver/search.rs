@@ -8,7 +8,7 @@ use super::sorter::MoveSorter;
 use super::table::{SharedTable, Slot, Table};
 use super::{DEEP_MAX_EMPTY, OrderHint};
 use crate::Interrupt;
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 
 /// Enhanced transposition cutoffs are tried in positions with at least this many empty
 /// cells: below that the extra probes cost more time than the nodes they save (measured on
@@ -19,51 +19,51 @@ const ETC_MIN_EMPTY: usize = 18;
 /// winning cells `threats`, has no move that avoids losing at once (what
 /// [`Position::possible_non_losing_moves`] computes, from the other side).
 #[inline]
-fn no_defence(g: Geometry, mask: u64, threats: u64) -> bool {
+fn no_defence<B: BitBoard>(g: Geometry<B>, mask: B, threats: B) -> bool {
     let possible = (mask + g.bottom_mask()) & g.board_mask();
     let forced = possible & threats;
-    if forced & forced.wrapping_sub(1) != 0 {
+    if forced & forced.wrapping_sub(B::ONE) != B::ZERO {
         return true;
     }
-    let candidates = if forced != 0 { forced } else { possible };
-    candidates & !(threats >> 1) == 0
+    let candidates = if forced != B::ZERO { forced } else { possible };
+    candidates & !(threats >> 1u32) == B::ZERO
 }
 
-/// The state of one probe, monomorphised over the table's word so the hot loop has no
-/// dispatch.
-pub(super) struct Search<'a, S: Slot> {
-    geom: Geometry,
-    columns: &'a [u64],
+/// The state of one probe, monomorphised over the table's word and the bitboard so the hot
+/// loop has no dispatch.
+pub(super) struct Search<'a, S: Slot, B: BitBoard = u64> {
+    geom: Geometry<B>,
+    columns: &'a [B],
     nodes: u64,
     /// ceil(cells / 2): the offset that makes stored bounds positive.
     half: i32,
     symmetry_plies: usize,
-    table: &'a mut Table<S>,
+    table: &'a mut Table<S, B>,
     /// Positions with at least `deep.0` stones use this table instead (see
     /// [`DEEP_MAX_EMPTY`]).
-    deep: (usize, &'a mut Table<u64>),
+    deep: (usize, &'a mut Table<B, B>),
     /// Positions with fewer stones than `shallow.0` use this table instead (see
     /// [`Solver::set_shallow_table`]).
-    shallow: Option<(usize, &'a SharedTable)>,
+    shallow: Option<(usize, &'a SharedTable<B>)>,
     interrupt: Option<&'a Interrupt>,
-    hint: Option<&'a OrderHint>,
+    hint: Option<&'a OrderHint<B>>,
     /// Bounds read off the board (see [`follow_up`]).
-    follow_up: FollowUpRule,
+    follow_up: FollowUpRule<B>,
     /// Set once the interrupt fired: every frame then returns at once without storing.
     stopped: bool,
     /// The opening book: a position it holds ends the search there with its exact score.
     book: Option<&'a super::book::Book>,
 }
 
-impl<'a, S: Slot> Search<'a, S> {
+impl<'a, S: Slot, B: BitBoard> Search<'a, S, B> {
     pub(super) fn new(
-        geom: Geometry,
-        columns: &'a [u64],
+        geom: Geometry<B>,
+        columns: &'a [B],
         symmetry_plies: usize,
-        (table, deep): (&'a mut Table<S>, &'a mut Table<u64>),
-        shallow: Option<(usize, &'a SharedTable)>,
+        (table, deep): (&'a mut Table<S, B>, &'a mut Table<B, B>),
+        shallow: Option<(usize, &'a SharedTable<B>)>,
         interrupt: Option<&'a Interrupt>,
-        hint: Option<&'a OrderHint>,
+        hint: Option<&'a OrderHint<B>>,
     ) -> Self {
         table.ready();
         deep.ready();
@@ -92,7 +92,7 @@ impl<'a, S: Slot> Search<'a, S> {
 
     /// The stored bound of a position with `moves` stones (0 = unknown).
     #[inline]
-    fn get(&self, key: u64, moves: usize) -> u8 {
+    fn get(&self, key: B, moves: usize) -> u8 {
         match &self.shallow {
             Some((plies, t)) if moves < *plies => t.get(key),
             _ if moves >= self.deep.0 => self.deep.1.get(key),
@@ -101,7 +101,7 @@ impl<'a, S: Slot> Search<'a, S> {
     }
 
     #[inline]
-    fn put(&mut self, key: u64, moves: usize, value: u8) {
+    fn put(&mut self, key: B, moves: usize, value: u8) {
         match &mut self.shallow {
             Some((plies, t)) if moves < *plies => t.put(key, value),
             _ if moves >= self.deep.0 => self.deep.1.put(key, value),
@@ -110,7 +110,7 @@ impl<'a, S: Slot> Search<'a, S> {
     }
 
     #[inline]
-    fn prefetch(&self, key: u64, moves: usize) {
+    fn prefetch(&self, key: B, moves: usize) {
         match &self.shallow {
             Some((plies, t)) if moves < *plies => t.prefetch(key),
             _ if moves >= self.deep.0 => self.deep.1.prefetch(key),
@@ -118,7 +118,7 @@ impl<'a, S: Slot> Search<'a, S> {
         }
     }
 
-    pub(super) fn run(mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64, bool) {
+    pub(super) fn run(mut self, pos: &Position<B>, alpha: i32, beta: i32) -> (i32, u64, bool) {
         let r = self.negamax(pos, alpha, beta);
         (r, self.nodes, self.stopped)
     }
@@ -126,7 +126,7 @@ impl<'a, S: Slot> Search<'a, S> {
     /// The table key: shared with the mirror image near the root, where mirror pairs are
     /// common and worth the extra work.
     #[inline]
-    fn key_of(&self, pos: &Position) -> u64 {
+    fn key_of(&self, pos: &Position<B>) -> B {
         if pos.moves_played() < self.symmetry_plies {
             pos.canonical_key()
         } else {
@@ -153,7 +153,7 @@ impl<'a, S: Slot> Search<'a, S> {
     /// Pons sets), and its steps (book, tables, bounds, move order, the children) share
     /// locals that splitting would pass by reference through every call; each step is
     /// commented where it is.
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(&mut self, pos: &Position<B>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if let Some(i) = self.interrupt
             && self.nodes & 4095 == 0
@@ -167,13 +167,13 @@ impl<'a, S: Slot> Search<'a, S> {
         let g = self.geom;
         let moves = pos.moves_played();
         let possible = pos.possible_non_losing_moves();
-        if possible == 0 {
+        if possible == B::ZERO {
             // Whatever we play, the opponent wins with their next stone.
             return -g.win_score(moves + 1);
         }
         if let Some(book) = self.book
             && moves <= book.plies()
-            && let Some(s) = book.get(pos.canonical_key())
+            && let Some(s) = pos.canonical_key().to_u64().and_then(|k| book.get(k))
         {
             // An exact score is a valid result for any window.
             return s;
@@ -247,7 +247,7 @@ impl<'a, S: Slot> Search<'a, S> {
         let mut sorter = MoveSorter::new();
         for &col in self.columns.iter().rev() {
             let bit = possible & col;
-            if bit == 0 {
+            if bit == B::ZERO {
                 continue;
             }
             let (stones, mask) = (pos.current_stones() | bit, pos.mask() | bit);
@@ -285,9 +285,9 @@ impl<'a, S: Slot> Search<'a, S> {
         // here without searching anything. Its entry was prefetched above.
         if g.cells() - moves >= ETC_MIN_EMPTY {
             let mut rest = possible;
-            while rest != 0 {
+            while rest != B::ZERO {
                 let bit = rest & rest.wrapping_neg();
-                rest &= rest - 1;
+                rest &= rest - B::ONE;
                 let mut child = *pos;
                 child.play_bit(bit);
                 let stored = self.get(self.key_of(&child), moves + 1) as i32;

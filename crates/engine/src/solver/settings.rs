@@ -2,8 +2,9 @@
 
 use super::{OrderHint, ShallowTable, Solver, book};
 use crate::Interrupt;
+use crate::game::BitBoard;
 
-impl Solver {
+impl<B: BitBoard> Solver<B> {
     /// The opening book this solver reads (by default the one built into the library for its
     /// board, see [`book::embedded_for`]); a book for another board reads as that built-in
     /// one; `None` makes it search everything, as for checking the book itself.
@@ -20,8 +21,8 @@ impl Solver {
     /// ```
     pub fn set_book(&mut self, book: Option<std::sync::Arc<book::Book>>) {
         self.book = match book {
-            Some(b) if b.geometry() == self.geom => Some(b),
-            Some(_) => book::embedded_for(self.geom),
+            Some(b) if Some(b.geometry()) == self.geom.narrow() => Some(b),
+            Some(_) => self.geom.narrow().and_then(book::embedded_for),
             None => None,
         };
     }
@@ -64,7 +65,7 @@ impl Solver {
     /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
     /// assert_eq!(a.solve(&end), b.solve(&end));
     /// ```
-    pub fn set_shallow_table(&mut self, table: Option<ShallowTable>) {
+    pub fn set_shallow_table(&mut self, table: Option<ShallowTable<B>>) {
         self.shallow = table;
     }
 
@@ -83,7 +84,7 @@ impl Solver {
     /// let end = Position::from_moves(Geometry::STANDARD, "2252576253462244111563365343671351441").unwrap();
     /// assert_eq!(s.solve(&end), -1);
     /// ```
-    pub fn set_order_hint(&mut self, hint: Option<OrderHint>) {
+    pub fn set_order_hint(&mut self, hint: Option<OrderHint<B>>) {
         self.hint = hint;
     }
 

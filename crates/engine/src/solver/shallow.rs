@@ -2,7 +2,7 @@
 
 use super::table::SharedTable;
 use super::{SolverError, stored_value_bits};
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 use std::sync::Arc;
 
 /// A table for the positions with few stones, shared by solvers (cheap to clone: the clones
@@ -16,9 +16,9 @@ use std::sync::Arc;
 /// thread: 4.3 positions/s without, 7.1 with 16 plies and 2 GiB (5.8 with 14 plies and
 /// 1 GiB; 6.7 with 18 plies and 4 GiB, fewer nodes but slower memory).
 #[derive(Clone)]
-pub struct ShallowTable {
+pub struct ShallowTable<B: BitBoard = u64> {
     pub(super) plies: usize,
-    pub(super) table: Arc<SharedTable>,
+    pub(super) table: Arc<SharedTable<B>>,
 }
 
 impl ShallowTable {
@@ -26,9 +26,11 @@ impl ShallowTable {
     pub const DEFAULT_PLIES: usize = 16;
     /// Default size of a labelling job's shallow table, MiB.
     pub const DEFAULT_MIB: usize = 2048;
+}
 
+impl<B: BitBoard> ShallowTable<B> {
     /// A table of about `mib` MiB for positions of `geom` with fewer than `plies` stones.
-    pub fn new(geom: Geometry, plies: usize, mib: usize) -> Result<Self, SolverError> {
+    pub fn new(geom: Geometry<B>, plies: usize, mib: usize) -> Result<Self, SolverError> {
         if mib == 0 || mib > 65536 {
             return Err(SolverError::TableSize { mib });
         }
@@ -49,7 +51,7 @@ impl ShallowTable {
     /// per position, at least 16 and at most `max_mib` MiB. Why: a table costs its size in
     /// start-up (every page is zeroed), 1 s for 2 GiB, more than a small job's whole work.
     pub fn for_positions(
-        geom: Geometry,
+        geom: Geometry<B>,
         plies: usize,
         max_mib: usize,
         positions: usize,

@@ -1,9 +1,10 @@
 //! Move ordering for the solver: best-scored move first, ties broken centre first.
 
+use crate::game::BitBoard;
 use std::mem::MaybeUninit;
 
-/// At most this many columns: width * (height + 1) <= 64 with height >= 1.
-const MAX_WIDTH: usize = 32;
+/// At most this many columns: what move strings name ([`crate::game::moves::MAX_WIDTH`]).
+const MAX_WIDTH: usize = crate::game::moves::MAX_WIDTH;
 
 /// A tiny insertion-sorted list of (move bit, score), popped best first.
 ///
@@ -14,13 +15,13 @@ const MAX_WIDTH: usize = 32;
 /// The solver makes one at every node it orders, so its slots start uninitialized: zeroing
 /// room for the widest board at every node (and copying it into an iterator) took 6% of a
 /// labelling run's time on 7x6, where at most seven slots are ever used.
-pub(crate) struct MoveSorter {
+pub(crate) struct MoveSorter<B: BitBoard = u64> {
     /// The entries, best last; exactly the first `len` are initialized.
-    entries: [MaybeUninit<(u64, u32)>; MAX_WIDTH],
+    entries: [MaybeUninit<(B, u32)>; MAX_WIDTH],
     len: usize,
 }
 
-impl MoveSorter {
+impl<B: BitBoard> MoveSorter<B> {
     #[inline]
     pub fn new() -> Self {
         MoveSorter {
@@ -31,7 +32,7 @@ impl MoveSorter {
 
     /// Adds a move. At most one per column: a board has at most `MAX_WIDTH` columns.
     #[inline]
-    pub fn add(&mut self, bit: u64, score: u32) {
+    pub fn add(&mut self, bit: B, score: u32) {
         assert!(self.len < MAX_WIDTH, "more moves than columns");
         let mut i = self.len;
         self.len += 1;
@@ -45,7 +46,7 @@ impl MoveSorter {
 
     /// The best move left (the last added among equals), if any.
     #[inline]
-    pub fn pop(&mut self) -> Option<u64> {
+    pub fn pop(&mut self) -> Option<B> {
         if self.len == 0 {
             None
         } else {
@@ -62,7 +63,7 @@ mod tests {
 
     #[test]
     fn best_first_and_ties_last_added_first() {
-        let mut s = MoveSorter::new();
+        let mut s = MoveSorter::<u64>::new();
         s.add(1, 0);
         s.add(2, 3);
         s.add(4, 1);

@@ -8,39 +8,14 @@
 //! That costs one multiplication, where a prime-sized table needs a 64-bit division.
 //!
 //! On 7x6 (49-bit keys) with 64 MiB: 2^24 entries, 25 stored key bits + 7 value bits = one
-//! `u32`, so a probe touches one cache line. Larger boards or smaller tables use `u64` words.
+//! `u32`, so a probe touches one cache line. Larger boards or smaller tables use `u64` words,
+//! and boards whose keys pass 64 bits (`u128` bitboards) `u128` words where `u64` is too
+//! narrow. Keys are of the board's integer `K`; on 7x6 in `u128` form the scrambled key's low
+//! bits, and so every index and stored remainder, are those of the `u64` form.
 
-/// Storage word of a table entry.
-pub(crate) trait Slot: Copy + Default + Send {
-    /// Width of the word in bits.
-    const BITS: u32;
-    fn from_u64(v: u64) -> Self;
-    fn to_u64(self) -> u64;
-}
-
-impl Slot for u32 {
-    const BITS: u32 = 32;
-    #[inline]
-    fn from_u64(v: u64) -> Self {
-        v as u32
-    }
-    #[inline]
-    fn to_u64(self) -> u64 {
-        self as u64
-    }
-}
-
-impl Slot for u64 {
-    const BITS: u32 = 64;
-    #[inline]
-    fn from_u64(v: u64) -> Self {
-        v
-    }
-    #[inline]
-    fn to_u64(self) -> u64 {
-        self
-    }
-}
+use crate::game::BitBoard;
+/// Storage word of a table entry: `u32`, `u64` or `u128` (see [`Word`]).
+pub(crate) use crate::game::bitboard::word::Word as Slot;
 
 /// Why a table could not be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,30 +30,33 @@ pub(crate) enum TableError {
 const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// A fixed-size, always-replace table mapping a key to a small non-zero value (0 = unknown).
-pub(crate) struct Table<S: Slot> {
+pub(crate) struct Table<S: Slot, K: BitBoard = u64> {
     entries: Entries<S>,
     /// Mask of the `K` key bits.
-    key_mask: u64,
+    key_mask: K,
     /// `K - L`: how far the index sits above the stored bits.
     stored_bits: u32,
     value_bits: u32,
 }
 
-impl<S: Slot> Table<S> {
+impl<S: Slot, K: BitBoard> Table<S, K> {
     /// A table of `2^log_size` entries for `key_bits`-bit keys and values below
     /// `2^value_bits`. `Err(Unfit)` if an entry word cannot hold the stored key bits and the
     /// value, `Err(NoMemory)` if the memory cannot be had.
     pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Result<Self, TableError> {
-        if log_size > key_bits || key_bits - log_size + value_bits > S::BITS {
+        if log_size > key_bits
+            || key_bits > K::BITS
+            || key_bits - log_size + value_bits > S::WORD_BITS
+        {
             return Err(TableError::Unfit);
         }
         let entries = Entries::zeroed(1usize << log_size).ok_or(TableError::NoMemory)?;
         Ok(Table {
             entries,
-            key_mask: if key_bits >= 64 {
-                u64::MAX
+            key_mask: if key_bits >= K::BITS {
+                K::MAX
             } else {
-                (1u64 << key_bits) - 1
+                (K::ONE << key_bits) - K::ONE
             },
             stored_bits: key_bits - log_size,
             value_bits,
@@ -96,26 +74,29 @@ impl<S: Slot> Table<S> {
 
     /// (entry index, bits to store) of a key.
     #[inline]
-    fn locate(&self, key: u64) -> (usize, u64) {
-        let h = key.wrapping_mul(SCRAMBLE) & self.key_mask;
+    fn locate(&self, key: K) -> (usize, K) {
+        let h = key.wrapping_mul(K::from_u64(SCRAMBLE)) & self.key_mask;
         // `checked_shr` covers a table as large as the key space (no stored bits).
-        let index = h.checked_shr(self.stored_bits).unwrap_or(0) as usize;
-        let stored = h & !(self.key_mask.checked_shl(self.stored_bits).unwrap_or(0));
+        let index = h.checked_shr(self.stored_bits).unwrap_or(K::ZERO).low_u64() as usize;
+        let stored = h & !(self
+            .key_mask
+            .checked_shl(self.stored_bits)
+            .unwrap_or(K::ZERO));
         (index, stored)
     }
 
     #[inline]
-    pub fn put(&mut self, key: u64, value: u8) {
+    pub fn put(&mut self, key: K, value: u8) {
         let (i, stored) = self.locate(key);
-        self.entries[i] = S::from_u64((stored << self.value_bits) | value as u64);
+        self.entries[i] = S::pack((stored << self.value_bits) | K::from_u64(value as u64));
     }
 
     #[inline]
-    pub fn get(&self, key: u64) -> u8 {
+    pub fn get(&self, key: K) -> u8 {
         let (i, stored) = self.locate(key);
-        let e = self.entries[i].to_u64();
+        let e: K = self.entries[i].unpack();
         if e >> self.value_bits == stored {
-            (e & ((1 << self.value_bits) - 1)) as u8
+            (e.low_u64() & ((1 << self.value_bits) - 1)) as u8
         } else {
             0
         }
@@ -123,7 +104,7 @@ impl<S: Slot> Table<S> {
 
     /// Asks the CPU to bring the entry of `key` into cache ahead of a probe.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch(&self, key: K) {
         let (i, _) = self.locate(key);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is only a hint and never faults; the pointer is in bounds.
@@ -148,15 +129,15 @@ impl<S: Slot> Table<S> {
 /// written whole, as one atomic word, and holds its own key bits, so a reader sees either an
 /// entry as some thread wrote it or a miss, never a torn one. Racing writers just replace each
 /// other, which a cache of bounds allows: every stored bound is true of its key.
-pub(crate) struct SharedTable {
-    inner: Table<u64>,
+pub(crate) struct SharedTable<K: BitBoard = u64> {
+    inner: Table<u64, K>,
 }
 
 // SAFETY: after construction every access to the entries goes through `AtomicU64` views of
 // them (below), so `&SharedTable` may be used from many threads at once.
-unsafe impl Sync for SharedTable {}
+unsafe impl<K: BitBoard> Sync for SharedTable<K> {}
 
-impl SharedTable {
+impl<K: BitBoard> SharedTable<K> {
     pub fn new(log_size: u32, key_bits: u32, value_bits: u32) -> Result<Self, TableError> {
         // Shared by reference from the start: its pages are faulted in now.
         let mut inner = Table::new(log_size, key_bits, value_bits)?;
@@ -173,18 +154,18 @@ impl SharedTable {
     }
 
     #[inline]
-    pub fn put(&self, key: u64, value: u8) {
+    pub fn put(&self, key: K, value: u8) {
         let (i, stored) = self.inner.locate(key);
-        let word = (stored << self.inner.value_bits) | value as u64;
+        let word = u64::pack((stored << self.inner.value_bits) | K::from_u64(value as u64));
         self.slot(i)
             .store(word, std::sync::atomic::Ordering::Relaxed);
     }
 
     #[inline]
-    pub fn get(&self, key: u64) -> u8 {
+    pub fn get(&self, key: K) -> u8 {
         let (i, stored) = self.inner.locate(key);
         let e = self.slot(i).load(std::sync::atomic::Ordering::Relaxed);
-        if e >> self.inner.value_bits == stored {
+        if K::from_u64(e >> self.inner.value_bits) == stored {
             (e & ((1 << self.inner.value_bits) - 1)) as u8
         } else {
             0
@@ -192,7 +173,7 @@ impl SharedTable {
     }
 
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch(&self, key: K) {
         self.inner.prefetch(key);
     }
 

@@ -67,31 +67,30 @@ impl Naive {
         self.moves == self.w * self.h
     }
 
-    fn key(&self) -> u128 {
-        self.cells
-            .iter()
-            .flatten()
-            .fold(0u128, |k, &c| k * 3 + c as u128)
+    /// The cells, column by column: a memo key for boards of any size.
+    fn key(&self) -> Vec<u8> {
+        self.cells.iter().flatten().copied().collect()
     }
 }
 
 /// Exact score by exhaustive minimax (no pruning, memoised): the side to move's value with
 /// the benchmark convention, `ceil(cells/2) + 1 - k` for a win with the k-th stone.
-pub fn minimax(n: &Naive, memo: &mut HashMap<u128, i32>) -> i32 {
-    if let Some(&v) = memo.get(&n.key()) {
+pub fn minimax(n: &Naive, memo: &mut HashMap<Vec<u8>, i32>) -> i32 {
+    let key = n.key();
+    if let Some(&v) = memo.get(&key) {
         return v;
     }
     let best = (0..n.w)
         .filter_map(|col| column_value(n, col, memo))
         .max()
         .unwrap_or(i32::MIN);
-    memo.insert(n.key(), best);
+    memo.insert(key, best);
     best
 }
 
 /// The exact value of playing `col` for the player to move (`None` if the column is full):
 /// the win itself, a draw on the last cell, or minus the opponent's minimax value.
-pub fn column_value(n: &Naive, col: usize, memo: &mut HashMap<u128, i32>) -> Option<i32> {
+pub fn column_value(n: &Naive, col: usize, memo: &mut HashMap<Vec<u8>, i32>) -> Option<i32> {
     if !n.can_play(col) {
         return None;
     }

@@ -2,9 +2,9 @@
 //! and winning cells, safe moves, move ordering scores, keys and mirror images.
 
 use super::Position;
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 
-impl Position {
+impl<B: BitBoard> Position<B> {
     /// One bit per playable column: the lowest empty cell.
     ///
     /// ```
@@ -12,7 +12,7 @@ impl Position {
     /// assert_eq!(Position::new(Geometry::STANDARD).possible().count_ones(), 7);
     /// ```
     #[inline]
-    pub fn possible(&self) -> u64 {
+    pub fn possible(&self) -> B {
         (self.mask + self.geom.bottom_mask()) & self.geom.board_mask()
     }
 
@@ -24,7 +24,7 @@ impl Position {
     /// assert_eq!(p.winning_cells().count_ones(), 1); // on top of column 1
     /// ```
     #[inline]
-    pub fn winning_cells(&self) -> u64 {
+    pub fn winning_cells(&self) -> B {
         self.geom.winning_cells(self.current, self.mask)
     }
 
@@ -36,7 +36,7 @@ impl Position {
     /// assert_eq!(p.opponent_winning_cells().count_ones(), 1);
     /// ```
     #[inline]
-    pub fn opponent_winning_cells(&self) -> u64 {
+    pub fn opponent_winning_cells(&self) -> B {
         self.geom.winning_cells(self.opponent_stones(), self.mask)
     }
 
@@ -49,7 +49,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn can_win_next(&self) -> bool {
-        self.winning_cells() & self.possible() != 0
+        self.winning_cells() & self.possible() != B::ZERO
     }
 
     /// Playing column `col` (0-based, must be playable) wins at once.
@@ -61,7 +61,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn is_winning_move(&self, col: usize) -> bool {
-        self.winning_cells() & self.possible() & self.geom.column_mask(col) != 0
+        self.winning_cells() & self.possible() & self.geom.column_mask(col) != B::ZERO
     }
 
     /// Moves that do not let the opponent win at once. Must only be called when the player to
@@ -78,17 +78,17 @@ impl Position {
     /// assert_eq!(safe, p.possible() & Geometry::STANDARD.column_mask(0));
     /// ```
     #[inline]
-    pub fn possible_non_losing_moves(&self) -> u64 {
+    pub fn possible_non_losing_moves(&self) -> B {
         let mut possible = self.possible();
         let opponent_win = self.opponent_winning_cells();
         let forced = possible & opponent_win;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return B::ZERO;
             }
             possible = forced;
         }
-        possible & !(opponent_win >> 1)
+        possible & !(opponent_win >> 1u32)
     }
 
     /// The playable cells the one-move rule allows: the winning ones when a stone wins at
@@ -105,14 +105,16 @@ impl Position {
     /// assert_eq!(block.one_move_rule_cells(), block.possible() & g.column_mask(0));
     /// ```
     #[inline]
-    pub fn one_move_rule_cells(&self) -> u64 {
+    pub fn one_move_rule_cells(&self) -> B {
         let wins = self.winning_cells() & self.possible();
-        if wins != 0 {
+        if wins != B::ZERO {
             return wins;
         }
-        match self.possible_non_losing_moves() {
-            0 => self.possible(),
-            safe => safe,
+        let safe = self.possible_non_losing_moves();
+        if safe == B::ZERO {
+            self.possible()
+        } else {
+            safe
         }
     }
 
@@ -126,7 +128,7 @@ impl Position {
     /// assert_eq!(p.move_score(c4), 2); // three in a row, open at both ends
     /// ```
     #[inline]
-    pub fn move_score(&self, bit: u64) -> u32 {
+    pub fn move_score(&self, bit: B) -> u32 {
         self.geom
             .winning_cells(self.current | bit, self.mask | bit)
             .count_ones()
@@ -143,7 +145,7 @@ impl Position {
     /// assert_eq!(a.key(), b.key()); // the same stones, reached another way
     /// ```
     #[inline]
-    pub fn key(&self) -> u64 {
+    pub fn key(&self) -> B {
         self.current + self.mask + self.geom.bottom_mask()
     }
 
@@ -154,7 +156,7 @@ impl Position {
     /// let p = Position::from_moves(Geometry::STANDARD, "12").unwrap();
     /// assert_eq!(p.mirror(), Position::from_moves(Geometry::STANDARD, "76").unwrap());
     /// ```
-    pub fn mirror(&self) -> Position {
+    pub fn mirror(&self) -> Self {
         Position {
             current: self.geom.mirror_bits(self.current),
             mask: self.geom.mirror_bits(self.mask),
@@ -172,7 +174,7 @@ impl Position {
     /// assert_eq!(p.canonical_key(), p.mirror().canonical_key());
     /// ```
     #[inline]
-    pub fn canonical_key(&self) -> u64 {
+    pub fn canonical_key(&self) -> B {
         let k = self.key();
         let m = self.geom.mirror_bits(k);
         k.min(m)
@@ -187,13 +189,13 @@ impl Position {
     /// let p = Position::from_moves(Geometry::STANDARD, "4453").unwrap();
     /// assert_eq!(Position::from_bits(p.geometry(), p.current_stones(), p.mask()), Some(p));
     /// ```
-    pub fn from_bits(geom: Geometry, current: u64, mask: u64) -> Option<Position> {
-        if mask & !geom.board_mask() != 0 || current & !mask != 0 {
+    pub fn from_bits(geom: Geometry<B>, current: B, mask: B) -> Option<Self> {
+        if mask & !geom.board_mask() != B::ZERO || current & !mask != B::ZERO {
             return None;
         }
         // Gravity: each column's stones form a run from the bottom exactly when adding the
         // bottom bit carries through the whole run and lands on an empty cell (or sentinel).
-        if (mask + geom.bottom_mask()) & mask != 0 {
+        if (mask + geom.bottom_mask()) & mask != B::ZERO {
             return None;
         }
         let moves = mask.count_ones();
