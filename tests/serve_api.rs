@@ -179,12 +179,30 @@ fn analyze_scores_every_column_and_refuses_bad_moves() {
     assert_eq!(a["width"], 5);
     assert_eq!(a["complete"], true);
 
+    // Boards past 64 bits: the 8x8 position of the CLI's test, on wide bitboards.
+    let (s, a) = get(
+        addr,
+        "/api/analyze?moves=637122614117422267122177141635748278646744846688&width=8&height=8",
+    );
+    assert_eq!(s, 200, "{a}");
+    assert_eq!(
+        (a["width"].clone(), a["height"].clone()),
+        (8.into(), 8.into())
+    );
+    assert_eq!(
+        (&a["score"], &a["best"]),
+        (&serde_json::json!(8), &serde_json::json!([3, 5])),
+        "{a}"
+    );
+    assert_eq!(a["complete"], true);
+
     for (query, needle) in [
         ("moves=48", "column 8 is out of range"),
         ("moves=4x", "move 2"),
         ("moves=1111111", "column 1"),
         ("moves=12121212", "already won"),
         ("width=20&height=20", "20"),
+        ("width=12&height=10", "at most 128"),
         ("moves=44&ms=abc", "bad query"),
     ] {
         let (s, e) = get(addr, &format!("/api/analyze?{query}"));

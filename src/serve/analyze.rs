@@ -4,9 +4,9 @@ use super::error::{ApiError, ApiResult};
 use super::{Shared, position_of};
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
-use connect4_engine::answers::{AnalyzeAnswer, game_over_analysis};
-use connect4_engine::game::Outcome;
-use connect4_engine::solver::{Mode, analysis};
+use connect4_engine::answers::{AnalyzeAnswer, WIDE_TT_MIB, game_over_analysis, wide_position_of};
+use connect4_engine::game::{BitBoard, Outcome, Position};
+use connect4_engine::solver::{Mode, Solver, analysis};
 use serde::Deserialize;
 use std::time::{Duration, Instant};
 
@@ -28,13 +28,32 @@ pub(super) async fn analyze(
     query: Result<Query<AnalyzeQuery>, QueryRejection>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let Query(q) = query?;
-    let pos = position_of(&q.moves, q.width, q.height)?;
     let mode = if q.weak { Mode::Weak } else { Mode::Strong };
     let limit =
         q.ms.map_or(state.config.analyze_limit, Duration::from_millis)
             .min(state.config.analyze_max);
-    let geom = pos.geometry();
     let start = Instant::now();
+    // Boards past 64 bits: the same analysis on wide bitboards, with a solver of its own.
+    if let Some(pos) =
+        wide_position_of(&q.moves, q.width, q.height).map_err(ApiError::BadRequest)?
+    {
+        let analysis = if pos.outcome() != Outcome::Ongoing {
+            game_over_analysis(&pos)
+        } else {
+            let (out, _stopped) = state
+                .heavy(limit, move |_, stop| {
+                    let mut solver = Solver::with_table_mib(pos.geometry(), WIDE_TT_MIB)
+                        .map_err(|e| ApiError::Internal(e.to_string()))?;
+                    solver.set_interrupt(Some(stop.clone()));
+                    Ok::<_, ApiError>(analysis::analyze(&mut solver, &pos, mode))
+                })
+                .await?;
+            out?
+        };
+        return respond(&pos, &q.moves, mode, analysis, start);
+    }
+    let pos = position_of(&q.moves, q.width, q.height)?;
+    let geom = pos.geometry();
     let analysis = if pos.outcome() != Outcome::Ongoing {
         // Nothing to solve: no slot, no solver.
         game_over_analysis(&pos)
@@ -48,9 +67,20 @@ pub(super) async fn analyze(
             .await?;
         out?
     };
+    respond(&pos, &q.moves, mode, analysis, start)
+}
+
+/// The answer's JSON for `analysis` of `pos`, begun at `start`.
+fn respond<B: BitBoard>(
+    pos: &Position<B>,
+    moves: &str,
+    mode: Mode,
+    analysis: analysis::Analysis,
+    start: Instant,
+) -> ApiResult<Json<serde_json::Value>> {
     let body = AnalyzeAnswer::new(
-        &pos,
-        &q.moves,
+        pos,
+        moves,
         mode,
         analysis,
         start.elapsed().as_secs_f64() * 1e3,

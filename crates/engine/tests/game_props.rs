@@ -7,7 +7,7 @@ mod common;
 
 use common::Naive;
 use connect4_engine::Geometry;
-use connect4_engine::game::{GameError, Outcome, Player, Position};
+use connect4_engine::game::{BitBoard, GameError, Outcome, Player, Position};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -29,68 +29,102 @@ fn sizes() -> impl Strategy<Value = (usize, usize)> {
     proptest::sample::select(SIZES)
 }
 
+/// Plays `picks` (each an index into the legal columns) on `g` and on the array model,
+/// checking every observable after every move.
+fn matches_naive<B: BitBoard>(g: Geometry<B>, picks: &[usize]) -> Result<(), TestCaseError> {
+    let (w, h) = (g.width(), g.height());
+    let mut p = Position::new(g);
+    let mut n = Naive::new(w, h);
+    for &pick in picks {
+        if p.outcome() != Outcome::Ongoing {
+            break;
+        }
+        let legal: Vec<usize> = (0..w).filter(|&c| n.can_play(c)).collect();
+        let col = legal[pick % legal.len()];
+        // The winning-move test must agree with playing the move and looking.
+        let mut after = n.clone();
+        after.play(col);
+        prop_assert_eq!(p.is_winning_move(col), after.has_four(n.to_move()));
+        p.play(col).unwrap();
+        n = after;
+        prop_assert_eq!(p.moves_played(), n.moves);
+        let legal_now: Vec<usize> = p.legal_columns().collect();
+        let over = n.has_four(if n.moves % 2 == 1 { 1 } else { 2 });
+        let naive_legal: Vec<usize> = (0..w).filter(|&c| !over && n.can_play(c)).collect();
+        prop_assert_eq!(legal_now, naive_legal);
+        for c in 0..w {
+            prop_assert_eq!(p.after(c).is_some(), !over && n.can_play(c));
+            prop_assert_eq!(p.can_play(c), n.can_play(c));
+            prop_assert_eq!(p.column_height(c), n.height_of(c));
+            for r in 0..h {
+                let want = match n.cells[c][r] {
+                    0 => None,
+                    1 => Some(Player::First),
+                    _ => Some(Player::Second),
+                };
+                prop_assert_eq!(p.cell(c, r), want);
+            }
+        }
+        for (player, mark) in [(Player::First, 1u8), (Player::Second, 2u8)] {
+            let stones = p.stones_of(player);
+            for c in 0..w {
+                for r in 0..h {
+                    let bit = g.cell_bit(c, r);
+                    prop_assert_eq!(stones & bit != B::ZERO, n.cells[c][r] == mark);
+                }
+            }
+        }
+        let last = if n.moves % 2 == 1 { 1 } else { 2 };
+        prop_assert_eq!(p.last_move_won(), n.has_four(last));
+        prop_assert_eq!(p.outcome() == Outcome::Draw, n.full() && !n.has_four(last));
+        // Mirror: mirrored cells, same key for the canonical form, an involution.
+        let m = p.mirror();
+        for c in 0..w {
+            for r in 0..h {
+                prop_assert_eq!(m.cell(w - 1 - c, r), p.cell(c, r));
+            }
+        }
+        prop_assert_eq!(m.mirror(), p);
+        prop_assert_eq!(m.canonical_key(), p.canonical_key());
+        // UCI cells round-trip whenever the position is still open.
+        if !p.last_move_won() {
+            let back = Position::from_uci_cells(g, &p.to_uci_cells()).unwrap();
+            prop_assert_eq!(back, p);
+        }
+    }
+    Ok(())
+}
+
+/// Boards past 64 bits, and two narrow ones to run on wide bitboards.
+const WIDE_SIZES: &[(usize, usize)] = &[
+    (8, 8),
+    (9, 7),
+    (10, 7),
+    (11, 10),
+    (16, 7),
+    (35, 2),
+    (7, 6),
+    (4, 4),
+];
+
+fn wide_sizes() -> impl Strategy<Value = (usize, usize)> {
+    proptest::sample::select(WIDE_SIZES)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     /// Random legal play: every observable of the bitboard agrees with the array model.
     #[test]
     fn bitboard_matches_naive((w, h) in sizes(), picks in prop::collection::vec(0usize..64, 0..80)) {
-        let g = Geometry::new(w, h).unwrap();
-        let mut p = Position::new(g);
-        let mut n = Naive::new(w, h);
-        for pick in picks {
-            if p.outcome() != Outcome::Ongoing {
-                break;
-            }
-            let legal: Vec<usize> = (0..w).filter(|&c| n.can_play(c)).collect();
-            let col = legal[pick % legal.len()];
-            // The winning-move test must agree with playing the move and looking.
-            let mut after = n.clone();
-            after.play(col);
-            prop_assert_eq!(p.is_winning_move(col), after.has_four(n.to_move()));
-            p.play(col).unwrap();
-            n = after;
-            prop_assert_eq!(p.moves_played(), n.moves);
-            let legal_now: Vec<usize> = p.legal_columns().collect();
-            let over = n.has_four(if n.moves % 2 == 1 { 1 } else { 2 });
-            let naive_legal: Vec<usize> = (0..w).filter(|&c| !over && n.can_play(c)).collect();
-            prop_assert_eq!(legal_now, naive_legal);
-            for c in 0..w {
-                prop_assert_eq!(p.after(c).is_some(), !over && n.can_play(c));
-                prop_assert_eq!(p.can_play(c), n.can_play(c));
-                prop_assert_eq!(p.column_height(c), n.height_of(c));
-                for r in 0..h {
-                    let want = match n.cells[c][r] { 0 => None, 1 => Some(Player::First), _ => Some(Player::Second) };
-                    prop_assert_eq!(p.cell(c, r), want);
-                }
-            }
-            for (player, mark) in [(Player::First, 1u8), (Player::Second, 2u8)] {
-                let stones = p.stones_of(player);
-                for c in 0..w {
-                    for r in 0..h {
-                        let bit = g.cell_bit(c, r);
-                        prop_assert_eq!(stones & bit != 0, n.cells[c][r] == mark);
-                    }
-                }
-            }
-            let last = if n.moves % 2 == 1 { 1 } else { 2 };
-            prop_assert_eq!(p.last_move_won(), n.has_four(last));
-            prop_assert_eq!(p.outcome() == Outcome::Draw, n.full() && !n.has_four(last));
-            // Mirror: mirrored cells, same key for the canonical form, an involution.
-            let m = p.mirror();
-            for c in 0..w {
-                for r in 0..h {
-                    prop_assert_eq!(m.cell(w - 1 - c, r), p.cell(c, r));
-                }
-            }
-            prop_assert_eq!(m.mirror(), p);
-            prop_assert_eq!(m.canonical_key(), p.canonical_key());
-            // UCI cells round-trip whenever the position is still open.
-            if !p.last_move_won() {
-                let back = Position::from_uci_cells(g, &p.to_uci_cells()).unwrap();
-                prop_assert_eq!(back, p);
-            }
-        }
+        matches_naive(Geometry::new(w, h).unwrap(), &picks)?;
+    }
+
+    /// The same on boards past 64 bits, in `u128` bitboards, and on narrow boards in `u128`
+    /// form (the wide code must agree with the narrow one cell for cell).
+    #[test]
+    fn wide_bitboard_matches_naive((w, h) in wide_sizes(), picks in prop::collection::vec(0usize..64, 0..120)) {
+        matches_naive(Geometry::<u128>::sized(w, h).unwrap(), &picks)?;
     }
 
     /// Keys are unique: two positions share a key only if they are the same position.
@@ -128,6 +162,36 @@ fn board_sizes_are_checked() {
         Geometry::new(0, 6),
         Err(GameError::BoardEmpty { .. })
     ));
+    // Past 64 bits the wide bitboard takes over, up to 128.
+    use connect4_engine::game::needs_wide;
+    assert_eq!(needs_wide(8, 7), Ok(false));
+    assert_eq!(needs_wide(8, 8), Ok(true));
+    assert_eq!(needs_wide(16, 7), Ok(true));
+    assert!(matches!(
+        needs_wide(12, 10),
+        Err(GameError::BoardTooLarge {
+            bits: 132,
+            limit: 128,
+            ..
+        })
+    ));
+    assert!(matches!(needs_wide(36, 1), Err(GameError::TooWide { .. })));
+    let g = Geometry::<u128>::sized(16, 7).unwrap();
+    assert_eq!((g.cells(), g.key_bits()), (112, 128));
+    let full: String = (0..7).flat_map(|_| "123456789abcdefg".chars()).collect();
+    // Columns in turn: each column holds one colour, so column 1's fourth stone (move 49)
+    // wins on a board whose key fills all 128 bits, and move 50 is refused.
+    assert_eq!(
+        Position::from_moves(g, &full),
+        Err(GameError::GameOver { at: 50 })
+    );
+    let p = Position::from_moves(g, &full[..48]).unwrap();
+    assert!(p.is_winning_move(0) && !p.is_winning_move(15));
+    assert_eq!(
+        Geometry::STANDARD.widen().narrow(),
+        Some(Geometry::STANDARD)
+    );
+    assert_eq!(Geometry::<u128>::sized(8, 8).unwrap().narrow(), None);
 }
 
 #[test]

@@ -28,9 +28,9 @@ use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentSpec, Resources};
 use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, ReviewAnswer};
 use connect4_engine::clock::Instant;
-use connect4_engine::game::{Geometry, Outcome, Player, Position};
+use connect4_engine::game::{BitBoard, Geometry, Outcome, Player, Position};
 use connect4_engine::solver::book::{self, Book};
-use connect4_engine::solver::{Mode, PooledSolver, SolverPool};
+use connect4_engine::solver::{Mode, PooledSolver, Solver, SolverPool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -211,8 +211,17 @@ impl Engine {
 
     /// Every column's exact score (within the time limit: bounds where it ran out).
     fn op_analyze(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
-        let pos = answers::position_of(&r.moves, r.width, r.height)?;
         let mode = if r.weak { Mode::Weak } else { Mode::Strong };
+        if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
+            let mut solver = Self::wide_solver(pos.geometry(), limit)?;
+            return to_json(serde_json::to_value(AnalyzeAnswer::solve(
+                &mut solver,
+                &pos,
+                &r.moves,
+                mode,
+            )));
+        }
+        let pos = answers::position_of(&r.moves, r.width, r.height)?;
         let mut solver = self.solver(pos.geometry(), limit)?;
         to_json(serde_json::to_value(AnalyzeAnswer::solve(
             &mut solver,
@@ -326,27 +335,31 @@ impl Engine {
 
     /// A position's exact score (or bounds when the time ran out).
     fn op_solve(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
-        let pos = answers::position_of(&r.moves, r.width, r.height)?;
-        if pos.outcome() != Outcome::Ongoing {
-            return Err("the game is over: nothing to solve".into());
-        }
         let mode = if r.weak { Mode::Weak } else { Mode::Strong };
+        if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
+            let mut solver = Self::wide_solver(pos.geometry(), limit)?;
+            return solve_json(&mut solver, &pos, mode);
+        }
+        let pos = answers::position_of(&r.moves, r.width, r.height)?;
         let mut solver = self.solver(pos.geometry(), limit)?;
-        solver.reset_nodes();
-        let start = Instant::now();
-        let (low, high) = solver.score_bounds(&pos, mode);
-        Ok(json!({
-            "score": (low == high).then_some(low),
-            "low": low,
-            "high": high,
-            "nodes": solver.nodes(),
-            "ms": start.elapsed().as_secs_f64() * 1e3,
-        }))
+        solve_json(&mut solver, &pos, mode)
     }
 
     /// The rules' view of a position.
     fn op_position(r: &Request) -> Result<Value, String> {
+        if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
+            return position_json(&pos);
+        }
         position_json(&answers::position_of(&r.moves, r.width, r.height)?)
+    }
+
+    /// A solver for a board past 64 bits that stops at `limit`: made for the request (the
+    /// pool holds the narrow boards' solvers), with the smaller table analyses use.
+    fn wide_solver(geom: Geometry<u128>, limit: Duration) -> Result<Solver<u128>, String> {
+        let mut solver =
+            Solver::with_table_mib(geom, answers::WIDE_TT_MIB).map_err(|e| e.to_string())?;
+        solver.set_interrupt(Some(Interrupt::after(limit)));
+        Ok(solver)
     }
 
     /// Parses an agent spec, its model paths pointed into `models/` (see
@@ -369,9 +382,31 @@ fn to_json(v: Result<Value, serde_json::Error>) -> Result<Value, String> {
     v.map_err(|e| e.to_string())
 }
 
+/// A position's exact score (or bounds when the solver's interrupt fired), with its nodes
+/// and time.
+fn solve_json<B: BitBoard>(
+    solver: &mut Solver<B>,
+    pos: &Position<B>,
+    mode: Mode,
+) -> Result<Value, String> {
+    if pos.outcome() != Outcome::Ongoing {
+        return Err("the game is over: nothing to solve".into());
+    }
+    solver.reset_nodes();
+    let start = Instant::now();
+    let (low, high) = solver.score_bounds(pos, mode);
+    Ok(json!({
+        "score": (low == high).then_some(low),
+        "low": low,
+        "high": high,
+        "nodes": solver.nodes(),
+        "ms": start.elapsed().as_secs_f64() * 1e3,
+    }))
+}
+
 /// The rules' view of a position: who moves, what may be played, how it ended, and the
 /// winning line's cells when it did.
-fn position_json(pos: &Position) -> Result<Value, String> {
+fn position_json<B: BitBoard>(pos: &Position<B>) -> Result<Value, String> {
     let legal: Vec<usize> = pos.legal_columns().map(|c| c + 1).collect();
     Ok(json!({
         "width": pos.width(),

@@ -63,13 +63,61 @@ fn wide_boards_read_and_write_moves_as_letters() {
 }
 
 #[test]
+fn boards_past_64_bits_are_analysed_and_solved() {
+    let mut e = Engine::new(8);
+    // The 8x8 position of the CLI's test: columns 3 and 5 win with stone 25.
+    let moves = "637122614117422267122177141635748278646744846688";
+    let a = call(
+        &mut e,
+        json!({"op": "analyze", "moves": moves, "width": 8, "height": 8}),
+    );
+    assert_eq!(
+        (&a["score"], &a["best"]),
+        (&json!(8), &json!([3, 5])),
+        "{a}"
+    );
+    assert_eq!(a["complete"], true);
+    let scores: Vec<Value> = a["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| json!([c["column"], c["score"]]))
+        .collect();
+    assert_eq!(scores, vec![json!([3, 8]), json!([5, 8]), json!([8, -8])]);
+    let s = call(
+        &mut e,
+        json!({"op": "solve", "moves": moves, "width": 8, "height": 8}),
+    );
+    assert_eq!(s["score"], 8, "{s}");
+    let p = call(
+        &mut e,
+        json!({"op": "position", "moves": moves, "width": 8, "height": 8}),
+    );
+    assert_eq!(
+        (&p["stones"], &p["legal"]),
+        (&json!(48), &json!([3, 5, 8])),
+        "{p}"
+    );
+    // Agents play boards of up to 64 bits only, for now: a clear refusal.
+    let m = call(
+        &mut e,
+        json!({"op": "move", "agent": "perfect", "moves": moves, "width": 8, "height": 8}),
+    );
+    assert!(
+        m["error"].as_str().unwrap().contains("not supported"),
+        "{m}"
+    );
+}
+
+#[test]
 fn bad_requests_are_named() {
     let mut e = Engine::new(8);
     for (req, want) in [
         ("not json", "bad request"),
         (r#"{"op":"fly"}"#, "unknown op \"fly\""),
         (r#"{"op":"analyze","moves":"48x"}"#, "moves \"48x\""),
-        (r#"{"op":"analyze","width":12}"#, "not supported"),
+        (r#"{"op":"analyze","width":12,"height":10}"#, "at most 128"),
+        (r#"{"op":"analyze","width":3}"#, "not supported"),
         (r#"{"op":"move","moves":"4"}"#, "needs \"agent\""),
         (
             r#"{"op":"move","agent":"model:/etc/passwd"}"#,

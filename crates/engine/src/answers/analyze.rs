@@ -1,6 +1,6 @@
 //! The solver's verdict on a position, as the page shows it.
 
-use crate::game::{Outcome, Position};
+use crate::game::{BitBoard, Outcome, Position};
 use crate::solver::analysis::Analysis;
 use crate::solver::{Mode, describe_score};
 use serde::Serialize;
@@ -63,7 +63,7 @@ pub struct AnalyzeAnswer {
 }
 
 /// The game's result in words, `None` while it goes on.
-pub fn result_words(pos: &Position) -> Option<String> {
+pub fn result_words<B: BitBoard>(pos: &Position<B>) -> Option<String> {
     match pos.outcome() {
         Outcome::Won(p) => Some(format!("{} won", p.symbol())),
         Outcome::Draw => Some("draw".to_string()),
@@ -72,7 +72,7 @@ pub fn result_words(pos: &Position) -> Option<String> {
 }
 
 /// The analysis of a finished game: nothing to solve.
-pub fn game_over_analysis(pos: &Position) -> Analysis {
+pub fn game_over_analysis<B: BitBoard>(pos: &Position<B>) -> Analysis {
     Analysis {
         columns: vec![None; pos.width()],
         complete: true,
@@ -86,7 +86,13 @@ pub fn game_over_analysis(pos: &Position) -> Analysis {
 
 impl AnalyzeAnswer {
     /// The answer for `pos` (reached by `moves`) from `analysis`, which took `ms`.
-    pub fn new(pos: &Position, moves: &str, mode: Mode, analysis: Analysis, ms: f64) -> Self {
+    pub fn new<B: BitBoard>(
+        pos: &Position<B>,
+        moves: &str,
+        mode: Mode,
+        analysis: Analysis,
+        ms: f64,
+    ) -> Self {
         let geom = pos.geometry();
         let result = result_words(pos);
         let exact = |b: Option<(i32, i32)>| b.and_then(|(l, h)| (l == h).then_some(l));
@@ -145,9 +151,9 @@ impl AnalyzeAnswer {
     /// let a = AnalyzeAnswer::solve(&mut s, &position_of("", None, None).unwrap(), "", Mode::Strong);
     /// assert_eq!((a.score, a.best.clone()), (Some(1), vec![4]));
     /// ```
-    pub fn solve(
-        solver: &mut crate::Solver,
-        pos: &Position,
+    pub fn solve<B: BitBoard>(
+        solver: &mut crate::Solver<B>,
+        pos: &Position<B>,
         moves: &str,
         mode: Mode,
     ) -> AnalyzeAnswer {

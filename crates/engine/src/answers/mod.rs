@@ -122,6 +122,54 @@ pub fn position_of(
     Position::from_moves(geom, moves).map_err(|e| format!("moves \"{}\": {e}", short(moves)))
 }
 
+/// The most bits a board may take for the answers that only need the solver (analyze,
+/// solve, position): wide (`u128`) bitboards reach past [`MAX_BITS`].
+pub const MAX_ANALYSIS_BITS: usize = 128;
+
+/// The table of a solver made for one answer on a board past [`MAX_BITS`], MiB (as
+/// `c4 analyze`'s per-thread table: one analysis touches little of it). The back ends pool
+/// the narrow boards' solvers only.
+pub const WIDE_TT_MIB: usize = 16;
+
+/// The position after `moves` on a board past [`MAX_BITS`] of at most
+/// [`MAX_ANALYSIS_BITS`] (8 x 8, 9 x 7, ...), in wide bitboards: `Ok(None)` for any board
+/// [`position_of`] answers (or refuses for another reason than its size), so a caller tries
+/// this first and falls back to [`position_of`].
+///
+/// ```
+/// use connect4_engine::answers::wide_position_of;
+/// assert_eq!(wide_position_of("45", Some(8), Some(8)).unwrap().unwrap().moves_played(), 2);
+/// assert!(wide_position_of("45", None, None).unwrap().is_none()); // 7x6: the narrow code
+/// assert!(wide_position_of("9", Some(8), Some(8)).unwrap_err().contains("column 9"));
+/// assert!(wide_position_of("", Some(12), Some(10)).unwrap_err().contains("at most 128"));
+/// ```
+pub fn wide_position_of(
+    moves: &str,
+    width: Option<usize>,
+    height: Option<usize>,
+) -> Result<Option<Position<u128>>, String> {
+    let (width, height) = (width.unwrap_or(7), height.unwrap_or(6));
+    let bits = width.saturating_mul(height.saturating_add(1));
+    let sides = (MIN_SIDE..=MAX_WIDTH).contains(&width) && height >= MIN_SIDE;
+    if !sides || bits <= MAX_BITS {
+        return Ok(None);
+    }
+    if bits > MAX_ANALYSIS_BITS {
+        return Err(format!(
+            "a {} x {} board is not supported: {bits} bits of board, and analysis reaches at \
+             most {MAX_ANALYSIS_BITS} (width x (height + 1))",
+            short(&width.to_string()),
+            short(&height.to_string()),
+        ));
+    }
+    let geom = Geometry::<u128>::sized(width, height).map_err(|e| e.to_string())?;
+    let moves = moves.trim();
+    let moves = if moves == "-" { "" } else { moves };
+    Position::from_moves(geom, moves)
+        .map(Some)
+        .map_err(|e| format!("moves \"{}\": {e}", short(moves)))
+}
+
 /// `text` cut to 40 characters for messages, so that a huge input is not echoed back.
 pub fn short(text: &str) -> String {
     const MAX: usize = 40;

@@ -2,7 +2,7 @@
 //! `b` (blank), in file order a1..a6, b1..b6, ..., g1..g6 (letter = column, digit = row from
 //! the bottom). Works for any geometry; names beyond `z` columns never occur (width <= 32).
 
-use super::{GameError, Geometry, Player, Position};
+use super::{BitBoard, GameError, Geometry, Player, Position};
 use std::fmt;
 
 /// The content of one cell in the UCI encoding.
@@ -47,13 +47,13 @@ impl fmt::Display for Cell {
 }
 
 /// The name of the `index`-th cell in file order, e.g. 0 -> `a1`, 6 -> `b1` on 7x6.
-pub fn cell_name(geom: Geometry, index: usize) -> String {
+pub fn cell_name<B: BitBoard>(geom: Geometry<B>, index: usize) -> String {
     let col = index / geom.height();
     let row = index % geom.height();
     format!("{}{}", (b'a' + col as u8) as char, row + 1)
 }
 
-impl Position {
+impl<B: BitBoard> Position<B> {
     /// The cells of this position in UCI file order.
     pub fn to_uci_cells(&self) -> Vec<Cell> {
         let g = self.geometry();
@@ -78,7 +78,7 @@ impl Position {
 
     /// The position described by `cells` in UCI file order. Rejects a wrong count, floating
     /// stones, counts no game reaches, and a four for the player to move.
-    pub fn from_uci_cells(geom: Geometry, cells: &[Cell]) -> Result<Position, GameError> {
+    pub fn from_uci_cells(geom: Geometry<B>, cells: &[Cell]) -> Result<Self, GameError> {
         if cells.len() != geom.cells() {
             return Err(GameError::CellCount {
                 expected: geom.cells(),
@@ -87,7 +87,7 @@ impl Position {
                 height: geom.height(),
             });
         }
-        let (mut x, mut o) = (0u64, 0u64);
+        let (mut x, mut o) = (B::ZERO, B::ZERO);
         for (i, cell) in cells.iter().enumerate() {
             let (col, row) = (i / geom.height(), i % geom.height());
             let bit = geom.cell_bit(col, row);
@@ -122,7 +122,7 @@ impl Position {
     }
 
     /// Parses a comma-separated row of cells (exactly `width * height` values).
-    pub fn from_uci_str(geom: Geometry, row: &str) -> Result<Position, GameError> {
+    pub fn from_uci_str(geom: Geometry<B>, row: &str) -> Result<Self, GameError> {
         let cells = row
             .split(',')
             .enumerate()

@@ -5,7 +5,7 @@
 //! [`Interrupt`]: crate::Interrupt
 
 use super::{Mode, Solver};
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 
 /// What is known of a position: exact where the solver finished, bounds where it was stopped.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -31,8 +31,8 @@ pub struct Analysis {
 }
 
 /// The score of `pos` from the solver's book, when the book covers it.
-fn book_score(solver: &Solver, pos: &Position, mode: Mode) -> Option<i32> {
-    let s = solver.book()?.score(pos)?;
+fn book_score<B: BitBoard>(solver: &Solver<B>, pos: &Position<B>, mode: Mode) -> Option<i32> {
+    let s = solver.book_score(pos)?;
     Some(if mode == Mode::Weak { s.signum() } else { s })
 }
 
@@ -50,17 +50,26 @@ fn book_score(solver: &Solver, pos: &Position, mode: Mode) -> Option<i32> {
 /// assert_eq!(a.best, vec![4]);
 /// assert_eq!(a.score, Some((1, 1)));
 /// ```
-pub fn analyze(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
+pub fn analyze<B: BitBoard>(solver: &mut Solver<B>, pos: &Position<B>, mode: Mode) -> Analysis {
     analyze_with(solver, pos, mode, true)
 }
 
 /// [`analyze`] without the principal variation (left empty): what a game review needs of
 /// each position, and cheaper.
-pub(crate) fn analyze_columns(solver: &mut Solver, pos: &Position, mode: Mode) -> Analysis {
+pub(crate) fn analyze_columns<B: BitBoard>(
+    solver: &mut Solver<B>,
+    pos: &Position<B>,
+    mode: Mode,
+) -> Analysis {
     analyze_with(solver, pos, mode, false)
 }
 
-fn analyze_with(solver: &mut Solver, pos: &Position, mode: Mode, line: bool) -> Analysis {
+fn analyze_with<B: BitBoard>(
+    solver: &mut Solver<B>,
+    pos: &Position<B>,
+    mode: Mode,
+    line: bool,
+) -> Analysis {
     solver.reset_nodes();
     let over = pos.last_move_won() || pos.is_full();
     let g = pos.geometry();
@@ -132,7 +141,7 @@ fn analyze_with(solver: &mut Solver, pos: &Position, mode: Mode, line: bool) -> 
 }
 
 /// The widest possible bounds of an unfinished child's score.
-fn trivial_bounds(pos: &Position, mode: Mode) -> (i32, i32) {
+fn trivial_bounds<B: BitBoard>(pos: &Position<B>, mode: Mode) -> (i32, i32) {
     if mode == Mode::Weak {
         return (-1, 1);
     }
@@ -151,7 +160,7 @@ pub const PV_BUDGET: std::time::Duration = std::time::Duration::from_millis(500)
 /// Best moves in turn from `pos` until the game ends, the solver is interrupted or
 /// [`PV_BUDGET`] is spent: from the book while the line is in it, then from the solver, whose
 /// table already holds much of the line after the analysis.
-fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
+fn principal_variation<B: BitBoard>(solver: &mut Solver<B>, pos: &Position<B>) -> Vec<usize> {
     let mut line = Vec::new();
     let mut p = *pos;
     // Each solver step is bounded too: one step off the book can take seconds, and the
@@ -162,7 +171,10 @@ fn principal_variation(solver: &mut Solver, pos: &Position) -> Vec<usize> {
         outer.clone().unwrap_or_default().with_deadline(deadline),
     ));
     while !p.last_move_won() && !p.is_full() {
-        let col = match solver.book().and_then(|b| b.best_move(&p)) {
+        let in_book = (solver.book())
+            .zip(p.narrow())
+            .and_then(|(b, n)| b.best_move(&n));
+        let col = match in_book {
             Some((col, _)) => col,
             None if crate::clock::Instant::now() > deadline => break,
             None => match solver.best_move(&p) {
