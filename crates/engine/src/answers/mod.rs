@@ -27,7 +27,7 @@ pub(crate) const MIN_SIDE: usize = 4;
 /// The widest board: what a move string names (columns 1-9, then a-z).
 pub const MAX_WIDTH: usize = crate::game::moves::MAX_WIDTH;
 /// The most bits a board may take, `width * (height + 1)`.
-pub(crate) const MAX_BITS: usize = 64;
+pub const MAX_BITS: usize = 64;
 
 /// The board-size rule as the page reads it.
 #[derive(Clone, Debug, Serialize)]
