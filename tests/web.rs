@@ -190,7 +190,7 @@ fn the_npm_package_packs_and_a_node_program_uses_it() {
         "node --test (the installed package)",
     );
     assert!(
-        text.contains("# fail 0") && text.contains("# pass 8"),
+        text.contains("# fail 0") && text.contains("# pass 9"),
         "{text}"
     );
     let types =

@@ -44,7 +44,15 @@ test("reviews a game and refuses bad input with the reason", () => {
   assert.equal(r.reviews.length, 4);
   assert.throws(() => engine.analyze("48x"), (e) => e instanceof EngineError && /48x/.test(e.message));
   assert.throws(() => engine.move("wizard", "4"), /wizard/);
-  assert.throws(() => engine.analyze("", { width: 12 }), /not supported/);
+  assert.throws(() => engine.analyze("", { width: 12, height: 10 }), /at most 128/);
+  assert.throws(() => engine.analyze("", { width: 3 }), /not supported/);
+});
+
+test("boards past 64 bits are analysed (wide bitboards)", () => {
+  const a = engine.analyze("637122614117422267122177141635748278646744846688", { width: 8, height: 8 });
+  assert.equal(a.score, 8);
+  assert.deepEqual(a.best, [3, 5]);
+  assert.throws(() => engine.move("perfect", "4", { width: 8, height: 8 }), /not supported/);
 });
 
 test("a time limit returns bounds instead of hanging", () => {
