@@ -37,21 +37,42 @@ pub fn run(a: TournamentArgs, book: super::BookChoice) -> Result<()> {
         .iter()
         .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let tournament = Tournament::with_book(
-        TournamentConfig {
-            agents,
-            games: a.games,
-            openings: a.openings,
-            seed: a.seed,
-            jobs: a.jobs,
-            geometry: a.board.geometry()?,
-            side: Default::default(),
-        },
-        book,
-    )?;
     let bars = super::Bars::new();
-    bars.start("games", tournament.total_games());
-    let summary = tournament.run(&bars)?;
+    let summary = if a.board.is_wide()? {
+        // Boards past 64 bits: the agents that play there (the library names the others).
+        let tournament = Tournament::<u128>::on_board(
+            TournamentConfig {
+                agents,
+                games: a.games,
+                openings: a.openings,
+                seed: a.seed,
+                jobs: a.jobs,
+                geometry: a.board.wide_geometry()?,
+                side: Default::default(),
+            },
+            &connect4_engine::agents::Resources {
+                book: None,
+                models: Default::default(),
+            },
+        )?;
+        bars.start("games", tournament.total_games());
+        tournament.run(&bars)?
+    } else {
+        let tournament = Tournament::with_book(
+            TournamentConfig {
+                agents,
+                games: a.games,
+                openings: a.openings,
+                seed: a.seed,
+                jobs: a.jobs,
+                geometry: a.board.geometry()?,
+                side: Default::default(),
+            },
+            book,
+        )?;
+        bars.start("games", tournament.total_games());
+        tournament.run(&bars)?
+    };
     bars.finish();
     print_summary(&summary);
     let games = a.out.join("games.csv");

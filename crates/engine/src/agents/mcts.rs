@@ -5,7 +5,7 @@
 
 use super::{Agent, Turn};
 use crate::eval::{MonteCarlo, PlayoutPolicy, PlayoutRng};
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 
 /// Default simulations per move.
 pub(crate) const DEFAULT_SIMS: u32 = 1000;
@@ -32,20 +32,20 @@ struct Node {
     proof: Option<Proof>,
 }
 
-/// UCT with random rollouts.
-pub struct MctsAgent {
+/// UCT with random rollouts, on boards of any integer (`MctsAgent` alone: 64-bit boards).
+pub struct MctsAgent<B: BitBoard = u64> {
     name: String,
     sims: u32,
     c: f64,
     rng: PlayoutRng,
-    rollouts: Option<MonteCarlo>,
+    rollouts: Option<MonteCarlo<B>>,
     /// The one-move rule at the root: take an immediate win, never hand one over.
     safe: bool,
     /// Polled every few simulations: when it fires, the move is the best found so far.
     interrupt: Option<crate::Interrupt>,
 }
 
-impl MctsAgent {
+impl<B: BitBoard> MctsAgent<B> {
     /// An agent running `sims` simulations per move with exploration constant `c`, its
     /// rollouts and tie breaks drawn from `seed`.
     pub fn new(name: impl Into<String>, sims: u32, c: f64, seed: u64) -> Self {
@@ -68,7 +68,7 @@ impl MctsAgent {
         self
     }
 
-    fn node(pos: &Position, col: usize, rng: &mut PlayoutRng) -> Node {
+    fn node(pos: &Position<B>, col: usize, rng: &mut PlayoutRng) -> Node {
         let mut untried: Vec<usize> = if pos.last_move_won() || pos.is_full() {
             Vec::new()
         } else {
@@ -91,7 +91,7 @@ impl MctsAgent {
     }
 
     /// The column to play from `root`.
-    fn search(&mut self, root: &Position) -> usize {
+    fn search(&mut self, root: &Position<B>) -> usize {
         let mc = self
             .rollouts
             .get_or_insert_with(|| MonteCarlo::new(root.geometry(), 1, PlayoutPolicy::Uniform, 0))
@@ -100,12 +100,17 @@ impl MctsAgent {
         if self.safe {
             let g = root.geometry();
             let wins = root.winning_cells() & root.possible();
-            if let Some(c) = g.centre_order().find(|&c| wins & g.column_mask(c) != 0) {
+            if let Some(c) = g
+                .centre_order()
+                .find(|&c| wins & g.column_mask(c) != B::ZERO)
+            {
                 return c;
             }
             let safe = root.possible_non_losing_moves();
-            if safe != 0 {
-                tree[0].untried.retain(|&c| safe & g.column_mask(c) != 0);
+            if safe != B::ZERO {
+                tree[0]
+                    .untried
+                    .retain(|&c| safe & g.column_mask(c) != B::ZERO);
             }
         }
         // The root is never terminal (agents are asked only in open positions).
@@ -232,12 +237,12 @@ impl MctsAgent {
     }
 }
 
-impl Agent for MctsAgent {
+impl<B: BitBoard> Agent<B> for MctsAgent<B> {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn choose(&mut self, turn: &Turn) -> usize {
+    fn choose(&mut self, turn: &Turn<B>) -> usize {
         self.search(&turn.position)
     }
 

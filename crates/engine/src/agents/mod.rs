@@ -22,13 +22,13 @@ pub use perfect::{Perfect, PerfectSettings, PerfectShared, Ties};
 pub use random::RandomAgent;
 pub use searching::SearchAgent;
 pub use spec::{
-    AGENT_KINDS, AgentError, AgentFactory, AgentKind, AgentSpec, BuildAgent, EvalSpec, KindInfo,
-    ModelKind, Resources, board_model, kinds_help, split_agent_list,
+    AGENT_KINDS, AgentBoard, AgentError, AgentFactory, AgentKind, AgentSpec, BuildAgent, EvalSpec,
+    KindInfo, ModelKind, Resources, board_model, kinds_help, split_agent_list,
 };
 pub use under_limit::{MoveError, choose_under};
 
 use crate::Interrupt;
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 
 /// What an agent sees when asked for a move.
 ///
@@ -41,23 +41,26 @@ use crate::game::Position;
 /// assert_eq!(Turn::new(now).opponent_move, None);
 /// assert_eq!(turn.position.moves_played(), 1);
 /// ```
+///
+/// Generic over the board's integer: `Turn` alone is a 64-bit board's, `Turn<u128>` one of a
+/// board past 64 bits (see [`BitBoard`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Turn {
+pub struct Turn<B: BitBoard = u64> {
     /// The position to move in (the game is not over).
-    pub position: Position,
+    pub position: Position<B>,
     /// When the opponent chose the previous move themselves (not an opening ply handed out
     /// by the arena): the position they faced and the column (0-based) they played.
-    pub opponent_move: Option<(Position, usize)>,
+    pub opponent_move: Option<(Position<B>, usize)>,
 }
 
-impl Turn {
+impl<B: BitBoard> Turn<B> {
     /// A turn with no known opponent move.
     ///
     /// ```
     /// use connect4_engine::{agents::Turn, Geometry, Position};
     /// assert!(Turn::new(Position::new(Geometry::STANDARD)).opponent_move.is_none());
     /// ```
-    pub fn new(position: Position) -> Self {
+    pub fn new(position: Position<B>) -> Self {
         Turn {
             position,
             opponent_move: None,
@@ -84,12 +87,15 @@ impl Turn {
 /// let full_first = Position::from_moves(Geometry::STANDARD, "111111").unwrap();
 /// assert_eq!(Leftmost.choose(&Turn::new(full_first)), 1);
 /// ```
-pub trait Agent: Send {
+///
+/// `Agent` alone plays 64-bit boards; `Agent<u128>` boards past 64 bits, where the agents
+/// that need no 64-bit table or model play (see [`AgentFactory`]).
+pub trait Agent<B: BitBoard = u64>: Send {
     /// The agent's spec or display name.
     fn name(&self) -> &str;
 
     /// The column (0-based) to play in `turn.position`. Must be a legal column.
-    fn choose(&mut self, turn: &Turn) -> usize;
+    fn choose(&mut self, turn: &Turn<B>) -> usize;
 
     /// Lets `interrupt` cut later [`Agent::choose`] calls short: a searching agent then plays
     /// its deepest finished iteration's move, the perfect agent any non-losing move. Agents
@@ -100,7 +106,7 @@ pub trait Agent: Send {
     /// `end.opponent_move` the last move (the position it was played in and its column),
     /// whoever played it. Agents that learn about their opponent across games (the adaptive
     /// agent) read the result here; the others ignore it.
-    fn game_over(&mut self, _end: &Turn) {}
+    fn game_over(&mut self, _end: &Turn<B>) {}
 
     /// Whether what the agent learns in one game changes how it plays the next: the arena
     /// then keeps one agent for all the games of a pairing and plays them in order.

@@ -1,6 +1,7 @@
 //! The random agent: a uniformly random legal column.
 
 use super::{Agent, Turn};
+use crate::game::BitBoard;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -20,12 +21,12 @@ impl RandomAgent {
     }
 }
 
-impl Agent for RandomAgent {
+impl<B: BitBoard> Agent<B> for RandomAgent {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn choose(&mut self, turn: &Turn) -> usize {
+    fn choose(&mut self, turn: &Turn<B>) -> usize {
         let legal: Vec<usize> = turn.position.legal_columns().collect();
         legal[self.rng.gen_range(0..legal.len())]
     }

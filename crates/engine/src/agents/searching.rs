@@ -1,17 +1,18 @@
 //! Agents that search with an evaluator: easy, hard, window, handtuned, threat, negamax.
 
 use super::{Agent, Turn};
+use crate::game::BitBoard;
 use crate::search::Searcher;
 
 /// Plays the move a [`Searcher`] chooses.
-pub struct SearchAgent {
+pub struct SearchAgent<B: BitBoard = u64> {
     name: String,
-    searcher: Searcher,
+    searcher: Searcher<B>,
 }
 
-impl SearchAgent {
+impl<B: BitBoard> SearchAgent<B> {
     /// An agent named `name` that plays `searcher`'s choice.
-    pub fn new(name: impl Into<String>, searcher: Searcher) -> Self {
+    pub fn new(name: impl Into<String>, searcher: Searcher<B>) -> Self {
         SearchAgent {
             name: name.into(),
             searcher,
@@ -19,12 +20,12 @@ impl SearchAgent {
     }
 }
 
-impl Agent for SearchAgent {
+impl<B: BitBoard> Agent<B> for SearchAgent<B> {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn choose(&mut self, turn: &Turn) -> usize {
+    fn choose(&mut self, turn: &Turn<B>) -> usize {
         self.searcher.choose(&turn.position).column
     }
 

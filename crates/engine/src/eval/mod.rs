@@ -37,7 +37,7 @@ pub use store::ModelStore;
 pub use threats::Threats;
 pub use window::WindowScore;
 
-use crate::game::{Geometry, Player, Position};
+use crate::game::{BitBoard, Geometry, Player, Position};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -62,20 +62,24 @@ use thiserror::Error;
 /// assert_eq!(Centre.evaluate(&p), -1.0);
 /// assert_eq!(Centre.evaluate_for(&p, Player::First), 1.0);
 /// ```
-pub trait Evaluator: Send + Sync {
+///
+/// Generic over the board's integer ([`BitBoard`]): `Evaluator` alone is the 64-bit boards'
+/// trait, `Evaluator<u128>` the one of boards past 64 bits (8x8, 9x7 ...), which the built-in
+/// evaluators ([`OpenLines`], [`WindowScore`], [`Threats`]) and rollouts also implement.
+pub trait Evaluator<B: BitBoard = u64>: Send + Sync {
     /// A short name for reports, e.g. `openlines`.
     fn name(&self) -> String;
 
     /// The value of `pos` for the player to move: higher is better for them. Only called on
     /// positions where the game is not over.
-    fn evaluate(&self, pos: &Position) -> f64;
+    fn evaluate(&self, pos: &Position<B>) -> f64;
 
     /// The value of `pos` for `player`, whoever is to move. Search calls this at its leaves
     /// with the player who searches, so an evaluator that is not zero-sum (one that weighs
     /// "own" and "opponent's" features differently, like [`OpenLines`]) keeps the searching
     /// player's point of view throughout the tree. The default assumes a zero-sum value: the
     /// side to move's value, negated for the other player.
-    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+    fn evaluate_for(&self, pos: &Position<B>, player: Player) -> f64 {
         let v = self.evaluate(pos);
         if player == pos.side_to_move() { v } else { -v }
     }
@@ -91,7 +95,7 @@ pub trait Evaluator: Send + Sync {
     /// Positions the search may soon ask [`Evaluator::evaluate`] about (some it will prune
     /// away): an evaluator that batches values them in one call and answers from what it
     /// kept. Asking about a position that was not fetched must still work.
-    fn prefetch(&self, _positions: &[Position]) {}
+    fn prefetch(&self, _positions: &[Position<B>]) {}
 }
 
 /// Why an evaluator could not be built.
@@ -102,6 +106,16 @@ pub enum EvalError {
     Unknown {
         /// The name asked for.
         name: String,
+    },
+    /// The evaluator exists, but not for boards of this size.
+    #[error(
+        "evaluator '{name}' is not available on {board} boards (past 64 bits: openlines, window, threat)"
+    )]
+    NotOnBoard {
+        /// The name asked for.
+        name: String,
+        /// The board, `WxH`.
+        board: String,
     },
     /// A model file could not be read or is not a usable model.
     #[error(transparent)]
@@ -155,14 +169,41 @@ pub fn canonical_name(name: &str) -> Option<&'static str> {
 /// assert!(eval::builtin("nope", Geometry::STANDARD).is_err());
 /// ```
 pub fn builtin(name: &str, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
+    match canonical_name(name) {
+        Some("handtuned") => Ok(Arc::new(LinearEvaluator::hand_tuned(geom))),
+        _ => builtin_any_board(name, geom),
+    }
+}
+
+/// Builds a built-in evaluator that needs no learned weights (`openlines`, `window`,
+/// `threat`) for boards of any integer, those past 64 bits included; `handtuned` (whose
+/// weights read 64-bit features) is refused there.
+///
+/// ```
+/// use connect4_engine::eval::{self, Evaluator};
+/// use connect4_engine::{Geometry, Position};
+/// let g = Geometry::<u128>::sized(8, 8).unwrap();
+/// let e = eval::builtin_any_board("openlines", g).unwrap();
+/// assert!(e.evaluate(&Position::from_moves(g, "45").unwrap()).is_finite());
+/// assert!(eval::builtin_any_board("handtuned", g).is_err());
+/// ```
+pub fn builtin_any_board<B: BitBoard>(
+    name: &str,
+    geom: Geometry<B>,
+) -> Result<Arc<dyn Evaluator<B>>, EvalError> {
     let unknown = || EvalError::Unknown {
         name: name.to_string(),
     };
     Ok(match canonical_name(name).ok_or_else(unknown)? {
         "openlines" => Arc::new(OpenLines::new(geom)),
         "window" => Arc::new(WindowScore::new(geom)),
-        "handtuned" => Arc::new(LinearEvaluator::hand_tuned(geom)),
-        _ => Arc::new(Threats::new(geom)),
+        "threat" => Arc::new(Threats::new(geom)),
+        _ => {
+            return Err(EvalError::NotOnBoard {
+                name: name.to_string(),
+                board: geom.to_string(),
+            });
+        }
     })
 }
 
@@ -197,7 +238,7 @@ fn file_name(path: &std::path::Path) -> String {
 
 /// `value` as seen by the player to move, given a value from the first player's side.
 #[inline]
-pub(crate) fn from_first(pos: &Position, value: f64) -> f64 {
+pub(crate) fn from_first<B: BitBoard>(pos: &Position<B>, value: f64) -> f64 {
     match pos.side_to_move() {
         Player::First => value,
         Player::Second => -value,

@@ -11,7 +11,7 @@
 use super::Evaluator;
 use super::playout_kernel::{self, Kernel};
 use super::playout_rng::PlayoutRng;
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 
 /// Playouts per evaluation when none is given.
 pub const DEFAULT_PLAYOUTS: u32 = 75;
@@ -47,20 +47,22 @@ pub struct PlayoutStats {
 }
 
 /// Random playouts from a position; see the module docs.
+///
+/// Generic over the board's integer (`MonteCarlo` alone: 64-bit boards).
 #[derive(Clone, Debug)]
-pub struct MonteCarlo {
-    geom: Geometry,
+pub struct MonteCarlo<B: BitBoard = u64> {
+    geom: Geometry<B>,
     playouts: u32,
     policy: PlayoutPolicy,
     seed: u64,
     /// `column_masks[c]`: the playable cells of column `c`; indexed by a random column.
-    column_masks: Vec<u64>,
+    column_masks: Vec<B>,
     /// The tuned uniform loop of the standard board (`playout_kernel`), when that is the
     /// board; other shapes use the generic loop below.
     kernel: Option<Kernel>,
 }
 
-impl MonteCarlo {
+impl<B: BitBoard> MonteCarlo<B> {
     /// `playouts` (at least 1) playouts per evaluation with `policy`, seeded by `seed`.
     ///
     /// ```
@@ -73,14 +75,15 @@ impl MonteCarlo {
     /// assert!((-1.0..=1.0).contains(&v));
     /// assert_eq!(v, e.evaluate(&p)); // seeded by the position: the same value again
     /// ```
-    pub fn new(geom: Geometry, playouts: u32, policy: PlayoutPolicy, seed: u64) -> Self {
+    pub fn new(geom: Geometry<B>, playouts: u32, policy: PlayoutPolicy, seed: u64) -> Self {
         MonteCarlo {
             geom,
             playouts: playouts.max(1),
             policy,
             seed,
             column_masks: (0..geom.width()).map(|c| geom.column_mask(c)).collect(),
-            kernel: (geom == Geometry::STANDARD).then(playout_kernel::best),
+            kernel: (B::BITS == 64 && geom.narrow() == Some(Geometry::STANDARD))
+                .then(playout_kernel::best),
         }
     }
 
@@ -97,8 +100,8 @@ impl MonteCarlo {
     /// One playout from `pos` (whose game must not be over): +1 if the side to move at `pos`
     /// wins it, -1 if they lose, 0 for a draw.
     #[inline]
-    pub fn playout(&self, pos: &Position, rng: &mut PlayoutRng) -> i32 {
-        let mut end = 0;
+    pub fn playout(&self, pos: &Position<B>, rng: &mut PlayoutRng) -> i32 {
+        let mut end = B::ZERO;
         match self.policy {
             PlayoutPolicy::Uniform => self.uniform_core(pos, rng, &mut end),
             PlayoutPolicy::Smart => self.smart_core(pos, rng, &mut end),
@@ -108,16 +111,16 @@ impl MonteCarlo {
     /// A uniformly random playable cell of `possible` (non-zero): a random column, drawn
     /// again while it is full. Two columns come out of every 64 random bits.
     #[inline]
-    fn random_move(&self, possible: u64, rng: &mut PlayoutRng) -> u64 {
+    fn random_move(&self, possible: B, rng: &mut PlayoutRng) -> B {
         let w = self.column_masks.len() as u64;
         loop {
             let r = rng.next_u64();
             let bit = possible & self.column_masks[(((r & 0xffff_ffff) * w) >> 32) as usize];
-            if bit != 0 {
+            if bit != B::ZERO {
                 return bit;
             }
             let bit = possible & self.column_masks[(((r >> 32) * w) >> 32) as usize];
-            if bit != 0 {
+            if bit != B::ZERO {
                 return bit;
             }
         }
@@ -125,16 +128,27 @@ impl MonteCarlo {
 
     /// A uniform playout; `end` receives the final occupancy.
     #[inline]
-    fn uniform_core(&self, pos: &Position, rng: &mut PlayoutRng, end: &mut u64) -> i32 {
+    fn uniform_core(&self, pos: &Position<B>, rng: &mut PlayoutRng, end: &mut B) -> i32 {
         match self.kernel {
-            Some(kernel) => kernel(pos.current_stones(), pos.mask(), rng, end),
+            Some(kernel) => {
+                // Only a 64-bit 7x6 board has the kernel: the conversions are no-ops.
+                let mut end64 = 0;
+                let r = kernel(
+                    pos.current_stones().low_u64(),
+                    pos.mask().low_u64(),
+                    rng,
+                    &mut end64,
+                );
+                *end = B::from_u64(end64);
+                r
+            }
             None => self.uniform_generic(pos, rng, end),
         }
     }
 
     /// The uniform loop for any board shape.
     #[inline]
-    fn uniform_generic(&self, pos: &Position, rng: &mut PlayoutRng, end: &mut u64) -> i32 {
+    fn uniform_generic(&self, pos: &Position<B>, rng: &mut PlayoutRng, end: &mut B) -> i32 {
         let g = &self.geom;
         let bottom = g.bottom_mask();
         let board = g.board_mask();
@@ -145,7 +159,7 @@ impl MonteCarlo {
         let mut sign = 1;
         loop {
             let possible = (mask + bottom) & board;
-            if possible == 0 {
+            if possible == B::ZERO {
                 *end = mask;
                 return 0;
             }
@@ -163,7 +177,7 @@ impl MonteCarlo {
 
     /// A smart playout; `end` receives the final occupancy.
     #[inline]
-    fn smart_core(&self, pos: &Position, rng: &mut PlayoutRng, end: &mut u64) -> i32 {
+    fn smart_core(&self, pos: &Position<B>, rng: &mut PlayoutRng, end: &mut B) -> i32 {
         let g = &self.geom;
         let bottom = g.bottom_mask();
         let board = g.board_mask();
@@ -172,17 +186,17 @@ impl MonteCarlo {
         let mut sign = 1;
         loop {
             let possible = (mask + bottom) & board;
-            if possible == 0 {
+            if possible == B::ZERO {
                 *end = mask;
                 return 0;
             }
             let wins = g.winning_cells(cur, mask) & possible;
-            if wins != 0 {
+            if wins != B::ZERO {
                 *end = mask | (wins & wins.wrapping_neg());
                 return sign;
             }
             let threats = g.winning_cells(cur ^ mask, mask) & possible;
-            let bit = if threats != 0 {
+            let bit = if threats != B::ZERO {
                 threats & threats.wrapping_neg()
             } else {
                 self.random_move(possible, rng)
@@ -196,8 +210,8 @@ impl MonteCarlo {
 
     /// Runs `n` playouts from `pos` with a generator seeded by `seed` and counts the results
     /// and the plies played (what `c4 bench playouts` times).
-    pub fn run(&self, pos: &Position, n: u64, seed: u64) -> PlayoutStats {
-        let mut rng = PlayoutRng::new(mix(seed, pos.key()));
+    pub fn run(&self, pos: &Position<B>, n: u64, seed: u64) -> PlayoutStats {
+        let mut rng = PlayoutRng::new(mix(seed, pos.key().fold_u64()));
         let mut stats = PlayoutStats::default();
         for _ in 0..n {
             let (result, plies) = self.playout_with_length(pos, &mut rng);
@@ -214,17 +228,17 @@ impl MonteCarlo {
     /// [`MonteCarlo::run`] with the generic uniform loop, whatever the board: lets tests
     /// compare the tuned kernel's statistics with it.
     #[cfg(test)]
-    pub(super) fn run_generic(&self, pos: &Position, n: u64, seed: u64) -> PlayoutStats {
+    pub(super) fn run_generic(&self, pos: &Position<B>, n: u64, seed: u64) -> PlayoutStats {
         let mut plain = self.clone();
         plain.kernel = None;
         plain.run(pos, n, seed)
     }
 
-    fn playout_with_length(&self, pos: &Position, rng: &mut PlayoutRng) -> (i32, u32) {
+    fn playout_with_length(&self, pos: &Position<B>, rng: &mut PlayoutRng) -> (i32, u32) {
         // The length is not tracked inside the loops (that would slow every evaluation);
         // a playout's length is recovered from how many stones its final board gained, so
         // the timed loop is the real one plus this bookkeeping.
-        let mut end = 0u64;
+        let mut end = B::ZERO;
         let r = match self.policy {
             PlayoutPolicy::Uniform => self.uniform_core(pos, rng, &mut end),
             PlayoutPolicy::Smart => self.smart_core(pos, rng, &mut end),
@@ -237,15 +251,15 @@ impl MonteCarlo {
 
     /// The sum of [`MonteCarlo::playouts`] playout results from `pos`, with the generator
     /// seeded from the evaluator's seed and the position's key.
-    pub fn total(&self, pos: &Position) -> i32 {
-        let mut rng = PlayoutRng::new(mix(self.seed, pos.key()));
+    pub fn total(&self, pos: &Position<B>) -> i32 {
+        let mut rng = PlayoutRng::new(mix(self.seed, pos.key().fold_u64()));
         (0..self.playouts)
             .map(|_| self.playout(pos, &mut rng))
             .sum()
     }
 }
 
-impl Evaluator for MonteCarlo {
+impl<B: BitBoard> Evaluator<B> for MonteCarlo<B> {
     fn name(&self) -> String {
         match self.policy {
             PlayoutPolicy::Uniform => format!("rollouts({})", self.playouts),
@@ -253,7 +267,7 @@ impl Evaluator for MonteCarlo {
         }
     }
 
-    fn evaluate(&self, pos: &Position) -> f64 {
+    fn evaluate(&self, pos: &Position<B>) -> f64 {
         f64::from(self.total(pos)) / f64::from(self.playouts)
     }
 }

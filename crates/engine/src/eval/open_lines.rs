@@ -1,7 +1,7 @@
 //! Open lines: how many lines of four a player can still complete.
 
 use super::Evaluator;
-use crate::game::{Direction, Geometry, Player, Position};
+use crate::game::{BitBoard, Direction, Geometry, Player, Position};
 
 /// Counts each player's open lines: four aligned cells with at least one of their stones and
 /// none of the opponent's. Horizontal and diagonal lines count wherever they lie. A column
@@ -14,12 +14,12 @@ use crate::game::{Direction, Geometry, Player, Position};
 /// to move there (see [`Evaluator::evaluate_for`]); that is how the agents it comes from
 /// played, and it makes depth matter (hard beats easy).
 #[derive(Clone, Debug)]
-pub struct OpenLines {
-    geom: Geometry,
-    lines: Vec<u64>,
+pub struct OpenLines<B: BitBoard = u64> {
+    geom: Geometry<B>,
+    lines: Vec<B>,
 }
 
-impl OpenLines {
+impl<B: BitBoard> OpenLines<B> {
     /// The evaluator for boards of `geom`.
     ///
     /// ```
@@ -29,7 +29,7 @@ impl OpenLines {
     /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
     /// assert!(e.evaluate(&p).is_finite());
     /// ```
-    pub fn new(geom: Geometry) -> Self {
+    pub fn new(geom: Geometry<B>) -> Self {
         let lines = geom
             .lines()
             .into_iter()
@@ -40,23 +40,23 @@ impl OpenLines {
     }
 
     /// The number of open lines of `player` in `pos`.
-    pub(crate) fn open_lines(&self, pos: &Position, player: Player) -> u32 {
+    pub(crate) fn open_lines(&self, pos: &Position<B>, player: Player) -> u32 {
         let own = pos.stones_of(player);
         let opp = pos.stones_of(player.other());
         let mut n = self
             .lines
             .iter()
-            .filter(|&&l| l & own != 0 && l & opp == 0)
+            .filter(|&&l| l & own != B::ZERO && l & opp == B::ZERO)
             .count() as u32;
         let h = self.geom.height();
         for col in 0..self.geom.width() {
             let filled = pos.column_height(col);
-            if filled == 0 || own & self.geom.cell_bit(col, filled - 1) == 0 {
+            if filled == 0 || own & self.geom.cell_bit(col, filled - 1) == B::ZERO {
                 continue;
             }
             let run = (0..filled)
                 .rev()
-                .take_while(|&r| own & self.geom.cell_bit(col, r) != 0)
+                .take_while(|&r| own & self.geom.cell_bit(col, r) != B::ZERO)
                 .count();
             if run + (h - filled) >= 4 {
                 n += 1;
@@ -66,16 +66,16 @@ impl OpenLines {
     }
 }
 
-impl Evaluator for OpenLines {
+impl<B: BitBoard> Evaluator<B> for OpenLines<B> {
     fn name(&self) -> String {
         "openlines".into()
     }
 
-    fn evaluate(&self, pos: &Position) -> f64 {
+    fn evaluate(&self, pos: &Position<B>) -> f64 {
         self.evaluate_for(pos, pos.side_to_move())
     }
 
-    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+    fn evaluate_for(&self, pos: &Position<B>, player: Player) -> f64 {
         5.0 * self.open_lines(pos, player) as f64 - self.open_lines(pos, player.other()) as f64
     }
 }

@@ -1,7 +1,7 @@
 //! Threats: empty cells that would complete a four, weighed by row parity and height.
 
 use super::{Evaluator, from_first};
-use crate::game::{Geometry, Player, Position};
+use crate::game::{BitBoard, Geometry, Player, Position};
 
 /// Scores threats the way Connect Four end games are decided: an empty cell that would
 /// complete four for a player is a threat. Threats are per cell, so a cell completing
@@ -12,20 +12,20 @@ use crate::game::{Geometry, Player, Position};
 /// threats come into play sooner. A small centre bonus of 0.5 per stone in the centre
 /// column(s) breaks ties in quiet positions.
 #[derive(Clone, Debug)]
-pub struct Threats {
-    geom: Geometry,
+pub struct Threats<B: BitBoard = u64> {
+    geom: Geometry<B>,
     /// Cells of odd rows (1-based).
-    odd_rows: u64,
+    odd_rows: B,
     /// Cells of the centre column (both middle columns on even widths).
-    centre: u64,
+    centre: B,
     /// Cells of each row, bottom first.
-    rows: Vec<u64>,
+    rows: Vec<B>,
 }
 
 /// Bonus per stone in the centre column(s).
 const CENTRE_BONUS: f64 = 0.5;
 
-impl Threats {
+impl<B: BitBoard> Threats<B> {
     /// The evaluator for boards of `geom`.
     ///
     /// ```
@@ -35,11 +35,11 @@ impl Threats {
     /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
     /// assert!(e.evaluate(&p).is_finite());
     /// ```
-    pub fn new(geom: Geometry) -> Self {
+    pub fn new(geom: Geometry<B>) -> Self {
         let (w, h) = (geom.width(), geom.height());
-        let row = |r: usize| (0..w).fold(0, |m, c| m | geom.cell_bit(c, r));
-        let rows: Vec<u64> = (0..h).map(row).collect();
-        let odd_rows = rows.iter().step_by(2).fold(0, |m, r| m | r);
+        let row = |r: usize| (0..w).fold(B::ZERO, |m, c| m | geom.cell_bit(c, r));
+        let rows: Vec<B> = (0..h).map(row).collect();
+        let odd_rows = rows.iter().step_by(2).fold(B::ZERO, |m, &r| m | r);
         let centre = if w % 2 == 1 {
             geom.column_mask(w / 2)
         } else {
@@ -54,7 +54,7 @@ impl Threats {
     }
 
     /// Weighted sum of the cells in `threats`: row r (1-based) weighs height + 1 - r.
-    fn weigh(&self, threats: u64) -> f64 {
+    fn weigh(&self, threats: B) -> f64 {
         let h = self.geom.height();
         self.rows
             .iter()
@@ -64,27 +64,27 @@ impl Threats {
     }
 
     /// The value from the first player's side.
-    pub(crate) fn value_for_first(&self, pos: &Position) -> f64 {
+    pub(crate) fn value_for_first(&self, pos: &Position<B>) -> f64 {
         let mask = pos.mask();
         let first = pos.stones_of(Player::First);
         let second = pos.stones_of(Player::Second);
         let t1 = self.geom.winning_cells(first, mask);
         let t2 = self.geom.winning_cells(second, mask);
         // One cell up in the same column is one bit up.
-        let good1 = t1 & !(t2 << 1) & self.odd_rows;
-        let good2 = t2 & !(t1 << 1) & !self.odd_rows;
+        let good1 = t1 & !(t2 << 1u32) & self.odd_rows;
+        let good2 = t2 & !(t1 << 1u32) & !self.odd_rows;
         let centre =
             (first & self.centre).count_ones() as f64 - (second & self.centre).count_ones() as f64;
         self.weigh(good1) - self.weigh(good2) + CENTRE_BONUS * centre
     }
 }
 
-impl Evaluator for Threats {
+impl<B: BitBoard> Evaluator<B> for Threats<B> {
     fn name(&self) -> String {
         "threat".into()
     }
 
-    fn evaluate(&self, pos: &Position) -> f64 {
+    fn evaluate(&self, pos: &Position<B>) -> f64 {
         from_first(pos, self.value_for_first(pos))
     }
 }

@@ -1,7 +1,7 @@
 //! Window score: every line of four scored by what it holds.
 
 use super::Evaluator;
-use crate::game::{Geometry, Player, Position};
+use crate::game::{BitBoard, Geometry, Player, Position};
 
 /// Scores every line of four (all four directions) from the side to move: four own +10000,
 /// three own and one empty +6, two own and two empty +4, two opponent and two empty -4,
@@ -11,11 +11,11 @@ use crate::game::{Geometry, Player, Position};
 /// search keeps the searching player as "own" at every leaf (see
 /// [`Evaluator::evaluate_for`]).
 #[derive(Clone, Debug)]
-pub struct WindowScore {
-    lines: Vec<u64>,
+pub struct WindowScore<B: BitBoard = u64> {
+    lines: Vec<B>,
 }
 
-impl WindowScore {
+impl<B: BitBoard> WindowScore<B> {
     /// The evaluator for boards of `geom`.
     ///
     /// ```
@@ -25,7 +25,7 @@ impl WindowScore {
     /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
     /// assert!(e.evaluate(&p).is_finite());
     /// ```
-    pub fn new(geom: Geometry) -> Self {
+    pub fn new(geom: Geometry<B>) -> Self {
         WindowScore {
             lines: geom.lines().into_iter().map(|l| l.mask).collect(),
         }
@@ -46,16 +46,16 @@ impl WindowScore {
     }
 }
 
-impl Evaluator for WindowScore {
+impl<B: BitBoard> Evaluator<B> for WindowScore<B> {
     fn name(&self) -> String {
         "window".into()
     }
 
-    fn evaluate(&self, pos: &Position) -> f64 {
+    fn evaluate(&self, pos: &Position<B>) -> f64 {
         self.evaluate_for(pos, pos.side_to_move())
     }
 
-    fn evaluate_for(&self, pos: &Position, player: Player) -> f64 {
+    fn evaluate_for(&self, pos: &Position<B>, player: Player) -> f64 {
         let (own, opp) = (pos.stones_of(player), pos.stones_of(player.other()));
         self.lines
             .iter()

@@ -77,6 +77,13 @@ pub trait BitBoard:
     fn low_u128(self) -> u128;
     /// The low `BITS` bits of a `u128`.
     fn from_u128(v: u128) -> Self;
+    /// The value folded into 64 bits (the two halves xored; a `u64` is itself): what seeds
+    /// and hashes read of a key.
+    #[inline(always)]
+    fn fold_u64(self) -> u64 {
+        let v = self.low_u128();
+        (v as u64) ^ ((v >> 64) as u64)
+    }
 }
 
 mod sealed {

@@ -1,6 +1,6 @@
 //! Every line of four cells on a board: the unit that heuristics and features count.
 
-use super::Geometry;
+use super::{BitBoard, Geometry};
 
 /// The direction a line of four runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,9 +17,9 @@ pub enum Direction {
 
 /// Four aligned cells of a board, as a bit mask over [`Position`](super::Position) bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Line {
+pub struct Line<B: BitBoard = u64> {
     /// The four cells' bits.
-    pub mask: u64,
+    pub mask: B,
     /// Which way the line runs.
     pub direction: Direction,
     /// The first cell's column and row (0-based): the leftmost cell, or the lowest of a
@@ -27,10 +27,10 @@ pub struct Line {
     pub start: (usize, usize),
 }
 
-impl Geometry {
+impl<B: BitBoard> Geometry<B> {
     /// All lines of four on this board, horizontal first, then vertical, then the two
     /// diagonals (69 on 7x6: 24 + 21 + 12 + 12). Empty when the board is too small for a four.
-    pub fn lines(&self) -> Vec<Line> {
+    pub fn lines(&self) -> Vec<Line<B>> {
         let (w, h) = (self.width() as isize, self.height() as isize);
         let steps = [
             (Direction::Horizontal, 1, 0),
@@ -46,7 +46,7 @@ impl Geometry {
                     if end.0 < 0 || end.0 >= w || end.1 < 0 || end.1 >= h {
                         continue;
                     }
-                    let mask = (0..4).fold(0, |m, i| {
+                    let mask = (0..4).fold(B::ZERO, |m, i| {
                         m | self.cell_bit((c + i * dc) as usize, (r + i * dr) as usize)
                     });
                     out.push(Line {

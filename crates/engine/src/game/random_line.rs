@@ -1,7 +1,7 @@
 //! Random lines of play from the empty board: the openings of tournaments and the random
 //! boards of the Python package, drawn by one function whatever supplies the randomness.
 
-use super::{Geometry, Position};
+use super::{BitBoard, Geometry, Position};
 
 /// What a random line must avoid, besides ending the game (it never does).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,8 +29,8 @@ pub struct LineRules {
 /// assert_eq!(pos.moves_played(), 6);
 /// assert!(!pos.can_win_next());
 /// ```
-pub fn random_line<E>(
-    geom: Geometry,
+pub fn random_line<B: BitBoard, E>(
+    geom: Geometry<B>,
     plies: usize,
     rules: LineRules,
     mut draw: impl FnMut(usize) -> Result<usize, E>,

@@ -17,7 +17,7 @@ mod table;
 use crate::Interrupt;
 use crate::clock::Instant;
 use crate::eval::Evaluator;
-use crate::game::{Player, Position};
+use crate::game::{BitBoard, Player, Position};
 use std::sync::Arc;
 use std::time::Duration;
 use table::{Bound, Table};
@@ -115,11 +115,12 @@ impl SearchResult {
     }
 }
 
-/// A reusable searcher: the table carries over from one move to the next.
-pub struct Searcher {
-    eval: Arc<dyn Evaluator>,
+/// A reusable searcher: the table carries over from one move to the next. Generic over the
+/// board's integer like the [`Evaluator`] it searches with (`Searcher` alone: 64-bit boards).
+pub struct Searcher<B: BitBoard = u64> {
+    eval: Arc<dyn Evaluator<B>>,
     params: SearchParams,
-    table: Table,
+    table: Table<B>,
     nodes: u64,
     deadline: Option<Instant>,
     /// Polled with the deadline (see [`Searcher::set_interrupt`]).
@@ -131,12 +132,12 @@ pub struct Searcher {
     /// Plies above the leaves where the evaluator's batches are gathered (0: never).
     prefetch_depth: u32,
     /// The batch being gathered.
-    batch: Vec<Position>,
+    batch: Vec<Position<B>>,
 }
 
-impl Searcher {
+impl<B: BitBoard> Searcher<B> {
     /// A searcher that evaluates leaves with `eval`.
-    pub fn new(eval: Arc<dyn Evaluator>, params: SearchParams) -> Self {
+    pub fn new(eval: Arc<dyn Evaluator<B>>, params: SearchParams) -> Self {
         Searcher {
             prefetch_depth: eval.prefetch_depth(),
             batch: Vec::new(),
@@ -165,7 +166,7 @@ impl Searcher {
     }
 
     /// The evaluator at the leaves.
-    pub fn evaluator(&self) -> &Arc<dyn Evaluator> {
+    pub fn evaluator(&self) -> &Arc<dyn Evaluator<B>> {
         &self.eval
     }
 
@@ -184,7 +185,7 @@ impl Searcher {
     ///
     /// # Panics
     /// If the game is over.
-    pub fn choose(&mut self, pos: &Position) -> SearchResult {
+    pub fn choose(&mut self, pos: &Position<B>) -> SearchResult {
         assert!(
             !pos.last_move_won() && !pos.is_full(),
             "search needs a position with moves left"
@@ -211,14 +212,14 @@ impl Searcher {
             return done(col, WIN - 1.0, 0, 1);
         }
         let safe = pos.possible_non_losing_moves();
-        if safe == 0 {
+        if safe == B::ZERO {
             // Every move loses at once: play the most central one.
             let col = self.first_in_order(possible, pos).expect("a legal move");
             return done(col, -(WIN - 2.0), 0, 1);
         }
         if safe.count_ones() == 1 {
             let col = (0..geom.width())
-                .find(|&c| safe & geom.column_mask(c) != 0)
+                .find(|&c| safe & geom.column_mask(c) != B::ZERO)
                 .expect("the forced column");
             return done(col, self.static_child_value(pos, col), 0, 1);
         }
@@ -226,7 +227,7 @@ impl Searcher {
     }
 
     /// Iterative deepening over the root `moves` up to the target depth or the deadline.
-    fn deepen(&mut self, pos: &Position, moves: u64, start: Instant) -> SearchResult {
+    fn deepen(&mut self, pos: &Position<B>, moves: B, start: Instant) -> SearchResult {
         let target = self.params.depth_at(pos.moves_played()).max(1);
         self.deadline = self.params.time_budget.map(|b| start + b);
         let mut best = None;
@@ -258,7 +259,7 @@ impl Searcher {
     /// `depth` plies; `None` for full columns or when the game is over. Each value is exact
     /// for the depth (a full-window search per move, not an alpha-beta bound), so moves can
     /// be ranked.
-    pub fn analyze(&mut self, pos: &Position, depth: u32) -> Vec<Option<f64>> {
+    pub fn analyze(&mut self, pos: &Position<B>, depth: u32) -> Vec<Option<f64>> {
         self.nodes = 0;
         self.aborted = false;
         self.deadline = None;
@@ -289,22 +290,29 @@ impl Searcher {
     }
 
     /// The table key: values depend on whose point of view the leaves take, so the two
-    /// points of view get separate entries (position keys use fewer than 64 bits).
+    /// points of view get separate entries (the side also flips the key's top bit, which
+    /// spreads the two over the table).
     #[inline]
-    fn key(&self, pos: &Position) -> u64 {
-        pos.key() ^ (((self.me == Player::Second) as u64) << 63)
+    fn key(&self, pos: &Position<B>) -> (B, bool) {
+        let second = self.me == Player::Second;
+        let side = if second {
+            B::ONE << (B::BITS - 1)
+        } else {
+            B::ZERO
+        };
+        (pos.key() ^ side, second)
     }
 
-    fn first_in_order(&self, moves: u64, pos: &Position) -> Option<usize> {
+    fn first_in_order(&self, moves: B, pos: &Position<B>) -> Option<usize> {
         let g = pos.geometry();
         self.order
             .iter()
             .copied()
-            .find(|&c| moves & g.column_mask(c) != 0)
+            .find(|&c| moves & g.column_mask(c) != B::ZERO)
     }
 
     /// The static value of playing `col`, for reports on forced moves.
-    fn static_child_value(&self, pos: &Position, col: usize) -> f64 {
+    fn static_child_value(&self, pos: &Position<B>, col: usize) -> f64 {
         let mut child = *pos;
         child.play_col(col);
         if child.is_full() {
@@ -315,14 +323,15 @@ impl Searcher {
     }
 
     /// One iteration at the root over the `safe` moves; returns (column, value).
-    fn root(&mut self, pos: &Position, safe: u64, depth: u32, no_abort: bool) -> (usize, f64) {
+    fn root(&mut self, pos: &Position<B>, safe: B, depth: u32, no_abort: bool) -> (usize, f64) {
         let g = pos.geometry();
-        let hint = self.table.best_move(self.key(pos));
+        let (key, second) = self.key(pos);
+        let hint = self.table.best_move(key, second);
         let mut cols: Vec<usize> = self
             .order
             .iter()
             .copied()
-            .filter(|&c| safe & g.column_mask(c) != 0)
+            .filter(|&c| safe & g.column_mask(c) != B::ZERO)
             .collect();
         if let Some(h) = hint
             && let Some(i) = cols.iter().position(|&c| c == h)
@@ -376,7 +385,7 @@ impl Searcher {
 
     fn negamax(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: u32,
         ply: u32,
         mut alpha: f64,
@@ -401,7 +410,7 @@ impl Searcher {
             return WIN - (ply_f + 1.0);
         }
         let safe = pos.possible_non_losing_moves();
-        if safe == 0 {
+        if safe == B::ZERO {
             return -(WIN - (ply_f + 2.0));
         }
         if depth == 0 {
@@ -416,7 +425,7 @@ impl Searcher {
         }
         let key = self.key(pos);
         let mut hint = None;
-        if let Some(e) = self.table.probe(key) {
+        if let Some(e) = self.table.probe(key.0, key.1) {
             hint = Some(e.best as usize);
             if e.depth as u32 >= depth {
                 let v = table::from_stored(e.value, ply);
@@ -454,7 +463,7 @@ impl Searcher {
                 }
                 c
             };
-            if safe & g.column_mask(col) == 0 {
+            if safe & g.column_mask(col) == B::ZERO {
                 continue;
             }
             let mut child = *pos;
@@ -494,7 +503,7 @@ impl Searcher {
 /// The positions `depth` plies below `pos` that the search may value with the evaluator:
 /// reached by moves that do not hand over a win, from positions whose side to move cannot
 /// win at once, and not full.
-fn leaves_below(pos: &Position, depth: u32, out: &mut Vec<Position>) {
+fn leaves_below<B: BitBoard>(pos: &Position<B>, depth: u32, out: &mut Vec<Position<B>>) {
     if depth == 0 {
         out.push(*pos);
         return;
@@ -505,7 +514,7 @@ fn leaves_below(pos: &Position, depth: u32, out: &mut Vec<Position>) {
     let safe = pos.possible_non_losing_moves();
     let g = pos.geometry();
     for col in 0..g.width() {
-        if safe & g.column_mask(col) != 0 {
+        if safe & g.column_mask(col) != B::ZERO {
             let mut child = *pos;
             child.play_col(col);
             if !child.is_full() {

@@ -40,7 +40,7 @@ pub use tournament::{
 };
 
 use connect4_engine::agents::{Agent, Turn};
-use connect4_engine::game::{Outcome, Player, Position};
+use connect4_engine::game::{BitBoard, Outcome, Player, Position};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -103,10 +103,10 @@ pub struct PlayedGame {
 /// Plays `first` against `second` from the position after `opening` (0-based columns, played
 /// for both sides by the arena, not by the agents). The opening must be legal and leave the
 /// game open.
-pub fn play_game(
-    first: &mut dyn Agent,
-    second: &mut dyn Agent,
-    start: Position,
+pub fn play_game<B: BitBoard>(
+    first: &mut dyn Agent<B>,
+    second: &mut dyn Agent<B>,
+    start: Position<B>,
     opening: &[usize],
 ) -> PlayedGame {
     let mut pos = start;
@@ -117,10 +117,10 @@ pub fn play_game(
     }
     let mut time = [0.0f64; 2];
     let mut count = [0usize; 2];
-    let mut last: Option<(Position, usize)> = None;
+    let mut last: Option<(Position<B>, usize)> = None;
     while pos.outcome() == Outcome::Ongoing {
         let side = pos.side_to_move();
-        let agent: &mut dyn Agent = match side {
+        let agent: &mut dyn Agent<B> = match side {
             Player::First => first,
             Player::Second => second,
         };

@@ -94,6 +94,17 @@ pub enum AgentError {
         /// The solver's error.
         source: SolverError,
     },
+    /// The kind exists, but not on boards of this size (past 64 bits, see
+    /// [`AgentSpec::factory_on`](super::AgentSpec::factory_on)).
+    #[error(
+        "agent '{spec}' does not play {board} boards (past 64 bits: random, mcts, easy, hard and search over openlines, window, threat or rollouts)"
+    )]
+    NotOnBoard {
+        /// The whole spec.
+        spec: String,
+        /// The board, `WxH`.
+        board: String,
+    },
     /// A saved adaptive state was given for an agent that is not adaptive.
     #[error("agent spec '{spec}' is not adaptive: only an adaptive agent takes a saved state")]
     NotAdaptive {

@@ -7,14 +7,14 @@ use crate::agents::{
     Adaptive, AdaptiveState, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent,
 };
 use crate::eval::{self, EvalError, Evaluator, ModelStore};
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 use crate::search::Searcher;
 use crate::solver::SolverPool;
 use crate::solver::book::Book;
 use std::sync::Arc;
 
 impl RolloutSpec {
-    pub(super) fn build(&self, geom: Geometry) -> eval::MonteCarlo {
+    pub(super) fn build<B: BitBoard>(&self, geom: Geometry<B>) -> eval::MonteCarlo<B> {
         let policy = if self.smart {
             eval::PlayoutPolicy::Smart
         } else {
@@ -125,17 +125,59 @@ impl AgentSpec {
         geom: Geometry,
         resources: &Resources,
     ) -> Result<AgentFactory, AgentError> {
-        let book = resources.book.clone();
+        self.factory_on(geom, resources)
+    }
+
+    /// The factory of this spec's agents on boards of any integer: every kind on 64-bit
+    /// boards (as [`AgentSpec::factory_in`]); on boards past 64 bits, the kinds that need no
+    /// 64-bit book, solver table or learned model: `random`, `mcts`, and search over the
+    /// built-in evaluators that need no weights (`easy`, `hard`, `window`, `threat`,
+    /// `negamax:eval=openlines|window|threat|rollouts`, `openlines`, `rollouts`). Another kind
+    /// there is an error naming it and the board.
+    ///
+    /// ```
+    /// use connect4_engine::agents::{AgentSpec, Resources, Turn};
+    /// use connect4_engine::{Geometry, Position};
+    /// let g = Geometry::<u128>::sized(8, 8).unwrap();
+    /// let hard = AgentSpec::parse("hard").unwrap().factory_on(g, &Resources::default()).unwrap();
+    /// let col = hard.build(1).unwrap().choose(&Turn::new(Position::new(g)));
+    /// assert!(col < 8);
+    /// let err = AgentSpec::parse("perfect").unwrap().factory_on(g, &Resources::default());
+    /// assert!(err.err().unwrap().to_string().contains("8x8"));
+    /// ```
+    pub fn factory_on<B: AgentBoard>(
+        &self,
+        geom: Geometry<B>,
+        resources: &Resources,
+    ) -> Result<AgentFactory<B>, AgentError> {
+        if self.kind == AgentKind::External {
+            return Err(AgentError::External {
+                spec: self.text.clone(),
+            });
+        }
         let eval = match &self.kind {
             AgentKind::Search { eval, .. } => Some(
-                eval.build_in(geom, &resources.models)
-                    .map_err(|source| AgentError::Eval {
-                        spec: self.text.clone(),
-                        source,
-                    })?,
+                B::evaluator(eval, geom, &resources.models).map_err(|source| AgentError::Eval {
+                    spec: self.text.clone(),
+                    source,
+                })?,
             ),
             _ => None,
         };
+        let (perfect, judge) = B::shared(self, geom, resources)?;
+        Ok(AgentFactory {
+            spec: self.clone(),
+            geom,
+            eval,
+            perfect,
+            judge,
+            external: None,
+        })
+    }
+
+    /// What perfect agents and the dial's judges of this spec share, on 64-bit boards.
+    fn shared_narrow(&self, geom: Geometry, resources: &Resources) -> Result<Shared, AgentError> {
+        let book = resources.book.clone();
         let judge = match &self.kind {
             AgentKind::Level {
                 solve_ms, depth, ..
@@ -161,18 +203,104 @@ impl AgentSpec {
             )))),
             _ => None,
         };
-        if self.kind == AgentKind::External {
-            return Err(AgentError::External {
-                spec: self.text.clone(),
-            });
+        Ok((perfect, judge))
+    }
+}
+
+/// What perfect agents and the dial's judges of one spec share across its agents.
+type Shared = (Option<Arc<PerfectShared>>, Option<Arc<JudgeShared>>);
+
+/// The integer of a board, as agents see it: which kinds of agent play there. Every kind
+/// plays 64-bit boards (`u64`); boards past 64 bits (`u128`) have the agents that need
+/// no 64-bit book, solver table or learned model (see [`AgentSpec::factory_on`]).
+pub trait AgentBoard: BitBoard {
+    /// The evaluator `spec` names, for boards of `geom`.
+    fn evaluator(
+        spec: &EvalSpec,
+        geom: Geometry<Self>,
+        models: &ModelStore,
+    ) -> Result<Arc<dyn Evaluator<Self>>, EvalError>;
+
+    /// What the perfect agents and dial judges of `spec` share (none for other kinds).
+    #[doc(hidden)]
+    fn shared(
+        spec: &AgentSpec,
+        geom: Geometry<Self>,
+        resources: &Resources,
+    ) -> Result<Shared, AgentError>;
+
+    /// An agent of a kind that only some boards have (perfect, the dial, adaptive,
+    /// external), from `factory`.
+    #[doc(hidden)]
+    fn build_special(
+        factory: &AgentFactory<Self>,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Self>>, AgentError>;
+}
+
+impl AgentBoard for u64 {
+    fn evaluator(
+        spec: &EvalSpec,
+        geom: Geometry,
+        models: &ModelStore,
+    ) -> Result<Arc<dyn Evaluator>, EvalError> {
+        spec.build_in(geom, models)
+    }
+
+    fn shared(
+        spec: &AgentSpec,
+        geom: Geometry,
+        resources: &Resources,
+    ) -> Result<Shared, AgentError> {
+        spec.shared_narrow(geom, resources)
+    }
+
+    fn build_special(factory: &AgentFactory, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
+        factory.build_narrow(seed)
+    }
+}
+
+impl AgentBoard for u128 {
+    fn evaluator(
+        spec: &EvalSpec,
+        geom: Geometry<u128>,
+        _models: &ModelStore,
+    ) -> Result<Arc<dyn Evaluator<u128>>, EvalError> {
+        let not_here = |name: &str| EvalError::NotOnBoard {
+            name: name.to_string(),
+            board: geom.to_string(),
+        };
+        match spec {
+            EvalSpec::Builtin(name) => eval::builtin_any_board(name, geom),
+            EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
+            EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
+            EvalSpec::Model(path) | EvalSpec::Linear(path) | EvalSpec::NTuple(path) => {
+                Err(not_here(&path.display().to_string()))
+            }
+            EvalSpec::OfBoard(_, path) => Err(not_here(&path.display().to_string())),
+            EvalSpec::Hybrid { model, .. } => Err(not_here(&model.display().to_string())),
         }
-        Ok(AgentFactory {
-            spec: self.clone(),
-            geom,
-            eval,
-            perfect,
-            judge,
-            external: None,
+    }
+
+    fn shared(spec: &AgentSpec, geom: Geometry<u128>, _: &Resources) -> Result<Shared, AgentError> {
+        match spec.kind {
+            AgentKind::Random | AgentKind::Search { .. } | AgentKind::Mcts { .. } => {
+                Ok((None, None))
+            }
+            _ => Err(AgentError::NotOnBoard {
+                spec: spec.text.clone(),
+                board: geom.to_string(),
+            }),
+        }
+    }
+
+    fn build_special(
+        factory: &AgentFactory<u128>,
+        _seed: u64,
+    ) -> Result<Box<dyn Agent<u128>>, AgentError> {
+        Err(AgentError::NotOnBoard {
+            spec: factory.spec.text.clone(),
+            board: factory.geom.to_string(),
         })
     }
 }
@@ -204,12 +332,13 @@ pub trait BuildAgent: Send + Sync {
     fn build(&self, seed: u64) -> Box<dyn Agent>;
 }
 
-/// Builds fresh agents of one spec (one per game), sharing loaded evaluators.
+/// Builds fresh agents of one spec (one per game), sharing loaded evaluators. Generic over
+/// the board's integer (`AgentFactory` alone: 64-bit boards; see [`AgentBoard`]).
 #[derive(Clone)]
-pub struct AgentFactory {
+pub struct AgentFactory<B: AgentBoard = u64> {
     spec: AgentSpec,
-    geom: Geometry,
-    eval: Option<Arc<dyn Evaluator>>,
+    geom: Geometry<B>,
+    eval: Option<Arc<dyn Evaluator<B>>>,
     /// What perfect agents share across games (optimal columns found, warm solvers).
     perfect: Option<Arc<PerfectShared>>,
     /// What the dial's judges share (exact scores found, warm solvers, the fallback).
@@ -218,15 +347,15 @@ pub struct AgentFactory {
     external: Option<Arc<dyn BuildAgent>>,
 }
 
-impl AgentFactory {
+impl<B: AgentBoard> AgentFactory<B> {
     /// A factory of searching agents over an evaluator already in memory, named `label`
     /// (for arenas that pit weights being trained against other agents).
     pub fn search(
         label: &str,
-        geom: Geometry,
-        eval: Arc<dyn Evaluator>,
+        geom: Geometry<B>,
+        eval: Arc<dyn Evaluator<B>>,
         params: crate::search::SearchParams,
-    ) -> AgentFactory {
+    ) -> AgentFactory<B> {
         AgentFactory {
             spec: AgentSpec {
                 text: label.to_string(),
@@ -243,6 +372,51 @@ impl AgentFactory {
         }
     }
 
+    /// The spec this factory builds.
+    pub fn spec(&self) -> &AgentSpec {
+        &self.spec
+    }
+
+    /// The board its agents play on.
+    pub fn geometry(&self) -> Geometry<B> {
+        self.geom
+    }
+
+    /// A new agent; `seed` feeds agents that use randomness.
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent<B>>, AgentError> {
+        let name = self.spec.text.clone();
+        Ok(match &self.spec.kind {
+            AgentKind::Random => Box::new(RandomAgent::new(name, seed)),
+            AgentKind::Search { params, .. } => {
+                let eval = self.eval.clone().expect("search agents have an evaluator");
+                Box::new(SearchAgent::new(name, Searcher::new(eval, params.clone())))
+            }
+            AgentKind::Mcts {
+                sims,
+                c,
+                seed: s,
+                safe,
+            } => Box::new(
+                crate::agents::MctsAgent::new(
+                    name,
+                    *sims,
+                    *c,
+                    crate::seed::derive_seed(*s, crate::seed::Stream::Mcts, &[seed]),
+                )
+                .with_safe(*safe),
+            ),
+            _ => B::build_special(self, seed)?,
+        })
+    }
+
+    /// Whether agents of this spec carry what they learn from game to game (see
+    /// [`Agent::carries_state`]).
+    pub fn carries_state(&self) -> bool {
+        matches!(self.spec.kind, AgentKind::Adaptive { .. })
+    }
+}
+
+impl AgentFactory {
     /// A factory of agents `builder` makes, named `label` (an agent the caller supplies,
     /// such as a Python policy, in an arena beside spec agents).
     pub fn external(label: &str, geom: Geometry, builder: Arc<dyn BuildAgent>) -> AgentFactory {
@@ -268,50 +442,24 @@ impl AgentFactory {
         self
     }
 
-    /// The spec this factory builds.
-    pub fn spec(&self) -> &AgentSpec {
-        &self.spec
-    }
-
-    /// The board its agents play on.
-    pub fn geometry(&self) -> Geometry {
-        self.geom
-    }
-
-    /// A new agent; `seed` feeds agents that use randomness.
-    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
+    /// An agent of the kinds only 64-bit boards have.
+    fn build_narrow(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
         let name = self.spec.text.clone();
         Ok(match &self.spec.kind {
-            AgentKind::Random => Box::new(RandomAgent::new(name, seed)),
+            AgentKind::Random | AgentKind::Search { .. } | AgentKind::Mcts { .. } => {
+                unreachable!("built by AgentFactory::build")
+            }
             AgentKind::External => self
                 .external
                 .as_ref()
                 .expect("external factories carry their builder")
                 .build(seed),
-            AgentKind::Search { params, .. } => {
-                let eval = self.eval.clone().expect("search agents have an evaluator");
-                Box::new(SearchAgent::new(name, Searcher::new(eval, params.clone())))
-            }
             AgentKind::Perfect(settings) => Box::new(
                 Perfect::with_settings(name, self.geom, *settings, self.perfect.clone(), seed)
                     .map_err(|source| AgentError::Solver {
                         spec: self.spec.text.clone(),
                         source,
                     })?,
-            ),
-            AgentKind::Mcts {
-                sims,
-                c,
-                seed: s,
-                safe,
-            } => Box::new(
-                crate::agents::MctsAgent::new(
-                    name,
-                    *sims,
-                    *c,
-                    crate::seed::derive_seed(*s, crate::seed::Stream::Mcts, &[seed]),
-                )
-                .with_safe(*safe),
             ),
             AgentKind::Level {
                 skill,
@@ -357,11 +505,5 @@ impl AgentFactory {
             spec: self.spec.text.clone(),
             source,
         })
-    }
-
-    /// Whether agents of this spec carry what they learn from game to game (see
-    /// [`Agent::carries_state`]).
-    pub fn carries_state(&self) -> bool {
-        matches!(self.spec.kind, AgentKind::Adaptive { .. })
     }
 }

@@ -36,7 +36,7 @@ mod factory;
 mod kinds;
 
 pub use error::AgentError;
-pub use factory::{AgentFactory, BuildAgent, Resources};
+pub use factory::{AgentBoard, AgentFactory, BuildAgent, Resources};
 pub use kinds::{AGENT_KINDS, KindInfo, kinds_help};
 
 use crate::eval;

@@ -7,9 +7,9 @@ mod units;
 use super::{GameResult, GameScore, PlayedGame};
 use crate::arena::{EloRating, fit_elo};
 use connect4_engine::Interrupt;
-use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec};
-use connect4_engine::game::Geometry;
+use connect4_engine::agents::{AgentBoard, AgentError, AgentFactory, AgentSpec, Resources};
 use connect4_engine::game::moves::format_moves as move_string;
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
 use rand::{Rng, SeedableRng};
@@ -18,9 +18,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
 
-/// Settings of a round robin.
+/// Settings of a round robin, on a board of any integer (`TournamentConfig` alone: 64-bit
+/// boards; `TournamentConfig<u128>` for boards past 64 bits, where the agents of
+/// [`AgentSpec::factory_on`] play).
 #[derive(Clone, Debug)]
-pub struct TournamentConfig {
+pub struct TournamentConfig<B: BitBoard = u64> {
     /// The agents, in report order.
     pub agents: Vec<AgentSpec>,
     /// Games per pairing (colours alternate: even-numbered games have the pairing's first
@@ -33,7 +35,7 @@ pub struct TournamentConfig {
     /// Worker threads.
     pub jobs: usize,
     /// Board size.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
     /// Which colour each pairing's first agent plays.
     pub side: Side,
 }
@@ -91,8 +93,8 @@ pub enum TournamentError {
     OpeningTooLong {
         /// Plies asked for.
         openings: usize,
-        /// The board.
-        geometry: Geometry,
+        /// The board, `WxH`.
+        geometry: String,
     },
     /// An agent could not be built.
     #[error(transparent)]
@@ -204,9 +206,9 @@ pub struct TournamentSummary {
 /// assert_eq!(p.wins + p.draws + p.losses, 4);
 /// assert_eq!(summary.elo.len(), 2);
 /// ```
-pub struct Tournament {
-    config: TournamentConfig,
-    factories: Vec<AgentFactory>,
+pub struct Tournament<B: AgentBoard = u64> {
+    config: TournamentConfig<B>,
+    factories: Vec<AgentFactory<B>>,
 }
 
 /// One scheduled game.
@@ -222,7 +224,11 @@ struct Scheduled {
 
 /// `plies` random legal moves from the empty board of `geom` that leave the game open,
 /// drawn from `rng`.
-pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
+pub fn random_opening<B: BitBoard>(
+    geom: Geometry<B>,
+    plies: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<usize> {
     let draw = |n: usize| Ok::<_, std::convert::Infallible>(rng.gen_range(0..n));
     match connect4_engine::game::random_line(geom, plies, Default::default(), draw, None) {
         Ok(Some(moves)) => moves,
@@ -233,13 +239,29 @@ pub fn random_opening(geom: Geometry, plies: usize, rng: &mut ChaCha8Rng) -> Vec
     }
 }
 
-impl Tournament {
+impl<B: AgentBoard> Tournament<B> {
+    /// A tournament on a board of any integer, its agents loaded with
+    /// [`AgentSpec::factory_on`] from `resources` (how boards past 64 bits play:
+    /// `Tournament::<u128>::on_board`).
+    pub fn on_board(
+        config: TournamentConfig<B>,
+        resources: &Resources,
+    ) -> Result<Self, TournamentError> {
+        Self::check(&config)?;
+        let factories = config
+            .agents
+            .iter()
+            .map(|a| a.factory_on(config.geometry, resources))
+            .collect::<Result<_, _>>()?;
+        Ok(Tournament { config, factories })
+    }
+
     /// A tournament of agents already built into factories (some may hold evaluators that
     /// exist only in memory, or be external agents such as Python policies);
     /// `config.agents` is replaced by the factories' specs.
     pub fn from_factories(
-        mut config: TournamentConfig,
-        factories: Vec<AgentFactory>,
+        mut config: TournamentConfig<B>,
+        factories: Vec<AgentFactory<B>>,
     ) -> Result<Self, TournamentError> {
         config.agents = factories.iter().map(|f| f.spec().clone()).collect();
         Self::check(&config)?;
@@ -250,9 +272,9 @@ impl Tournament {
     /// plays an agent against its own copy on the ladder): the pairing's first agent is
     /// `player`.
     pub(crate) fn pair(
-        mut config: TournamentConfig,
-        player: AgentFactory,
-        opponent: AgentFactory,
+        mut config: TournamentConfig<B>,
+        player: AgentFactory<B>,
+        opponent: AgentFactory<B>,
     ) -> Result<Self, TournamentError> {
         config.agents = vec![player.spec().clone(), opponent.spec().clone()];
         Self::check_games(&config)?;
@@ -262,27 +284,7 @@ impl Tournament {
         })
     }
 
-    /// Checks the configuration and loads every agent's evaluators; perfect agents read the
-    /// built-in book.
-    pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
-        Self::with_book(config, Some(connect4_engine::solver::book::embedded()))
-    }
-
-    /// As [`Tournament::new`], with perfect agents reading `book` (`None`: none).
-    pub fn with_book(
-        config: TournamentConfig,
-        book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
-    ) -> Result<Self, TournamentError> {
-        Self::check(&config)?;
-        let factories = config
-            .agents
-            .iter()
-            .map(|a| a.factory_with_book(config.geometry, book.clone()))
-            .collect::<Result<_, _>>()?;
-        Ok(Tournament { config, factories })
-    }
-
-    fn check(config: &TournamentConfig) -> Result<(), TournamentError> {
+    fn check(config: &TournamentConfig<B>) -> Result<(), TournamentError> {
         if config.agents.len() < 2 {
             return Err(TournamentError::TooFewAgents);
         }
@@ -295,14 +297,14 @@ impl Tournament {
     }
 
     /// The games asked for are playable: some, and openings that leave a move to play.
-    fn check_games(config: &TournamentConfig) -> Result<(), TournamentError> {
+    fn check_games(config: &TournamentConfig<B>) -> Result<(), TournamentError> {
         if config.games == 0 {
             return Err(TournamentError::NoGames);
         }
         if config.openings + 1 > config.geometry.cells() {
             return Err(TournamentError::OpeningTooLong {
                 openings: config.openings,
-                geometry: config.geometry,
+                geometry: config.geometry.to_string(),
             });
         }
         Ok(())
@@ -463,6 +465,28 @@ impl Tournament {
                 .collect(),
             rows,
         }
+    }
+}
+
+impl Tournament {
+    /// Checks the configuration and loads every agent's evaluators; perfect agents read the
+    /// built-in book.
+    pub fn new(config: TournamentConfig) -> Result<Self, TournamentError> {
+        Self::with_book(config, Some(connect4_engine::solver::book::embedded()))
+    }
+
+    /// As [`Tournament::new`], with perfect agents reading `book` (`None`: none).
+    pub fn with_book(
+        config: TournamentConfig,
+        book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
+    ) -> Result<Self, TournamentError> {
+        Self::check(&config)?;
+        let factories = config
+            .agents
+            .iter()
+            .map(|a| a.factory_with_book(config.geometry, book.clone()))
+            .collect::<Result<_, _>>()?;
+        Ok(Tournament { config, factories })
     }
 }
 

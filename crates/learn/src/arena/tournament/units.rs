@@ -5,10 +5,11 @@
 use super::{Scheduled, Tournament, TournamentError};
 use crate::arena::{PlayedGame, play_game};
 use connect4_engine::Interrupt;
+use connect4_engine::agents::AgentBoard;
 use connect4_engine::game::Position;
 use connect4_engine::progress::Progress;
 
-impl Tournament {
+impl<B: AgentBoard> Tournament<B> {
     /// The schedule cut into units that run in parallel: a game alone, or every game of a
     /// pairing whose agent carries what it learns from game to game, in order (one agent
     /// plays them all, so it meets its opponent's games as a person would: one after
@@ -38,7 +39,7 @@ impl Tournament {
         stop: &Interrupt,
     ) -> Result<Vec<(Scheduled, PlayedGame)>, TournamentError> {
         let c = &self.config;
-        let mut kept: Vec<(usize, Box<dyn connect4_engine::agents::Agent>)> = Vec::new();
+        let mut kept: Vec<(usize, Box<dyn connect4_engine::agents::Agent<B>>)> = Vec::new();
         let mut out = Vec::with_capacity(unit.len());
         for s in unit {
             if stop.should_stop() {
