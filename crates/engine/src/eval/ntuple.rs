@@ -2,23 +2,24 @@
 //! in (-1, 1).
 
 use super::{Contribution, EvalError, Evaluator, Explanation, from_first};
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 use crate::ml::ntuple::NTupleNetwork;
 use std::path::Path;
 
-/// An n-tuple network as an evaluator.
+/// An n-tuple network as an evaluator, on boards of any integer (`NTupleEvaluator` alone:
+/// 64-bit boards).
 #[derive(Clone, Debug)]
-pub struct NTupleEvaluator {
-    net: NTupleNetwork,
+pub struct NTupleEvaluator<B: BitBoard = u64> {
+    net: NTupleNetwork<B>,
     name: String,
 }
 
-impl NTupleEvaluator {
+impl<B: BitBoard> NTupleEvaluator<B> {
     /// Loads `path` for boards of `geom` (the file must be an n-tuple network for that
     /// board).
-    pub fn load(path: &Path, geom: Geometry) -> Result<Self, EvalError> {
-        let file = crate::ml::model_file::load_ntuple(path, Some(geom))?;
-        Ok(Self::new(file.network, super::file_name(path)))
+    pub fn load(path: &Path, geom: Geometry<B>) -> Result<Self, EvalError> {
+        let network = crate::ml::model_file::load_ntuple_on(path, geom)?;
+        Ok(Self::new(network, super::file_name(path)))
     }
 
     /// Wraps a network in memory, named `ntuple(NAME)`.
@@ -32,7 +33,7 @@ impl NTupleEvaluator {
     /// let p = Position::from_moves(Geometry::STANDARD, "4455").unwrap();
     /// assert_eq!(e.evaluate(&p), 0.0); // all weights start at zero
     /// ```
-    pub fn new(net: NTupleNetwork, name: impl AsRef<str>) -> Self {
+    pub fn new(net: NTupleNetwork<B>, name: impl AsRef<str>) -> Self {
         NTupleEvaluator {
             net,
             name: format!("ntuple({})", name.as_ref()),
@@ -40,7 +41,7 @@ impl NTupleEvaluator {
     }
 
     /// The network.
-    pub fn network(&self) -> &NTupleNetwork {
+    pub fn network(&self) -> &NTupleNetwork<B> {
         &self.net
     }
 
@@ -48,7 +49,7 @@ impl NTupleEvaluator {
     /// the side to move: the contributions and the bias (0) add up to `atanh(value)`. Each
     /// contribution is named by its cells (`t12 a1 a2 b3 ...`) and its value is the number
     /// of those cells that hold a stone.
-    pub fn explain(&self, pos: &Position) -> Explanation {
+    pub fn explain(&self, pos: &Position<B>) -> Explanation {
         let shares = self.net.contributions(pos);
         let contributions = self
             .net
@@ -82,12 +83,12 @@ impl NTupleEvaluator {
     }
 }
 
-impl Evaluator for NTupleEvaluator {
+impl<B: BitBoard> Evaluator<B> for NTupleEvaluator<B> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn evaluate(&self, pos: &Position) -> f64 {
+    fn evaluate(&self, pos: &Position<B>) -> f64 {
         from_first(pos, self.net.value(pos) as f64)
     }
 }

@@ -2,8 +2,8 @@
 //! or that carry their models inside (`c4 serve` started outside the repository).
 
 use super::{EvalError, Evaluator, LinearEvaluator, ModelEvaluator, NTupleEvaluator};
-use crate::game::Geometry;
-use crate::ml::model_file::{decode_any, decode_linear, decode_ntuple};
+use crate::game::{BitBoard, Geometry};
+use crate::ml::model_file::{decode_any, decode_linear, decode_ntuple_on};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -80,10 +80,14 @@ impl ModelStore {
     }
 
     /// The evaluator of the n-tuple network file `path` (other kinds refused).
-    pub fn ntuple(&self, path: &Path, geom: Geometry) -> Result<NTupleEvaluator, EvalError> {
+    pub fn ntuple<B: BitBoard>(
+        &self,
+        path: &Path,
+        geom: Geometry<B>,
+    ) -> Result<NTupleEvaluator<B>, EvalError> {
         match self.get(path) {
             Some(bytes) => Ok(NTupleEvaluator::new(
-                decode_ntuple(path, bytes, Some(geom))?.network,
+                decode_ntuple_on(path, bytes, geom)?,
                 super::file_name(path),
             )),
             None => NTupleEvaluator::load(path, geom),

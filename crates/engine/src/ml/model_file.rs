@@ -4,7 +4,7 @@
 use super::gbt::{GbtModel, GbtModelData, GbtModelError};
 use super::ntuple::{NTupleData, NTupleNetwork, PackedNTupleData};
 use crate::features::FeatureSet;
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 use crate::io::model_format::{
     Expect, ModelFileError, ModelHeader, ModelKind, ModelParts, TrainingMeta, read_bytes,
     save_model,
@@ -97,7 +97,11 @@ pub fn decode_gbt(
     gbt_from_parts(&ModelParts::open(path, bytes)?, board)
 }
 
-fn expect(kind: ModelKind, feature_set: Option<&str>, board: Option<Geometry>) -> Expect {
+fn expect<B: BitBoard>(
+    kind: ModelKind,
+    feature_set: Option<&str>,
+    board: Option<Geometry<B>>,
+) -> Expect {
     Expect {
         kind: Some(kind),
         feature_set: feature_set.map(str::to_string),
@@ -248,10 +252,10 @@ pub struct NTupleFile {
     pub network: NTupleNetwork,
 }
 
-/// Writes `net` to `path`, atomically.
-pub fn save_ntuple(
+/// Writes `net` (of a board in any integer) to `path`, atomically.
+pub fn save_ntuple<B: BitBoard>(
     path: &Path,
-    net: &NTupleNetwork,
+    net: &NTupleNetwork<B>,
     meta: TrainingMeta,
 ) -> Result<(), ModelFileError> {
     let geom = net.geometry();
@@ -274,19 +278,39 @@ pub fn load_ntuple(path: &Path, board: Option<Geometry>) -> Result<NTupleFile, M
     decode_ntuple(path, &read_bytes(path)?, board)
 }
 
+/// Reads an n-tuple network file for boards of `board`, in the board's integer: how a
+/// network for a board past 64 bits (8x8, 9x7) is read. A file for another board is an
+/// error naming both.
+pub fn load_ntuple_on<B: BitBoard>(
+    path: &Path,
+    board: Geometry<B>,
+) -> Result<NTupleNetwork<B>, ModelFileError> {
+    decode_ntuple_on(path, &read_bytes(path)?, board)
+}
+
+/// [`load_ntuple_on`] of a file already in memory (`path` names it in errors).
+pub(crate) fn decode_ntuple_on<B: BitBoard>(
+    path: &Path,
+    bytes: &[u8],
+    board: Geometry<B>,
+) -> Result<NTupleNetwork<B>, ModelFileError> {
+    Ok(ntuple_from_parts(&ModelParts::open(path, bytes)?, Some(board))?.1)
+}
+
 /// [`load_ntuple`] of a file already in memory (`path` names it in errors).
 pub(crate) fn decode_ntuple(
     path: &Path,
     bytes: &[u8],
     board: Option<Geometry>,
 ) -> Result<NTupleFile, ModelFileError> {
-    ntuple_from_parts(&ModelParts::open(path, bytes)?, board)
+    let (header, network) = ntuple_from_parts(&ModelParts::open(path, bytes)?, board)?;
+    Ok(NTupleFile { header, network })
 }
 
-fn ntuple_from_parts(
+fn ntuple_from_parts<B: BitBoard>(
     parts: &ModelParts,
-    board: Option<Geometry>,
-) -> Result<NTupleFile, ModelFileError> {
+    board: Option<Geometry<B>>,
+) -> Result<(ModelHeader, NTupleNetwork<B>), ModelFileError> {
     let packed = parts.header.feature_set == NTUPLE_PACKED_FEATURE_SET;
     let set = if packed {
         NTUPLE_PACKED_FEATURE_SET
@@ -296,7 +320,7 @@ fn ntuple_from_parts(
     parts.check(&expect(ModelKind::NTuple, Some(set), board))?;
     let header = parts.header.clone();
     let invalid = |e| invalid(parts.path(), e);
-    let geometry = Geometry::new(header.width as usize, header.height as usize)
+    let geometry = Geometry::<B>::sized(header.width as usize, header.height as usize)
         .map_err(|e| invalid(ModelBodyError::Board(e)))?;
     let network = if packed {
         NTupleNetwork::from_packed(geometry, parts.body::<PackedNTupleData>()?)
@@ -304,7 +328,7 @@ fn ntuple_from_parts(
         NTupleNetwork::from_data(geometry, parts.body::<NTupleData>()?)
     }
     .map_err(|e| invalid(ModelBodyError::NTuple(e)))?;
-    Ok(NTupleFile { header, network })
+    Ok((header, network))
 }
 
 /// Any model file this build reads, as the kind its header names.
@@ -345,6 +369,9 @@ pub(crate) fn decode_any(
     Ok(match parts.header.kind {
         ModelKind::Gbt => ModelFile::Gbt(Box::new(gbt_from_parts(&parts, board)?)),
         ModelKind::Linear => ModelFile::Linear(Box::new(linear_from_parts(&parts, board)?)),
-        ModelKind::NTuple => ModelFile::NTuple(Box::new(ntuple_from_parts(&parts, board)?)),
+        ModelKind::NTuple => {
+            let (header, network) = ntuple_from_parts(&parts, board)?;
+            ModelFile::NTuple(Box::new(NTupleFile { header, network }))
+        }
     })
 }

@@ -264,7 +264,7 @@ impl AgentBoard for u128 {
     fn evaluator(
         spec: &EvalSpec,
         geom: Geometry<u128>,
-        _models: &ModelStore,
+        models: &ModelStore,
     ) -> Result<Arc<dyn Evaluator<u128>>, EvalError> {
         let not_here = |name: &str| EvalError::NotOnBoard {
             name: name.to_string(),
@@ -274,10 +274,14 @@ impl AgentBoard for u128 {
             EvalSpec::Builtin(name) => eval::builtin_any_board(name, geom),
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
             EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
-            EvalSpec::Model(path) | EvalSpec::Linear(path) | EvalSpec::NTuple(path) => {
+            // The n-tuple networks read any board; the trees and linear weights 64 bits.
+            EvalSpec::NTuple(path) => Ok(Arc::new(models.ntuple(path, geom)?)),
+            EvalSpec::OfBoard(ModelKind::NTuple, path) => Ok(Arc::new(
+                models.ntuple(&super::board_model(path, geom), geom)?,
+            )),
+            EvalSpec::Model(path) | EvalSpec::Linear(path) | EvalSpec::OfBoard(_, path) => {
                 Err(not_here(&path.display().to_string()))
             }
-            EvalSpec::OfBoard(_, path) => Err(not_here(&path.display().to_string())),
             EvalSpec::Hybrid { model, .. } => Err(not_here(&model.display().to_string())),
         }
     }

@@ -65,8 +65,11 @@ pub(crate) const DEFAULT_NTUPLE_MODEL: &str = "models/ntuple.bin";
 /// assert_eq!(board_model(p, Geometry::STANDARD), p);
 /// assert_eq!(board_model(p, Geometry::new(8, 7).unwrap()), Path::new("models/ntuple-8x7.bin"));
 /// ```
-pub fn board_model(path: &Path, geom: crate::game::Geometry) -> PathBuf {
-    if geom == crate::game::Geometry::STANDARD {
+pub fn board_model<B: crate::game::BitBoard>(
+    path: &Path,
+    geom: crate::game::Geometry<B>,
+) -> PathBuf {
+    if geom.narrow() == Some(crate::game::Geometry::STANDARD) {
         return path.to_path_buf();
     }
     let stem = path

@@ -21,7 +21,7 @@ pub mod kernel;
 mod packing;
 mod patterns;
 
-use crate::game::{Geometry, Player, Position};
+use crate::game::{BitBoard, Geometry, Player, Position};
 pub use compact::Compact;
 pub use packing::{PackedNTupleData, reachable_patterns};
 use patterns::{TupleMask, bit, bmi2, pattern};
@@ -114,10 +114,11 @@ pub struct NTupleData {
     pub weights: Vec<f32>,
 }
 
-/// An n-tuple network for one board size.
+/// An n-tuple network for one board size, in the board's integer (`NTupleNetwork` alone:
+/// 64-bit boards; `NTupleNetwork<u128>` boards past 64 bits, read cell by cell).
 #[derive(Clone, Debug)]
-pub struct NTupleNetwork {
-    geom: Geometry,
+pub struct NTupleNetwork<B: BitBoard = u64> {
+    geom: Geometry<B>,
     layout: NTupleLayout,
     /// Each tuple's cells as bit indices of the position's bitboards.
     bits: Vec<Vec<u8>>,
@@ -129,7 +130,8 @@ pub struct NTupleNetwork {
     table_len: usize,
     /// Each tuple's cells as one bit mask, when every tuple lists its cells in increasing
     /// bit order and the CPU has BMI2: then a parallel bit extract reads a pattern's digits
-    /// in one instruction (7-8 times fewer operations than cell by cell). Read on x86-64 only.
+    /// in one instruction (7-8 times fewer operations than cell by cell). Read on x86-64 only,
+    /// on 64-bit boards only.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     extract: Option<Vec<TupleMask>>,
     /// For each bit of the board, the slots of an active list that read that cell and the
@@ -143,11 +145,11 @@ pub struct NTupleNetwork {
 /// image) into the network's weight vector.
 pub(crate) type Active = Vec<u32>;
 
-impl NTupleNetwork {
+impl<B: BitBoard> NTupleNetwork<B> {
     /// A network of `layout` for `geom` with every weight zero; the tuples are random walks
     /// over neighbouring cells (the eight directions), each of distinct cells, drawn from the
     /// layout's seed.
-    pub fn new(geom: Geometry, layout: NTupleLayout) -> Result<Self, NTupleError> {
+    pub fn new(geom: Geometry<B>, layout: NTupleLayout) -> Result<Self, NTupleError> {
         check_layout(geom, &layout)?;
         let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
             crate::seed::derive_seed(layout.seed, crate::seed::Stream::NTupleWalks, &[]),
@@ -205,13 +207,13 @@ impl NTupleNetwork {
     }
 
     /// A network from stored parts, checked.
-    pub fn from_data(geom: Geometry, data: NTupleData) -> Result<Self, NTupleError> {
+    pub fn from_data(geom: Geometry<B>, data: NTupleData) -> Result<Self, NTupleError> {
         check_layout(geom, &data.layout)?;
         Self::from_parts(geom, data.layout, data.tuples, data.weights)
     }
 
     fn from_parts(
-        geom: Geometry,
+        geom: Geometry<B>,
         layout: NTupleLayout,
         cells: Vec<Vec<(u8, u8)>>,
         weights: Vec<f32>,
@@ -248,12 +250,12 @@ impl NTupleNetwork {
             );
         }
         let in_bit_order = bits.iter().all(|t| t.windows(2).all(|p| p[0] < p[1]));
-        let extract = (in_bit_order && bmi2()).then(|| {
+        let extract = (B::BITS == 64 && in_bit_order && bmi2()).then(|| {
             bits.iter()
                 .map(|t| TupleMask::new(t.iter().fold(0u64, |m, &b| m | 1 << b)))
                 .collect()
         });
-        let mut patches = vec![Vec::new(); 64];
+        let mut patches = vec![Vec::new(); B::BITS as usize];
         for (t, (direct, mirror)) in bits.iter().zip(&mirror_bits).enumerate() {
             for (d, (&b, &m)) in direct.iter().zip(mirror).enumerate() {
                 let digit = (STATES as u32).pow(d as u32);
@@ -284,7 +286,7 @@ impl NTupleNetwork {
     }
 
     /// The board the network reads.
-    pub fn geometry(&self) -> Geometry {
+    pub fn geometry(&self) -> Geometry<B> {
         self.geom
     }
 
@@ -320,24 +322,30 @@ impl NTupleNetwork {
 
     /// The slots of the weights `pos` indexes, into `out` (cleared first): for each tuple,
     /// the position's pattern, then the mirror image's.
-    pub fn active_into(&self, pos: &Position, out: &mut Active) {
+    pub fn active_into(&self, pos: &Position<B>, out: &mut Active) {
         self.active_of(self.reads(pos, pos.side_to_move()), out);
     }
 
     /// The slots of the board `reads` describes (see [`Self::reads`]), into `out`.
     #[inline]
-    fn active_of(&self, reads: (u64, u64, usize), out: &mut Active) {
+    fn active_of(&self, reads: (B, B, usize), out: &mut Active) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if let Some(masks) = &self.extract {
             let (mask, lo, base) = reads;
             let (mirror_mask, mirror_lo) = (self.geom.mirror_bits(mask), self.geom.mirror_bits(lo));
             out.resize(2 * masks.len(), 0);
-            // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time).
+            // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time), and
+            // on 64-bit boards only: the conversions keep every bit.
             unsafe {
                 extract_slots(
                     masks,
-                    [mask, lo, mirror_mask, mirror_lo],
+                    [
+                        mask.low_u64(),
+                        lo.low_u64(),
+                        mirror_mask.low_u64(),
+                        mirror_lo.low_u64(),
+                    ],
                     base as u32,
                     self.table_len as u32,
                     out,
@@ -355,14 +363,14 @@ impl NTupleNetwork {
     /// cells read in the table set of the side that moves after that move. Patched by
     /// [`Self::afterstate_into`] for each move, it lists each afterstate's slots for a
     /// fraction of reading them afresh (self-play values up to seven afterstates a move).
-    pub fn afterstate_common(&self, pos: &Position, common: &mut Active) {
+    pub fn afterstate_common(&self, pos: &Position<B>, common: &mut Active) {
         self.active_of(self.reads(pos, pos.side_to_move().other()), common);
     }
 
     /// The slots of the position after the side to move of `pos` plays `col` (a legal
     /// column), from `common` ([`Self::afterstate_common`] of `pos`), into `out`: exactly
     /// [`Self::active_into`] of that position, in the same order.
-    pub fn afterstate_into(&self, pos: &Position, common: &[u32], col: usize, out: &mut Active) {
+    pub fn afterstate_into(&self, pos: &Position<B>, common: &[u32], col: usize, out: &mut Active) {
         out.clear();
         out.extend_from_slice(common);
         let (stone, above) = self.changed_cells(pos, col);
@@ -380,18 +388,18 @@ impl NTupleNetwork {
     /// The two cells (as bits, 0 for none) whose state a move in `col` changes: where the
     /// stone lands, and the cell above it, which becomes playable.
     #[inline]
-    fn changed_cells(&self, pos: &Position, col: usize) -> (u64, u64) {
+    fn changed_cells(&self, pos: &Position<B>, col: usize) -> (B, B) {
         let g = self.geom;
         let column = g.column_mask(col);
-        let stone = pos.mask().wrapping_add(g.cell_bit(col, 0)) & column;
-        (stone, (stone << 1) & column)
+        let stone = (pos.mask() + g.cell_bit(col, 0)) & column;
+        (stone, (stone << 1u32) & column)
     }
 
     /// Adds `grows` to the digit of the cell at `bit` (a single bit, or none) in every slot
     /// of `out` that reads it.
     #[inline]
-    fn patch(&self, out: &mut [u32], bit: u64, grows: u32) {
-        if bit == 0 {
+    fn patch(&self, out: &mut [u32], bit: B, grows: u32) {
+        if bit == B::ZERO {
             return;
         }
         for &(i, digit) in &self.patches[bit.trailing_zeros() as usize] {
@@ -403,22 +411,27 @@ impl NTupleNetwork {
     /// Calls `f(first slot of the tuple's table, pattern, mirror image's pattern)` for each
     /// tuple in order: by bit extraction where [`Self::extract`] allows, else cell by cell.
     #[inline(always)]
-    fn for_each_pattern(&self, pos: &Position, f: impl FnMut(usize, u32, u32)) {
+    fn for_each_pattern(&self, pos: &Position<B>, f: impl FnMut(usize, u32, u32)) {
         self.for_each_pattern_of(self.reads(pos, pos.side_to_move()), f)
     }
 
     /// [`Self::for_each_pattern`] of the board `reads` describes.
     #[inline(always)]
-    fn for_each_pattern_of(&self, reads: (u64, u64, usize), mut f: impl FnMut(usize, u32, u32)) {
+    fn for_each_pattern_of(&self, reads: (B, B, usize), mut f: impl FnMut(usize, u32, u32)) {
         let (mask, lo, base) = reads;
         #[cfg(target_arch = "x86_64")]
         if let Some(masks) = &self.extract {
             let (mirror_mask, mirror_lo) = (self.geom.mirror_bits(mask), self.geom.mirror_bits(lo));
-            // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time).
+            let boards = [
+                mask.low_u64(),
+                lo.low_u64(),
+                mirror_mask.low_u64(),
+                mirror_lo.low_u64(),
+            ];
+            // SAFETY: `extract` is only set when the CPU has BMI2 (checked at run time), and
+            // on 64-bit boards only: the conversions keep every bit.
             unsafe {
-                extract_patterns(masks, [mask, lo, mirror_mask, mirror_lo], |t, a, b| {
-                    f(base + t * self.table_len, a, b)
-                })
+                extract_patterns(masks, boards, |t, a, b| f(base + t * self.table_len, a, b))
             };
             return;
         }
@@ -436,10 +449,10 @@ impl NTupleNetwork {
     /// slot of the table set for `mover` (the side to move, but for afterstates' common
     /// part).
     #[inline]
-    fn reads(&self, pos: &Position, mover: Player) -> (u64, u64, usize) {
+    fn reads(&self, pos: &Position<B>, mover: Player) -> (B, B, usize) {
         let mask = pos.mask();
         let second = pos.stones_of(Player::Second);
-        let reach = mask.wrapping_add(self.geom.bottom_mask()) & self.geom.board_mask();
+        let reach = (mask + self.geom.bottom_mask()) & self.geom.board_mask();
         let set = usize::from(self.layout.sets == 2 && mover == Player::Second);
         (
             mask,
@@ -449,7 +462,7 @@ impl NTupleNetwork {
     }
 
     /// The weights `pos` indexes.
-    pub fn active(&self, pos: &Position) -> Active {
+    pub fn active(&self, pos: &Position<B>) -> Active {
         let mut out = Vec::with_capacity(2 * self.layout.tuples);
         self.active_into(pos, &mut out);
         out
@@ -464,7 +477,7 @@ impl NTupleNetwork {
     /// The value of `pos` for the first player, in (-1, 1). Reads the patterns straight from
     /// the board instead of listing them first (what search calls millions of times); the
     /// same weights as [`kernel::value`] of [`Self::active`], summed in another order.
-    pub fn value(&self, pos: &Position) -> f32 {
+    pub fn value(&self, pos: &Position<B>) -> f32 {
         let mut sum = 0.0f32;
         let w = &self.weights;
         self.for_each_pattern(pos, |table, a, b| {
@@ -487,7 +500,7 @@ impl NTupleNetwork {
 
     /// Each tuple's share of the sum for `pos` (position and mirror image together), in
     /// tuple order: what the web UI lists as reasons.
-    pub fn contributions(&self, pos: &Position) -> Vec<f32> {
+    pub fn contributions(&self, pos: &Position<B>) -> Vec<f32> {
         let a = self.active(pos);
         a.chunks(2)
             .map(|p| self.weights[p[0] as usize] + self.weights[p[1] as usize])
@@ -495,7 +508,7 @@ impl NTupleNetwork {
     }
 }
 
-fn check_layout(geom: Geometry, l: &NTupleLayout) -> Result<(), NTupleError> {
+fn check_layout<B: BitBoard>(geom: Geometry<B>, l: &NTupleLayout) -> Result<(), NTupleError> {
     if !(2..=10).contains(&l.cells) {
         return Err(NTupleError::Cells(l.cells));
     }

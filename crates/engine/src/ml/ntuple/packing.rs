@@ -2,7 +2,7 @@
 //! board can ever show (see [`reachable_patterns`]).
 
 use super::{NTupleError, NTupleLayout, NTupleNetwork, STATES, check_layout};
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 use serde::{Deserialize, Serialize};
 
 /// What a model file stores of a network, packed: only the weights of patterns that can
@@ -52,7 +52,7 @@ pub fn reachable_patterns(cells: &[(u8, u8)]) -> Vec<u32> {
         .collect()
 }
 
-impl NTupleNetwork {
+impl<B: BitBoard> NTupleNetwork<B> {
     #[cfg(test)] // only the tests ask
     /// Every slot of the weight vector that a board can index, in increasing order: the
     /// only weights training ever moves (about a seventh of the tables for 8-cell tuples),
@@ -95,7 +95,10 @@ impl NTupleNetwork {
     }
 
     /// A network from its packed form, checked.
-    pub(crate) fn from_packed(geom: Geometry, data: PackedNTupleData) -> Result<Self, NTupleError> {
+    pub(crate) fn from_packed(
+        geom: Geometry<B>,
+        data: PackedNTupleData,
+    ) -> Result<Self, NTupleError> {
         check_layout(geom, &data.layout)?;
         let l = data.layout;
         if data.tuples.len() != l.tuples || data.tuples.iter().any(|t| t.len() != l.cells) {

@@ -1,10 +1,10 @@
 //! Reading a tuple's pattern off the bitboards: cell by cell anywhere, or by parallel bit
 //! extraction on CPUs with BMI2 (see `NTupleNetwork::for_each_pattern`).
 
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 
 /// The bit of cell (col, row) in the position's bitboards.
-pub(super) fn bit(geom: Geometry, col: usize, row: usize) -> u8 {
+pub(super) fn bit<B: BitBoard>(geom: Geometry<B>, col: usize, row: usize) -> u8 {
     geom.cell_bit(col, row).trailing_zeros() as u8
 }
 
@@ -136,10 +136,11 @@ pub(super) unsafe fn extract_slots(
 
 /// The base-4 number the states of `cells` make (first cell the lowest digit).
 #[inline]
-pub(super) fn pattern(cells: &[u8], mask: u64, lo: u64) -> u32 {
+pub(super) fn pattern<B: BitBoard>(cells: &[u8], mask: B, lo: B) -> u32 {
     let mut idx = 0u32;
     for &b in cells.iter().rev() {
-        let state = (((mask >> b) & 1) << 1 | ((lo >> b) & 1)) as u32;
+        let b = u32::from(b);
+        let state = (((mask >> b) & B::ONE).low_u64() << 1 | ((lo >> b) & B::ONE).low_u64()) as u32;
         idx = idx << 2 | state;
     }
     idx

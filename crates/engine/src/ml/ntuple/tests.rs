@@ -174,3 +174,80 @@ pub(super) fn random_open_position(g: Geometry, rng: &mut impl Rng) -> Position 
     }
     p
 }
+
+/// Random weights on the slots a board can index (what a trained network has).
+fn with_random_weights<B: BitBoard>(mut net: NTupleNetwork<B>, seed: u64) -> NTupleNetwork<B> {
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+    for s in net.reachable_slots() {
+        net.weights[s as usize] = rng.gen_range(-0.05..0.05);
+    }
+    net
+}
+
+#[test]
+fn a_network_reads_a_board_alike_in_either_integer() {
+    // 8x7 fills every bit of a u64: the u128 network (cell by cell) must give exactly the
+    // slots, afterstates and values of the u64 one (bit extraction where the CPU has it).
+    let g = Geometry::new(8, 7).unwrap();
+    let narrow = with_random_weights(NTupleNetwork::new(g, NTupleLayout::default()).unwrap(), 4);
+    let wide = NTupleNetwork::from_data(g.widen(), narrow.data()).unwrap();
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(9);
+    let (mut common, mut after, mut wide_common, mut wide_after) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..200 {
+        let mut p = Position::new(g);
+        for _ in 0..rng.gen_range(0..40) {
+            let cols: Vec<usize> = p
+                .legal_columns()
+                .filter(|&c| !p.is_winning_move(c))
+                .collect();
+            if cols.is_empty() {
+                break;
+            }
+            p.play_col(cols[rng.gen_range(0..cols.len())]);
+        }
+        let w = p.widen();
+        assert_eq!(narrow.active(&p), wide.active(&w));
+        assert_eq!(narrow.value(&p), wide.value(&w));
+        narrow.afterstate_common(&p, &mut common);
+        wide.afterstate_common(&w, &mut wide_common);
+        for col in p.legal_columns() {
+            narrow.afterstate_into(&p, &common, col, &mut after);
+            wide.afterstate_into(&w, &wide_common, col, &mut wide_after);
+            assert_eq!(after, wide_after);
+            assert_eq!(after, wide.active(&w.after(col).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn a_network_for_a_board_past_64_bits_is_saved_and_read_back() {
+    let g = Geometry::<u128>::sized(9, 7).unwrap();
+    let layout = NTupleLayout {
+        tuples: 12,
+        cells: 6,
+        sets: 2,
+        seed: 3,
+    };
+    let net = with_random_weights(NTupleNetwork::new(g, layout).unwrap(), 5);
+    let dir = std::env::temp_dir().join(format!("c4-ntuple-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ntuple-9x7.bin");
+    crate::ml::model_file::save_ntuple(&path, &net, Default::default()).unwrap();
+    let back = crate::ml::model_file::load_ntuple_on(&path, g).unwrap();
+    assert_eq!(back.data(), net.data());
+    let p = Position::from_moves(g, "556647731928").unwrap();
+    assert_eq!(back.value(&p), net.value(&p));
+    assert_ne!(net.value(&p), 0.0);
+    // Read for another board: an error naming both.
+    let other = Geometry::<u128>::sized(8, 8).unwrap();
+    let err = crate::ml::model_file::load_ntuple_on(&path, other)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("9x7") && err.contains("8x8"), "{err}");
+    let err = crate::ml::model_file::load_ntuple(&path, Some(Geometry::STANDARD))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("9x7") && err.contains("7x6"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
