@@ -181,8 +181,10 @@ fn quoted(v: &str) -> String {
 pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<()> {
     let mut config = a.recipe()?;
     // The board first: a size out of range is the command line's to fix (exit 2).
-    let geom = Geometry::new(config.width, config.height)?;
-    if geom != Geometry::STANDARD && config.guided > 0.0 {
+    let wide = connect4_engine::game::needs_wide(config.width, config.height)?;
+    let geom: Geometry<u128> = Geometry::sized(config.width, config.height)?;
+    let reaches = geom.narrow().is_some_and(connect4_engine::solver::reaches);
+    if geom.narrow() != Some(Geometry::STANDARD) && config.guided > 0.0 {
         // Guided openings ask the solver for opening moves, which the 7x6 book answers at
         // once; on another board they cost a solve each (seconds on 7x5 and 6x6, forever
         // past them). They are off there unless the command line asks for them by name.
@@ -192,7 +194,7 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
             println!(
                 "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
             );
-        } else if !connect4_engine::solver::reaches(geom) {
+        } else if !reaches {
             bail!(
                 "--guided on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
                 connect4_engine::solver::REACHABLE_CELLS
@@ -205,8 +207,17 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
     }
     let (mut examples, mut notes) = (Vec::new(), Vec::new());
     if a.uci.is_some() || !a.supervised.is_empty() {
-        let sources =
-            connect4_learn::datasets::sources::gather(a.uci.as_deref(), &[], &a.supervised, geom)?;
+        let Some(narrow) = geom.narrow() else {
+            bail!(
+                "--uci and --supervised on {geom}: labelled positions are for boards of up to 64 bits; train by self-play there"
+            );
+        };
+        let sources = connect4_learn::datasets::sources::gather(
+            a.uci.as_deref(),
+            &[],
+            &a.supervised,
+            narrow,
+        )?;
         if let Some(e) = sources.uci_missing {
             bail!("{e}");
         }
@@ -218,7 +229,6 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
     let bars = crate::cli::Bars::new();
-    let probe = curve_probe(&a, geom, config.seed, &bars)?;
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
     if config.games > 0 && threads > config.lanes {
         // Lanes, not threads, are the recipe's parallelism: say so rather than leave cores idle
@@ -229,25 +239,65 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
             threads - config.lanes
         );
     }
+    let machine = Machine {
+        threads,
+        curve_every: a.curve_every,
+        keep_best: a.keep_best,
+        // The guided openings' solver reads the run's book (`--book`; the 12-ply one
+        // in the repository answers every opening by lookups).
+        guide: Guide::with_book(book),
+    };
+    let meta = TrainingMeta::new(crate::cli::command_line(), 0).data(notes);
+    if wide {
+        // Boards past 64 bits: the curve plays its match against `hard` (the hand-tuned
+        // weights read 64-bit features) and no perfect player (the solver does not reach).
+        let probe = if a.curve_positions == 0 {
+            None
+        } else {
+            if a.curve_perfect > 0 {
+                println!(
+                    "note: the curve on {geom} plays no perfect player (the solver does not reach its positions in time), only hard"
+                );
+            }
+            Some(CurveProbe::new(
+                geom,
+                "hard".parse()?,
+                a.curve_games,
+                config.seed,
+                Vec::new(),
+                &bars,
+            )?)
+        };
+        run_job(&a, config, &examples, probe.as_ref(), machine, meta, &bars)
+    } else {
+        let narrow = geom.narrow().expect("a board of at most 64 bits");
+        let probe = curve_probe(&a, narrow, config.seed, &bars)?;
+        run_job(&a, config, &examples, probe.as_ref(), machine, meta, &bars)
+    }
+}
+
+/// Trains the job on boards of `B`'s bitboards and prints its runs.
+fn run_job<B: connect4_engine::agents::AgentBoard>(
+    a: &NTupleArgs,
+    config: connect4_learn::train::ntuple::NTupleConfig,
+    examples: &[connect4_learn::datasets::Example],
+    probe: Option<&CurveProbe<B>>,
+    machine: Machine,
+    meta: TrainingMeta,
+    bars: &crate::cli::Bars,
+) -> Result<()> {
     let job = Job {
         config,
-        examples: &examples,
-        probe: probe.as_ref(),
-        machine: Machine {
-            threads,
-            curve_every: a.curve_every,
-            keep_best: a.keep_best,
-            // The guided openings' solver reads the run's book (`--book`; the 12-ply one
-            // in the repository answers every opening by lookups).
-            guide: Guide::with_book(book),
-        },
+        examples,
+        probe,
+        machine,
         checkpoint_every: a.checkpoint_every,
         resume: a.resume,
         runs: a.runs,
         out: a.out.clone(),
-        meta: TrainingMeta::new(crate::cli::command_line(), 0).data(notes),
+        meta,
     };
-    let outcome = train_job(&job, &bars, &mut |_, run| print_run(run, job.config.epochs))?;
+    let outcome = train_job(&job, bars, &mut |_, run| print_run(run, job.config.epochs))?;
     if outcome.runs.len() > 1 {
         let best = &outcome.runs[outcome.best];
         println!(

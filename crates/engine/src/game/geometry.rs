@@ -87,11 +87,17 @@ impl Geometry {
     /// The same board with `u128` bitboards (every 64-bit board is also a wide one): the
     /// bridge tests use to hold the wide code to the narrow one.
     pub fn widen(self) -> Geometry<u128> {
+        self.in_bits()
+    }
+
+    /// The same board in bitboards of any integer (a 64-bit board fits every one): what
+    /// code generic over the integer uses to read 64-bit data (labelled positions, books).
+    pub fn in_bits<B: BitBoard>(self) -> Geometry<B> {
         Geometry {
             width: self.width,
             height: self.height,
-            bottom: self.bottom as u128,
-            board: self.board as u128,
+            bottom: B::from_u64(self.bottom),
+            board: B::from_u64(self.board),
         }
     }
 }

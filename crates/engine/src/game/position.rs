@@ -78,11 +78,16 @@ impl Default for Position {
 impl Position {
     /// The same position in `u128` bitboards (see [`Geometry::widen`]).
     pub fn widen(&self) -> Position<u128> {
+        self.in_bits()
+    }
+
+    /// The same position in bitboards of any integer (see [`Geometry::in_bits`]).
+    pub fn in_bits<B: BitBoard>(&self) -> Position<B> {
         Position {
-            current: self.current as u128,
-            mask: self.mask as u128,
+            current: B::from_u64(self.current),
+            mask: B::from_u64(self.mask),
             moves: self.moves,
-            geom: self.geom.widen(),
+            geom: self.geom.in_bits(),
         }
     }
 }

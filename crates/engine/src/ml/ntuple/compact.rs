@@ -17,7 +17,7 @@
 //! per half) give any pattern's number.
 
 use super::{NTupleNetwork, STATES, reachable_patterns};
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 use std::collections::BTreeMap;
 
 /// A number no dense index reaches: what an impossible half maps to, so that reading it
@@ -43,7 +43,7 @@ pub struct Compact {
 
 impl Compact {
     /// The numbering of `net`'s reachable weights.
-    pub fn new(net: &NTupleNetwork) -> Self {
+    pub fn new<B: BitBoard>(net: &NTupleNetwork<B>) -> Self {
         let cells = net.layout.cells;
         let (low_cells, high_cells) = (cells / 2, cells - cells / 2);
         let low_bits = 2 * low_cells as u32;
@@ -127,10 +127,10 @@ impl Compact {
     /// the two changed cells numbered afresh.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn afterstate_into(
+    pub fn afterstate_into<B: BitBoard>(
         &self,
-        net: &NTupleNetwork,
-        pos: &Position,
+        net: &NTupleNetwork<B>,
+        pos: &Position<B>,
         common: &[u32],
         common_numbers: &[u32],
         col: usize,
@@ -142,7 +142,7 @@ impl Compact {
         numbers.extend_from_slice(common_numbers);
         let (stone, above) = net.changed_cells(pos, col);
         for bit in [stone, above] {
-            if bit != 0 {
+            if bit != B::ZERO {
                 for &(i, _) in &net.patches[bit.trailing_zeros() as usize] {
                     numbers[i as usize] = self.number(slots[i as usize]);
                 }
@@ -156,9 +156,9 @@ impl Compact {
     /// positions after the next move have in common read for the other
     /// ([`NTupleNetwork::afterstate_common`]): self-play carries it from move to move
     /// instead of numbering it afresh. With one shared set, a copy.
-    pub fn other_set(
+    pub fn other_set<B: BitBoard>(
         &self,
-        net: &NTupleNetwork,
+        net: &NTupleNetwork<B>,
         slots: &[u32],
         numbers: &[u32],
         slots_out: &mut Vec<u32>,

@@ -2,7 +2,7 @@
 //! checks.
 
 use super::error::NTupleTrainError;
-use connect4_engine::game::Geometry;
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::ml::ntuple::NTupleLayout;
 use serde::{Deserialize, Serialize};
 
@@ -195,9 +195,11 @@ impl std::ops::Deref for ValidNTupleConfig {
 }
 
 impl ValidNTupleConfig {
-    /// The board the recipe trains on (its `width` and `height`, checked).
-    pub fn geometry(&self) -> Geometry {
-        Geometry::new(self.0.width, self.0.height).expect("a valid recipe's board was checked")
+    /// The board the recipe trains on (its `width` and `height`, checked to fit 128 bits),
+    /// in bitboards of `B`: an error when the board does not fit them (a board past 64 bits
+    /// asked for in `u64`; [`connect4_engine::game::needs_wide`] says which to ask for).
+    pub fn geometry<B: BitBoard>(&self) -> Result<Geometry<B>, connect4_engine::game::GameError> {
+        Geometry::sized(self.0.width, self.0.height)
     }
 
     /// The settings, to change and validate again.
@@ -227,7 +229,7 @@ impl NTupleConfig {
     /// trainer takes.
     pub fn validate(self) -> Result<ValidNTupleConfig, NTupleTrainError> {
         self.check()?;
-        Geometry::new(self.width, self.height)?;
+        connect4_engine::game::needs_wide(self.width, self.height)?;
         Ok(ValidNTupleConfig(self))
     }
 

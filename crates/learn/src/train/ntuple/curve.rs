@@ -5,9 +5,9 @@
 
 use crate::arena::Side;
 use crate::arena::{Tournament, TournamentConfig, TournamentError, score_estimate, wilson};
-use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use connect4_engine::agents::{AgentBoard, AgentError, AgentFactory, AgentSpec, Resources, Turn};
 use connect4_engine::eval::NTupleEvaluator;
-use connect4_engine::game::{Geometry, Position};
+use connect4_engine::game::{BitBoard, Geometry, Position};
 use connect4_engine::ml::ntuple::NTupleNetwork;
 use connect4_engine::progress::{Progress, Quiet};
 use connect4_engine::search::SearchParams;
@@ -167,45 +167,46 @@ struct CachedSet {
 }
 
 /// A sampled benchmark position with each column's weak value for the side to move.
-struct Graded {
-    position: Position,
+struct Graded<B: BitBoard> {
+    position: Position<B>,
     columns: Vec<Option<i32>>,
 }
 
-/// What the curve measures, prepared once.
-pub struct CurveProbe {
-    geom: Geometry,
+/// What the curve measures, prepared once, on a board of any integer (`CurveProbe` alone:
+/// 64-bit boards; past 64 bits the perfect-player matches are not to be had).
+pub struct CurveProbe<B: AgentBoard = u64> {
+    geom: Geometry<B>,
     opponent: AgentSpec,
     games: usize,
     openings: usize,
     seed: u64,
-    sets: Vec<(String, Vec<Graded>)>,
+    sets: Vec<(String, Vec<Graded<B>>)>,
     /// The perfect-player matches: games per match and the eps of each second-player match
     /// (empty games: none).
     perfect_games: usize,
     perfect_eps: Vec<f64>,
     /// One perfect opponent per match, kept across measurements (their caches of solved
     /// positions stay warm).
-    perfect: Vec<(f64, AgentFactory)>,
+    perfect: Vec<(f64, AgentFactory<B>)>,
 }
 
-impl CurveProbe {
+impl<B: AgentBoard> CurveProbe<B> {
     /// A probe with a match of `games` games (two random opening plies, colours
     /// alternating) against `opponent`, and `sets` (name and positions) whose every column
     /// is weak-solved now, on rayon's threads.
     pub fn new(
-        geom: Geometry,
+        geom: Geometry<B>,
         opponent: AgentSpec,
         games: usize,
         seed: u64,
-        sets: Vec<(String, Vec<Position>)>,
+        sets: Vec<(String, Vec<Position<B>>)>,
         progress: &dyn Progress,
     ) -> Result<Self, CurveError> {
         let total = sets.iter().map(|(_, p)| p.len()).sum();
         progress.start("solving the curve's positions", total);
         let mut graded = Vec::new();
         for (name, positions) in sets {
-            let g: Result<Vec<Graded>, SolverError> = positions
+            let g: Result<Vec<Graded<B>>, SolverError> = positions
                 .into_par_iter()
                 .map_init(
                     || Solver::with_table_mib(geom, 32),
@@ -233,6 +234,107 @@ impl CurveProbe {
         })
     }
 
+    /// Adds the literature's matches to every measurement: `games` games from the empty
+    /// board as first player against `perfect:ties=random`, and as second against the same
+    /// player with each share `eps` of random safe moves (0 games: none).
+    pub fn with_perfect(mut self, games: usize, eps: &[f64]) -> Result<Self, CurveError> {
+        self.perfect_games = games;
+        self.perfect_eps = eps.to_vec();
+        self.perfect = if games > 0 {
+            perfect_opponents(self.geom, eps, self.seed)?
+        } else {
+            Vec::new()
+        };
+        Ok(self)
+    }
+
+    /// Measures `net` as a depth-1 agent.
+    pub fn measure(
+        &self,
+        net: &NTupleNetwork<B>,
+        part: &str,
+        games: usize,
+        seconds: f64,
+    ) -> Result<CurvePoint, CurveError> {
+        let eval = Arc::new(NTupleEvaluator::new(net.clone(), "trainee"));
+        let agent = AgentFactory::search("ntuple", self.geom, eval.clone(), SearchParams::depth(1));
+        // The literature's agent: depth 1 with the one-move rule alone.
+        let ruled = AgentFactory::search(
+            "ntuple-safe",
+            self.geom,
+            eval,
+            SearchParams {
+                safe: Some(true),
+                ..SearchParams::depth(1)
+            },
+        );
+        let vs_perfect = play_perfect(
+            self.geom,
+            &ruled,
+            &self.perfect,
+            self.perfect_games,
+            self.seed,
+        )?;
+        let mistakes = self
+            .sets
+            .iter()
+            .map(|(name, positions)| {
+                let errors: usize = positions
+                    .par_iter()
+                    .map(|g| {
+                        let mut a = agent.build(0).expect("in-memory agents build");
+                        let col = a.choose(&Turn::new(g.position));
+                        let best = g.columns.iter().flatten().max();
+                        usize::from(g.columns[col] < best.copied())
+                    })
+                    .sum();
+                (name.clone(), wilson(errors, positions.len()).value)
+            })
+            .collect();
+        let (score, low, high) = if self.games > 0 {
+            let t = Tournament::from_factories(
+                TournamentConfig {
+                    agents: Vec::new(),
+                    games: self.games,
+                    openings: self.openings,
+                    seed: connect4_engine::seed::derive_seed(
+                        self.seed,
+                        connect4_engine::seed::Stream::NTupleCurve,
+                        &[],
+                    ),
+                    jobs: rayon::current_num_threads().max(1),
+                    geometry: self.geom,
+                    side: Default::default(),
+                },
+                vec![
+                    agent,
+                    self.opponent.factory_on(self.geom, &Resources::default())?,
+                ],
+            )?;
+            let s = t.run(&Quiet)?;
+            let p = &s.pairings[0];
+            let mut points = vec![1.0; p.wins];
+            points.extend(std::iter::repeat_n(0.5, p.draws));
+            points.extend(std::iter::repeat_n(0.0, p.losses));
+            let e = score_estimate(&points);
+            (e.value, e.low, e.high)
+        } else {
+            (f64::NAN, f64::NAN, f64::NAN)
+        };
+        Ok(CurvePoint {
+            part: part.to_string(),
+            games,
+            seconds,
+            score,
+            score_low: low,
+            score_high: high,
+            mistakes,
+            vs_perfect,
+        })
+    }
+}
+
+impl CurveProbe {
     /// A probe over the first `per_set` positions of each benchmark set in `dir` (ours or
     /// Pons' files), with a match of `games` games against `handtuned:depth=5`. The solved
     /// columns are read from `read` (which may hold more positions per set than asked: the
@@ -313,112 +415,16 @@ impl CurveProbe {
         })?;
         Ok(probe)
     }
-
-    /// Adds the literature's matches to every measurement: `games` games from the empty
-    /// board as first player against `perfect:ties=random`, and as second against the same
-    /// player with each share `eps` of random safe moves (0 games: none).
-    pub fn with_perfect(mut self, games: usize, eps: &[f64]) -> Result<Self, CurveError> {
-        self.perfect_games = games;
-        self.perfect_eps = eps.to_vec();
-        self.perfect = if games > 0 {
-            perfect_opponents(self.geom, eps, self.seed)?
-        } else {
-            Vec::new()
-        };
-        Ok(self)
-    }
-
-    /// Measures `net` as a depth-1 agent.
-    pub fn measure(
-        &self,
-        net: &NTupleNetwork,
-        part: &str,
-        games: usize,
-        seconds: f64,
-    ) -> Result<CurvePoint, CurveError> {
-        let eval = Arc::new(NTupleEvaluator::new(net.clone(), "trainee"));
-        let agent = AgentFactory::search("ntuple", self.geom, eval.clone(), SearchParams::depth(1));
-        // The literature's agent: depth 1 with the one-move rule alone.
-        let ruled = AgentFactory::search(
-            "ntuple-safe",
-            self.geom,
-            eval,
-            SearchParams {
-                safe: Some(true),
-                ..SearchParams::depth(1)
-            },
-        );
-        let vs_perfect = play_perfect(
-            self.geom,
-            &ruled,
-            &self.perfect,
-            self.perfect_games,
-            self.seed,
-        )?;
-        let mistakes = self
-            .sets
-            .iter()
-            .map(|(name, positions)| {
-                let errors: usize = positions
-                    .par_iter()
-                    .map(|g| {
-                        let mut a = agent.build(0).expect("in-memory agents build");
-                        let col = a.choose(&Turn::new(g.position));
-                        let best = g.columns.iter().flatten().max();
-                        usize::from(g.columns[col] < best.copied())
-                    })
-                    .sum();
-                (name.clone(), wilson(errors, positions.len()).value)
-            })
-            .collect();
-        let (score, low, high) = if self.games > 0 {
-            let t = Tournament::from_factories(
-                TournamentConfig {
-                    agents: Vec::new(),
-                    games: self.games,
-                    openings: self.openings,
-                    seed: connect4_engine::seed::derive_seed(
-                        self.seed,
-                        connect4_engine::seed::Stream::NTupleCurve,
-                        &[],
-                    ),
-                    jobs: rayon::current_num_threads().max(1),
-                    geometry: self.geom,
-                    side: Default::default(),
-                },
-                vec![agent, self.opponent.factory(self.geom)?],
-            )?;
-            let s = t.run(&Quiet)?;
-            let p = &s.pairings[0];
-            let mut points = vec![1.0; p.wins];
-            points.extend(std::iter::repeat_n(0.5, p.draws));
-            points.extend(std::iter::repeat_n(0.0, p.losses));
-            let e = score_estimate(&points);
-            (e.value, e.low, e.high)
-        } else {
-            (f64::NAN, f64::NAN, f64::NAN)
-        };
-        Ok(CurvePoint {
-            part: part.to_string(),
-            games,
-            seconds,
-            score,
-            score_low: low,
-            score_high: high,
-            mistakes,
-            vs_perfect,
-        })
-    }
 }
 
 /// The literature's opponents: `perfect:ties=random` (eps 0, met as first player), then
 /// the same with each share `eps` of random safe moves (met as second player). Their
 /// factories keep the positions they solve, so later matches against them are faster.
-pub fn perfect_opponents(
-    geom: Geometry,
+pub fn perfect_opponents<B: AgentBoard>(
+    geom: Geometry<B>,
     eps: &[f64],
     seed: u64,
-) -> Result<Vec<(f64, AgentFactory)>, CurveError> {
+) -> Result<Vec<(f64, AgentFactory<B>)>, CurveError> {
     let seed =
         connect4_engine::seed::derive_seed(seed, connect4_engine::seed::Stream::NTupleCurve, &[7]);
     std::iter::once(&0.0)
@@ -426,17 +432,17 @@ pub fn perfect_opponents(
         .map(|&e| {
             let spec: AgentSpec =
                 format!("perfect:ties=random,eps={e},seed={seed},tt=32").parse()?;
-            Ok((e, spec.factory(geom)?))
+            Ok((e, spec.factory_on(geom, &Resources::default())?))
         })
         .collect()
 }
 
 /// `agent`'s matches of `games` games from the empty board against `opponents` (from
 /// [`perfect_opponents`]): as first player against the first, as second against the rest.
-pub fn play_perfect(
-    geom: Geometry,
-    agent: &AgentFactory,
-    opponents: &[(f64, AgentFactory)],
+pub fn play_perfect<B: AgentBoard>(
+    geom: Geometry<B>,
+    agent: &AgentFactory<B>,
+    opponents: &[(f64, AgentFactory<B>)],
     games: usize,
     seed: u64,
 ) -> Result<Vec<PerfectMatch>, CurveError> {

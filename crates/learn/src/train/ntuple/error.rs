@@ -43,6 +43,10 @@ pub enum NTupleTrainError {
         #[source]
         source: rayon::ThreadPoolBuildError,
     },
+    /// Guided openings asked for on a board past 64 bits, which the solver's pool (and its
+    /// reach from the empty board) does not cover.
+    #[error("guided openings on {0}: the solver does not answer openings there; set guided = 0")]
+    GuidedPast64Bits(String),
     /// The solver of the guided openings could not be had.
     #[error("the guided openings' solver: {0}")]
     Guide(#[source] connect4_engine::solver::SolverError),

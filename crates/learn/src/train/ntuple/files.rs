@@ -5,7 +5,7 @@ use super::curve::CurvePoint;
 use super::error::NTupleTrainError;
 use super::run::{Checkpoint, NTupleRun};
 use crate::arena::Side;
-use connect4_engine::game::Geometry;
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::ml::ntuple::NTupleNetwork;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -29,10 +29,10 @@ pub(super) fn save_checkpoint(
 
 /// The state in `path` of a run of `config` (`None`: no file); refused when another
 /// trainer, version or run wrote it, or its network does not fit the layout.
-pub(super) fn load_checkpoint(
+pub(super) fn load_checkpoint<B: BitBoard>(
     path: &std::path::Path,
     config: &NTupleConfig,
-    geom: Geometry,
+    geom: Geometry<B>,
 ) -> Result<Option<Checkpoint>, NTupleTrainError> {
     let Some(state): Option<Checkpoint> =
         crate::train::checkpoint::load(path, TRAINER, &config.to_toml())?
@@ -135,10 +135,10 @@ pub fn write_perfect_csv(
 
 /// Saves the network to `out` (with `meta`) and, beside it, its curve (`.curve.csv`, one
 /// row per point and set) and report (`.report.json`), each atomically; returns the paths.
-pub fn save_run(
+pub fn save_run<B: BitBoard>(
     out: &std::path::Path,
     config: &NTupleConfig,
-    run: &NTupleRun,
+    run: &NTupleRun<B>,
     meta: connect4_engine::io::model_format::TrainingMeta,
 ) -> Result<Vec<PathBuf>, connect4_engine::io::model_format::ModelFileError> {
     use connect4_engine::io::model_format::ModelFileError;

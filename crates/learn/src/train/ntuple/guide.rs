@@ -19,7 +19,7 @@
 use super::config::{GuidedSide, NTupleConfig};
 use super::lanes::Lane;
 use connect4_engine::agents::PerfectShared;
-use connect4_engine::game::{Geometry, Player, Position};
+use connect4_engine::game::{BitBoard, Geometry, Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork};
 use connect4_engine::seed::{Stream, derive_seed};
 use connect4_engine::solver::{SolverError, SolverPool};
@@ -65,6 +65,13 @@ impl Guide {
     pub(super) fn ready(&self, geom: Geometry) -> Result<(), SolverError> {
         self.0.solvers().lend(geom).map(drop)
     }
+
+    /// The optimal columns of `pos` (bit c for column c), on a board the solver's pool
+    /// holds (64 bits; runs on wider boards are never guided).
+    fn optimal_columns<B: BitBoard>(&self, pos: &Position<B>) -> Result<u16, ()> {
+        let narrow = pos.narrow().ok_or(())?;
+        self.0.optimal_columns(&narrow).map_err(drop)
+    }
 }
 
 /// Scratch slots for valuing the network's moves in an opening.
@@ -81,14 +88,14 @@ pub(super) struct Scratch {
 /// The share guided may fade over the run (`guided_final`).
 /// Returns false when the opening ended the game (nobody learns from it).
 #[allow(clippy::too_many_arguments)] // the lane's view of the network, as self-play's game has it
-pub(super) fn guided_opening(
+pub(super) fn guided_opening<B: BitBoard>(
     config: &NTupleConfig,
-    net: &NTupleNetwork,
+    net: &NTupleNetwork<B>,
     compact: &Compact,
     weights: &Lane,
     guide: &Guide,
     g: usize,
-    pos: &mut Position,
+    pos: &mut Position<B>,
     scratch: &mut Scratch,
 ) -> bool {
     scratch.moves.clear();
@@ -117,15 +124,15 @@ pub(super) fn guided_opening(
             let mask = if random {
                 let safe = pos.possible_non_losing_moves();
                 let safe_cols = (0..geom.width())
-                    .filter(|&c| safe & geom.column_mask(c) != 0)
+                    .filter(|&c| safe & geom.column_mask(c) != B::ZERO)
                     .fold(0u16, |m, c| m | 1 << c);
                 if safe_cols != 0 {
                     Ok(safe_cols)
                 } else {
-                    guide.0.optimal_columns(pos)
+                    guide.optimal_columns(pos)
                 }
             } else {
-                guide.0.optimal_columns(pos)
+                guide.optimal_columns(pos)
             };
             // The run checked before its first game that a solver can be lent; should the
             // machine refuse one later, the game starts here rather than stop the run.
@@ -149,11 +156,11 @@ pub(super) fn guided_opening(
 /// The network's move as self-play's greedy move makes it: a win at once if there is one,
 /// never a column that hands one over (while another is left), else the afterstate it
 /// values best for the side to move (the leftmost of equals).
-fn greedy(
-    net: &NTupleNetwork,
+fn greedy<B: BitBoard>(
+    net: &NTupleNetwork<B>,
     compact: &Compact,
     weights: &Lane,
-    pos: &Position,
+    pos: &Position<B>,
     s: &mut Scratch,
 ) -> usize {
     let geom = pos.geometry();
@@ -165,7 +172,7 @@ fn greedy(
     };
     let mut best = (usize::MAX, f32::NEG_INFINITY);
     for c in pos.legal_columns() {
-        if allowed & geom.column_mask(c) == 0 {
+        if allowed & geom.column_mask(c) == B::ZERO {
             continue;
         }
         let after = pos.after(c).expect("a legal column");

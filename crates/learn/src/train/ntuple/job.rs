@@ -11,19 +11,21 @@ use super::run::{Checkpointing, Machine};
 use super::trainer::train_ntuple;
 use crate::arena::Side;
 use crate::datasets::Example;
+use connect4_engine::agents::AgentBoard;
 use connect4_engine::io::beside;
 use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
 use connect4_engine::progress::Progress;
 use std::path::{Path, PathBuf};
 
-/// What to train and where to put it.
-pub struct Job<'a> {
+/// What to train and where to put it, on a board of any integer (`Job` alone: 64-bit
+/// boards; `Job<u128>` trains on boards past 64 bits).
+pub struct Job<'a, B: AgentBoard = u64> {
     /// The recipe (its seed is the first run's).
     pub config: NTupleConfig,
     /// Labelled positions for the supervised part (empty: self-play alone).
     pub examples: &'a [Example],
     /// The learning curve's measurements, if any.
-    pub probe: Option<&'a CurveProbe>,
+    pub probe: Option<&'a CurveProbe<B>>,
     /// Threads and curve cadence: they change nothing a run learns.
     pub machine: Machine,
     /// Save a checkpoint beside each run's file every K self-play games (0: never).
@@ -111,8 +113,8 @@ pub enum JobError {
 
 /// Trains and saves the job's runs; `done(k, run)` hears of each run as it is saved (the CLI
 /// prints its curve). A single run is saved straight to the job's file.
-pub fn train_job(
-    job: &Job,
+pub fn train_job<B: AgentBoard>(
+    job: &Job<B>,
     progress: &dyn Progress,
     done: &mut dyn FnMut(usize, &JobRun),
 ) -> Result<JobOutcome, JobError> {
@@ -159,8 +161,8 @@ pub fn train_job(
 }
 
 /// Trains one run of `config` and saves it to `path` with its curve and report.
-fn train_one(
-    job: &Job,
+fn train_one<B: AgentBoard>(
+    job: &Job<B>,
     config: &ValidNTupleConfig,
     path: &Path,
     progress: &dyn Progress,
@@ -267,7 +269,7 @@ mod tests {
     fn a_job_of_several_runs_saves_each_and_copies_the_pick() {
         let dir = std::env::temp_dir().join(format!("c4-ntuple-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let job = Job {
+        let job: Job = Job {
             config: tiny(),
             examples: &[],
             probe: None,
@@ -348,7 +350,7 @@ mod tests {
             best: kept_at(1, 0.92, &kept),
         };
         save_checkpoint(&beside(&out, ".checkpoint"), &state).unwrap();
-        let job = Job {
+        let job: Job = Job {
             config,
             examples: &[],
             probe: None,

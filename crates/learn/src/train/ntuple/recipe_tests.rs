@@ -168,17 +168,21 @@ fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
     let config = NTupleConfig::from_toml("width = 6\nheight = 5\n", "test").unwrap();
     let valid = config.clone().validate().unwrap();
     assert_eq!(
-        valid.geometry(),
+        valid.geometry::<u64>().unwrap(),
         connect4_engine::Geometry::new(6, 5).unwrap()
     );
     // The shipped recipe is the standard board; a recipe without the keys too.
     assert_eq!(
-        NTupleConfig::default().validate().unwrap().geometry(),
+        NTupleConfig::default()
+            .validate()
+            .unwrap()
+            .geometry::<u64>()
+            .unwrap(),
         connect4_engine::Geometry::STANDARD
     );
     assert!(config.to_toml().contains("width = 6\nheight = 5\n"));
     for (w, h, want) in [
-        (9, 7, "72 bits"),
+        (12, 10, "132 bits"),
         (0, 6, "at least 1"),
         (7, 0, "at least 1"),
     ] {

@@ -9,6 +9,7 @@ use super::lanes::{TailAverage, TclState};
 use super::self_play::SyncTimes;
 pub use crate::train::run_loop::Checkpointing;
 use crate::train::run_loop::KeepBest;
+use connect4_engine::game::BitBoard;
 use connect4_engine::ml::ntuple::{NTupleData, NTupleNetwork};
 use serde::{Deserialize, Serialize};
 
@@ -67,10 +68,10 @@ pub struct Checkpoint {
     pub best: KeepBest<Vec<f32>>,
 }
 
-/// The outcome of a run.
-pub struct NTupleRun {
+/// The outcome of a run, on a board of any integer (`NTupleRun` alone: 64-bit boards).
+pub struct NTupleRun<B: BitBoard = u64> {
     /// The trained network.
-    pub network: NTupleNetwork,
+    pub network: NTupleNetwork<B>,
     /// The learning curve.
     pub curve: Vec<CurvePoint>,
     /// Self-play games played.

@@ -26,7 +26,7 @@ use super::config::{Explore, LearnExplored, NTupleConfig};
 use super::error::Diverged;
 use super::guide::{Guide, Scratch, guided_opening};
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, TailAverage, Weights, combine};
-use connect4_engine::game::{Player, Position};
+use connect4_engine::game::{BitBoard, Geometry, Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
@@ -144,9 +144,9 @@ pub(super) fn round_of(config: &NTupleConfig, g: usize, to: usize) -> std::ops::
 /// round boundaries (or at the run's last game) gives the same weights however the run is
 /// cut into calls. Returns where the time went.
 #[allow(clippy::too_many_arguments)] // what a stretch of games needs, each used as it is
-pub(super) fn self_play(
+pub(super) fn self_play<B: BitBoard>(
     config: &NTupleConfig,
-    net: &NTupleNetwork,
+    net: &NTupleNetwork<B>,
     weights: &mut Weights,
     games: std::ops::Range<usize>,
     pool: &rayon::ThreadPool,
@@ -277,7 +277,10 @@ pub(super) fn self_play(
 
 /// The weights (dense numbers) of each position of one stone, with its move string: what a
 /// diverging run saturates first.
-fn one_stone_slots(net: &NTupleNetwork, compact: &Compact) -> Vec<(String, Vec<u32>)> {
+fn one_stone_slots<B: BitBoard>(
+    net: &NTupleNetwork<B>,
+    compact: &Compact,
+) -> Vec<(String, Vec<u32>)> {
     let geom = net.geometry();
     (0..geom.width())
         .map(|c| {
@@ -293,16 +296,16 @@ fn one_stone_slots(net: &NTupleNetwork, compact: &Compact) -> Vec<(String, Vec<u
 }
 
 /// The columns (bit c for column c) of which `cells` holds a cell.
-fn column_set(geom: connect4_engine::game::Geometry, cells: u64) -> u16 {
+fn column_set<B: BitBoard>(geom: Geometry<B>, cells: B) -> u16 {
     (0..geom.width())
-        .filter(|&c| cells & geom.column_mask(c) != 0)
+        .filter(|&c| cells & geom.column_mask(c) != B::ZERO)
         .fold(0, |s, c| s | 1 << c)
 }
 
 /// One self-play game, learning as it goes.
-pub(super) fn self_play_game(
+pub(super) fn self_play_game<B: BitBoard>(
     config: &NTupleConfig,
-    net: &NTupleNetwork,
+    net: &NTupleNetwork<B>,
     compact: &Compact,
     weights: &mut Lane,
     guide: &Guide,
@@ -385,7 +388,7 @@ pub(super) fn self_play_game(
         // network that lost 79 of 500 games as first player: the depth-1 agent compares
         // values, and a greedy choice among values of 1 must be made as it makes it.)
         for c in pos.legal_columns() {
-            let greedy_ok = !config.safe || allowed & geom.column_mask(c) != 0;
+            let greedy_ok = !config.safe || allowed & geom.column_mask(c) != B::ZERO;
             let needed = match explored {
                 Some(e) => c == e,
                 None => greedy_ok,

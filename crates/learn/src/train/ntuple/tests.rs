@@ -439,3 +439,62 @@ fn a_recipe_is_validated_once_into_the_type_the_trainer_takes() {
     assert_eq!((other.seed, other.layout), (9, small().layout));
     assert_eq!(other.into_inner().seed, 9);
 }
+
+#[test]
+fn self_play_learns_boards_past_64_bits_alike_on_any_thread_count() {
+    let q = connect4_engine::progress::Quiet;
+    let wide = |w: usize, h: usize, threads: usize| {
+        let config = NTupleConfig {
+            width: w,
+            height: h,
+            games: 400,
+            ..small()
+        }
+        .validate()
+        .unwrap();
+        let machine = Machine { threads, ..one() };
+        super::train_ntuple::<u128>(&config, &[], None, None, &machine, &q).unwrap()
+    };
+    // 8x7 fills a u64: trained in u128 bitboards it learns the 64-bit run's weights bit for
+    // bit (the u64 network reads patterns by bit extraction, the u128 one cell by cell).
+    let g = Geometry::new(8, 7).unwrap();
+    let narrow = train_ntuple(
+        &NTupleConfig {
+            games: 400,
+            ..small()
+        },
+        g,
+        &[],
+        None,
+        None,
+        &one(),
+        &q,
+    )
+    .unwrap();
+    assert_eq!(wide(8, 7, 1).network.data(), narrow.network.data());
+    // 8x8 and 9x7: the same network on 1, 2 and 8 threads, and one that learned.
+    for (w, h) in [(8, 8), (9, 7)] {
+        let one_thread = wide(w, h, 1);
+        assert!(one_thread.network.weights().iter().any(|&x| x != 0.0));
+        for threads in [2, 8] {
+            assert_eq!(
+                one_thread.network.data(),
+                wide(w, h, threads).network.data(),
+                "{w}x{h} on {threads} threads"
+            );
+        }
+    }
+    // A recipe past 64 bits asked for in u64 bitboards is an error naming the board.
+    let config = NTupleConfig {
+        width: 8,
+        height: 8,
+        ..small()
+    }
+    .validate()
+    .unwrap();
+    let err = super::train_ntuple::<u64>(&config, &[], None, None, &one(), &q)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("8x8") && err.contains("72 bits"), "{err}");
+}

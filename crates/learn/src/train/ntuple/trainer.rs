@@ -12,7 +12,8 @@ use super::run::{Checkpoint, Machine, NTupleRun};
 use super::self_play::{SyncTimes, round_of, self_play};
 use crate::datasets::Example;
 use crate::train::run_loop::{self, Cadence, Checkpointing, KeepBest, Trainer};
-use connect4_engine::game::Player;
+use connect4_engine::agents::AgentBoard;
+use connect4_engine::game::{BitBoard, Player};
 use connect4_engine::ml::ntuple::NTupleNetwork;
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
@@ -25,15 +26,18 @@ use std::time::Instant;
 /// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
 /// self-play games, in the configured order, measuring the curve with `probe` (none:
 /// no curve) as often as `machine` says, on the recipe's board.
-pub fn train_ntuple(
+///
+/// In bitboards of `B`: `u64` for boards of up to 64 bits, `u128` past them (see
+/// [`connect4_engine::game::needs_wide`]); a board that does not fit `B` is an error.
+pub fn train_ntuple<B: AgentBoard>(
     config: &ValidNTupleConfig,
     examples: &[Example],
-    probe: Option<&CurveProbe>,
+    probe: Option<&CurveProbe<B>>,
     checkpointing: Option<&Checkpointing>,
     machine: &Machine,
     progress: &dyn Progress,
-) -> Result<NTupleRun, NTupleTrainError> {
-    let geom = config.geometry();
+) -> Result<NTupleRun<B>, NTupleTrainError> {
+    let geom = config.geometry::<B>()?;
     if let Some(c) = checkpointing {
         c.check()?;
     }
@@ -56,7 +60,7 @@ pub fn train_ntuple(
         },
     };
     let mut net = NTupleNetwork::from_data(geom, state.network.clone())?;
-    let measure = |net: &NTupleNetwork, state: &mut Checkpoint, part: &str| {
+    let measure = |net: &NTupleNetwork<B>, state: &mut Checkpoint, part: &str| {
         measure_into(probe, net, state, part, progress)
     };
     if state.curve.is_empty() {
@@ -106,9 +110,9 @@ pub fn train_ntuple(
 }
 
 /// Measures `net` for the curve as part `part` (nothing without a probe) and says so.
-fn measure_into(
-    probe: Option<&CurveProbe>,
-    net: &NTupleNetwork,
+fn measure_into<B: AgentBoard>(
+    probe: Option<&CurveProbe<B>>,
+    net: &NTupleNetwork<B>,
     state: &mut Checkpoint,
     part: &str,
     progress: &dyn Progress,
@@ -123,25 +127,25 @@ fn measure_into(
 
 /// Self-play on the shared loop ([`run_loop`]): rounds of the recipe's lanes on the run's
 /// own threads, the curve measured and the best network kept as the machine says.
-struct SelfPlayPart<'a> {
+struct SelfPlayPart<'a, B: AgentBoard> {
     config: &'a NTupleConfig,
-    net: NTupleNetwork,
+    net: NTupleNetwork<B>,
     state: Checkpoint,
     shared: Weights,
     tail: TailAverage,
     pool: rayon::ThreadPool,
-    probe: Option<&'a CurveProbe>,
+    probe: Option<&'a CurveProbe<B>>,
     machine: &'a Machine,
     sync: SyncTimes,
     progress: &'a dyn Progress,
 }
 
-impl<'a> SelfPlayPart<'a> {
+impl<'a, B: AgentBoard> SelfPlayPart<'a, B> {
     fn start(
         config: &'a NTupleConfig,
-        net: NTupleNetwork,
+        net: NTupleNetwork<B>,
         state: Checkpoint,
-        probe: Option<&'a CurveProbe>,
+        probe: Option<&'a CurveProbe<B>>,
         machine: &'a Machine,
         progress: &'a dyn Progress,
     ) -> Result<Self, NTupleTrainError> {
@@ -153,9 +157,15 @@ impl<'a> SelfPlayPart<'a> {
             .build()
             .map_err(|source| NTupleTrainError::Threads { threads, source })?;
         if config.guided > 0.0 {
+            // The solver's pool holds 64-bit boards: wider ones are never guided (the CLI
+            // refuses --guided where the solver cannot answer from the empty board).
+            let narrow = net
+                .geometry()
+                .narrow()
+                .ok_or_else(|| NTupleTrainError::GuidedPast64Bits(net.geometry().to_string()))?;
             machine
                 .guide
-                .ready(net.geometry())
+                .ready(narrow)
                 .map_err(NTupleTrainError::Guide)?;
         }
         Ok(SelfPlayPart {
@@ -177,7 +187,7 @@ impl<'a> SelfPlayPart<'a> {
     fn run(
         mut self,
         checkpointing: Option<&Checkpointing>,
-    ) -> Result<(NTupleNetwork, Checkpoint, SyncTimes), NTupleTrainError> {
+    ) -> Result<(NTupleNetwork<B>, Checkpoint, SyncTimes), NTupleTrainError> {
         let cadence = Cadence {
             measure_every: self.machine.curve_every,
             measure_at_end: true,
@@ -197,7 +207,7 @@ impl<'a> SelfPlayPart<'a> {
 
     /// The network the run would hand over if it stopped now: the tail average once it has
     /// a snapshot, else the weights as they are.
-    fn handed(&self) -> NTupleNetwork {
+    fn handed(&self) -> NTupleNetwork<B> {
         let mut out = self.net.clone();
         if self.tail.count > 0 {
             out.weights_mut().copy_from_slice(&self.tail.mean);
@@ -206,7 +216,7 @@ impl<'a> SelfPlayPart<'a> {
     }
 }
 
-impl Trainer for SelfPlayPart<'_> {
+impl<B: AgentBoard> Trainer for SelfPlayPart<'_, B> {
     type Stop = std::convert::Infallible;
     type Error = NTupleTrainError;
 
@@ -272,9 +282,9 @@ impl Trainer for SelfPlayPart<'_> {
 }
 
 /// The supervised part: `epochs` shuffled passes of the LMS rule over `examples`.
-fn supervised(
+fn supervised<B: BitBoard>(
     config: &NTupleConfig,
-    net: &mut NTupleNetwork,
+    net: &mut NTupleNetwork<B>,
     examples: &[Example],
     state: &mut Checkpoint,
     progress: &dyn Progress,
@@ -290,7 +300,7 @@ fn supervised(
         for chunk in order.chunks(4096) {
             for &i in chunk {
                 let e = &examples[i];
-                net.active_into(&e.position, &mut active);
+                net.active_into(&e.position.in_bits(), &mut active);
                 net.learn(&active, target(e, config.target), config.supervised_rate);
             }
             progress.advance(chunk.len());

@@ -2,6 +2,7 @@
 //! accumulators and the tail average.
 
 use crate::train::ntuple::config::Rule;
+use connect4_engine::game::BitBoard;
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use serde::{Deserialize, Serialize};
 
@@ -35,8 +36,8 @@ pub(in crate::train::ntuple) type TclState = (Vec<f32>, Vec<f32>);
 
 impl Weights {
     /// The weights of `net`, with TCL accumulators for `rule` (from `tcl` if resuming).
-    pub(in crate::train::ntuple) fn new(
-        net: &NTupleNetwork,
+    pub(in crate::train::ntuple) fn new<B: BitBoard>(
+        net: &NTupleNetwork<B>,
         rule: Rule,
         tcl: Option<&TclState>,
     ) -> Self {
@@ -57,12 +58,15 @@ impl Weights {
     }
 
     /// Copies the weights into `net` (the ones no board indexes keep their values).
-    pub(in crate::train::ntuple) fn copy_into(&self, net: &mut NTupleNetwork) {
+    pub(in crate::train::ntuple) fn copy_into<B: BitBoard>(&self, net: &mut NTupleNetwork<B>) {
         self.compact.scatter(&self.weights, net.weights_mut());
     }
 
     /// The TCL accumulators, for a checkpoint.
-    pub(in crate::train::ntuple) fn tcl_state(&self, net: &NTupleNetwork) -> Option<TclState> {
+    pub(in crate::train::ntuple) fn tcl_state<B: BitBoard>(
+        &self,
+        net: &NTupleNetwork<B>,
+    ) -> Option<TclState> {
         self.tcl.as_ref().map(|(s, a)| {
             let full = |dense: &[f32]| {
                 let mut v = vec![0.0; net.len()];
