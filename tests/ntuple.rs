@@ -436,8 +436,8 @@ fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
         "{}",
         both(&o)
     );
-    // A board past 64 bits, or without a column, is refused before anything is written.
-    for (w, h, want) in [("9", "7", "64"), ("0", "6", "at least 1")] {
+    // A board past 128 bits, or without a column, is refused before anything is written.
+    for (w, h, want) in [("12", "10", "at most 128"), ("0", "6", "at least 1")] {
         let bad = d.join("bad.bin");
         let o = c4(&[
             "train",
@@ -455,6 +455,110 @@ fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
         assert!(both(&o).contains(want), "{w}x{h}: {}", both(&o));
         assert!(!bad.exists());
     }
+}
+
+#[test]
+fn a_network_trains_on_boards_past_64_bits_and_plays_there() {
+    let d = temp_dir("ntuple-wide");
+    let out = d.join("models").join("ntuple-8x8.bin");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let train = |threads: &str| {
+        let args = [
+            "train",
+            "ntuple",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--games",
+            "400",
+            "--tuples",
+            "10",
+            "--cells",
+            "5",
+            "--lanes",
+            "2",
+            "--lane-games",
+            "100",
+            "--curve-every",
+            "400",
+            "--curve-games",
+            "4",
+            "--threads",
+            threads,
+            "--out",
+            s(&out),
+        ];
+        let text = ok(&c4(&args), "train ntuple on 8x8");
+        assert!(text.contains("400 self-play games"), "{text}");
+        // The curve's match there is against hard (no perfect player, no 64-bit weights).
+        assert!(text.contains("only hard"), "{text}");
+        let g = connect4_engine::Geometry::<u128>::sized(8, 8).unwrap();
+        let net = connect4_engine::ml::model_file::load_ntuple_on(&out, g).unwrap();
+        net.weights().to_vec()
+    };
+    // The file records its command line: the weights are what must agree.
+    assert_eq!(train("1"), train("8"), "the same network on 1 and 8 threads");
+    let recipe = ok(
+        &c4(&["train", "ntuple", "--recipe", s(&out), "--print-recipe"]),
+        "print recipe",
+    );
+    assert!(recipe.contains("width = 8\nheight = 8\n"), "{recipe}");
+    // `ntuple` finds models/ntuple-8x8.bin from the folder that holds it and plays 8x8.
+    let games = common::c4_in(
+        &d,
+        &[
+            "tournament",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--agents",
+            "ntuple:depth=1,safe=true",
+            "random",
+            "--games",
+            "2",
+            "--out",
+            "t",
+        ],
+    );
+    ok(&games, "tournament with the 8x8 network");
+    // The 8x8 network named on 9x7: an error naming both boards.
+    let o = c4(&[
+        "tournament",
+        "--width",
+        "9",
+        "--height",
+        "7",
+        "--agents",
+        &format!("ntuple:{},depth=1", s(&out)),
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        both(&o).contains("8x8") && both(&o).contains("9x7"),
+        "{}",
+        both(&o)
+    );
+    // Labelled data are 64-bit positions: refused on 8x8, nothing written.
+    let bad = d.join("bad.bin");
+    let o = c4(&[
+        "train",
+        "ntuple",
+        "--width",
+        "8",
+        "--height",
+        "8",
+        "--uci",
+        "data/uci/connect-4.data",
+        "--out",
+        s(&bad),
+    ]);
+    assert!(!o.status.success());
+    assert!(both(&o).contains("64 bits"), "{}", both(&o));
+    assert!(!bad.exists());
 }
 
 #[test]
