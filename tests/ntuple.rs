@@ -498,7 +498,11 @@ fn a_network_trains_on_boards_past_64_bits_and_plays_there() {
         net.weights().to_vec()
     };
     // The file records its command line: the weights are what must agree.
-    assert_eq!(train("1"), train("8"), "the same network on 1 and 8 threads");
+    assert_eq!(
+        train("1"),
+        train("8"),
+        "the same network on 1 and 8 threads"
+    );
     let recipe = ok(
         &c4(&["train", "ntuple", "--recipe", s(&out), "--print-recipe"]),
         "print recipe",
