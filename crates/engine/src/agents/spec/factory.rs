@@ -139,10 +139,10 @@ impl AgentSpec {
     /// use connect4_engine::agents::{AgentSpec, Resources, Turn};
     /// use connect4_engine::{Geometry, Position};
     /// let g = Geometry::<u128>::sized(8, 8).unwrap();
-    /// let hard = AgentSpec::parse("hard").unwrap().factory_on(g, &Resources::default()).unwrap();
+    /// let hard = "hard".parse::<AgentSpec>().unwrap().factory_on(g, &Resources::default()).unwrap();
     /// let col = hard.build(1).unwrap().choose(&Turn::new(Position::new(g)));
     /// assert!(col < 8);
-    /// let err = AgentSpec::parse("perfect").unwrap().factory_on(g, &Resources::default());
+    /// let err = "perfect".parse::<AgentSpec>().unwrap().factory_on(g, &Resources::default());
     /// assert!(err.err().unwrap().to_string().contains("8x8"));
     /// ```
     pub fn factory_on<B: AgentBoard>(
