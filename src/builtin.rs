@@ -19,6 +19,9 @@ pub(crate) const MODELS: &[(&str, &[u8])] = &[
     ("ntuple-6x7.bin", include_bytes!("../models/ntuple-6x7.bin")),
     ("ntuple-8x7.bin", include_bytes!("../models/ntuple-8x7.bin")),
     ("ntuple-9x6.bin", include_bytes!("../models/ntuple-9x6.bin")),
+    // Past 64 bits: played in 128-bit bitboards.
+    ("ntuple-8x8.bin", include_bytes!("../models/ntuple-8x8.bin")),
+    ("ntuple-9x7.bin", include_bytes!("../models/ntuple-9x7.bin")),
 ];
 
 /// The shipped ladder (`models/ladder.json`): the Elo of the page's presets.

@@ -353,13 +353,11 @@ fn a_narrow_board_in_wide_bitboards_plays_the_same_games() {
 }
 
 #[test]
-fn agents_that_need_64_bit_tables_or_models_are_refused_past_64_bits() {
+fn agents_that_need_64_bit_books_or_models_are_refused_past_64_bits() {
     use connect4_engine::agents::Resources;
     let g = Geometry::<u128>::sized(8, 8).unwrap();
     for s in [
         "perfect",
-        "level:elo=1500",
-        "adaptive",
         "gbt",
         "handtuned",
         "ntuple:models/ntuple.bin",
@@ -385,4 +383,80 @@ fn agents_that_need_64_bit_tables_or_models_are_refused_past_64_bits() {
         .unwrap()
         .choose(&Turn::new(Position::new(g)));
     assert!(col < 8);
+}
+
+#[test]
+fn the_dial_and_the_adaptive_agent_play_past_64_bits() {
+    // On 8x8 they judge moves with a wide solver late in the game and the board's network
+    // before it. `ms=0` leaves the network alone (every judgement the same on any machine).
+    use connect4_engine::agents::Resources;
+    let g = Geometry::<u128>::sized(8, 8).unwrap();
+    let agents = [
+        "random",
+        "level:skill=1,ms=0",
+        "level:skill=0.3,ms=0",
+        "adaptive:ms=0",
+    ];
+    let run = || {
+        Tournament::on_board(
+            TournamentConfig {
+                games: 4,
+                ..wide_config(&agents, g, 1)
+            },
+            &Resources::default(),
+        )
+        .unwrap()
+        .run(&connect4_engine::progress::Quiet)
+        .unwrap()
+    };
+    let one = run();
+    assert_eq!(one.rows.len(), 24);
+    for r in &one.rows {
+        let p = Position::from_moves(g, &r.moves).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        assert_ne!(
+            p.outcome(),
+            connect4_engine::game::Outcome::Ongoing,
+            "{r:?}"
+        );
+    }
+    let score = |a: &str| one.elo.iter().find(|e| e.agent == a).unwrap().score_pct;
+    // The dial at skill 1 (the network's best move) beats random every game.
+    let top = one
+        .pairings
+        .iter()
+        .find(|p| p.agent == "random" && p.opponent == "level:skill=1,ms=0")
+        .unwrap();
+    assert_eq!(top.losses, 4, "{top:?}");
+    assert!(
+        score("level:skill=1,ms=0") > score("random"),
+        "{:?}",
+        one.elo
+    );
+    assert_eq!(
+        one.rows.iter().map(|r| &r.moves).collect::<Vec<_>>(),
+        run().rows.iter().map(|r| &r.moves).collect::<Vec<_>>(),
+        "the same games again"
+    );
+    // The adaptive agent's estimate moves with what it sees: after losing games to a
+    // player it rates that player above where it started.
+    let factory = spec("adaptive:ms=0")
+        .factory_on(g, &Resources::default())
+        .unwrap();
+    let mut adaptive = factory
+        .build_adaptive(0, connect4_engine::agents::AdaptiveState::new(1400.0))
+        .unwrap();
+    let start = adaptive.estimate();
+    // The opponent (x) builds the bottom row while the agent (o) plays column 8: x wins.
+    let cols = [0, 7, 1, 7, 2, 7, 3];
+    adaptive.replay(
+        Position::new(g),
+        &cols,
+        connect4_engine::game::Player::Second,
+    );
+    assert_eq!(adaptive.history().len(), 1);
+    assert!(
+        adaptive.estimate() > start,
+        "{} after {start}",
+        adaptive.estimate()
+    );
 }

@@ -326,6 +326,58 @@ fn move_plays_legal_columns_and_refuses_bad_requests() {
     let (s, e) = get(addr, "/api/review?moves=1d&width=12&height=4");
     assert_eq!(s, 400, "{e}");
     assert!(error_of(&e).contains("column 13"), "{e}");
+    // Boards past 64 bits (128-bit bitboards): x has columns 1-3 of the bottom row and o
+    // three in column 5; every searcher takes the win at column 4, the dial and the adaptive
+    // agent (with the board's network) play a legal column, and the review grades the game.
+    for (agent, wins) in [
+        ("hard", true),
+        ("mcts:sims=200", true),
+        ("ntuple:depth=1,safe=true", true),
+        ("level:elo=1500", false),
+        ("adaptive", false),
+    ] {
+        let body = format!(r#"{{"agent": "{agent}", "moves": "152535", "width": 8, "height": 8}}"#);
+        let (s, m) = post(addr, "/api/move", &body);
+        assert_eq!(s, 200, "{agent}: {m}");
+        let col = m["column"].as_u64().unwrap();
+        assert!((1..=8).contains(&col), "{agent}: {m}");
+        assert_eq!(m["moves"], format!("152535{col}"), "{agent}: {m}");
+        if wins {
+            assert_eq!(col, 4, "{agent}: {m}");
+        }
+        if agent == "adaptive" {
+            assert!(m["adaptive"]["estimate"].as_f64().is_some(), "{m}");
+        }
+    }
+    let (s, m) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "perfect", "moves": "", "width": 9, "height": 7}"#,
+    );
+    assert_eq!(s, 400, "{m}");
+    assert!(error_of(&m).contains("9x7"), "{m}");
+    let (s, a) = post(
+        addr,
+        "/api/adaptive",
+        r#"{"agent": "adaptive", "moves": "1525354", "side": "o", "width": 8, "height": 8}"#,
+    );
+    assert_eq!(s, 200, "{a}");
+    assert_eq!(
+        (&a["finished"], &a["games"]),
+        (&serde_json::json!(true), &serde_json::json!(1)),
+        "{a}"
+    );
+    // The review grades the late moves of the CLI test's 8x8 game exactly (the early ones
+    // are unknown when the time runs out before the solver reaches them).
+    let game = "637122614117422267122177141635748278646744846688";
+    let (s, r) = get(
+        addr,
+        &format!("/api/review?moves={game}&width=8&height=8&ms=2000"),
+    );
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["reviews"].as_array().unwrap().len(), 48, "{r}");
+    assert_eq!(r["reviews"][47]["column"], 8, "{r}");
+    assert_ne!(r["reviews"][47]["grade"], "unknown", "{r}");
 
     let long = format!(r#"{{"agent": "easy", "moves": "{}"}}"#, "1".repeat(40_000));
     // Long enough to fill the socket's buffers: the answer must still arrive (no broken pipe).

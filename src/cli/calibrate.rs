@@ -3,8 +3,9 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_engine::agents::Resources;
 use connect4_engine::agents::level::Anchor;
+use connect4_engine::agents::{AgentBoard, Resources};
+use connect4_engine::game::Geometry;
 use connect4_engine::io::{write_csv_atomic, write_json_atomic};
 use connect4_engine::progress::Progress;
 use connect4_learn::arena::{CalibrateConfig, CalibrateReport, calibrate};
@@ -62,8 +63,22 @@ pub struct CalibrateArgs {
     board: super::BoardArgs,
 }
 
-pub fn run(mut a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
-    let geom = a.board.geometry()?;
+pub fn run(a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        run_on(a, geom, book)
+    } else {
+        let geom = a.board.geometry()?;
+        run_on(a, geom, book)
+    }
+}
+
+/// `c4 calibrate` on a board of the integer `B` (`u128` past 64 bits).
+fn run_on<B: AgentBoard>(
+    mut a: CalibrateArgs,
+    geom: Geometry<B>,
+    book: super::BookChoice,
+) -> Result<()> {
     if let Some(bad) = a.skills.iter().find(|s| !(0.0..=1.0).contains(*s)) {
         bail!("--skills: {bad} is not a skill from 0 to 1");
     }
@@ -80,7 +95,7 @@ pub fn run(mut a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
         let text = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
         anchors(&text).context("the 7x6 ladder")
     };
-    let anchors = if geom == connect4_engine::Geometry::STANDARD {
+    let anchors = if geom.narrow() == Some(Geometry::STANDARD) {
         let ladder = match &a.ladder {
             Some(p) => std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read the ladder {}", p.display()))?,
@@ -151,9 +166,9 @@ pub fn run(mut a: CalibrateArgs, book: super::BookChoice) -> Result<()> {
     Ok(())
 }
 
-fn check(
+fn check<B: AgentBoard>(
     a: &CalibrateArgs,
-    cfg: &CalibrateConfig,
+    cfg: &CalibrateConfig<B>,
     resources: &Resources,
     bars: &super::Bars,
 ) -> Result<()> {
@@ -200,15 +215,15 @@ fn check(
 }
 
 /// Plays the ladder tournament of board `geom` and writes its summary to `path`.
-fn make_ladder(
+fn make_ladder<B: AgentBoard>(
     a: &CalibrateArgs,
-    geom: connect4_engine::Geometry,
+    geom: Geometry<B>,
     path: &std::path::Path,
     resources: &Resources,
     bars: &super::Bars,
 ) -> Result<()> {
     let net: connect4_engine::agents::AgentSpec = "ntuple:depth=1,safe=true".parse()?;
-    let has_network = net.factory_in(geom, resources).is_ok();
+    let has_network = net.factory_on(geom, resources).is_ok();
     let agents = connect4_learn::arena::board_ladder_agents(geom, has_network)
         .iter()
         .map(|s| super::parse_agent(s))
@@ -219,7 +234,7 @@ fn make_ladder(
         a.ladder_games,
         path.display()
     );
-    let t = connect4_learn::arena::Tournament::with_book(
+    let t = connect4_learn::arena::Tournament::on_board(
         connect4_learn::arena::TournamentConfig {
             agents,
             games: a.ladder_games,
@@ -229,7 +244,7 @@ fn make_ladder(
             geometry: geom,
             side: Default::default(),
         },
-        resources.book.clone(),
+        resources,
     )?;
     bars.start("ladder games", t.total_games());
     let summary = t.run(bars)?;

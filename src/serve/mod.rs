@@ -179,7 +179,10 @@ impl AppState {
     }
 
     /// A pooled solver for `geom` (a new one if none is free), back in the pool when dropped.
-    fn lend_solver(&self, geom: connect4_engine::Geometry) -> Result<PooledSolver, ApiError> {
+    fn lend_solver<B: connect4_engine::solver::PoolBoard>(
+        &self,
+        geom: connect4_engine::Geometry<B>,
+    ) -> Result<PooledSolver<B>, ApiError> {
         self.solvers
             .lend(geom)
             .map_err(|e| ApiError::Internal(e.to_string()))

@@ -4,9 +4,9 @@ use super::Shared;
 use super::error::{ApiError, ApiResult};
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
-use connect4_engine::agents::{AgentFactory, AgentKind, AgentSpec};
-use connect4_engine::answers::{MoveAnswer, PlayError};
-use connect4_engine::game::{Geometry, Player};
+use connect4_engine::agents::{AgentBoard, AgentFactory, AgentKind, AgentSpec};
+use connect4_engine::answers::{MoveAnswer, PlayError, wide_position_of};
+use connect4_engine::game::{Geometry, Player, Position};
 use connect4_engine::solver::SolverPool;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -16,23 +16,33 @@ use std::sync::{Arc, Mutex};
 /// Factories kept (each may hold a loaded model).
 const CACHE_SIZE: usize = 64;
 
+/// A cached factory: an `AgentFactory<B>` of the integer its board takes (a board's size
+/// fixes it, so the key's size tells which one to read back).
+type AnyFactory = Arc<dyn std::any::Any + Send + Sync>;
+
 /// Agent factories by spec and board, so model files load once, not per move.
 #[derive(Default)]
-pub(super) struct AgentCache(Mutex<HashMap<(String, usize, usize), AgentFactory>>);
+pub(super) struct AgentCache(Mutex<HashMap<(String, usize, usize), AnyFactory>>);
 
 impl AgentCache {
-    fn get(
+    fn get<B: AgentBoard>(
         &self,
         spec: &AgentSpec,
-        geom: Geometry,
+        geom: Geometry<B>,
         resources: &connect4_engine::agents::Resources,
         solvers: &Arc<SolverPool>,
-    ) -> Result<AgentFactory, ApiError> {
+    ) -> Result<AgentFactory<B>, ApiError> {
         let key = (spec.to_string(), geom.width(), geom.height());
-        if let Some(f) = self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(f.clone());
+        let cached = self
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+            .and_then(|f| f.downcast_ref::<AgentFactory<B>>().cloned());
+        if let Some(f) = cached {
+            return Ok(f);
         }
-        let factory = spec.factory_in(geom, resources).map_err(ApiError::bad)?;
+        let factory = spec.factory_on(geom, resources).map_err(ApiError::bad)?;
         if matches!(spec.kind(), AgentKind::Perfect(_)) {
             // A perfect agent takes the server's solvers (their book, their warm tables); its
             // cache of optimal columns lives for one move, so requests pile nothing up.
@@ -42,7 +52,7 @@ impl AgentCache {
         if map.len() >= CACHE_SIZE {
             map.clear();
         }
-        map.insert(key, factory.clone());
+        map.insert(key, Arc::new(factory.clone()));
         Ok(factory)
     }
 }
@@ -117,7 +127,21 @@ pub(super) async fn play_move(
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> ApiResult<Json<MoveWithEstimate>> {
     let Json(req) = body?;
+    if let Some(pos) =
+        wide_position_of(&req.moves, req.width, req.height).map_err(ApiError::BadRequest)?
+    {
+        return move_on(state, req, pos).await;
+    }
     let pos = super::position_of(&req.moves, req.width, req.height)?;
+    move_on(state, req, pos).await
+}
+
+/// `/api/move` on a board of the integer `B` (`u128` past 64 bits).
+async fn move_on<B: AgentBoard>(
+    state: Shared,
+    req: MoveRequest,
+    pos: Position<B>,
+) -> ApiResult<Json<MoveWithEstimate>> {
     let spec = parse_spec(&req.agent, &state.config.models, state.config.move_limit)?;
     let factory = state
         .agents
@@ -150,7 +174,21 @@ pub(super) async fn adaptive(
     body: Result<Json<AdaptiveRequest>, JsonRejection>,
 ) -> ApiResult<Json<connect4_engine::answers::AdaptiveAnswer>> {
     let Json(req) = body?;
+    if let Some(pos) =
+        wide_position_of(&req.moves, req.width, req.height).map_err(ApiError::BadRequest)?
+    {
+        return adaptive_on(state, req, pos).await;
+    }
     let pos = super::position_of(&req.moves, req.width, req.height)?;
+    adaptive_on(state, req, pos).await
+}
+
+/// `/api/adaptive` on a board of the integer `B`.
+async fn adaptive_on<B: AgentBoard>(
+    state: Shared,
+    req: AdaptiveRequest,
+    pos: Position<B>,
+) -> ApiResult<Json<connect4_engine::answers::AdaptiveAnswer>> {
     let side = match req.side.as_str() {
         "x" | "first" => Player::First,
         "o" | "second" => Player::Second,

@@ -6,7 +6,9 @@ use super::error::{ApiError, ApiResult};
 use super::{Shared, position_of};
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
-use connect4_engine::answers::ReviewAnswer;
+use connect4_engine::answers::{ReviewAnswer, wide_position_of};
+use connect4_engine::game::Position;
+use connect4_engine::solver::PoolBoard;
 use connect4_engine::solver::review::review;
 use serde::Deserialize;
 use std::time::{Duration, Instant};
@@ -27,7 +29,21 @@ pub(super) async fn review_game(
     query: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let Query(q) = query?;
+    if let Some(end) =
+        wide_position_of(&q.moves, q.width, q.height).map_err(ApiError::BadRequest)?
+    {
+        return review_on(state, q, end).await;
+    }
     let end = position_of(&q.moves, q.width, q.height)?;
+    review_on(state, q, end).await
+}
+
+/// `/api/review` on a board of the integer `B` (`u128` past 64 bits).
+async fn review_on<B: PoolBoard>(
+    state: Shared,
+    q: ReviewQuery,
+    end: Position<B>,
+) -> ApiResult<Json<serde_json::Value>> {
     let geom = end.geometry();
     let text = q.moves.trim();
     let text = if text == "-" { "" } else { text };
@@ -41,11 +57,7 @@ pub(super) async fn review_game(
         .heavy(limit, move |st, stop| {
             let mut solver = st.lend_solver(geom)?;
             solver.set_interrupt(Some(stop.clone()));
-            Ok::<_, ApiError>(review(
-                &mut solver,
-                &connect4_engine::Position::new(geom),
-                &moves,
-            ))
+            Ok::<_, ApiError>(review(&mut solver, &Position::new(geom), &moves))
         })
         .await?;
     let body = ReviewAnswer::new(text, geom, out?, start.elapsed().as_secs_f64() * 1e3);

@@ -25,7 +25,7 @@
 pub mod ffi;
 
 use connect4_engine::Interrupt;
-use connect4_engine::agents::{AgentSpec, Resources};
+use connect4_engine::agents::{AgentBoard, AgentSpec, Resources};
 use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, ReviewAnswer};
 use connect4_engine::clock::Instant;
 use connect4_engine::game::{BitBoard, Geometry, Outcome, Player, Position};
@@ -233,6 +233,14 @@ impl Engine {
 
     /// Every move of a game graded against the solver's.
     fn op_review(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        if let Some(end) = answers::wide_position_of(&r.moves, r.width, r.height)? {
+            let mut solver = Self::wide_solver(end.geometry(), limit)?;
+            return to_json(serde_json::to_value(ReviewAnswer::solve(
+                &mut solver,
+                &end,
+                &r.moves,
+            )));
+        }
         let end = answers::position_of(&r.moves, r.width, r.height)?;
         let mut solver = self.solver(end.geometry(), limit)?;
         to_json(serde_json::to_value(ReviewAnswer::solve(
@@ -244,10 +252,23 @@ impl Engine {
 
     /// An agent's move (the adaptive agent's with its estimate).
     fn op_move(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
+            return self.move_on(r, pos, limit);
+        }
         let pos = answers::position_of(&r.moves, r.width, r.height)?;
+        self.move_on(r, pos, limit)
+    }
+
+    /// [`Engine::op_move`] on a board of the integer `B`.
+    fn move_on<B: AgentBoard>(
+        &self,
+        r: &Request,
+        pos: Position<B>,
+        limit: Duration,
+    ) -> Result<Value, String> {
         let spec = self.spec(r.agent.as_deref())?;
         let factory = spec
-            .factory_in(pos.geometry(), &self.resources)
+            .factory_on(pos.geometry(), &self.resources)
             .map_err(|e| e.to_string())?
             .with_solvers(Arc::clone(&self.solvers));
         let stop = Interrupt::after(limit);
@@ -263,7 +284,20 @@ impl Engine {
 
     /// The adaptive agent's estimate after a game, and the state to keep.
     fn op_adaptive(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+        if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
+            return self.adaptive_on(r, pos, limit);
+        }
         let pos = answers::position_of(&r.moves, r.width, r.height)?;
+        self.adaptive_on(r, pos, limit)
+    }
+
+    /// [`Engine::op_adaptive`] on a board of the integer `B`.
+    fn adaptive_on<B: AgentBoard>(
+        &self,
+        r: &Request,
+        pos: Position<B>,
+        limit: Duration,
+    ) -> Result<Value, String> {
         let side = match r.side.as_deref() {
             Some("x" | "first") => Player::First,
             Some("o" | "second") => Player::Second,
@@ -271,7 +305,7 @@ impl Engine {
         };
         let spec = self.spec(r.agent.as_deref())?;
         let factory = spec
-            .factory_in(pos.geometry(), &self.resources)
+            .factory_on(pos.geometry(), &self.resources)
             .map_err(|e| e.to_string())?;
         let stop = Interrupt::after(limit);
         let answer = answers::adaptive_answer(
@@ -289,7 +323,15 @@ impl Engine {
     /// The model files an agent spec needs that the engine does not hold.
     fn op_needs(&self, r: &Request) -> Result<Value, String> {
         let spec = self.spec(r.agent.as_deref())?;
+        if let Some(pos) = answers::wide_position_of("", r.width, r.height)? {
+            return self.needs_on(&spec, pos.geometry());
+        }
         let geom = answers::position_of("", r.width, r.height)?.geometry();
+        self.needs_on(&spec, geom)
+    }
+
+    /// [`Engine::op_needs`] on a board of the integer `B`.
+    fn needs_on<B: BitBoard>(&self, spec: &AgentSpec, geom: Geometry<B>) -> Result<Value, String> {
         let mut files = spec.model_files(geom);
         // The dial and the adaptive agent value what the solver does not reach with the
         // board's network, where one ships beside the page.
@@ -298,7 +340,8 @@ impl Engine {
             spec.kind(),
             connect4_engine::agents::AgentKind::Level { .. }
                 | connect4_engine::agents::AgentKind::Adaptive { .. }
-        ) && (geom == Geometry::STANDARD || answers::NETWORK_BOARDS.contains(&board))
+        ) && (geom.narrow() == Some(Geometry::STANDARD)
+            || answers::NETWORK_BOARDS.contains(&board))
         {
             files.push(connect4_engine::agents::board_model(
                 Path::new("models/ntuple.bin"),

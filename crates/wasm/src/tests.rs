@@ -98,15 +98,103 @@ fn boards_past_64_bits_are_analysed_and_solved() {
         (&json!(48), &json!([3, 5, 8])),
         "{p}"
     );
-    // Agents play boards of up to 64 bits only, for now: a clear refusal.
+    // The perfect player needs 64-bit tables: refused by name and board.
     let m = call(
         &mut e,
         json!({"op": "move", "agent": "perfect", "moves": moves, "width": 8, "height": 8}),
     );
+    let why = m["error"].as_str().unwrap();
+    assert!(why.contains("perfect") && why.contains("8x8"), "{m}");
+    // The review grades the late moves exactly: the last move the solver's own best.
+    let r = call(
+        &mut e,
+        json!({"op": "review", "moves": moves, "width": 8, "height": 8, "ms": 20000}),
+    );
+    let reviews = r["reviews"].as_array().unwrap();
+    assert_eq!(reviews.len(), 48, "{r}");
+    let last = &reviews[47];
+    assert_eq!(last["column"], 8, "{last}");
+    assert_ne!(last["grade"], "unknown", "{last}");
+}
+
+#[test]
+fn agents_move_on_boards_past_64_bits() {
+    let mut e = Engine::new(8);
+    let (w, h) = (8, 8);
+    // x has three in the bottom row (columns 1-3), o three in column 5: x wins at column 4.
+    let moves = "152535";
+    let net = format!("models/ntuple-{w}x{h}.bin");
+    for agent in [
+        "hard",
+        "mcts:sims=200",
+        "ntuple:depth=1,safe=true",
+        "level:elo=1600",
+        "adaptive",
+    ] {
+        let needs = call(
+            &mut e,
+            json!({"op": "needs", "agent": agent, "width": w, "height": h}),
+        );
+        let wants_net =
+            agent.starts_with("ntuple") || agent.starts_with("level") || agent == "adaptive";
+        // The network is asked for once: the first agent that reads it fetches it.
+        let first = agent.starts_with("ntuple");
+        assert_eq!(
+            needs["models"],
+            if first { json!([net]) } else { json!([]) },
+            "{agent}: {needs}"
+        );
+        if first {
+            let bytes = std::fs::read(models().join(format!("ntuple-{w}x{h}.bin"))).unwrap();
+            e.add_model(&net, bytes);
+        }
+        let m = call(
+            &mut e,
+            json!({"op": "move", "agent": agent, "moves": moves, "width": w, "height": h, "seed": 3}),
+        );
+        let col = m["column"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{agent}: {m}"));
+        assert_eq!(m["moves"], json!(format!("{moves}{col}")), "{agent}: {m}");
+        // The searchers take the win; the dial and the adaptive agent may play below it.
+        if !wants_net || agent.starts_with("ntuple") {
+            assert_eq!(col, 4, "{agent}: {m}");
+        }
+        if agent == "adaptive" {
+            assert!(m["adaptive"]["estimate"].as_f64().is_some(), "{m}");
+        }
+    }
+    // The dial on a board whose network it lacks asks for it too.
+    let needs = call(
+        &mut Engine::new(8),
+        json!({"op": "needs", "agent": "adaptive", "width": 9, "height": 7}),
+    );
+    assert_eq!(needs["models"], json!(["models/ntuple-9x7.bin"]), "{needs}");
+    // A whole game against the adaptive agent: its estimate of the player after it.
+    let game = "1121314";
+    let a = call(
+        &mut e,
+        json!({"op": "adaptive", "agent": "adaptive", "moves": game, "side": "o", "width": w, "height": h}),
+    );
+    assert_eq!(
+        (&a["finished"], &a["games"]),
+        (&json!(true), &json!(1)),
+        "{a}"
+    );
+    // 9x7 plays too; 12x10 (132 bits) is refused.
+    let m = call(
+        &mut e,
+        json!({"op": "move", "agent": "easy", "moves": "", "width": 9, "height": 7}),
+    );
     assert!(
-        m["error"].as_str().unwrap().contains("not supported"),
+        m["column"].as_u64().is_some_and(|c| (1..=9).contains(&c)),
         "{m}"
     );
+    let m = call(
+        &mut e,
+        json!({"op": "move", "agent": "easy", "width": 12, "height": 10}),
+    );
+    assert!(m["error"].as_str().unwrap().contains("at most 128"), "{m}");
 }
 
 #[test]

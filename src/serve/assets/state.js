@@ -21,7 +21,7 @@ export const S = {
   review: null,       // { moves, answer }: the game under review and the server's grades
   analysis: null,     // the last analysis of the current position
   marked: null,       // a column to outline: { col, kind: "hinted" | "played" }
-  rule: { min_width: 4, max_width: 35, min_height: 4, max_bits: 64, text: "" }, // the server's board rule
+  rule: { min_width: 4, max_width: 35, min_height: 4, max_bits: 128, text: "" }, // the server's board rule
   presets: [],
   adaptiveRead: null, // the finished game the adaptive agent last read (moves), read once
   autoDelay: 700,     // ms between moves when the computer plays both sides

@@ -52,7 +52,11 @@ test("boards past 64 bits are analysed (wide bitboards)", () => {
   const a = engine.analyze("637122614117422267122177141635748278646744846688", { width: 8, height: 8 });
   assert.equal(a.score, 8);
   assert.deepEqual(a.best, [3, 5]);
-  assert.throws(() => engine.move("perfect", "4", { width: 8, height: 8 }), /not supported/);
+  // Agents play there too; the perfect player (64-bit tables) is refused by name and board.
+  const m = engine.move("hard", "152535", { width: 8, height: 8 });
+  assert.equal(m.column, 4);
+  assert.equal(m.moves, "1525354");
+  assert.throws(() => engine.move("perfect", "4", { width: 8, height: 8 }), /perfect.*8x8/);
 });
 
 test("a time limit returns bounds instead of hanging", () => {

@@ -4,7 +4,7 @@
 
 use super::{Agent, Turn};
 use crate::Interrupt;
-use crate::game::{Outcome, Position};
+use crate::game::{BitBoard, Outcome, Position};
 
 /// Why an agent gave no move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,9 +38,9 @@ pub enum MoveError {
 /// let over = Position::from_moves(Geometry::STANDARD, "4343434").unwrap();
 /// assert!(choose_under(agent.as_mut(), &Turn::new(over), &stop).is_err());
 /// ```
-pub fn choose_under(
-    agent: &mut dyn Agent,
-    turn: &Turn,
+pub fn choose_under<B: BitBoard>(
+    agent: &mut dyn Agent<B>,
+    turn: &Turn<B>,
     stop: &Interrupt,
 ) -> Result<usize, MoveError> {
     if game_over(&turn.position) {
@@ -59,6 +59,6 @@ pub fn choose_under(
 }
 
 /// Whether `pos`'s game is over (won or full).
-fn game_over(pos: &Position) -> bool {
+fn game_over<B: BitBoard>(pos: &Position<B>) -> bool {
     pos.outcome() != Outcome::Ongoing
 }

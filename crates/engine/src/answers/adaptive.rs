@@ -4,7 +4,7 @@
 //! game is over, the state to keep.
 
 use crate::agents::level::Calibration;
-use crate::agents::{Adaptive, AdaptiveState, Agent, AgentFactory, AgentKind};
+use crate::agents::{Adaptive, AdaptiveState, Agent, AgentBoard, AgentFactory, AgentKind};
 use crate::game::{Outcome, Player, Position};
 use serde::Serialize;
 
@@ -48,9 +48,9 @@ pub fn dial_range() -> DialRange {
 /// as `side` from `state` (its saved JSON; `None`: fresh): its estimate of the player, and
 /// the state to keep once the game is over. What `/api/adaptive` and the WebAssembly
 /// engine's `adaptive` op answer; `stop` bounds the judging of the moves.
-pub fn adaptive_answer(
-    factory: &AgentFactory,
-    pos: &Position,
+pub fn adaptive_answer<B: AgentBoard>(
+    factory: &AgentFactory<B>,
+    pos: &Position<B>,
     moves: &str,
     side: Player,
     seed: u64,
@@ -73,15 +73,15 @@ pub fn adaptive_answer(
 /// `moves` (a move string from the empty board of `start`'s size) from `state` (the saved
 /// JSON; `None`: a fresh agent at the spec's start), playing `side`; `stop` bounds its
 /// judging of the moves (and later its own moves).
-pub fn adaptive_in_game(
-    factory: &AgentFactory,
+pub fn adaptive_in_game<B: AgentBoard>(
+    factory: &AgentFactory<B>,
     state: Option<&str>,
-    start: Position,
+    start: Position<B>,
     moves: &str,
     side: Player,
     seed: u64,
     stop: Option<&crate::Interrupt>,
-) -> Result<Adaptive, String> {
+) -> Result<Adaptive<B>, String> {
     let AgentKind::Adaptive { start: prior, .. } = factory.spec().kind() else {
         return Err(format!(
             "agent \"{}\" is not adaptive: only the adaptive agent keeps a state",
@@ -106,7 +106,7 @@ pub fn adaptive_in_game(
 impl AdaptiveAnswer {
     /// What `agent` knows after the game ending in (or standing at) `end`; `sent` is the
     /// state the request sent (kept while the game goes on).
-    pub fn of(agent: &Adaptive, end: &Position, sent: Option<&str>) -> Self {
+    pub fn of<B: AgentBoard>(agent: &Adaptive<B>, end: &Position<B>, sent: Option<&str>) -> Self {
         let finished = end.outcome() != Outcome::Ongoing;
         let state = agent.state();
         let history = state.history.iter().rev().take(50).rev().copied().collect();

@@ -22,11 +22,13 @@ use crate::game::{Geometry, Position};
 use serde::Serialize;
 
 /// Board sizes the page accepts: at least 4 columns (at most what move strings name), at
-/// least 4 rows, and at most 64 bits of board (`width * (height + 1)`).
+/// least 4 rows, and at most 128 bits of board (`width * (height + 1)`); boards of up to 64
+/// bits play in 64-bit bitboards ([`position_of`]), the others in 128-bit ones
+/// ([`wide_position_of`]).
 pub(crate) const MIN_SIDE: usize = 4;
 /// The widest board: what a move string names (columns 1-9, then a-z).
 pub const MAX_WIDTH: usize = crate::game::moves::MAX_WIDTH;
-/// The most bits a board may take, `width * (height + 1)`.
+/// The most bits a board in 64-bit bitboards may take, `width * (height + 1)`.
 pub const MAX_BITS: usize = 64;
 
 /// The board-size rule as the page reads it.
@@ -70,15 +72,17 @@ pub fn board_rule() -> BoardRule {
         min_width: MIN_SIDE,
         max_width: MAX_WIDTH,
         min_height: MIN_SIDE,
-        max_bits: MAX_BITS,
+        max_bits: MAX_ANALYSIS_BITS,
         text: format!(
             "boards are {MIN_SIDE} to {MAX_WIDTH} columns wide and at least {MIN_SIDE} rows high, \
-             with width x (height + 1) at most {MAX_BITS}"
+             with width x (height + 1) at most {MAX_ANALYSIS_BITS}"
         ),
     }
 }
 
-/// The board of `width` x `height` when [`board_rule`] allows it, else the rule in words.
+/// The board of `width` x `height` in 64-bit bitboards when [`board_rule`] allows it and it
+/// takes at most [`MAX_BITS`], else the rule in words (try [`wide_position_of`] first for
+/// the boards past it).
 ///
 /// ```
 /// use connect4_engine::answers::board_of;
@@ -88,18 +92,25 @@ pub fn board_rule() -> BoardRule {
 /// assert!(board_of(3, 6).unwrap_err().contains("4 to 35 columns"));
 /// ```
 pub fn board_of(width: usize, height: usize) -> Result<Geometry, String> {
-    let ok = (MIN_SIDE..=MAX_WIDTH).contains(&width)
-        && height >= MIN_SIDE
-        && width.saturating_mul(height.saturating_add(1)) <= MAX_BITS;
+    let ok = ok_sides(width, height) && width.saturating_mul(height.saturating_add(1)) <= MAX_BITS;
     if !ok {
         return Err(format!(
             "a {} x {} board is not supported: {}",
             short(&width.to_string()),
             short(&height.to_string()),
-            board_rule().text
+            if ok_sides(width, height) {
+                format!("{MAX_BITS}-bit bitboards take width x (height + 1) at most {MAX_BITS}")
+            } else {
+                board_rule().text
+            }
         ));
     }
     Geometry::new(width, height).map_err(|e| e.to_string())
+}
+
+/// Whether a board's sides are within [`board_rule`] (its bits aside).
+fn ok_sides(width: usize, height: usize) -> bool {
+    (MIN_SIDE..=MAX_WIDTH).contains(&width) && height >= MIN_SIDE
 }
 
 /// The position after `moves` (1-based columns; empty or `-` for the empty board) on a
@@ -122,8 +133,8 @@ pub fn position_of(
     Position::from_moves(geom, moves).map_err(|e| format!("moves \"{}\": {e}", short(moves)))
 }
 
-/// The most bits a board may take for the answers that only need the solver (analyze,
-/// solve, position): wide (`u128`) bitboards reach past [`MAX_BITS`].
+/// The most bits a board may take (`width * (height + 1)`): wide (`u128`) bitboards reach
+/// past [`MAX_BITS`].
 pub const MAX_ANALYSIS_BITS: usize = 128;
 
 /// The table of a solver made for one answer on a board past [`MAX_BITS`], MiB (as
@@ -150,14 +161,13 @@ pub fn wide_position_of(
 ) -> Result<Option<Position<u128>>, String> {
     let (width, height) = (width.unwrap_or(7), height.unwrap_or(6));
     let bits = width.saturating_mul(height.saturating_add(1));
-    let sides = (MIN_SIDE..=MAX_WIDTH).contains(&width) && height >= MIN_SIDE;
-    if !sides || bits <= MAX_BITS {
+    if !ok_sides(width, height) || bits <= MAX_BITS {
         return Ok(None);
     }
     if bits > MAX_ANALYSIS_BITS {
         return Err(format!(
-            "a {} x {} board is not supported: {bits} bits of board, and analysis reaches at \
-             most {MAX_ANALYSIS_BITS} (width x (height + 1))",
+            "a {} x {} board is not supported: {bits} bits of board, and boards take at most \
+             {MAX_ANALYSIS_BITS} (width x (height + 1))",
             short(&width.to_string()),
             short(&height.to_string()),
         ));

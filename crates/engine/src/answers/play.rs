@@ -4,7 +4,7 @@
 
 use super::{AdaptiveAnswer, MoveAnswer, adaptive_in_game, short};
 use crate::Interrupt;
-use crate::agents::{AgentFactory, AgentKind, MoveError, Turn, choose_under};
+use crate::agents::{AgentBoard, AgentFactory, AgentKind, MoveError, Turn, choose_under};
 use crate::game::{Outcome, Position};
 
 /// Why a move could not be answered.
@@ -22,10 +22,11 @@ pub enum PlayError {
 /// The move of a fresh agent of `factory` (seeded by `seed`) in `pos`, reached by `moves`
 /// (a move string, as asked), within `stop`; for the adaptive agent, one that read the game
 /// from `state` (its saved JSON, `None`: fresh) and its estimate beside the move. The time is
-/// the choice's alone.
-pub fn play_move(
-    factory: &AgentFactory,
-    pos: Position,
+/// the choice's alone. Boards of any integer (`pos` and `factory` in wide bitboards past 64
+/// bits).
+pub fn play_move<B: AgentBoard>(
+    factory: &AgentFactory<B>,
+    pos: Position<B>,
     moves: &str,
     seed: u64,
     state: Option<&str>,

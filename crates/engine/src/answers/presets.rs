@@ -55,8 +55,19 @@ pub struct Preset {
 
 /// The boards with a shipped n-tuple network besides 7x6 (`models/ntuple-WxH.bin`, built
 /// into `c4`, the wheel and the site): where the Expert preset and the dial's and adaptive
-/// agent's fallback play (a test holds this list to the models folder).
-pub const NETWORK_BOARDS: &[[usize; 2]] = &[[5, 4], [6, 5], [7, 5], [6, 6], [6, 7], [8, 7], [9, 6]];
+/// agent's fallback play (a test holds this list to the models folder). 8x8 and 9x7 take
+/// more than 64 bits: they play in 128-bit bitboards.
+pub const NETWORK_BOARDS: &[[usize; 2]] = &[
+    [5, 4],
+    [6, 5],
+    [7, 5],
+    [6, 6],
+    [6, 7],
+    [8, 7],
+    [9, 6],
+    [8, 8],
+    [9, 7],
+];
 
 /// The boards of the page's list that the solver answers in time, each with its book: where
 /// the Perfect preset is offered. 7x5 and 6x6 took seconds a move without theirs (`c4 bench
@@ -90,7 +101,8 @@ fn boards_of(agent: &str) -> Option<Vec<[usize; 2]>> {
 /// assert!(p.iter().all(|p| p.elo.is_none()));
 /// let expert = p[3].boards.as_ref().unwrap(); // Expert's networks
 /// assert!(expert.contains(&[7, 6]) && expert.contains(&[5, 4]));
-/// assert!(!expert.contains(&[8, 8]));
+/// assert!(expert.contains(&[8, 8])); // past 64 bits
+/// assert!(!expert.contains(&[10, 7]));
 /// assert_eq!(p[1].boards, None); // Medium (open lines) plays any board
 /// ```
 pub fn presets(ladder: Option<&str>) -> Vec<Preset> {

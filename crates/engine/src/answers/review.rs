@@ -1,6 +1,6 @@
 //! A game reviewed by the solver, as the page shows it.
 
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 use crate::solver::review::{Grade, MoveReview, review};
 use serde::Serialize;
 
@@ -38,7 +38,12 @@ pub struct ReviewAnswer {
 
 impl ReviewAnswer {
     /// The answer for the game `moves` on `geom` from its reviews, which took `ms`.
-    pub fn new(moves: &str, geom: Geometry, reviews: Vec<MoveReview>, ms: f64) -> Self {
+    pub fn new<B: BitBoard>(
+        moves: &str,
+        geom: Geometry<B>,
+        reviews: Vec<MoveReview>,
+        ms: f64,
+    ) -> Self {
         let mut counts = ReviewCounts::default();
         for r in &reviews {
             match r.grade {
@@ -60,7 +65,8 @@ impl ReviewAnswer {
     }
 
     /// Reviews the game that reached `end` (its moves `text`, checked legal) with `solver`
-    /// (which may carry an interrupt: moves not graded by then are `unknown`).
+    /// (which may carry an interrupt: moves not graded by then are `unknown`), on boards of
+    /// any integer.
     ///
     /// ```
     /// use connect4_engine::answers::{ReviewAnswer, position_of};
@@ -69,7 +75,11 @@ impl ReviewAnswer {
     /// let r = ReviewAnswer::solve(&mut s, &position_of("44", None, None).unwrap(), "44");
     /// assert_eq!((r.reviews.len(), r.counts.best, r.complete), (2, 2, true));
     /// ```
-    pub fn solve(solver: &mut crate::Solver, end: &Position, text: &str) -> ReviewAnswer {
+    pub fn solve<B: BitBoard>(
+        solver: &mut crate::Solver<B>,
+        end: &Position<B>,
+        text: &str,
+    ) -> ReviewAnswer {
         let text = text.trim();
         let text = if text == "-" { "" } else { text };
         // `end` was built from `text`, so every character names a column of its board.

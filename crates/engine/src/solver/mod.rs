@@ -50,7 +50,7 @@ mod sorter;
 mod table;
 
 pub use order_hint::OrderHint;
-pub use pool::{PooledSolver, SolverPool};
+pub use pool::{PoolBoard, PooledSolver, SolverPool};
 pub use shallow::ShallowTable;
 
 use crate::Interrupt;

@@ -4,7 +4,7 @@
 
 use super::book::{self, Book};
 use super::{OrderHint, ShallowTable, Solver, SolverError};
-use crate::game::Geometry;
+use crate::game::{BitBoard, Geometry};
 use std::sync::{Arc, Mutex};
 
 /// Solvers kept between uses, all made with the same settings: table size, opening book,
@@ -36,6 +36,39 @@ pub struct SolverPool {
     hint: Option<OrderHint>,
     keep: usize,
     idle: Mutex<Vec<Solver>>,
+    /// Solvers of boards past 64 bits (no shared table or hint: those are 64-bit).
+    idle_wide: Mutex<Vec<Solver<u128>>>,
+}
+
+/// The integers of the boards a [`SolverPool`] keeps solvers for: `u64` (every board of up
+/// to 64 bits) and `u128` (past them).
+pub trait PoolBoard: BitBoard {
+    /// The pool's idle solvers of this integer.
+    #[doc(hidden)]
+    fn idle_of(pool: &SolverPool) -> &Mutex<Vec<Solver<Self>>>;
+
+    /// Gives a new solver the pool's shared table and hint where they are of its integer.
+    #[doc(hidden)]
+    fn share_tables(pool: &SolverPool, solver: &mut Solver<Self>);
+}
+
+impl PoolBoard for u64 {
+    fn idle_of(pool: &SolverPool) -> &Mutex<Vec<Solver>> {
+        &pool.idle
+    }
+
+    fn share_tables(pool: &SolverPool, solver: &mut Solver) {
+        solver.set_shallow_table(pool.shallow.clone());
+        solver.set_order_hint(pool.hint.clone());
+    }
+}
+
+impl PoolBoard for u128 {
+    fn idle_of(pool: &SolverPool) -> &Mutex<Vec<Solver<u128>>> {
+        &pool.idle_wide
+    }
+
+    fn share_tables(_: &SolverPool, _: &mut Solver<u128>) {}
 }
 
 impl SolverPool {
@@ -49,6 +82,7 @@ impl SolverPool {
             hint: None,
             keep: usize::MAX,
             idle: Mutex::new(Vec::new()),
+            idle_wide: Mutex::new(Vec::new()),
         }
     }
 
@@ -94,16 +128,21 @@ impl SolverPool {
         self.tt_mib
     }
 
-    /// Idle solvers in the pool.
+    /// Idle solvers in the pool (of boards of up to 64 bits and past them).
     pub fn idle(&self) -> usize {
         self.idle.lock().unwrap_or_else(|e| e.into_inner()).len()
+            + self
+                .idle_wide
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .len()
     }
 
     /// An idle solver for `geom`, or a new one (which fails only when its table cannot be
     /// had). Give it back with [`SolverPool::put`], or use [`SolverPool::lend`].
-    pub fn take(&self, geom: Geometry) -> Result<Solver, SolverError> {
+    pub fn take<B: PoolBoard>(&self, geom: Geometry<B>) -> Result<Solver<B>, SolverError> {
         {
-            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            let mut idle = B::idle_of(self).lock().unwrap_or_else(|e| e.into_inner());
             if let Some(i) = idle.iter().rposition(|s| s.geometry() == geom) {
                 return Ok(idle.swap_remove(i));
             }
@@ -112,9 +151,9 @@ impl SolverPool {
     }
 
     /// Gives a solver back (its interrupt removed), to be handed out again warm.
-    pub fn put(&self, mut solver: Solver) {
+    pub fn put<B: PoolBoard>(&self, mut solver: Solver<B>) {
         solver.set_interrupt(None);
-        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let mut idle = B::idle_of(self).lock().unwrap_or_else(|e| e.into_inner());
         if idle.len() < self.keep {
             idle.push(solver);
         }
@@ -122,9 +161,9 @@ impl SolverPool {
 
     /// Makes sure `n` solvers for `geom` are idle, so that `n` workers can take one each
     /// without allocating (and a table too big for the machine is refused up front).
-    pub fn prepare(&self, geom: Geometry, n: usize) -> Result<(), SolverError> {
+    pub fn prepare<B: PoolBoard>(&self, geom: Geometry<B>, n: usize) -> Result<(), SolverError> {
         let have = {
-            let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            let idle = B::idle_of(self).lock().unwrap_or_else(|e| e.into_inner());
             idle.iter().filter(|s| s.geometry() == geom).count()
         };
         let new = (have..n)
@@ -134,23 +173,25 @@ impl SolverPool {
         Ok(())
     }
 
-    fn take_new(&self, geom: Geometry) -> Result<Solver, SolverError> {
+    fn take_new<B: PoolBoard>(&self, geom: Geometry<B>) -> Result<Solver<B>, SolverError> {
         let mut s = Solver::with_table_mib(
             geom,
-            if geom == Geometry::STANDARD {
+            if geom.narrow() == Some(Geometry::STANDARD) {
                 self.tt_mib
             } else {
                 self.other_boards_mib
             },
         )?;
         s.set_book(self.book.clone());
-        s.set_shallow_table(self.shallow.clone());
-        s.set_order_hint(self.hint.clone());
+        B::share_tables(self, &mut s);
         Ok(s)
     }
 
     /// A solver for `geom` that goes back to this pool when dropped.
-    pub fn lend(self: &Arc<Self>, geom: Geometry) -> Result<PooledSolver, SolverError> {
+    pub fn lend<B: PoolBoard>(
+        self: &Arc<Self>,
+        geom: Geometry<B>,
+    ) -> Result<PooledSolver<B>, SolverError> {
         Ok(PooledSolver {
             solver: Some(self.take(geom)?),
             home: Arc::clone(self),
@@ -160,30 +201,30 @@ impl SolverPool {
 
 /// A solver lent by a [`SolverPool`]; it derefs to the [`Solver`] and goes back to its pool
 /// when dropped.
-pub struct PooledSolver {
+pub struct PooledSolver<B: PoolBoard = u64> {
     /// Always `Some` until dropped (taken out only by `Drop`).
-    solver: Option<Solver>,
+    solver: Option<Solver<B>>,
     home: Arc<SolverPool>,
 }
 
-impl std::ops::Deref for PooledSolver {
-    type Target = Solver;
-    fn deref(&self) -> &Solver {
+impl<B: PoolBoard> std::ops::Deref for PooledSolver<B> {
+    type Target = Solver<B>;
+    fn deref(&self) -> &Solver<B> {
         self.solver
             .as_ref()
             .expect("a lent solver is present until dropped")
     }
 }
 
-impl std::ops::DerefMut for PooledSolver {
-    fn deref_mut(&mut self) -> &mut Solver {
+impl<B: PoolBoard> std::ops::DerefMut for PooledSolver<B> {
+    fn deref_mut(&mut self) -> &mut Solver<B> {
         self.solver
             .as_mut()
             .expect("a lent solver is present until dropped")
     }
 }
 
-impl Drop for PooledSolver {
+impl<B: PoolBoard> Drop for PooledSolver<B> {
     fn drop(&mut self) {
         if let Some(s) = self.solver.take() {
             self.home.put(s);
@@ -213,6 +254,31 @@ mod tests {
         assert_eq!(s.book().map(|b| b.geometry()), Some(small));
         let big = Geometry::new(8, 7).unwrap();
         assert!(pool.take(big).unwrap().book().is_none());
+    }
+
+    #[test]
+    fn boards_past_64_bits_get_wide_solvers_of_their_own() {
+        let pool = Arc::new(SolverPool::new(4).with_other_boards_mib(2));
+        let wide = Geometry::<u128>::sized(8, 8).unwrap();
+        // x to move wins at once in column 4 of the bottom row.
+        let pos = Position::from_moves(wide, "152535").unwrap();
+        {
+            let mut s = pool.lend(wide).unwrap();
+            assert_eq!(s.geometry(), wide);
+            assert!(s.book().is_none());
+            assert_eq!(s.solve(&pos), wide.win_score(7));
+            let _narrow = pool.lend(Geometry::STANDARD).unwrap();
+        }
+        assert_eq!(pool.idle(), 2, "one of each integer back in the pool");
+        let again = pool.take(wide).unwrap();
+        assert_eq!(pool.idle(), 1);
+        // Made with the pool's table size for other boards.
+        let two_mib = Solver::with_table_mib(wide, 2).unwrap().table_entries();
+        assert_eq!(again.table_entries(), two_mib);
+        assert_ne!(
+            Solver::with_table_mib(wide, 4).unwrap().table_entries(),
+            two_mib
+        );
     }
 
     #[test]

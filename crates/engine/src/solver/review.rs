@@ -4,7 +4,7 @@
 //! solver did not finish in time is graded unknown, never guessed.
 
 use super::{Mode, Solver, analysis::analyze_columns};
-use crate::game::Position;
+use crate::game::{BitBoard, Position};
 
 /// How good a move was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -44,7 +44,11 @@ pub struct MoveReview {
 /// game backwards; `solver` may carry an interrupt, after which unfinished positions are
 /// graded [`Grade::Unknown`] (book positions are still exact). Returns the moves in game
 /// order.
-pub fn review(solver: &mut Solver, start: &Position, moves: &[usize]) -> Vec<MoveReview> {
+pub fn review<B: BitBoard>(
+    solver: &mut Solver<B>,
+    start: &Position<B>,
+    moves: &[usize],
+) -> Vec<MoveReview> {
     let mut positions = Vec::with_capacity(moves.len());
     let mut p = *start;
     for &col in moves {

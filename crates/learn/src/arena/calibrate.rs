@@ -5,16 +5,16 @@
 use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
 use connect4_engine::Interrupt;
 use connect4_engine::agents::level::{Anchor, Calibration, CalibrationPoint, monotone_curve};
-use connect4_engine::agents::{AgentFactory, AgentSpec, Resources};
-use connect4_engine::game::Geometry;
+use connect4_engine::agents::{AgentBoard, AgentFactory, AgentSpec, Resources};
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::progress::Progress;
 use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
 
-/// Settings of a calibration run.
+/// Settings of a calibration run, on boards of the integer `B` (`u128` past 64 bits).
 #[derive(Clone, Debug)]
-pub struct CalibrateConfig {
+pub struct CalibrateConfig<B: BitBoard = u64> {
     /// The ladder: agents and the ratings they are held at.
     pub anchors: Vec<Anchor>,
     /// The skills measured, from 0 to 1.
@@ -28,7 +28,7 @@ pub struct CalibrateConfig {
     /// Games played at once.
     pub jobs: usize,
     /// The board the dial and the ladder play on.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
 }
 
 /// Why a calibration could not run.
@@ -115,16 +115,18 @@ pub fn fit_anchored(games: &[(f64, f64)]) -> (f64, f64, f64) {
 /// no ladder of that board is given): random, easy and hard as on 7x6, the board's network
 /// at depth 1 where one ships, and the perfect player where the solver reaches the board,
 /// else MCTS at 2000 simulations as the strong end.
-pub fn board_ladder_agents(geom: Geometry, has_network: bool) -> Vec<String> {
+pub fn board_ladder_agents<B: BitBoard>(geom: Geometry<B>, has_network: bool) -> Vec<String> {
     let mut agents: Vec<String> = ["random", "easy", "hard"].map(String::from).to_vec();
     if has_network {
         agents.push("ntuple:depth=1,safe=true".into());
     }
-    agents.push(if connect4_engine::solver::reaches(geom) {
-        "perfect:ties=random".into()
-    } else {
-        "mcts:sims=2000".into()
-    });
+    agents.push(
+        if geom.narrow().is_some_and(connect4_engine::solver::reaches) {
+            "perfect:ties=random".into()
+        } else {
+            "mcts:sims=2000".into()
+        },
+    );
     agents
 }
 
@@ -171,8 +173,8 @@ pub fn on_standard_scale(mut board: Vec<Anchor>, standard: &[Anchor]) -> Vec<Anc
 
 /// Measures every skill against the ladder and fits the curve (`progress` advances once
 /// per game). Settings run side by side, each pairing's games in parallel.
-pub fn calibrate(
-    cfg: &CalibrateConfig,
+pub fn calibrate<B: AgentBoard>(
+    cfg: &CalibrateConfig<B>,
     resources: &Resources,
     progress: &dyn Progress,
 ) -> Result<CalibrateReport, CalibrateError> {
@@ -236,8 +238,8 @@ pub struct CheckPoint {
 /// Plays `level:elo=E` for each of `elos` against the ladder (on other openings than the
 /// calibration's: the seed's second stream) and measures the Elo each reaches: how far the
 /// dial is from what it was asked, on games the curve was not fitted on.
-pub fn check_calibration(
-    cfg: &CalibrateConfig,
+pub fn check_calibration<B: AgentBoard>(
+    cfg: &CalibrateConfig<B>,
     elos: &[f64],
     resources: &Resources,
     progress: &dyn Progress,
@@ -301,18 +303,18 @@ impl LadderGames {
 /// How the players measured against a ladder meet it: the ladder, the games per ladder
 /// agent, the openings, the seed, the threads and the board. `stream` keeps the openings
 /// of different uses apart (the calibration, its check, a rating).
-pub(crate) struct LadderPlay<'a> {
+pub(crate) struct LadderPlay<'a, B: BitBoard = u64> {
     pub anchors: &'a [Anchor],
     pub games: usize,
     pub openings: usize,
     pub seed: u64,
     pub jobs: usize,
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
     pub stream: u64,
 }
 
-impl CalibrateConfig {
-    fn play(&self, stream: u64) -> LadderPlay<'_> {
+impl<B: BitBoard> CalibrateConfig<B> {
+    fn play(&self, stream: u64) -> LadderPlay<'_, B> {
         LadderPlay {
             anchors: &self.anchors,
             games: self.games,
@@ -326,17 +328,17 @@ impl CalibrateConfig {
 }
 
 /// The ladder's agents of `anchors`, built for `geom` with `resources`.
-pub fn ladder_factories(
+pub fn ladder_factories<B: AgentBoard>(
     anchors: &[Anchor],
-    geom: Geometry,
+    geom: Geometry<B>,
     resources: &Resources,
-) -> Result<Vec<AgentFactory>, connect4_engine::agents::AgentError> {
+) -> Result<Vec<AgentFactory<B>>, connect4_engine::agents::AgentError> {
     anchors
         .iter()
         .map(|a| {
             a.agent
                 .parse::<AgentSpec>()
-                .and_then(|s| s.factory_in(geom, resources))
+                .and_then(|s| s.factory_on(geom, resources))
         })
         .collect()
 }
@@ -345,10 +347,10 @@ pub fn ladder_factories(
 /// `play.games` games each (pairings side by side, each pairing's games in order); per
 /// player, its games against each ladder agent. `stop` ends it early
 /// ([`TournamentError::Interrupted`]).
-pub(crate) fn gauntlet(
-    play: &LadderPlay<'_>,
-    players: &[AgentFactory],
-    ladder: &[AgentFactory],
+pub(crate) fn gauntlet<B: AgentBoard>(
+    play: &LadderPlay<'_, B>,
+    players: &[AgentFactory<B>],
+    ladder: &[AgentFactory<B>],
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<Vec<Vec<LadderGames>>, CalibrateError> {
@@ -410,14 +412,14 @@ pub(crate) fn gauntlet(
 }
 
 /// The specs' players for `geom`.
-fn players(
+fn players<B: AgentBoard>(
     specs: &[AgentSpec],
-    geom: Geometry,
+    geom: Geometry<B>,
     resources: &Resources,
-) -> Result<Vec<AgentFactory>, CalibrateError> {
+) -> Result<Vec<AgentFactory<B>>, CalibrateError> {
     Ok(specs
         .iter()
-        .map(|s| s.factory_in(geom, resources))
+        .map(|s| s.factory_on(geom, resources))
         .collect::<Result<_, _>>()?)
 }
 
@@ -428,7 +430,10 @@ fn all_points(games: &[LadderGames]) -> Vec<(f64, f64)> {
 
 /// The calibration of measured `points`: the monotone curve (weighted by each point's
 /// precision) and its leave-one-out error.
-pub fn report(cfg: &CalibrateConfig, points: Vec<CalibrationPoint>) -> CalibrateReport {
+pub fn report<B: BitBoard>(
+    cfg: &CalibrateConfig<B>,
+    points: Vec<CalibrationPoint>,
+) -> CalibrateReport {
     let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.skill, p.elo)).collect();
     let weights: Vec<f64> = points
         .iter()

@@ -11,17 +11,19 @@ use super::level::{Calibration, Judge, play_at};
 use super::{Agent, Turn};
 use crate::game::{Outcome, Player, Position};
 use crate::seed::{Stream, derive_seed};
+use crate::solver::PoolBoard;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Plays the dial at its running estimate of the opponent's Elo. One agent may play many
 /// games in a row (the arena keeps it for a whole pairing): what it learned carries over.
-pub struct Adaptive {
+/// Generic over the board's integer, as [`Judge`].
+pub struct Adaptive<B: PoolBoard = u64> {
     name: String,
     state: AdaptiveState,
     calibration: &'static Calibration,
     rates: Rates,
-    judge: Judge,
+    judge: Judge<B>,
     rng: ChaCha8Rng,
     /// The game in progress: the opponent's move evidence, the agent's colour, the Elo it
     /// played each move at.
@@ -30,10 +32,10 @@ pub struct Adaptive {
     played: Vec<f64>,
 }
 
-impl Adaptive {
+impl<B: PoolBoard> Adaptive<B> {
     /// An adaptive agent starting from `state`, judging moves with `judge`; `seed` feeds its
     /// draws.
-    pub fn new(name: impl Into<String>, state: AdaptiveState, judge: Judge, seed: u64) -> Self {
+    pub fn new(name: impl Into<String>, state: AdaptiveState, judge: Judge<B>, seed: u64) -> Self {
         Adaptive {
             name: name.into(),
             state,
@@ -75,7 +77,7 @@ impl Adaptive {
     }
 
     /// Grades one opponent move: `played` (0-based column) chosen in `faced`.
-    pub(crate) fn observe(&mut self, faced: &Position, played: usize) {
+    pub(crate) fn observe(&mut self, faced: &Position<B>, played: usize) {
         let values = self.judge.values(faced).values;
         if let Some(ev) = move_evidence(&values, played, self.rates.slip) {
             for (g, e) in self.game.iter_mut().zip(ev) {
@@ -88,7 +90,7 @@ impl Adaptive {
     /// every opponent move is graded, and a finished game is closed (see
     /// [`Agent::game_over`]). What a stateless front end (the web page) does with the state
     /// it kept from the game's start.
-    pub fn replay(&mut self, start: Position, moves: &[usize], me: Player) {
+    pub fn replay(&mut self, start: Position<B>, moves: &[usize], me: Player) {
         self.me = Some(me);
         let mut pos = start;
         for &col in moves {
@@ -107,7 +109,7 @@ impl Adaptive {
         }
     }
 
-    fn close(&mut self, end: &Position) {
+    fn close(&mut self, end: &Position<B>) {
         let opponent_score = self.me.map(|me| match end.outcome() {
             Outcome::Won(p) if p == me => 0.0,
             Outcome::Won(_) => 1.0,
@@ -131,12 +133,12 @@ impl Adaptive {
     }
 }
 
-impl Agent for Adaptive {
+impl<B: PoolBoard> Agent<B> for Adaptive<B> {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn choose(&mut self, turn: &Turn) -> usize {
+    fn choose(&mut self, turn: &Turn<B>) -> usize {
         if let Some((faced, played)) = turn.opponent_move {
             self.observe(&faced, played);
         }
@@ -153,7 +155,7 @@ impl Agent for Adaptive {
         self.judge.set_interrupt(interrupt);
     }
 
-    fn game_over(&mut self, end: &Turn) {
+    fn game_over(&mut self, end: &Turn<B>) {
         if let (Some(me), Some((faced, col))) = (self.me, end.opponent_move)
             && faced.side_to_move() != me
         {

@@ -85,6 +85,8 @@ static BOARD_BUILTINS: &[([usize; 2], &str)] = &[
     ([6, 7], include_str!("../../../../../models/level-6x7.json")),
     ([8, 7], include_str!("../../../../../models/level-8x7.json")),
     ([9, 6], include_str!("../../../../../models/level-9x6.json")),
+    ([8, 8], include_str!("../../../../../models/level-8x8.json")),
+    ([9, 7], include_str!("../../../../../models/level-9x7.json")),
 ];
 
 impl Calibration {
@@ -132,7 +134,9 @@ impl Calibration {
     /// assert_eq!(Calibration::for_board(Geometry::new(6, 5).unwrap()).board, "6x5");
     /// assert_eq!(Calibration::for_board(Geometry::new(8, 5).unwrap()).board, "7x6");
     /// ```
-    pub fn for_board(geom: crate::game::Geometry) -> &'static Calibration {
+    pub fn for_board<B: crate::game::BitBoard>(
+        geom: crate::game::Geometry<B>,
+    ) -> &'static Calibration {
         static ONCE: std::sync::OnceLock<Vec<([usize; 2], Calibration)>> =
             std::sync::OnceLock::new();
         let boards = ONCE.get_or_init(|| {

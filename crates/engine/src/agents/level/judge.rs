@@ -4,10 +4,10 @@
 
 use crate::Interrupt;
 use crate::eval::Evaluator;
-use crate::game::{Geometry, Position};
+use crate::game::{BitBoard, Geometry, Position};
 use crate::search::{DECISIVE, SearchParams, Searcher};
 use crate::solver::analysis::analyze_columns;
-use crate::solver::{Mode, PooledSolver, SolverError, SolverPool};
+use crate::solver::{Mode, PoolBoard, PooledSolver, SolverError, SolverPool};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -31,7 +31,7 @@ const CACHE_LIMIT: usize = 2_000_000;
 /// assert!(exact_value(1, g) > 0.6 && exact_value(1, g) < exact_value(2, g));
 /// assert_eq!(exact_value(-18, g), -1.0);
 /// ```
-pub fn exact_value(score: i32, geom: Geometry) -> f64 {
+pub fn exact_value<B: BitBoard>(score: i32, geom: Geometry<B>) -> f64 {
     if score == 0 {
         return 0.0;
     }
@@ -41,17 +41,17 @@ pub fn exact_value(score: i32, geom: Geometry) -> f64 {
     f64::from(score.signum()) * (DECISIVE_VALUE + (1.0 - DECISIVE_VALUE) * distance)
 }
 
-/// Where values come from when the solver runs out of time.
+/// Where values come from when the solver runs out of time (on boards of the integer `B`).
 #[derive(Clone)]
-pub enum Fallback {
+pub enum Fallback<B: BitBoard = u64> {
     /// A learned evaluator whose values lie in [-1, 1] (the n-tuple network): each child is
     /// evaluated once.
-    Model(Arc<dyn Evaluator>),
+    Model(Arc<dyn Evaluator<B>>),
     /// A search at `depth` over a heuristic evaluator whose values are squashed by
     /// tanh(value / `scale`).
     Search {
         /// The leaf evaluator.
-        eval: Arc<dyn Evaluator>,
+        eval: Arc<dyn Evaluator<B>>,
         /// Plies searched.
         depth: u32,
         /// Value units that count as one: tanh's scale.
@@ -69,23 +69,24 @@ pub struct MoveValues {
 }
 
 /// What judges of one spec share across games and threads: their solvers (warm tables, the
-/// book), the fallback, the time limit and the exact scores found so far.
-pub struct JudgeShared {
+/// book), the fallback, the time limit and the exact scores found so far. Generic over the
+/// board's integer, as [`Judge`].
+pub struct JudgeShared<B: BitBoard = u64> {
     solvers: Arc<SolverPool>,
-    fallback: Fallback,
+    fallback: Fallback<B>,
     limit: Duration,
     /// Position key -> every column's exact strong score (`i8::MIN`: not legal).
-    exact: Mutex<HashMap<u64, Vec<i8>>>,
+    exact: Mutex<HashMap<B, Vec<i8>>>,
     /// Position key -> the values of a position the solver did not finish in time: asked
     /// again (a page's stateless request replays the game's every move), it answers at once
     /// with what it answered the first time, rather than solving again for the whole limit.
-    estimated: Mutex<HashMap<u64, Vec<Option<f64>>>>,
+    estimated: Mutex<HashMap<B, Vec<Option<f64>>>>,
 }
 
-impl JudgeShared {
+impl<B: BitBoard> JudgeShared<B> {
     /// Judges drawing solvers from `solvers`, solving each position for at most `limit`
     /// before `fallback` estimates what is left.
-    pub fn new(solvers: Arc<SolverPool>, fallback: Fallback, limit: Duration) -> Self {
+    pub fn new(solvers: Arc<SolverPool>, fallback: Fallback<B>, limit: Duration) -> Self {
         JudgeShared {
             solvers,
             fallback,
@@ -100,11 +101,11 @@ impl JudgeShared {
         self.limit
     }
 
-    fn cached(&self, pos: &Position) -> Option<Vec<i8>> {
+    fn cached(&self, pos: &Position<B>) -> Option<Vec<i8>> {
         self.exact.lock().ok()?.get(&pos.key()).cloned()
     }
 
-    fn remember(&self, pos: &Position, scores: Vec<i8>) {
+    fn remember(&self, pos: &Position<B>, scores: Vec<i8>) {
         if let Ok(mut m) = self.exact.lock() {
             if m.len() >= CACHE_LIMIT {
                 m.clear();
@@ -113,11 +114,11 @@ impl JudgeShared {
         }
     }
 
-    fn estimate_of(&self, pos: &Position) -> Option<Vec<Option<f64>>> {
+    fn estimate_of(&self, pos: &Position<B>) -> Option<Vec<Option<f64>>> {
         self.estimated.lock().ok()?.get(&pos.key()).cloned()
     }
 
-    fn remember_estimate(&self, pos: &Position, values: &[Option<f64>]) {
+    fn remember_estimate(&self, pos: &Position<B>, values: &[Option<f64>]) {
         if let Ok(mut m) = self.estimated.lock() {
             if m.len() >= CACHE_LIMIT / 4 {
                 m.clear();
@@ -128,17 +129,18 @@ impl JudgeShared {
 }
 
 /// Values the moves of positions (see [`MoveValues`]); one per agent, since it holds a
-/// solver.
-pub struct Judge {
-    shared: Arc<JudgeShared>,
-    solver: PooledSolver,
-    searcher: Option<Searcher>,
+/// solver. Generic over the board's integer (`Judge` alone: boards of up to 64 bits; past
+/// them the solver reaches only late positions in time and the fallback answers the rest).
+pub struct Judge<B: PoolBoard = u64> {
+    shared: Arc<JudgeShared<B>>,
+    solver: PooledSolver<B>,
+    searcher: Option<Searcher<B>>,
     interrupt: Option<Interrupt>,
 }
 
-impl Judge {
+impl<B: PoolBoard> Judge<B> {
     /// A judge for boards of `geom`.
-    pub fn new(shared: Arc<JudgeShared>, geom: Geometry) -> Result<Self, SolverError> {
+    pub fn new(shared: Arc<JudgeShared<B>>, geom: Geometry<B>) -> Result<Self, SolverError> {
         let searcher = match &shared.fallback {
             Fallback::Model(_) => None,
             Fallback::Search { eval, depth, .. } => {
@@ -159,7 +161,7 @@ impl Judge {
     }
 
     /// The value of every column of `pos` for the side to move.
-    pub fn values(&mut self, pos: &Position) -> MoveValues {
+    pub fn values(&mut self, pos: &Position<B>) -> MoveValues {
         let g = pos.geometry();
         let width = pos.width();
         if pos.last_move_won() || pos.is_full() {
@@ -226,7 +228,7 @@ impl Judge {
     }
 
     /// The fallback's value of every column of `pos`.
-    fn estimate(&mut self, pos: &Position) -> Vec<Option<f64>> {
+    fn estimate(&mut self, pos: &Position<B>) -> Vec<Option<f64>> {
         match (&self.shared.fallback, self.searcher.as_mut()) {
             (Fallback::Search { depth, scale, .. }, Some(searcher)) => searcher
                 .analyze(pos, *depth)

@@ -14,6 +14,7 @@ pub use policy::{policy, temperature};
 
 use super::{Agent, Turn};
 use crate::seed::{Stream, derive_seed};
+use crate::solver::PoolBoard;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -35,25 +36,26 @@ pub(crate) const OTHER_BOARDS_SOLVE_MS: u64 = 150;
 /// assert_eq!(solve_time(Geometry::STANDARD).as_millis(), 1000);
 /// assert_eq!(solve_time(Geometry::new(8, 7).unwrap()).as_millis(), 150);
 /// ```
-pub fn solve_time(geom: crate::game::Geometry) -> std::time::Duration {
-    std::time::Duration::from_millis(if geom == crate::game::Geometry::STANDARD {
+pub fn solve_time<B: crate::game::BitBoard>(geom: crate::game::Geometry<B>) -> std::time::Duration {
+    std::time::Duration::from_millis(if geom.narrow() == Some(crate::game::Geometry::STANDARD) {
         DEFAULT_SOLVE_MS
     } else {
         OTHER_BOARDS_SOLVE_MS
     })
 }
 
-/// Plays at a fixed skill: a move drawn from [`policy`] over the [`Judge`]'s values.
-pub struct Level {
+/// Plays at a fixed skill: a move drawn from [`policy`] over the [`Judge`]'s values (on
+/// boards of the integer `B`).
+pub struct Level<B: PoolBoard = u64> {
     name: String,
     skill: f64,
-    judge: Judge,
+    judge: Judge<B>,
     rng: ChaCha8Rng,
 }
 
-impl Level {
+impl<B: PoolBoard> Level<B> {
     /// A dial agent at `skill` (0 to 1) judging moves with `judge`; `seed` feeds its draws.
-    pub fn new(name: impl Into<String>, skill: f64, judge: Judge, seed: u64) -> Self {
+    pub fn new(name: impl Into<String>, skill: f64, judge: Judge<B>, seed: u64) -> Self {
         Level {
             name: name.into(),
             skill: skill.clamp(0.0, 1.0),
@@ -70,7 +72,12 @@ impl Level {
 
 /// Draws a move of `skill` in `pos` with `u` uniform in [0, 1): uniformly among the legal
 /// columns at skill 0 (no judging needed), else from [`policy`] over `judge`'s values.
-pub(crate) fn play_at(judge: &mut Judge, pos: &crate::game::Position, skill: f64, u: f64) -> usize {
+pub(crate) fn play_at<B: PoolBoard>(
+    judge: &mut Judge<B>,
+    pos: &crate::game::Position<B>,
+    skill: f64,
+    u: f64,
+) -> usize {
     let values = if skill <= 0.0 {
         (0..pos.width())
             .map(|c| pos.can_play(c).then_some(0.0))
@@ -83,12 +90,12 @@ pub(crate) fn play_at(judge: &mut Judge, pos: &crate::game::Position, skill: f64
         .expect("agents are only asked to move in open games")
 }
 
-impl Agent for Level {
+impl<B: PoolBoard> Agent<B> for Level<B> {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn choose(&mut self, turn: &Turn) -> usize {
+    fn choose(&mut self, turn: &Turn<B>) -> usize {
         let u = self.rng.r#gen::<f64>();
         play_at(&mut self.judge, &turn.position, self.skill, u)
     }

@@ -9,8 +9,8 @@ use crate::agents::{
 use crate::eval::{self, EvalError, Evaluator, ModelStore};
 use crate::game::{BitBoard, Geometry};
 use crate::search::Searcher;
-use crate::solver::SolverPool;
 use crate::solver::book::Book;
+use crate::solver::{PoolBoard, SolverPool};
 use std::sync::Arc;
 
 impl RolloutSpec {
@@ -175,31 +175,45 @@ impl AgentSpec {
         })
     }
 
-    /// What perfect agents and the dial's judges of this spec share, on 64-bit boards.
-    fn shared_narrow(&self, geom: Geometry, resources: &Resources) -> Result<Shared, AgentError> {
-        let book = resources.book.clone();
-        let judge = match &self.kind {
-            AgentKind::Level {
-                solve_ms, depth, ..
-            }
-            | AgentKind::Adaptive {
-                solve_ms, depth, ..
-            } => Some(Arc::new(JudgeShared::new(
-                Arc::new(SolverPool::new(JUDGE_TT_MIB).with_book(book.clone())),
-                fallback(geom, *depth, resources).map_err(|source| AgentError::Eval {
-                    spec: self.text.clone(),
-                    source,
-                })?,
-                solve_ms.map_or_else(
-                    || crate::agents::level::solve_time(geom),
-                    std::time::Duration::from_millis,
-                ),
-            ))),
-            _ => None,
+    /// What the dial's judges of this spec share on boards of `geom` (none for kinds
+    /// other than the dial and the adaptive agent).
+    fn judge_shared<B: AgentBoard>(
+        &self,
+        geom: Geometry<B>,
+        resources: &Resources,
+    ) -> Result<Option<Arc<JudgeShared<B>>>, AgentError> {
+        let (AgentKind::Level {
+            solve_ms, depth, ..
+        }
+        | AgentKind::Adaptive {
+            solve_ms, depth, ..
+        }) = &self.kind
+        else {
+            return Ok(None);
         };
+        Ok(Some(Arc::new(JudgeShared::new(
+            Arc::new(SolverPool::new(JUDGE_TT_MIB).with_book(resources.book.clone())),
+            fallback(geom, *depth, resources).map_err(|source| AgentError::Eval {
+                spec: self.text.clone(),
+                source,
+            })?,
+            solve_ms.map_or_else(
+                || crate::agents::level::solve_time(geom),
+                std::time::Duration::from_millis,
+            ),
+        ))))
+    }
+
+    /// What perfect agents and the dial's judges of this spec share, on 64-bit boards.
+    fn shared_narrow(
+        &self,
+        geom: Geometry,
+        resources: &Resources,
+    ) -> Result<Shared<u64>, AgentError> {
+        let judge = self.judge_shared(geom, resources)?;
         let perfect = match &self.kind {
             AgentKind::Perfect(p) => Some(Arc::new(PerfectShared::new(Arc::new(
-                SolverPool::new(p.tt_mib).with_book(book),
+                SolverPool::new(p.tt_mib).with_book(resources.book.clone()),
             )))),
             _ => None,
         };
@@ -208,12 +222,12 @@ impl AgentSpec {
 }
 
 /// What perfect agents and the dial's judges of one spec share across its agents.
-type Shared = (Option<Arc<PerfectShared>>, Option<Arc<JudgeShared>>);
+type Shared<B> = (Option<Arc<PerfectShared>>, Option<Arc<JudgeShared<B>>>);
 
 /// The integer of a board, as agents see it: which kinds of agent play there. Every kind
 /// plays 64-bit boards (`u64`); boards past 64 bits (`u128`) have the agents that need
-/// no 64-bit book, solver table or learned model (see [`AgentSpec::factory_on`]).
-pub trait AgentBoard: BitBoard {
+/// no 64-bit book or learned model but the board's network (see [`AgentSpec::factory_on`]).
+pub trait AgentBoard: PoolBoard {
     /// The evaluator `spec` names, for boards of `geom`.
     fn evaluator(
         spec: &EvalSpec,
@@ -227,10 +241,9 @@ pub trait AgentBoard: BitBoard {
         spec: &AgentSpec,
         geom: Geometry<Self>,
         resources: &Resources,
-    ) -> Result<Shared, AgentError>;
+    ) -> Result<Shared<Self>, AgentError>;
 
-    /// An agent of a kind that only some boards have (perfect, the dial, adaptive,
-    /// external), from `factory`.
+    /// An agent of a kind that only some boards have (perfect, external), from `factory`.
     #[doc(hidden)]
     fn build_special(
         factory: &AgentFactory<Self>,
@@ -251,7 +264,7 @@ impl AgentBoard for u64 {
         spec: &AgentSpec,
         geom: Geometry,
         resources: &Resources,
-    ) -> Result<Shared, AgentError> {
+    ) -> Result<Shared<u64>, AgentError> {
         spec.shared_narrow(geom, resources)
     }
 
@@ -286,10 +299,19 @@ impl AgentBoard for u128 {
         }
     }
 
-    fn shared(spec: &AgentSpec, geom: Geometry<u128>, _: &Resources) -> Result<Shared, AgentError> {
+    fn shared(
+        spec: &AgentSpec,
+        geom: Geometry<u128>,
+        resources: &Resources,
+    ) -> Result<Shared<u128>, AgentError> {
         match spec.kind {
             AgentKind::Random | AgentKind::Search { .. } | AgentKind::Mcts { .. } => {
                 Ok((None, None))
+            }
+            // The dial and the adaptive agent judge with a wide solver late in the game
+            // and the board's network (else open lines searched) before.
+            AgentKind::Level { .. } | AgentKind::Adaptive { .. } => {
+                Ok((None, spec.judge_shared(geom, resources)?))
             }
             _ => Err(AgentError::NotOnBoard {
                 spec: spec.text.clone(),
@@ -315,13 +337,17 @@ const JUDGE_TT_MIB: usize = 32;
 /// What values moves when the solver runs out of time: the shipped n-tuple network of the
 /// board (`models/ntuple.bin` on 7x6, `models/ntuple-WxH.bin` elsewhere) when its file is
 /// found, else the open-lines evaluator searched `depth` plies.
-fn fallback(geom: Geometry, depth: u32, resources: &Resources) -> Result<Fallback, EvalError> {
+fn fallback<B: AgentBoard>(
+    geom: Geometry<B>,
+    depth: u32,
+    resources: &Resources,
+) -> Result<Fallback<B>, EvalError> {
     let path = super::board_model(std::path::Path::new(super::DEFAULT_NTUPLE_MODEL), geom);
     if let Ok(net) = resources.models.ntuple(&path, geom) {
         return Ok(Fallback::Model(Arc::new(net)));
     }
     Ok(Fallback::Search {
-        eval: eval::builtin("openlines", geom)?,
+        eval: eval::builtin_any_board("openlines", geom)?,
         depth,
         // Open lines count five for each of the player's lines: a few lines' difference
         // is a clear edge, tens of them decisive.
@@ -346,7 +372,7 @@ pub struct AgentFactory<B: AgentBoard = u64> {
     /// What perfect agents share across games (optimal columns found, warm solvers).
     perfect: Option<Arc<PerfectShared>>,
     /// What the dial's judges share (exact scores found, warm solvers, the fallback).
-    judge: Option<Arc<JudgeShared>>,
+    judge: Option<Arc<JudgeShared<B>>>,
     /// The builder of an external agent.
     external: Option<Arc<dyn BuildAgent>>,
 }
@@ -409,8 +435,64 @@ impl<B: AgentBoard> AgentFactory<B> {
                 )
                 .with_safe(*safe),
             ),
-            _ => B::build_special(self, seed)?,
+            AgentKind::Level {
+                skill,
+                elo,
+                seed: s,
+                ..
+            } => Box::new(Level::new(
+                name,
+                // An Elo asked for reads this board's calibration; past its ends (the
+                // spec checked the 7x6 range) the dial plays the nearest end.
+                elo.map_or(*skill, |e| Calibration::for_board(self.geom).skill_at(e)),
+                self.judge()?,
+                crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
+            )),
+            AgentKind::Adaptive { start, .. } => {
+                Box::new(self.build_adaptive(seed, AdaptiveState::new(*start))?)
+            }
+            AgentKind::Perfect(_) | AgentKind::External => B::build_special(self, seed)?,
         })
+    }
+
+    /// An adaptive agent of this factory's spec starting from `state` (a saved estimate);
+    /// an error for a spec of another kind.
+    pub fn build_adaptive(
+        &self,
+        seed: u64,
+        state: AdaptiveState,
+    ) -> Result<Adaptive<B>, AgentError> {
+        let AgentKind::Adaptive { seed: s, rates, .. } = &self.spec.kind else {
+            return Err(AgentError::NotAdaptive {
+                spec: self.spec.text.clone(),
+            });
+        };
+        Ok(Adaptive::new(
+            self.spec.text.clone(),
+            state,
+            self.judge()?,
+            crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
+        )
+        .with_rates(*rates)
+        .with_calibration(Calibration::for_board(self.geom)))
+    }
+
+    /// A judge for one more agent of a dial kind.
+    fn judge(&self) -> Result<Judge<B>, AgentError> {
+        let shared = self.judge.clone().expect("dial kinds have a judge");
+        Judge::new(shared, self.geom).map_err(|source| AgentError::Solver {
+            spec: self.spec.text.clone(),
+            source,
+        })
+    }
+
+    /// The same factory with perfect agents (on 64-bit boards) taking their solvers (table size and book) from
+    /// `solvers`, e.g. a server's pool whose tables stay warm across requests.
+    pub fn with_solvers(mut self, solvers: Arc<SolverPool>) -> Self {
+        if self.perfect.is_some() {
+            self.perfect = Some(Arc::new(PerfectShared::new(solvers)));
+        }
+        self
     }
 
     /// Whether agents of this spec carry what they learn from game to game (see
@@ -437,22 +519,10 @@ impl AgentFactory {
         }
     }
 
-    /// The same factory with perfect agents taking their solvers (table size and book) from
-    /// `solvers`, e.g. a server's pool whose tables stay warm across requests.
-    pub fn with_solvers(mut self, solvers: Arc<SolverPool>) -> Self {
-        if self.perfect.is_some() {
-            self.perfect = Some(Arc::new(PerfectShared::new(solvers)));
-        }
-        self
-    }
-
-    /// An agent of the kinds only 64-bit boards have.
+    /// An agent of the kinds only 64-bit boards have (perfect, external).
     fn build_narrow(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
         let name = self.spec.text.clone();
         Ok(match &self.spec.kind {
-            AgentKind::Random | AgentKind::Search { .. } | AgentKind::Mcts { .. } => {
-                unreachable!("built by AgentFactory::build")
-            }
             AgentKind::External => self
                 .external
                 .as_ref()
@@ -465,49 +535,7 @@ impl AgentFactory {
                         source,
                     })?,
             ),
-            AgentKind::Level {
-                skill,
-                elo,
-                seed: s,
-                ..
-            } => Box::new(Level::new(
-                name,
-                // An Elo asked for reads this board's calibration; past its ends (the
-                // spec checked the 7x6 range) the dial plays the nearest end.
-                elo.map_or(*skill, |e| Calibration::for_board(self.geom).skill_at(e)),
-                self.judge()?,
-                crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
-            )),
-            AgentKind::Adaptive { start, .. } => {
-                Box::new(self.build_adaptive(seed, AdaptiveState::new(*start))?)
-            }
-        })
-    }
-
-    /// An adaptive agent of this factory's spec starting from `state` (a saved estimate);
-    /// an error for a spec of another kind.
-    pub fn build_adaptive(&self, seed: u64, state: AdaptiveState) -> Result<Adaptive, AgentError> {
-        let AgentKind::Adaptive { seed: s, rates, .. } = &self.spec.kind else {
-            return Err(AgentError::NotAdaptive {
-                spec: self.spec.text.clone(),
-            });
-        };
-        Ok(Adaptive::new(
-            self.spec.text.clone(),
-            state,
-            self.judge()?,
-            crate::seed::derive_seed(*s, crate::seed::Stream::Level, &[seed]),
-        )
-        .with_rates(*rates)
-        .with_calibration(Calibration::for_board(self.geom)))
-    }
-
-    /// A judge for one more agent of a dial kind.
-    fn judge(&self) -> Result<Judge, AgentError> {
-        let shared = self.judge.clone().expect("dial kinds have a judge");
-        Judge::new(shared, self.geom).map_err(|source| AgentError::Solver {
-            spec: self.spec.text.clone(),
-            source,
+            _ => unreachable!("built by AgentFactory::build"),
         })
     }
 }

@@ -409,7 +409,10 @@ impl AgentSpec {
     /// assert_eq!(gbt.model_files(Geometry::STANDARD), vec![std::path::PathBuf::from("models/gbt.bin")]);
     /// assert!("easy".parse::<AgentSpec>().unwrap().model_files(Geometry::STANDARD).is_empty());
     /// ```
-    pub fn model_files(&self, geom: crate::game::Geometry) -> Vec<PathBuf> {
+    pub fn model_files<B: crate::game::BitBoard>(
+        &self,
+        geom: crate::game::Geometry<B>,
+    ) -> Vec<PathBuf> {
         let AgentKind::Search { eval, .. } = &self.kind else {
             return Vec::new();
         };
