@@ -557,6 +557,86 @@ fn calibrate_on_another_board_makes_its_ladder_and_reads_the_7x6_scale() {
 }
 
 #[test]
+fn the_dial_is_calibrated_and_answers_are_timed_past_64_bits() {
+    let dir = std::env::temp_dir().join(format!("c4-calibrate-8x8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("level.json");
+    let run = c4(
+        &[
+            "calibrate",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--games",
+            "1",
+            "--skills",
+            "0,1",
+            "--ladder-games",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let ladder: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ladder-8x8.json")).unwrap())
+            .unwrap();
+    assert_eq!(ladder["board"], "8x8");
+    // No perfect player on 8x8: MCTS is the ladder's strong end.
+    assert!(
+        ladder["agents"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("mcts:sims=2000")),
+        "{ladder}"
+    );
+    let cal = connect4_engine::agents::level::Calibration::from_json(
+        &std::fs::read_to_string(&out).unwrap(),
+    )
+    .unwrap();
+    assert_eq!((cal.board.as_str(), cal.points.len()), ("8x8", 2));
+    // Every agent of the page answers there, timed as the page asks.
+    let times = dir.join("answers.json");
+    let run = c4(
+        &[
+            "bench",
+            "answers",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--games",
+            "1",
+            "--agents",
+            "easy",
+            "adaptive",
+            "--out",
+            times.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("answer times on 8x8"),
+        "{}",
+        text(&run.stdout)
+    );
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&times).unwrap()).unwrap();
+    let agents: Vec<&str> = t
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["easy", "adaptive"]);
+    assert!(t[1]["moves"].as_u64().unwrap() > 0, "{t}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_agent_specs_fail_with_a_message() {
     let out = c4(
         &[

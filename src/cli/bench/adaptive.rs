@@ -3,7 +3,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use connect4_engine::agents::Resources;
+use connect4_engine::agents::{AgentBoard, Resources};
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::io::{write_csv_atomic, write_json_atomic};
 use connect4_engine::progress::Progress;
 use connect4_learn::arena::{
@@ -60,16 +61,15 @@ pub struct AdaptiveBenchArgs {
 /// default list, the ones that play there: random, easy, hard, the board's network and,
 /// where the solver reaches, the perfect player with and without random moves (the GBT
 /// learned 7x6 alone).
-fn opponents_on(a: &AdaptiveBenchArgs) -> Result<Vec<String>> {
-    let geom = a.board.geometry()?;
+fn opponents_on<B: BitBoard>(a: &AdaptiveBenchArgs, geom: Geometry<B>) -> Result<Vec<String>> {
     let default: Vec<String> = OPPONENTS.split(' ').map(str::to_string).collect();
-    if geom == connect4_engine::Geometry::STANDARD || a.opponents != default {
+    if geom.narrow() == Some(Geometry::STANDARD) || a.opponents != default {
         return Ok(a.opponents.clone());
     }
     let mut list: Vec<String> = ["random", "easy", "hard", "ntuple:depth=1,safe=true"]
         .map(str::to_string)
         .to_vec();
-    if connect4_engine::solver::reaches(geom) {
+    if geom.narrow().is_some_and(connect4_engine::solver::reaches) {
         list.extend(
             [
                 "perfect:ties=random",
@@ -83,12 +83,27 @@ fn opponents_on(a: &AdaptiveBenchArgs) -> Result<Vec<String>> {
 }
 
 pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        run_on(a, geom, book)
+    } else {
+        let geom = a.board.geometry()?;
+        run_on(a, geom, book)
+    }
+}
+
+/// `c4 bench adaptive` on a board of the integer `B` (`u128` past 64 bits).
+fn run_on<B: AgentBoard>(
+    a: AdaptiveBenchArgs,
+    geom: Geometry<B>,
+    book: super::super::BookChoice,
+) -> Result<()> {
     let parse = |s: &str| super::super::parse_agent(s);
     let runs: Vec<AdaptiveRunSpec> = match (&a.switch_from, &a.switch_to) {
         (Some(from), Some(to)) => vec![AdaptiveRunSpec {
             stages: vec![(parse(from)?, a.after), (parse(to)?, a.then)],
         }],
-        _ => connect4_engine::agents::split_agent_list(&opponents_on(&a)?)
+        _ => connect4_engine::agents::split_agent_list(&opponents_on(&a, geom)?)
             .iter()
             .map(|o| {
                 Ok(AdaptiveRunSpec {
@@ -103,7 +118,7 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
         openings: a.openings,
         seed: a.seed,
         jobs: a.jobs,
-        geometry: a.board.geometry()?,
+        geometry: geom,
     };
     let total: usize = cfg
         .runs
@@ -122,10 +137,9 @@ pub fn run(a: AdaptiveBenchArgs, book: super::super::BookChoice) -> Result<()> {
     let ladder: serde_json::Value = serde_json::from_str(&ladder).unwrap_or_default();
     // Off 7x6 the opponents' ratings are those of the board's own ladder (on the 7x6
     // scale), as its calibration recorded them.
-    let geom = a.board.geometry()?;
     let board = connect4_engine::agents::level::Calibration::for_board(geom);
     let true_elo = |name: &str| {
-        if geom != connect4_engine::Geometry::STANDARD {
+        if geom.narrow() != Some(Geometry::STANDARD) {
             return board
                 .anchors
                 .iter()

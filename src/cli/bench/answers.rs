@@ -3,8 +3,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use connect4_engine::agents::{AgentSpec, Resources};
+use connect4_engine::agents::{AgentBoard, AgentSpec, Resources};
 use connect4_engine::answers::presets;
+use connect4_engine::game::Geometry;
 use connect4_engine::io::write_json_atomic;
 use connect4_engine::progress::Progress;
 use connect4_learn::arena::{AnswerTimesConfig, answer_times};
@@ -40,7 +41,7 @@ pub struct AnswerBenchArgs {
 }
 
 /// The page's agents on `geom`: its presets that play there, the dial at two strengths.
-fn page_agents(geom: connect4_engine::Geometry) -> Vec<String> {
+fn page_agents<B: connect4_engine::game::BitBoard>(geom: Geometry<B>) -> Vec<String> {
     let board = [geom.width(), geom.height()];
     let mut agents: Vec<String> = presets(None)
         .into_iter()
@@ -52,7 +53,21 @@ fn page_agents(geom: connect4_engine::Geometry) -> Vec<String> {
 }
 
 pub fn run(a: AnswerBenchArgs, book: super::super::BookChoice) -> Result<()> {
-    let geom = a.board.geometry()?;
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        run_on(a, geom, book)
+    } else {
+        let geom = a.board.geometry()?;
+        run_on(a, geom, book)
+    }
+}
+
+/// `c4 bench answers` on a board of the integer `B` (`u128` past 64 bits).
+fn run_on<B: AgentBoard>(
+    a: AnswerBenchArgs,
+    geom: Geometry<B>,
+    book: super::super::BookChoice,
+) -> Result<()> {
     let texts = if a.agents.is_empty() {
         page_agents(geom)
     } else {

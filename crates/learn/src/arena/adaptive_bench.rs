@@ -4,9 +4,11 @@
 
 use super::estimate::{Estimate, score_estimate};
 use super::{play_game, random_opening};
-use connect4_engine::agents::{Adaptive, AgentError, AgentFactory, AgentSpec, Resources};
-use connect4_engine::game::Geometry;
+use connect4_engine::agents::{
+    Adaptive, AgentBoard, AgentError, AgentFactory, AgentSpec, Resources,
+};
 use connect4_engine::game::moves::format_moves as move_string;
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
 use rand::SeedableRng;
@@ -38,9 +40,9 @@ pub struct AdaptiveRunSpec {
     pub stages: Vec<(AgentSpec, usize)>,
 }
 
-/// Settings of the benchmark.
+/// Settings of the benchmark, on boards of the integer `B` (`u128` past 64 bits).
 #[derive(Clone, Debug)]
-pub struct AdaptiveBenchConfig {
+pub struct AdaptiveBenchConfig<B: BitBoard = u64> {
     /// The adaptive agent's spec.
     pub adaptive: AgentSpec,
     /// The runs, each with an adaptive agent of its own (they run side by side).
@@ -52,7 +54,7 @@ pub struct AdaptiveBenchConfig {
     /// Runs played at once.
     pub jobs: usize,
     /// The board.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
 }
 
 /// One game of a run.
@@ -100,17 +102,17 @@ pub struct StageSummary {
 }
 
 /// Plays every run (`progress` advances once per game).
-pub fn run_adaptive_bench(
-    cfg: &AdaptiveBenchConfig,
+pub fn run_adaptive_bench<B: AgentBoard>(
+    cfg: &AdaptiveBenchConfig<B>,
     resources: &Resources,
     progress: &dyn Progress,
 ) -> Result<(Vec<AdaptiveGame>, Vec<StageSummary>), AdaptiveBenchError> {
-    let adaptive = cfg.adaptive.factory_in(cfg.geometry, resources)?;
-    let mut factories: Vec<Vec<(AgentFactory, usize)>> = Vec::new();
+    let adaptive = cfg.adaptive.factory_on(cfg.geometry, resources)?;
+    let mut factories: Vec<Vec<(AgentFactory<B>, usize)>> = Vec::new();
     for run in &cfg.runs {
         let mut stages = Vec::new();
         for (spec, games) in &run.stages {
-            stages.push((spec.factory_in(cfg.geometry, resources)?, *games));
+            stages.push((spec.factory_on(cfg.geometry, resources)?, *games));
         }
         factories.push(stages);
     }
@@ -136,11 +138,11 @@ pub fn run_adaptive_bench(
     Ok((games, summaries))
 }
 
-fn play_run(
-    cfg: &AdaptiveBenchConfig,
+fn play_run<B: AgentBoard>(
+    cfg: &AdaptiveBenchConfig<B>,
     run: usize,
-    adaptive: &AgentFactory,
-    stages: &[(AgentFactory, usize)],
+    adaptive: &AgentFactory<B>,
+    stages: &[(AgentFactory<B>, usize)],
     progress: &dyn Progress,
 ) -> Result<Vec<AdaptiveGame>, AgentError> {
     let seed = derive_seed(cfg.seed, Stream::TournamentAgent, &[run as u64]);
@@ -152,7 +154,7 @@ fn play_run(
             });
         }
     };
-    let mut agent: Adaptive =
+    let mut agent: Adaptive<B> =
         adaptive.build_adaptive(seed, connect4_engine::agents::AdaptiveState::new(start))?;
     let mut out = Vec::new();
     let mut opening = Vec::new();
@@ -201,7 +203,10 @@ fn play_run(
     Ok(out)
 }
 
-fn summarise(cfg: &AdaptiveBenchConfig, games: &[AdaptiveGame]) -> Vec<StageSummary> {
+fn summarise<B: BitBoard>(
+    cfg: &AdaptiveBenchConfig<B>,
+    games: &[AdaptiveGame],
+) -> Vec<StageSummary> {
     let mut out = Vec::new();
     for (r, run) in cfg.runs.iter().enumerate() {
         let mine: Vec<&AdaptiveGame> = games.iter().filter(|g| g.run == r).collect();

@@ -5,10 +5,12 @@
 //! opponent, every answer timed on the wall clock. What `c4 bench answers` reports.
 
 use super::random_opening;
-use connect4_engine::agents::{AgentError, AgentFactory, AgentKind, AgentSpec, Resources, Turn};
+use connect4_engine::agents::{
+    AgentBoard, AgentError, AgentFactory, AgentKind, AgentSpec, Resources, Turn,
+};
 use connect4_engine::answers::{PlayError, adaptive_answer, play_move};
 use connect4_engine::game::moves::format_moves;
-use connect4_engine::game::{Geometry, Outcome, Player, Position};
+use connect4_engine::game::{BitBoard, Geometry, Outcome, Player, Position};
 use connect4_engine::progress::Progress;
 use connect4_engine::seed::{Stream, derive_seed};
 use connect4_engine::{Interrupt, clock::Instant};
@@ -17,11 +19,11 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::time::Duration;
 
-/// What to time.
+/// What to time, on boards of the integer `B` (`u128` past 64 bits).
 #[derive(Clone, Debug)]
-pub struct AnswerTimesConfig {
+pub struct AnswerTimesConfig<B: BitBoard = u64> {
     /// The board.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
     /// The agents timed (the page's presets, the dial, the adaptive agent).
     pub agents: Vec<AgentSpec>,
     /// Who plays the other side (a player's stand-in).
@@ -85,16 +87,16 @@ fn quantile(xs: &[f64], q: f64) -> f64 {
 
 /// Times every agent of `cfg` over its games, one move at a time (as one player waits for
 /// them), telling `progress` of each game.
-pub fn answer_times(
-    cfg: &AnswerTimesConfig,
+pub fn answer_times<B: AgentBoard>(
+    cfg: &AnswerTimesConfig<B>,
     progress: &dyn Progress,
 ) -> Result<Vec<AnswerTimes>, AnswerTimesError> {
     let geom = cfg.geometry;
-    let opponent = cfg.opponent.factory_in(geom, &cfg.resources)?;
+    let opponent = cfg.opponent.factory_on(geom, &cfg.resources)?;
     progress.start("timed games", cfg.agents.len() * cfg.games);
     let mut out = Vec::new();
     for spec in &cfg.agents {
-        let factory = spec.factory_in(geom, &cfg.resources)?;
+        let factory = spec.factory_on(geom, &cfg.resources)?;
         let mut times = Vec::new();
         let mut stopped = 0;
         let mut state: Option<String> = None;
@@ -139,10 +141,10 @@ struct TimedGame {
     state: Option<String>,
 }
 
-fn timed_game(
-    cfg: &AnswerTimesConfig,
-    factory: &AgentFactory,
-    opponent: &AgentFactory,
+fn timed_game<B: AgentBoard>(
+    cfg: &AnswerTimesConfig<B>,
+    factory: &AgentFactory<B>,
+    opponent: &AgentFactory<B>,
     me: Player,
     seed: u64,
     state: Option<&str>,
