@@ -601,7 +601,7 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
         ("moves=12121212", 7, "already won by x after move 7"),
         (long.as_str(), 3, "not a column digit"),
         ("moves=44&width=100&height=100", 0, "not supported"),
-        ("moves=44&width=9&height=10", 0, "not supported"),
+        ("moves=44&width=12&height=10", 0, "not supported"),
     ] {
         c.goto(&format!("{url}/#{hash}")).await.unwrap();
         let name = &hash[..hash.len().min(40)];
