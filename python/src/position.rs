@@ -3,16 +3,122 @@
 
 use crate::args::{Nat, short_repr};
 use crate::errors::err;
-use connect4_engine::game::{Geometry, LineRules, Outcome, Player, random_line};
+use connect4_engine::game::{BitBoard, Geometry, LineRules, Outcome, Player, random_line};
 use connect4_engine::seed;
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The board geometry of `width` x `height`, or a `Connect4Error` naming the size.
+/// The board geometry of `width` x `height` (up to 64 bits), or a `Connect4Error` naming the
+/// size: past 64 bits, that only `Position` and `Solver` take such boards.
 pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
+    if needs_wide(width, height)? {
+        return Err(err(format!(
+            "{width}x{height} boards are {}",
+            past_64_bits(width, height)
+        )));
+    }
     Geometry::new(width, height).map_err(err)
+}
+
+/// Why a board past 64 bits is refused where it is (the tail of a message).
+fn past_64_bits(width: usize, height: usize) -> String {
+    format!(
+        "past 64 bits (width x (height + 1) = {}): Position and Solver take boards of up to \
+         128 bits, the rest of the package (agents, models, data, games) boards of up to 64",
+        width * (height + 1)
+    )
+}
+
+/// Whether a `width` x `height` board needs 128-bit bitboards (past 64 bits), or a
+/// `Connect4Error` naming a size no bitboard takes (past 128 bits, empty, too wide).
+pub fn needs_wide(width: usize, height: usize) -> PyResult<bool> {
+    connect4_engine::game::needs_wide(width, height).map_err(err)
+}
+
+/// The engine's position in the integer its board needs: `u64` up to 64 bits
+/// (width x (height + 1)), `u128` past them (8x8, 9x7, ...). The size picks the variant, so
+/// two positions of one board always hold the same one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Board {
+    /// A board of up to 64 bits: every part of the package takes it.
+    Narrow(connect4_engine::Position),
+    /// A board past 64 bits: `Position` and `Solver` take it.
+    Wide(connect4_engine::Position<u128>),
+}
+
+impl From<connect4_engine::Position> for Board {
+    fn from(p: connect4_engine::Position) -> Board {
+        Board::Narrow(p)
+    }
+}
+
+impl From<connect4_engine::Position<u128>> for Board {
+    fn from(p: connect4_engine::Position<u128>) -> Board {
+        Board::Wide(p)
+    }
+}
+
+/// Runs `$body` with `$p` bound to the engine's position of either integer: the one place
+/// the two kinds of board meet, so every method below is written once.
+macro_rules! on_board {
+    ($board:expr, $p:ident => $body:expr) => {
+        match $board {
+            Board::Narrow($p) => $body,
+            Board::Wide($p) => $body,
+        }
+    };
+}
+
+impl Board {
+    /// The position after `moves` (1-based columns) on a `width` x `height` board, in the
+    /// integer that board needs.
+    pub fn from_moves(width: usize, height: usize, moves: &str) -> PyResult<Board> {
+        Ok(if needs_wide(width, height)? {
+            let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+            Board::Wide(connect4_engine::Position::from_moves(g, moves).map_err(err)?)
+        } else {
+            Board::Narrow(
+                connect4_engine::Position::from_moves(geometry(width, height)?, moves)
+                    .map_err(err)?,
+            )
+        })
+    }
+
+    /// Board width.
+    pub fn width(&self) -> usize {
+        on_board!(self, p => p.width())
+    }
+
+    /// Board height.
+    pub fn height(&self) -> usize {
+        on_board!(self, p => p.height())
+    }
+
+    /// Whether the game is over: a four or a full board.
+    pub fn is_over(&self) -> bool {
+        !matches!(on_board!(self, p => p.outcome()), Outcome::Ongoing)
+    }
+
+    /// The 64-bit position, or a `Connect4Error` saying that this part of the package takes
+    /// boards of up to 64 bits only (agents, models, data and games still do).
+    pub fn narrow(&self) -> PyResult<connect4_engine::Position> {
+        self.narrow_named("")
+    }
+
+    /// As [`Board::narrow`], the message starting with `what` (e.g. "positions[3]: ").
+    fn narrow_named(&self, what: &str) -> PyResult<connect4_engine::Position> {
+        match self {
+            Board::Narrow(p) => Ok(*p),
+            Board::Wide(p) => Err(err(format!(
+                "{what}the {}x{} position is {}",
+                p.width(),
+                p.height(),
+                past_64_bits(p.width(), p.height())
+            ))),
+        }
+    }
 }
 
 /// A Connect Four position. Columns in `play`, `legal_moves` and arrays are 0-based (as in
@@ -22,7 +128,7 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 #[pyclass(module = "connect4_ml", frozen)]
 #[derive(Clone)]
 pub struct Position {
-    pub(crate) inner: connect4_engine::Position,
+    pub(crate) inner: Board,
     /// The moves that made it, when known (1-based columns).
     pub(crate) moves: Option<String>,
 }
@@ -30,8 +136,61 @@ pub struct Position {
 impl Position {
     /// Wraps a library position reached by `moves` (if known).
     pub fn wrap(inner: connect4_engine::Position, moves: Option<String>) -> Position {
+        Position::wrap_board(Board::Narrow(inner), moves)
+    }
+
+    /// Wraps a position of either integer reached by `moves` (if known).
+    pub fn wrap_board(inner: Board, moves: Option<String>) -> Position {
         Position { inner, moves }
     }
+}
+
+/// The cells of `p` as a `height x width` array (row 0 at the top, 1 first player, 2 second).
+fn cells_of<B: BitBoard>(p: &connect4_engine::Position<B>) -> ndarray::Array2<i8> {
+    let (w, h) = (p.width(), p.height());
+    ndarray::Array2::from_shape_fn((h, w), |(r, c)| {
+        p.cell(c, h - 1 - r).map_or(0, |pl| number(pl) as i8)
+    })
+}
+
+/// The position drawn by `cells` (checked by [`board_cells`]) on `g`, or a `Connect4Error`
+/// naming the cell or the count that is wrong.
+fn position_of_cells<B: BitBoard>(
+    g: Geometry<B>,
+    cells: &ndarray::Array2<i64>,
+) -> PyResult<connect4_engine::Position<B>> {
+    let (h, w) = cells.dim();
+    let second_value = if cells.iter().any(|&v| v == -1) {
+        -1
+    } else {
+        2
+    };
+    let (mut first, mut second, mut mask) = (B::ZERO, B::ZERO, B::ZERO);
+    for ((r, c), &v) in cells.indexed_iter() {
+        let bit = g.cell_bit(c, h - 1 - r);
+        match v {
+            0 => continue,
+            1 => first |= bit,
+            v if v == second_value => second |= bit,
+            _ => {
+                return Err(err(format!(
+                    "board[{r}][{c}] is {v}: cells are 0 (empty), 1 (first player) and 2, or \
+                     0, 1 and -1 (second player), not both"
+                )));
+            }
+        }
+        mask |= bit;
+    }
+    let first_to_move = first.count_ones() == second.count_ones();
+    let current = if first_to_move { first } else { second };
+    connect4_engine::Position::from_bits(g, current, mask).ok_or_else(|| {
+        err(format!(
+            "not a reachable {w}x{h} position: {} stones of player 1 and {} of player 2, \
+             floating stones or a four for the side to move",
+            first.count_ones(),
+            second.count_ones()
+        ))
+    })
 }
 
 /// The player number of the arrays: 1 first, 2 second.
@@ -49,9 +208,8 @@ impl Position {
     #[pyo3(signature = (moves = crate::args::Text(String::new()), width = Nat(7), height = Nat(6)))]
     fn new(moves: crate::args::Text, width: Nat, height: Nat) -> PyResult<Position> {
         let moves = moves.0.as_str();
-        let g = geometry(width.get(), height.get())?;
-        let inner = connect4_engine::Position::from_moves(g, moves).map_err(err)?;
-        Ok(Position::wrap(inner, Some(moves.trim().to_string())))
+        let inner = Board::from_moves(width.get(), height.get(), moves)?;
+        Ok(Position::wrap_board(inner, Some(moves.trim().to_string())))
     }
 
     /// The position drawn by `board`, a 2-D array (or nested lists) of shape `(height, width)`,
@@ -68,40 +226,13 @@ impl Position {
     ) -> PyResult<Position> {
         let cells = board_cells(board, width.map(Nat::get), height.map(Nat::get))?;
         let (h, w) = cells.dim();
-        let g = geometry(w, h)?;
-        let second_value = if cells.iter().any(|&v| v == -1) {
-            -1
+        let inner = if needs_wide(w, h)? {
+            let g = Geometry::<u128>::sized(w, h).map_err(err)?;
+            Board::Wide(position_of_cells(g, &cells)?)
         } else {
-            2
+            Board::Narrow(position_of_cells(geometry(w, h)?, &cells)?)
         };
-        let (mut first, mut second, mut mask) = (0u64, 0u64, 0u64);
-        for ((r, c), &v) in cells.indexed_iter() {
-            let bit = g.cell_bit(c, h - 1 - r);
-            match v {
-                0 => continue,
-                1 => first |= bit,
-                v if v == second_value => second |= bit,
-                _ => {
-                    return Err(err(format!(
-                        "board[{r}][{c}] is {v}: cells are 0 (empty), 1 (first player) and 2, or \
-                         0, 1 and -1 (second player), not both"
-                    )));
-                }
-            }
-            mask |= bit;
-        }
-        let first_to_move = first.count_ones() == second.count_ones();
-        let current = if first_to_move { first } else { second };
-        connect4_engine::Position::from_bits(g, current, mask)
-            .map(|p| Position::wrap(p, None))
-            .ok_or_else(|| {
-                err(format!(
-                    "not a reachable {w}x{h} position: {} stones of player 1 and {} of player 2, \
-                     floating stones or a four for the side to move",
-                    first.count_ones(),
-                    second.count_ones()
-                ))
-            })
+        Ok(Position::wrap_board(inner, None))
     }
 
     /// A random position after `plies` uniformly random moves from the empty board, with the
@@ -130,12 +261,7 @@ impl Position {
 
     /// The board as a `height x width` int8 array (row 0 at the top, 1 first player, 2 second).
     fn to_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
-        let p = &self.inner;
-        let (w, h) = (p.width(), p.height());
-        ndarray::Array2::from_shape_fn((h, w), |(r, c)| {
-            p.cell(c, h - 1 - r).map_or(0, |pl| number(pl) as i8)
-        })
-        .to_pyarray(py)
+        on_board!(&self.inner, p => cells_of(p)).to_pyarray(py)
     }
 
     /// The position after a stone in `column` (0-based); refused when the column is full,
@@ -159,17 +285,20 @@ impl Position {
             return Err(err("the game is over: no more moves"));
         }
         let column = column as usize;
-        if !self.inner.can_play(column) {
+        if !on_board!(&self.inner, p => p.can_play(column)) {
             return Err(err(format!("column {column} (0-based) is full")));
         }
-        let mut next = self.inner;
-        next.play(column).map_err(err)?;
+        let next = on_board!(self.inner, p => {
+            let mut next = p;
+            next.play(column).map_err(err)?;
+            Board::from(next)
+        });
         let moves = self.moves.as_ref().map(|m| {
             let mut m = m.clone();
             m.push(connect4_engine::game::moves::column_char(column).unwrap_or('?'));
             m
         });
-        Ok(Position::wrap(next, moves))
+        Ok(Position::wrap_board(next, moves))
     }
 
     /// The columns (0-based) a stone can go in; empty when the game is over. With
@@ -180,21 +309,22 @@ impl Position {
         if self.is_over() {
             return Vec::new();
         }
-        let p = &self.inner;
-        let g = p.geometry();
-        let keep = if non_losing {
-            p.one_move_rule_cells()
-        } else {
-            p.possible()
-        };
-        p.legal_columns()
-            .filter(|&c| keep & g.column_mask(c) != 0)
-            .collect()
+        on_board!(&self.inner, p => {
+            let g = p.geometry();
+            let keep = if non_losing {
+                p.one_move_rule_cells()
+            } else {
+                p.possible()
+            };
+            p.legal_columns()
+                .filter(|&c| (keep & g.column_mask(c)).count_ones() != 0)
+                .collect()
+        })
     }
 
     /// Whether the side to move can win with its next stone.
     fn can_win_next(&self) -> bool {
-        !self.is_over() && self.inner.can_win_next()
+        !self.is_over() && on_board!(&self.inner, p => p.can_win_next())
     }
 
     /// The mirror image (columns reversed).
@@ -210,7 +340,8 @@ impl Position {
                 })
                 .collect()
         });
-        Position::wrap(self.inner.mirror(), moves)
+        let mirrored = on_board!(&self.inner, p => Board::from(p.mirror()));
+        Position::wrap_board(mirrored, moves)
     }
 
     /// The move string (1-based columns) when the position was made from moves, else None.
@@ -234,32 +365,32 @@ impl Position {
     /// Stones on the board.
     #[getter]
     fn stones(&self) -> usize {
-        self.inner.moves_played()
+        on_board!(&self.inner, p => p.moves_played())
     }
 
     /// The player to move: 1 (first) or 2 (second).
     #[getter]
     fn side_to_move(&self) -> u8 {
-        number(self.inner.side_to_move())
+        number(on_board!(&self.inner, p => p.side_to_move()))
     }
 
-    /// A unique key of this position (the solver's).
+    /// A unique key of this position (the solver's; past 64 bits a wider int).
     #[getter]
-    fn key(&self) -> u64 {
-        self.inner.key()
+    fn key(&self) -> u128 {
+        on_board!(&self.inner, p => p.key().low_u128())
     }
 
     /// The key shared with the mirror image.
     #[getter]
-    fn canonical_key(&self) -> u64 {
-        self.inner.canonical_key()
+    fn canonical_key(&self) -> u128 {
+        on_board!(&self.inner, p => p.canonical_key().low_u128())
     }
 
     /// 1 or 2 when that player has four in a row, 0 for a full board without one, None while
     /// the game goes on.
     #[getter]
     fn winner(&self) -> Option<u8> {
-        match self.inner.outcome() {
+        match on_board!(&self.inner, p => p.outcome()) {
             Outcome::Won(p) => Some(number(p)),
             Outcome::Draw => Some(0),
             Outcome::Ongoing => None,
@@ -269,22 +400,22 @@ impl Position {
     /// Whether the game is over (a four or a full board).
     #[getter]
     fn is_over(&self) -> bool {
-        !matches!(self.inner.outcome(), Outcome::Ongoing)
+        self.inner.is_over()
     }
 
     /// Equal when the stones and the board size are (however the position was made).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.extract::<PyRef<'_, Position>>().is_ok_and(|o| {
-            o.inner.key() == self.inner.key() && o.inner.geometry() == self.inner.geometry()
-        })
+        other
+            .extract::<PyRef<'_, Position>>()
+            .is_ok_and(|o| o.inner == self.inner)
     }
 
     fn __hash__(&self) -> u64 {
-        self.inner.key()
+        on_board!(&self.inner, p => p.key().fold_u64())
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        on_board!(&self.inner, p => p.to_string())
     }
 
     fn __repr__(&self) -> String {
@@ -384,11 +515,14 @@ pub fn random_position(
     width: usize,
     height: usize,
 ) -> PyResult<(Position, Vec<usize>)> {
-    let g = geometry(width, height)?;
-    if plies >= g.cells() {
+    let cells = if needs_wide(width, height)? {
+        width * height
+    } else {
+        geometry(width, height)?.cells()
+    };
+    if plies >= cells {
         return Err(err(format!(
-            "plies={plies}: a {width}x{height} game is over after {} stones at most",
-            g.cells()
+            "plies={plies}: a {width}x{height} game is over after {cells} stones at most"
         )));
     }
     // Python-side generators are asked for every draw; a seed (or none: one from Python's
@@ -415,15 +549,20 @@ pub fn random_position(
         no_win_in_one: forbid_direct_win,
     };
     // Retrying is rare for the plies people ask for.
-    let Some(moves) = random_line(g, plies, rules, draw, Some(10_000))? else {
+    let line = if needs_wide(width, height)? {
+        let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+        random_line(g, plies, rules, draw, Some(10_000))?
+    } else {
+        random_line(geometry(width, height)?, plies, rules, draw, Some(10_000))?
+    };
+    let Some(moves) = line else {
         return Err(err(format!(
             "no random {width}x{height} position of {plies} stones found in 10000 tries"
         )));
     };
-    let mut p = connect4_engine::Position::new(g);
-    moves.iter().for_each(|&c| p.play_col(c));
     let text = connect4_engine::game::moves::format_moves(&moves);
-    Ok((Position::wrap(p, Some(text)), moves))
+    let p = Board::from_moves(width, height, &text)?;
+    Ok((Position::wrap_board(p, Some(text)), moves))
 }
 
 /// A random position after `plies` random moves and those moves (0-based columns); see
@@ -448,15 +587,27 @@ pub fn random_board(
     )
 }
 
-/// A `Position` argument; anything else is a `Connect4Error` saying what was expected.
+/// A `Position` argument of a board of up to 64 bits; anything else is a `Connect4Error`
+/// saying what was expected (a wider board: that this call does not take it).
 pub struct Pos(pub connect4_engine::Position);
 
 impl<'py> FromPyObject<'_, 'py> for Pos {
     type Error = PyErr;
 
     fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Pos(ob.extract::<AnyPos>()?.0.narrow()?))
+    }
+}
+
+/// A `Position` argument of any board (up to 128 bits): what the solver takes.
+pub struct AnyPos(pub Board);
+
+impl<'py> FromPyObject<'_, 'py> for AnyPos {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         match ob.cast::<Position>() {
-            Ok(p) => Ok(Pos(p.get().inner)),
+            Ok(p) => Ok(AnyPos(p.get().inner)),
             Err(_) => Err(err(format!(
                 "expected a Position (e.g. Position(\"4453\")), got {}",
                 crate::args::got(&ob)
@@ -465,10 +616,26 @@ impl<'py> FromPyObject<'_, 'py> for Pos {
     }
 }
 
-/// A list (any iterable but a string) of `Position`s.
+/// A list (any iterable but a string) of `Position`s of boards of up to 64 bits.
 pub struct Positions(pub Vec<connect4_engine::Position>);
 
 impl<'py> FromPyObject<'_, 'py> for Positions {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let boards = ob.extract::<AnyPositions>()?.0;
+        let narrow = boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| b.narrow_named(&format!("positions[{i}]: ")));
+        Ok(Positions(narrow.collect::<PyResult<_>>()?))
+    }
+}
+
+/// A list (any iterable but a string) of `Position`s of any board (up to 128 bits).
+pub struct AnyPositions(pub Vec<Board>);
+
+impl<'py> FromPyObject<'_, 'py> for AnyPositions {
     type Error = PyErr;
 
     fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
@@ -495,6 +662,6 @@ impl<'py> FromPyObject<'_, 'py> for Positions {
                 }
             }
         }
-        Ok(Positions(out))
+        Ok(AnyPositions(out))
     }
 }

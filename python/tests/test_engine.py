@@ -43,6 +43,64 @@ def test_wide_boards_write_columns_past_nine_as_letters():
         c4.Position("1d", 12, 4)
 
 
+# An 8x8 position (72 bits: past 64, in 128-bit boards) with its analysis by `c4 analyze`
+# (docs/boards.md): columns 3 and 5 win at once (the side to move's 25th stone), after 8
+# the opponent does.
+WIDE = "637122614117422267122177141635748278646744846688"
+
+
+def test_boards_past_64_bits_play_convert_and_solve():
+    p = c4.Position(WIDE, 8, 8)
+    assert (p.width, p.height, p.stones, p.side_to_move) == (8, 8, 48, 1)
+    assert 0 <= p.key < 2**72 and p.canonical_key < 2**72
+    a = p.to_array()
+    assert a.shape == (8, 8)
+    q = c4.Position.from_array(a)
+    assert q == p and hash(q) == hash(p) and q.width == 8 and q.height == 8
+    assert p.mirror().canonical_key == p.canonical_key and p.mirror() != p
+    assert p.legal_moves() == [2, 4, 7]
+    assert p.legal_moves(non_losing=True) == [2, 4]  # a win at hand: just the winning moves
+    assert p.can_win_next() and not p.is_over
+    assert p.play(2).winner == 1 and p.play(2).is_over
+    after = p.play(7)
+    assert after.moves == WIDE + "8" and after.stones == 49 and after.side_to_move == 2
+    solver = c4.Solver(8, 8, table_mib=16)
+    assert solver.book_plies is None
+    assert solver.analyze(p) == [None, None, 8, None, 8, None, None, -8]
+    assert solver.solve(p) == 8 and solver.solve(p, weak=True) == 1
+    assert solver.best_move(p) in [(2, 8), (4, 8)]
+    assert solver.best_move(p, tie_break="random", rng=3)[1] == 8
+    assert solver.score_all_moves(p) == {2: 8, 4: 8, 7: -8}
+    assert solver.solve_many([p, after]) == [8, 8]
+    # A 9x7 board (80 bits) from a random line, and a full 8x8 game played out to its end.
+    r, moves = c4.Position.random(6, rng=5, width=9, height=7)
+    assert r.stones == 6 and r.width == 9 and len(moves) == 6
+    assert c4.Position.random(6, rng=5, width=9, height=7)[0] == r
+    g = c4.Position("", 8, 8)
+    for c in [0, 1] * 3 + [0]:
+        g = g.play(c)
+    assert g.winner == 1 and g.is_over and g.legal_moves() == []
+
+
+@pytest.mark.parametrize(
+    "make, needle",
+    [
+        (lambda: c4.Solver(8, 8, book=True), "no opening book for 8x8"),
+        (lambda: c4.Solver(8, 8, book="data/book-7x6.bin"), "no opening book for 8x8"),
+        (lambda: c4.Solver(7, 6).solve(c4.Position(WIDE, 8, 8)), "is 8x8 but this solver is for 7x6"),
+        (lambda: c4.Solver(8, 8).solve(c4.Position(WIDE + "3", 8, 8)), "game is over"),
+        (lambda: c4.Agent("easy").move(c4.Position(WIDE, 8, 8)), "the 8x8 position is past 64 bits"),
+        (lambda: c4.Model("models/gbt.bin").value(c4.Position(WIDE, 8, 8)), "the 8x8 position is past 64 bits"),
+        (lambda: c4.features([c4.Position(), c4.Position(WIDE, 8, 8)]), "positions[1]: the 8x8 position"),
+        (lambda: c4.Agent("easy", 8, 8), "8x8 boards are past 64 bits (width x (height + 1) = 72)"),
+    ],
+)
+def test_boards_past_64_bits_are_refused_by_name_where_not_taken(make, needle):
+    with pytest.raises((c4.Connect4Error, ValueError)) as e:
+        make()
+    assert needle in str(e.value)
+
+
 @pytest.mark.parametrize(
     "make, needle",
     [
@@ -51,7 +109,7 @@ def test_wide_boards_write_columns_past_nine_as_letters():
         (lambda: c4.Position("4453").play(7), "off the board"),
         (lambda: c4.Position("111111").play(0), "is full"),
         (lambda: c4.Position("1212121").play(3), "game is over"),
-        (lambda: c4.Position("", 10, 6), "10x6 is too large"),
+        (lambda: c4.Position("", 12, 10), "12x10 is too large"),
         (lambda: c4.Position.from_array(np.zeros((6, 7, 2))), "2"),
         (lambda: c4.Position.from_array([[0, 0], [0, 3]]), "board[1][1] is 3"),
         (lambda: c4.Position.from_array([[1] + [0] * 6] + [[0] * 7] * 5), "not a reachable"),
