@@ -6,8 +6,11 @@ use crate::args::Nat;
 use crate::bridge::{interruptible, lock_until};
 use crate::errors::err;
 use crate::external::{Failure, Takes};
-use crate::position::geometry;
-use connect4_engine::agents::{Adaptive, AdaptiveState, AgentKind, AgentSpec, Turn};
+use crate::position::{Board, geometry, needs_wide};
+use connect4_engine::agents::{
+    Adaptive, AdaptiveState, AgentBoard, AgentKind, AgentSpec, Resources, Turn,
+};
+use connect4_engine::game::Geometry;
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -54,26 +57,83 @@ pub fn parse_spec(spec: &str, models: Option<&Path>) -> PyResult<AgentSpec> {
 }
 
 /// The player an `Agent` holds: any agent, or the adaptive agent, whose state can be read,
-/// saved and told about finished games.
+/// saved and told about finished games; on a board past 64 bits, the same in 128-bit boards.
 enum Held {
     Plain(Box<dyn connect4_engine::agents::Agent>),
     Adaptive(Box<Adaptive>),
+    WidePlain(Box<dyn connect4_engine::agents::Agent<u128>>),
+    WideAdaptive(Box<Adaptive<u128>>),
+}
+
+/// What a call that only the adaptive agent answers says to any other.
+fn not_adaptive() -> PyErr {
+    err("only the adaptive agent keeps a state (spec \"adaptive\")")
 }
 
 impl Held {
-    fn agent(&mut self) -> &mut dyn connect4_engine::agents::Agent {
+    /// The column the agent plays in `board` under `stop`; `None` when the board's integer
+    /// is not the agent's (the size check before rules that out).
+    fn choose(
+        &mut self,
+        board: &Board,
+        stop: &connect4_engine::Interrupt,
+    ) -> Option<Result<usize, connect4_engine::agents::MoveError>> {
+        use connect4_engine::agents::choose_under;
+        Some(match (self, board) {
+            (Held::Plain(a), Board::Narrow(p)) => choose_under(a.as_mut(), &Turn::new(*p), stop),
+            (Held::Adaptive(a), Board::Narrow(p)) => choose_under(a.as_mut(), &Turn::new(*p), stop),
+            (Held::WidePlain(a), Board::Wide(p)) => choose_under(a.as_mut(), &Turn::new(*p), stop),
+            (Held::WideAdaptive(a), Board::Wide(p)) => {
+                choose_under(a.as_mut(), &Turn::new(*p), stop)
+            }
+            _ => return None,
+        })
+    }
+
+    fn is_adaptive(&self) -> bool {
+        matches!(self, Held::Adaptive(_) | Held::WideAdaptive(_))
+    }
+
+    fn estimate(&self) -> PyResult<f64> {
         match self {
-            Held::Plain(a) => a.as_mut(),
-            Held::Adaptive(a) => a.as_mut(),
+            Held::Adaptive(a) => Ok(a.estimate()),
+            Held::WideAdaptive(a) => Ok(a.estimate()),
+            _ => Err(not_adaptive()),
         }
     }
 
-    fn adaptive(&mut self) -> PyResult<&mut Adaptive> {
+    fn state_json(&self) -> PyResult<String> {
         match self {
-            Held::Adaptive(a) => Ok(a),
-            Held::Plain(_) => Err(err(
-                "only the adaptive agent keeps a state (spec \"adaptive\")",
-            )),
+            Held::Adaptive(a) => Ok(a.state().to_json()),
+            Held::WideAdaptive(a) => Ok(a.state().to_json()),
+            _ => Err(not_adaptive()),
+        }
+    }
+
+    /// The adaptive agent reads the game of `cols` that ended in `end`, played as `side`,
+    /// under `stop`; its new estimate. `None` for another agent or another board's integer.
+    fn replay(
+        &mut self,
+        end: &Board,
+        cols: &[usize],
+        side: connect4_engine::Player,
+        stop: &connect4_engine::Interrupt,
+    ) -> Option<f64> {
+        use connect4_engine::agents::Agent as _;
+        match (self, end) {
+            (Held::Adaptive(a), Board::Narrow(p)) => {
+                a.set_interrupt(Some(stop.clone()));
+                a.replay(connect4_engine::Position::new(p.geometry()), cols, side);
+                a.set_interrupt(None);
+                Some(a.estimate())
+            }
+            (Held::WideAdaptive(a), Board::Wide(p)) => {
+                a.set_interrupt(Some(stop.clone()));
+                a.replay(connect4_engine::Position::new(p.geometry()), cols, side);
+                a.set_interrupt(None);
+                Some(a.estimate())
+            }
+            _ => None,
         }
     }
 }
@@ -147,6 +207,43 @@ impl Agent {
     }
 }
 
+/// A spec's player on boards of `B`: the adaptive agent (from `state`, or its spec's start)
+/// apart, since its state is read and saved.
+enum Built<B: AgentBoard> {
+    Plain(Box<dyn connect4_engine::agents::Agent<B>>),
+    Adaptive(Box<Adaptive<B>>),
+}
+
+/// Builds the player of `spec` (parsed, with its model files found) on boards of `g`,
+/// seeded by `seed`; `state` only for the adaptive agent.
+fn build_player<B: AgentBoard>(
+    spec: &str,
+    parsed: &AgentSpec,
+    g: Geometry<B>,
+    resources: &Resources,
+    seed: u64,
+    state: Option<String>,
+) -> PyResult<Built<B>> {
+    let factory = parsed.factory_on(g, resources).map_err(err)?;
+    Ok(match (parsed.kind(), state) {
+        (AgentKind::Adaptive { start, .. }, state) => {
+            let state = match state {
+                None => AdaptiveState::new(*start),
+                Some(text) => {
+                    AdaptiveState::from_json(&text).map_err(|e| err(format!("state: {e}")))?
+                }
+            };
+            Built::Adaptive(Box::new(factory.build_adaptive(seed, state).map_err(err)?))
+        }
+        (_, Some(_)) => {
+            return Err(err(format!(
+                "state: only the adaptive agent keeps a state, not \"{spec}\""
+            )));
+        }
+        (_, None) => Built::Plain(factory.build(seed).map_err(err)?),
+    })
+}
+
 /// Checks what `Agent.from_*` (`what`) was given: a function, and a board it can play on.
 fn user_code(
     f: &Bound<'_, PyAny>,
@@ -211,7 +308,10 @@ impl<'py> AgentArg<'py> {
 #[pymethods]
 impl Agent {
     /// Builds the agent of `spec` for `width` x `height` boards, seeded by `seed` (random
-    /// agents). Model paths are read as written, else in the `models` folder.
+    /// agents). Model paths are read as written, else in the `models` folder. Past 64 bits
+    /// (8x8, 9x7, ...) the kinds that play there do (`random`, `mcts`, `easy`, `hard`, the
+    /// searches, `ntuple` with the board's network, `level`, `adaptive`); `move` plays them,
+    /// tournaments take boards of up to 64 bits.
     #[new]
     #[pyo3(signature = (spec, width = Nat(7), height = Nat(6), seed = Nat(0), models = None, state = None))]
     fn new(
@@ -224,27 +324,19 @@ impl Agent {
     ) -> PyResult<Agent> {
         let (width, height) = (width.get(), height.get());
         let spec = spec.0.as_str();
-        let g = geometry(width, height)?;
         let parsed = parse_spec(spec, models.as_deref())?;
-        let factory = parsed.factory(g).map_err(err)?;
-        let held = match (parsed.kind(), state) {
-            (AgentKind::Adaptive { start, .. }, state) => {
-                let state = match state {
-                    None => AdaptiveState::new(*start),
-                    Some(text) => {
-                        AdaptiveState::from_json(&text).map_err(|e| err(format!("state: {e}")))?
-                    }
-                };
-                Held::Adaptive(Box::new(
-                    factory.build_adaptive(seed.0, state).map_err(err)?,
-                ))
+        let held = if needs_wide(width, height)? {
+            let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+            match build_player(spec, &parsed, g, &Resources::default(), seed.0, state)? {
+                Built::Plain(a) => Held::WidePlain(a),
+                Built::Adaptive(a) => Held::WideAdaptive(a),
             }
-            (_, Some(_)) => {
-                return Err(err(format!(
-                    "state: only the adaptive agent keeps a state, not \"{spec}\""
-                )));
+        } else {
+            let g = geometry(width, height)?;
+            match build_player(spec, &parsed, g, &Resources::default(), seed.0, state)? {
+                Built::Plain(a) => Held::Plain(a),
+                Built::Adaptive(a) => Held::Adaptive(a),
             }
-            (_, None) => Held::Plain(factory.build(seed.0).map_err(err)?),
         };
         Ok(Agent {
             inner: Mutex::new(held),
@@ -420,7 +512,7 @@ impl Agent {
 
     /// The column (0-based) the agent plays in `position`.
     #[pyo3(name = "move")]
-    fn choose(&self, py: Python<'_>, position: crate::position::Pos) -> PyResult<usize> {
+    fn choose(&self, py: Python<'_>, position: crate::position::AnyPos) -> PyResult<usize> {
         let p = position.0;
         if p.width() != self.width || p.height() != self.height {
             return Err(err(format!(
@@ -431,7 +523,7 @@ impl Agent {
                 self.height
             )));
         }
-        if p.last_move_won() || p.is_full() {
+        if p.is_over() {
             return Err(err("the game is over: there is no move to play"));
         }
         // The lock is taken on the worker, without the GIL (see `Solver::run`); Ctrl-C stops
@@ -440,13 +532,10 @@ impl Agent {
         crate::external::with_failures(std::slice::from_ref(&self.failure), &stop, || {
             interruptible(py, &stop, || {
                 let mut held = lock_until(&self.inner, &stop)?;
-                Some(connect4_engine::agents::choose_under(
-                    held.agent(),
-                    &Turn::new(p),
-                    &stop,
-                ))
+                Some(held.choose(&p, &stop))
             })?
             .ok_or_else(|| err("interrupted"))?
+            .ok_or_else(|| err("the position's board is not this agent's"))?
             .map_err(err)
         })
     }
@@ -470,26 +559,22 @@ impl Agent {
                 )));
             }
         };
-        let g = geometry(self.width, self.height)?;
-        let end = connect4_engine::Position::from_moves(g, moves.trim())
+        let end = Board::from_moves(self.width, self.height, moves.trim())
             .map_err(|e| err(format!("moves {moves:?}: {e}")))?;
-        if end.outcome() == connect4_engine::game::Outcome::Ongoing {
+        if !end.is_over() {
             return Err(err(format!("moves {moves:?}: the game is not over")));
         }
         // `end` was built from these moves: each names a column of the board.
-        let cols = connect4_engine::game::moves::parse_moves(moves.trim(), g.width())
+        let cols = connect4_engine::game::moves::parse_moves(moves.trim(), self.width)
             .map_err(|e| err(format!("moves {moves:?}: {e}")))?;
         let stop = crate::bridge::call_interrupt();
         interruptible(py, &stop, || {
             let mut held = lock_until(&self.inner, &stop)?;
-            let agent = held.adaptive().ok()?;
-            connect4_engine::agents::Agent::set_interrupt(agent, Some(stop.clone()));
-            agent.replay(connect4_engine::Position::new(g), &cols, side);
-            connect4_engine::agents::Agent::set_interrupt(agent, None);
-            Some(agent.estimate())
+            held.replay(&end, &cols, side, &stop)
         })?
         .ok_or_else(|| {
-            if matches!(self.inner.lock().as_deref(), Ok(Held::Plain(_))) {
+            let adaptive = self.inner.lock().map(|h| h.is_adaptive());
+            if matches!(adaptive, Ok(false)) {
                 err("only the adaptive agent reads games (spec \"adaptive\")")
             } else {
                 err("interrupted")
@@ -500,16 +585,16 @@ impl Agent {
     /// The adaptive agent's estimate of its opponent's Elo.
     #[getter]
     fn estimate(&self) -> PyResult<f64> {
-        let mut held = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(held.adaptive()?.estimate())
+        let held = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        held.estimate()
     }
 
     /// The adaptive agent's state as JSON: give it to `Agent(..., state=...)` to go on from
     /// it (a player's estimate across sessions).
     #[getter]
     fn state(&self) -> PyResult<String> {
-        let mut held = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(held.adaptive()?.state().to_json())
+        let held = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        held.state_json()
     }
 
     fn __repr__(&self) -> String {

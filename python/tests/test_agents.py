@@ -26,6 +26,50 @@ def test_agents_play_legal_moves_of_any_spec():
     assert c4.Agent("easy", 5, 4).move(small) in range(5)
 
 
+# An 8x8 position (72 bits, past 64) where columns 3 and 5 (indices 2 and 4) win at once.
+WIDE = "637122614117422267122177141635748278646744846688"
+
+
+def test_agents_play_boards_past_64_bits():
+    p = c4.Position(WIDE, 8, 8)
+    for spec in ["random", "easy", "hard", "mcts:sims=200,seed=3", "ntuple", "ntuple:depth=1,safe=true", "level:elo=1200", "adaptive"]:
+        a = c4.Agent(spec, 8, 8, seed=1)
+        assert a.move(c4.Position("", 8, 8)) in range(8), spec
+        assert a.move(p) in p.legal_moves(), spec
+    # Every agent that looks one move ahead takes the win.
+    for spec in ["easy", "hard", "ntuple:depth=1,safe=true", "level:elo=1800"]:
+        assert c4.Agent(spec, 8, 8).move(p) in (2, 4), spec
+    assert c4.Agent("hard", 9, 7).move(c4.Position("5", 9, 7)) in range(9)
+    # The same seed, the same moves.
+    r = c4.Position.random(10, rng=2, width=9, height=7)[0]
+    assert c4.Agent("mcts:sims=100", 9, 7, seed=4).move(r) == c4.Agent("mcts:sims=100", 9, 7, seed=4).move(r)
+    # The adaptive agent reads a finished 8x8 game and its state carries over.
+    me = c4.Agent("adaptive", 8, 8)
+    before = me.estimate
+    after = me.end_game("1212121", "o")
+    assert after != before and me.estimate == after
+    assert abs(c4.Agent("adaptive", 8, 8, state=me.state).estimate - after) < 1e-9
+
+
+@pytest.mark.parametrize(
+    "make, needle",
+    [
+        (lambda: c4.Agent("perfect", 8, 8), "agent 'perfect' does not play 8x8 boards"),
+        (lambda: c4.Agent("gbt", 9, 7), "not available on 9x7 boards"),
+        (lambda: c4.Agent("easy", 8, 8).move(c4.Position()), "the position is 7x6 but the agent plays 8x8 boards"),
+        (lambda: c4.Agent("easy").move(c4.Position(WIDE, 8, 8)), "the position is 8x8 but the agent plays 7x6 boards"),
+        (lambda: c4.Agent("easy", 8, 8).move(c4.Position(WIDE + "3", 8, 8)), "game is over"),
+        (lambda: c4.Agent("easy", 8, 8, state="{}"), "only the adaptive agent keeps a state"),
+        (lambda: c4.Agent("easy", 12, 10), "12x10 is too large"),
+        (lambda: c4.tournament(["easy", "hard"], games=2, width=8, height=8), "8x8 boards are past 64 bits"),
+    ],
+)
+def test_agents_past_64_bits_refuse_by_name(make, needle):
+    with pytest.raises(c4.Connect4Error) as e:
+        make()
+    assert needle in str(e.value)
+
+
 @pytest.mark.parametrize(
     "spec, needle",
     [("bogus", "unknown agent 'bogus'"), ("hard:depth=3", "'hard' takes no option 'depth'"), ("model:missing.bin", "missing.bin")],

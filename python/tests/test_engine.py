@@ -89,10 +89,9 @@ def test_boards_past_64_bits_play_convert_and_solve():
         (lambda: c4.Solver(8, 8, book="data/book-7x6.bin"), "no opening book for 8x8"),
         (lambda: c4.Solver(7, 6).solve(c4.Position(WIDE, 8, 8)), "is 8x8 but this solver is for 7x6"),
         (lambda: c4.Solver(8, 8).solve(c4.Position(WIDE + "3", 8, 8)), "game is over"),
-        (lambda: c4.Agent("easy").move(c4.Position(WIDE, 8, 8)), "the 8x8 position is past 64 bits"),
         (lambda: c4.Model("models/gbt.bin").value(c4.Position(WIDE, 8, 8)), "the 8x8 position is past 64 bits"),
         (lambda: c4.features([c4.Position(), c4.Position(WIDE, 8, 8)]), "positions[1]: the 8x8 position"),
-        (lambda: c4.Agent("easy", 8, 8), "8x8 boards are past 64 bits (width x (height + 1) = 72)"),
+        (lambda: c4.Agent.from_policy(lambda p: 0, width=8, height=8), "8x8 boards are past 64 bits (width x (height + 1) = 72)"),
     ],
 )
 def test_boards_past_64_bits_are_refused_by_name_where_not_taken(make, needle):

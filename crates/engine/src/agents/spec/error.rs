@@ -97,7 +97,7 @@ pub enum AgentError {
     /// The kind exists, but not on boards of this size (past 64 bits, see
     /// [`AgentSpec::factory_on`](super::AgentSpec::factory_on)).
     #[error(
-        "agent '{spec}' does not play {board} boards (past 64 bits: random, mcts, easy, hard and search over openlines, window, threat or rollouts)"
+        "agent '{spec}' does not play {board} boards (past 64 bits: random, mcts, easy, hard, search over openlines, window, threat or rollouts, ntuple with that board's network, level and adaptive)"
     )]
     NotOnBoard {
         /// The whole spec.
