@@ -50,8 +50,10 @@ def tournament(agents, games=20, openings=2, seed=0, jobs=1, width=7, height=6, 
     """A round robin between ``agents`` (specs, or ``Agent``s: those made from Python code
     play too), as ``c4 tournament`` plays it: ``games`` per pairing, colours alternating,
     ``openings`` random plies first, ``jobs`` games at once (the same games at any
-    ``jobs``). Returns a ``TournamentResult``: pairings, Elo (relative to this pool; ``rate``
-    gives the fixed scale), every game; its repr is the CLI's table.
+    ``jobs``). Any board of up to 128 bits (width x (height + 1)): past 64 (8x8, 9x7, ...)
+    the agent kinds that play there. Returns a ``TournamentResult``: pairings, Elo
+    (relative to this pool; ``rate`` gives the fixed scale), every game; its repr is the
+    CLI's table.
 
         >>> t = tournament(["random", "easy"], games=2, width=5, height=4)
         >>> [p.games for p in t.pairings], len(t.games)

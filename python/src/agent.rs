@@ -182,12 +182,13 @@ impl Agent {
     }
 
     /// The factory a tournament or benchmark builds this agent's players from, for boards
-    /// of `g`, with `models` searched for a spec's files.
-    fn factory(
+    /// of `g` (of either integer), with `models` searched for a spec's files. An agent made
+    /// from Python code plays boards of up to 64 bits.
+    fn factory<B: AgentBoard>(
         &self,
-        g: connect4_engine::Geometry,
+        g: Geometry<B>,
         models: Option<&Path>,
-    ) -> PyResult<connect4_engine::agents::AgentFactory> {
+    ) -> PyResult<connect4_engine::agents::AgentFactory<B>> {
         if (self.width, self.height) != (g.width(), g.height()) {
             return Err(err(format!(
                 "agent {}: plays {}x{} boards, not {}x{}",
@@ -199,9 +200,21 @@ impl Agent {
             )));
         }
         match &self.external {
-            Some(f) => Ok(f.clone()),
+            // Python code's factories are built for 64-bit boards (where `B` is `u64`).
+            Some(f) => (f as &dyn std::any::Any)
+                .downcast_ref::<connect4_engine::agents::AgentFactory<B>>()
+                .cloned()
+                .ok_or_else(|| {
+                    err(format!(
+                        "agent {}: agents made from Python code play boards of up to 64 bits, \
+                         not {}x{}",
+                        self.spec,
+                        g.width(),
+                        g.height()
+                    ))
+                }),
             None => parse_spec(&self.spec, models)?
-                .factory_with_book(g, Some(connect4_engine::solver::book::embedded()))
+                .factory_on(g, &Resources::default())
                 .map_err(err),
         }
     }
@@ -282,15 +295,15 @@ impl<'py> AgentArg<'py> {
         })
     }
 
-    /// Its factory for boards of `g`.
-    pub(crate) fn factory(
+    /// Its factory for boards of `g` (of either integer).
+    pub(crate) fn factory<B: AgentBoard>(
         &self,
-        g: connect4_engine::Geometry,
+        g: Geometry<B>,
         models: Option<&Path>,
-    ) -> PyResult<connect4_engine::agents::AgentFactory> {
+    ) -> PyResult<connect4_engine::agents::AgentFactory<B>> {
         match self {
             AgentArg::Spec(s) => parse_spec(s, models)?
-                .factory_with_book(g, Some(connect4_engine::solver::book::embedded()))
+                .factory_on(g, &Resources::default())
                 .map_err(err),
             AgentArg::Object(a) => a.get().factory(g, models),
         }

@@ -9,8 +9,10 @@ use crate::bridge::interruptible;
 use crate::errors::err;
 use crate::external::{Failure, with_failures};
 use crate::model::to_python;
-use crate::position::geometry;
-use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig};
+use crate::position::{geometry, needs_wide};
+use connect4_engine::agents::AgentBoard;
+use connect4_engine::game::Geometry;
+use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig, TournamentSummary};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -68,33 +70,65 @@ pub fn _tournament<'py>(
     models: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let agents = agent_list(agents)?;
-    let (games, openings, seed, jobs) = (games.get(), openings.get(), seed.0, jobs.get());
-    let g = geometry(width.get(), height.get())?;
+    let schedule = Schedule {
+        games: games.get(),
+        openings: openings.get(),
+        seed: seed.0,
+        jobs: jobs.get(),
+    };
+    let (width, height) = (width.get(), height.get());
+    let models = models.as_deref();
+    let summary = if needs_wide(width, height)? {
+        let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+        play_round_robin(py, &agents, g, models, schedule)?
+    } else {
+        play_round_robin(py, &agents, geometry(width, height)?, models, schedule)?
+    };
+    let out = to_python(py, &summary)?;
+    out.set_item("games", to_python(py, &summary.rows)?)?;
+    out.set_item("table", summary.table())?;
+    Ok(out)
+}
+
+/// How a round robin is played: games per pairing, random opening plies, seed, threads.
+#[derive(Clone, Copy)]
+struct Schedule {
+    games: usize,
+    openings: usize,
+    seed: u64,
+    jobs: usize,
+}
+
+/// The round robin of `agents` on boards of `g` (of either integer), as `c4 tournament`
+/// plays it.
+fn play_round_robin<B: AgentBoard>(
+    py: Python<'_>,
+    agents: &[AgentArg<'_>],
+    g: Geometry<B>,
+    models: Option<&std::path::Path>,
+    s: Schedule,
+) -> PyResult<TournamentSummary> {
     let factories = agents
         .iter()
-        .map(|a| a.factory(g, models.as_deref()))
+        .map(|a| a.factory(g, models))
         .collect::<PyResult<Vec<_>>>()?;
     let failures: Vec<Arc<Failure>> = agents.iter().filter_map(AgentArg::failure).collect();
     let t = Tournament::from_factories(
         TournamentConfig {
             agents: Vec::new(),
-            games,
-            openings,
-            seed,
-            jobs,
+            games: s.games,
+            openings: s.openings,
+            seed: s.seed,
+            jobs: s.jobs,
             geometry: g,
             side: Default::default(),
         },
         factories,
     )
     .map_err(err)?;
-    let summary = run_arena(py, &failures, |stop| {
+    run_arena(py, &failures, |stop| {
         t.run_until(&connect4_engine::progress::Quiet, stop)
-    })?;
-    let out = to_python(py, &summary)?;
-    out.set_item("games", to_python(py, &summary.rows)?)?;
-    out.set_item("table", summary.table())?;
-    Ok(out)
+    })
 }
 
 /// Benchmark files as `{name: path}` or a list of paths (each named by its file name); a

@@ -25,9 +25,9 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 /// Why a board past 64 bits is refused where it is (the tail of a message).
 fn past_64_bits(width: usize, height: usize) -> String {
     format!(
-        "past 64 bits (width x (height + 1) = {}): Position, Solver and spec agents' moves \
-         take boards of up to 128 bits, the rest of the package (models, data, tournaments, \
-         agents of Python code) boards of up to 64",
+        "past 64 bits (width x (height + 1) = {}): Position, Solver, spec agents and \
+         tournaments take boards of up to 128 bits, the rest of the package (models, data, \
+         evaluate, rate, bench_agent, agents of Python code) boards of up to 64",
         width * (height + 1)
     )
 }
@@ -45,7 +45,7 @@ pub fn needs_wide(width: usize, height: usize) -> PyResult<bool> {
 pub enum Board {
     /// A board of up to 64 bits: every part of the package takes it.
     Narrow(connect4_engine::Position),
-    /// A board past 64 bits: `Position`, `Solver` and spec agents' moves take it.
+    /// A board past 64 bits: `Position`, `Solver`, spec agents and tournaments take it.
     Wide(connect4_engine::Position<u128>),
 }
 
@@ -103,7 +103,7 @@ impl Board {
     }
 
     /// The 64-bit position, or a `Connect4Error` saying that this part of the package takes
-    /// boards of up to 64 bits only (models, data, tournaments and agents of Python code).
+    /// boards of up to 64 bits only (models, data, evaluations, ratings, Python code's agents).
     pub fn narrow(&self) -> PyResult<connect4_engine::Position> {
         self.narrow_named("")
     }

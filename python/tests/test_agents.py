@@ -51,6 +51,22 @@ def test_agents_play_boards_past_64_bits():
     assert abs(c4.Agent("adaptive", 8, 8, state=me.state).estimate - after) < 1e-9
 
 
+def test_tournaments_on_boards_past_64_bits_are_the_same_at_any_jobs():
+    agents = ["random", "easy", "hard", "ntuple:depth=1,safe=true", c4.Agent("mcts:sims=100", 8, 8)]
+    t = c4.tournament(agents, games=4, seed=3, width=8, height=8, jobs=8)
+    assert "board 8x8" in repr(t) and t.total_games == 40
+    assert all(g.result in ("1-0", "0-1", "1/2-1/2") for g in t.games)
+    # Every game is a legal 8x8 game that ended (a four, or a full board).
+    for g in t.games:
+        p = c4.Position(g.moves, 8, 8)
+        assert p.is_over and p.stones == g.plies
+    assert t.rating("random").score_pct == 0.0
+    one = c4.tournament(agents, games=4, seed=3, width=8, height=8, jobs=1)
+    assert [g.moves for g in one.games] == [g.moves for g in t.games]
+    wide = c4.tournament(["easy", "hard"], games=2, seed=1, width=9, height=7)
+    assert "board 9x7" in repr(wide) and wide.total_games == 2
+
+
 @pytest.mark.parametrize(
     "make, needle",
     [
@@ -61,7 +77,10 @@ def test_agents_play_boards_past_64_bits():
         (lambda: c4.Agent("easy", 8, 8).move(c4.Position(WIDE + "3", 8, 8)), "game is over"),
         (lambda: c4.Agent("easy", 8, 8, state="{}"), "only the adaptive agent keeps a state"),
         (lambda: c4.Agent("easy", 12, 10), "12x10 is too large"),
-        (lambda: c4.tournament(["easy", "hard"], games=2, width=8, height=8), "8x8 boards are past 64 bits"),
+        (lambda: c4.rate("easy", games=2, width=8, height=8), "8x8 boards are past 64 bits"),
+        (lambda: c4.tournament(["easy", "perfect"], games=2, width=8, height=8), "agent 'perfect' does not play 8x8 boards"),
+        (lambda: c4.tournament(["easy", c4.Agent("hard", 8, 8)], games=2, width=9, height=7), "agent hard: plays 8x8 boards, not 9x7"),
+        (lambda: c4.tournament(["easy", c4.Agent.from_policy(lambda p: 0)], games=2, width=8, height=8), "agent python: plays 7x6 boards, not 8x8"),
     ],
 )
 def test_agents_past_64_bits_refuse_by_name(make, needle):
