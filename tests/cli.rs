@@ -880,6 +880,33 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
         "{}",
         text(&out.stderr)
     );
+    // Another board: 6x7 positions (the same seed, the same file), legal there; a board past
+    // 128 bits is named and nothing is written.
+    let tall = dir.join("tall.txt");
+    let board = ["--width", "6", "--height", "7"];
+    let out = sample_with("5", &board, &tall);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let g = connect4_engine::Geometry::new(6, 7).unwrap();
+    let tall_lines = std::fs::read_to_string(&tall).unwrap();
+    assert_eq!(tall_lines.lines().count(), 30);
+    for l in tall_lines.lines() {
+        let p = connect4_engine::Position::from_moves(g, l).unwrap();
+        assert!((12..=14).contains(&p.moves_played()), "{l}");
+    }
+    // Six columns only, where the 7x6 sample above uses the seventh.
+    assert!(
+        tall_lines
+            .lines()
+            .all(|l| l.chars().all(|c| ('1'..='6').contains(&c)))
+    );
+    assert!(lines.iter().any(|l| l.contains('7')));
+    let again = dir.join("tall2.txt");
+    assert!(sample_with("5", &board, &again).status.success());
+    assert_eq!(tall_lines, std::fs::read_to_string(&again).unwrap());
+    let wide = dir.join("wide.txt");
+    let out = sample_with("5", &["--width", "12", "--height", "10"], &wide);
+    assert!(!out.status.success() && !wide.exists());
+    assert!(text(&out.stderr).contains("12x10"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

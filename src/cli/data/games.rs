@@ -29,6 +29,9 @@ pub struct PositionsArgs {
     /// Output file ("MOVES" per line), written atomically; gzip-compressed when it ends in .gz.
     #[arg(long)]
     out: PathBuf,
+    /// The board (up to 64 bits).
+    #[command(flatten)]
+    board: crate::cli::BoardArgs,
 }
 
 /// The games that give positions: which agents play, and how often a move is random.
@@ -175,7 +178,7 @@ pub(super) fn run_positions(a: PositionsArgs) -> Result<()> {
     use connect4_learn::datasets::labelled::{Expect, read_moves_file};
     use connect4_learn::train::sample_positions::{PositionsConfig, sample_positions};
     let mix = a.mix.specs()?;
-    let geometry = Geometry::default();
+    let geometry = a.board.geometry()?;
     let mut exclude = HashSet::new();
     for path in &a.exclude {
         for m in read_moves_file(path, geometry, Expect::Any)? {
