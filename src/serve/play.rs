@@ -4,25 +4,26 @@ use super::Shared;
 use super::error::{ApiError, ApiResult};
 use axum::Json;
 use axum::extract::{State, rejection::JsonRejection};
-use connect4_engine::agents::{AgentBoard, AgentFactory, AgentKind, AgentSpec};
+use connect4_engine::agents::{AgentBoard, AgentFactory, AgentSpec};
 use connect4_engine::answers::{MoveAnswer, PlayError, wide_position_of};
 use connect4_engine::game::{Geometry, Player, Position};
 use connect4_engine::solver::SolverPool;
 use serde::Deserialize;
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-/// Factories kept (each may hold a loaded model).
+/// Factories kept (each may hold a loaded model and a judge's solvers).
 const CACHE_SIZE: usize = 64;
 
-/// A cached factory: an `AgentFactory<B>` of the integer its board takes (a board's size
-/// fixes it, so the key's size tells which one to read back).
-type AnyFactory = Arc<dyn std::any::Any + Send + Sync>;
+/// Agent factories by spec and board, so model files load once, not per move, and the
+/// dial's and the adaptive agent's judges remember positions across requests.
+pub(super) struct AgentCache(connect4_engine::answers::FactoryCache);
 
-/// Agent factories by spec and board, so model files load once, not per move.
-#[derive(Default)]
-pub(super) struct AgentCache(Mutex<HashMap<(String, usize, usize), AnyFactory>>);
+impl Default for AgentCache {
+    fn default() -> Self {
+        AgentCache(connect4_engine::answers::FactoryCache::new(CACHE_SIZE))
+    }
+}
 
 impl AgentCache {
     fn get<B: AgentBoard>(
@@ -32,28 +33,9 @@ impl AgentCache {
         resources: &connect4_engine::agents::Resources,
         solvers: &Arc<SolverPool>,
     ) -> Result<AgentFactory<B>, ApiError> {
-        let key = (spec.to_string(), geom.width(), geom.height());
-        let cached = self
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-            .and_then(|f| f.downcast_ref::<AgentFactory<B>>().cloned());
-        if let Some(f) = cached {
-            return Ok(f);
-        }
-        let factory = spec.factory_on(geom, resources).map_err(ApiError::bad)?;
-        if matches!(spec.kind(), AgentKind::Perfect(_)) {
-            // A perfect agent takes the server's solvers (their book, their warm tables); its
-            // cache of optimal columns lives for one move, so requests pile nothing up.
-            return Ok(factory.with_solvers(Arc::clone(solvers)));
-        }
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= CACHE_SIZE {
-            map.clear();
-        }
-        map.insert(key, Arc::new(factory.clone()));
-        Ok(factory)
+        self.0
+            .get(spec, geom, resources, solvers)
+            .map_err(ApiError::bad)
     }
 }
 

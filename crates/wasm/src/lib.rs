@@ -26,7 +26,7 @@ pub mod ffi;
 
 use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentBoard, AgentSpec, Resources};
-use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, ReviewAnswer};
+use connect4_engine::answers::{self, AnalyzeAnswer, BookSummary, FactoryCache, ReviewAnswer};
 use connect4_engine::clock::Instant;
 use connect4_engine::game::{BitBoard, Geometry, Outcome, Player, Position};
 use connect4_engine::solver::book::{self, Book};
@@ -42,14 +42,20 @@ pub const MAX_MS: u64 = 120_000;
 /// The time limit of a request that names none.
 pub const DEFAULT_MS: u64 = 5_000;
 
-/// The engine of one page or program: the book, the model files it was given and warm
-/// solvers.
+/// The engine of one page or program: the book, the model files it was given, warm
+/// solvers and the agent factories of the last requests.
 pub struct Engine {
     resources: Resources,
     solvers: Arc<SolverPool>,
+    /// Factories kept across requests (see [`FACTORIES_KEPT`]).
+    factories: FactoryCache,
     ladder: Option<String>,
     tt_mib: usize,
 }
+
+/// Agent factories the engine keeps: enough for a game (the adaptive agent, the dial, the
+/// network) without holding many judges' solver tables (32 MiB each) in a phone's memory.
+pub const FACTORIES_KEPT: usize = 3;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -129,6 +135,7 @@ impl Engine {
         Engine {
             resources: Resources::default(),
             solvers: Self::pool(tt_mib, book::embedded()),
+            factories: FactoryCache::new(FACTORIES_KEPT),
             ladder: None,
             tt_mib,
         }
@@ -166,6 +173,7 @@ impl Engine {
         let book = Arc::new(book);
         self.resources.book = Some(Arc::clone(&book));
         self.solvers = Self::pool(self.tt_mib, book);
+        self.factories.clear();
         Ok(self.book_summary())
     }
 
@@ -177,6 +185,8 @@ impl Engine {
     /// Holds a model file under `path` (e.g. `models/ntuple.bin`), for the agents that name it.
     pub fn add_model(&mut self, path: &str, bytes: Vec<u8>) {
         self.resources.models.insert(PathBuf::from(path), bytes);
+        // No kept agent plays a model this replaces.
+        self.factories.clear();
     }
 
     /// Sets the ladder (a `c4 tournament` summary) whose Elo the presets show.
@@ -267,10 +277,10 @@ impl Engine {
         limit: Duration,
     ) -> Result<Value, String> {
         let spec = self.spec(r.agent.as_deref())?;
-        let factory = spec
-            .factory_on(pos.geometry(), &self.resources)
-            .map_err(|e| e.to_string())?
-            .with_solvers(Arc::clone(&self.solvers));
+        let factory = self
+            .factories
+            .get(&spec, pos.geometry(), &self.resources, &self.solvers)
+            .map_err(|e| e.to_string())?;
         let stop = Interrupt::after(limit);
         let (answer, adaptive) =
             answers::play_move(&factory, pos, &r.moves, r.seed, r.state.as_deref(), &stop)
@@ -304,8 +314,9 @@ impl Engine {
             _ => return Err("op adaptive needs \"side\": x (first) or o (second)".into()),
         };
         let spec = self.spec(r.agent.as_deref())?;
-        let factory = spec
-            .factory_on(pos.geometry(), &self.resources)
+        let factory = self
+            .factories
+            .get(&spec, pos.geometry(), &self.resources, &self.solvers)
             .map_err(|e| e.to_string())?;
         let stop = Interrupt::after(limit);
         let answer = answers::adaptive_answer(

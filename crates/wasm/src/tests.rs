@@ -398,3 +398,41 @@ fn a_deeper_book_replaces_the_built_in_one_and_bad_files_are_refused() {
     );
     assert_eq!(call(&mut e, json!({"op": "agents"}))["book"]["plies"], 11);
 }
+
+#[test]
+fn agent_factories_are_kept_across_requests_and_dropped_with_new_models() {
+    let mut e = Engine::new(8);
+    let bytes = std::fs::read(models().join("ntuple-6x5.bin")).unwrap();
+    e.add_model("models/ntuple-6x5.bin", bytes.clone());
+    // A game replayed request after request, as the page asks: one adaptive factory, whose
+    // judges remember the positions they valued; the same answer as a fresh engine's.
+    let ask = |e: &mut Engine, moves: &str| {
+        call(
+            e,
+            json!({"op": "move", "agent": "adaptive", "moves": moves, "width": 6, "height": 5, "seed": 3}),
+        )
+    };
+    let first = ask(&mut e, "34");
+    let again = ask(&mut e, "34");
+    assert_eq!(first["column"], again["column"], "{first} {again}");
+    ask(&mut e, "3443");
+    assert_eq!(e.factories.len(), 1);
+    let mut fresh = Engine::new(8);
+    fresh.add_model("models/ntuple-6x5.bin", bytes.clone());
+    assert_eq!(
+        ask(&mut fresh, "3443")["column"],
+        ask(&mut e, "3443")["column"]
+    );
+    // Other specs are kept beside it, at most FACTORIES_KEPT; perfect agents never.
+    for agent in ["easy", "hard", "level:elo=1200", "perfect"] {
+        let r = call(
+            &mut e,
+            json!({"op": "move", "agent": agent, "moves": "34", "width": 6, "height": 5}),
+        );
+        assert!(r["column"].is_u64(), "{agent}: {r}");
+    }
+    assert_eq!(e.factories.len(), FACTORIES_KEPT);
+    // A model added (or replaced) or a book set: no kept agent plays the old one.
+    e.add_model("models/ntuple-6x5.bin", bytes);
+    assert!(e.factories.is_empty());
+}

@@ -5,6 +5,7 @@
 
 mod adaptive;
 mod analyze;
+mod factories;
 mod play;
 mod presets;
 mod review;
@@ -12,6 +13,7 @@ mod spec;
 
 pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_answer, adaptive_in_game, dial_range};
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
+pub use factories::FactoryCache;
 pub use play::{PlayError, play_move};
 pub use presets::{NETWORK_BOARDS, PRESETS, Preset, SOLVED_BOARDS, presets};
 pub use review::{ReviewAnswer, ReviewCounts};

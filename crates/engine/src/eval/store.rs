@@ -4,9 +4,10 @@
 use super::{EvalError, Evaluator, LinearEvaluator, ModelEvaluator, NTupleEvaluator};
 use crate::game::{BitBoard, Geometry};
 use crate::ml::model_file::{decode_any, decode_linear, decode_ntuple_on};
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Model files by the path agent specs name them with (`models/ntuple.bin`): a spec's model
 /// is taken from here when the store holds its path, else read from the file system.
@@ -25,6 +26,73 @@ use std::sync::Arc;
 #[derive(Clone, Default)]
 pub struct ModelStore {
     files: HashMap<PathBuf, Arc<[u8]>>,
+    /// The models last decoded from `files` (shared by the store's clones).
+    decoded: Decoded,
+}
+
+/// Models decoded from a store's bytes, kept for the next request: the page (and so the
+/// WebAssembly engine) builds an agent per move, and decoding a board's network takes about
+/// 90 ms there, where the network's move takes under 1. The [`KEPT`] most recently used are
+/// kept: a game reads one board's network (every preset that plays there shares it) and
+/// perhaps one other model.
+#[derive(Clone, Default)]
+struct Decoded(Arc<Mutex<Vec<DecodedModel>>>);
+
+/// How many decoded models a store keeps.
+const KEPT: usize = 2;
+
+/// One decoded model and what it was decoded from.
+struct DecodedModel {
+    /// The bytes (held, so that a file replaced by [`ModelStore::insert`] never matches).
+    bytes: Arc<[u8]>,
+    /// The board it was decoded for: width, height and the bits of its integer.
+    board: (usize, usize, u32),
+    /// The model (an `Arc` of the evaluator, as the caller asked for it).
+    value: Arc<dyn Any + Send + Sync>,
+}
+
+impl Decoded {
+    /// The model of `bytes` for `board` as `T`, decoded by `decode` unless kept.
+    fn get_or<T: Clone + Send + Sync + 'static, E>(
+        &self,
+        bytes: &Arc<[u8]>,
+        board: (usize, usize, u32),
+        decode: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E> {
+        let found = {
+            let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+            let hit = kept.iter().position(|m| {
+                Arc::ptr_eq(&m.bytes, bytes) && m.board == board && m.value.is::<T>()
+            });
+            hit.and_then(|i| {
+                let m = kept.remove(i);
+                let value = m.value.downcast_ref::<T>().cloned();
+                kept.insert(0, m);
+                value
+            })
+        };
+        if let Some(v) = found {
+            return Ok(v);
+        }
+        // Decoded without the lock: other threads' requests go on meanwhile.
+        let v = decode()?;
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        kept.insert(
+            0,
+            DecodedModel {
+                bytes: bytes.clone(),
+                board,
+                value: Arc::new(v.clone()),
+            },
+        );
+        kept.truncate(KEPT);
+        Ok(v)
+    }
+}
+
+/// The key of `geom` among decoded models.
+fn board_key<B: BitBoard>(geom: Geometry<B>) -> (usize, usize, u32) {
+    (geom.width(), geom.height(), B::BITS)
 }
 
 impl std::fmt::Debug for ModelStore {
@@ -54,18 +122,21 @@ impl ModelStore {
         self.files.keys().map(PathBuf::as_path)
     }
 
-    /// The evaluator of the model file `path` (any kind) for boards of `geom`.
+    /// The evaluator of the model file `path` (any kind) for boards of `geom` (decoded once
+    /// while the store keeps it, see [`ModelStore::shared_ntuple`]).
     pub fn model(&self, path: &Path, geom: Geometry) -> Result<Arc<dyn Evaluator>, EvalError> {
-        let Some(bytes) = self.get(path) else {
+        let Some(bytes) = self.files.get(path) else {
             return super::load_model(path, geom);
         };
-        Ok(
-            match ModelEvaluator::from_file(decode_any(path, bytes, Some(geom))?, path)? {
-                ModelEvaluator::Gbt(e) => Arc::new(*e),
-                ModelEvaluator::Linear(e) => Arc::new(e),
-                ModelEvaluator::NTuple(e) => Arc::new(*e),
-            },
-        )
+        self.decoded.get_or(bytes, board_key(geom), || {
+            Ok(
+                match ModelEvaluator::from_file(decode_any(path, bytes, Some(geom))?, path)? {
+                    ModelEvaluator::Gbt(e) => Arc::new(*e) as Arc<dyn Evaluator>,
+                    ModelEvaluator::Linear(e) => Arc::new(e),
+                    ModelEvaluator::NTuple(e) => Arc::new(*e),
+                },
+            )
+        })
     }
 
     /// The evaluator of the linear model file `path` (other kinds refused).
@@ -91,6 +162,36 @@ impl ModelStore {
                 super::file_name(path),
             )),
             None => NTupleEvaluator::load(path, geom),
+        }
+    }
+
+    /// As [`ModelStore::ntuple`], shared: a network the store holds is decoded once and
+    /// handed out again while it is among the [`KEPT`] models last used, so an agent built
+    /// per move does not decode it each time (90 ms a move in a browser).
+    ///
+    /// ```
+    /// use connect4_engine::eval::ModelStore;
+    /// use connect4_engine::Geometry;
+    /// use std::sync::Arc;
+    /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/ntuple-5x4.bin")).unwrap();
+    /// let g = Geometry::new(5, 4).unwrap();
+    /// let mut store = ModelStore::default();
+    /// store.insert("ntuple-5x4.bin", bytes.clone());
+    /// let a = store.shared_ntuple("ntuple-5x4.bin".as_ref(), g).unwrap();
+    /// assert!(Arc::ptr_eq(&a, &store.shared_ntuple("ntuple-5x4.bin".as_ref(), g).unwrap()));
+    /// store.insert("ntuple-5x4.bin", bytes); // a new file: decoded again
+    /// assert!(!Arc::ptr_eq(&a, &store.shared_ntuple("ntuple-5x4.bin".as_ref(), g).unwrap()));
+    /// ```
+    pub fn shared_ntuple<B: BitBoard>(
+        &self,
+        path: &Path,
+        geom: Geometry<B>,
+    ) -> Result<Arc<NTupleEvaluator<B>>, EvalError> {
+        match self.files.get(path) {
+            Some(bytes) => self.decoded.get_or(bytes, board_key(geom), || {
+                self.ntuple(path, geom).map(Arc::new)
+            }),
+            None => self.ntuple(path, geom).map(Arc::new),
         }
     }
 }

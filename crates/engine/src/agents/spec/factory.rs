@@ -61,13 +61,13 @@ impl EvalSpec {
             EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
             EvalSpec::Model(path) => models.model(path, geom),
             EvalSpec::Linear(path) => Ok(Arc::new(models.linear(path, geom)?)),
-            EvalSpec::NTuple(path) => Ok(Arc::new(models.ntuple(path, geom)?)),
+            EvalSpec::NTuple(path) => Ok(models.shared_ntuple(path, geom)?),
             EvalSpec::OfBoard(kind, path) => {
                 let path = super::board_model(path, geom);
                 match kind {
                     ModelKind::Any => models.model(&path, geom),
                     ModelKind::Linear => Ok(Arc::new(models.linear(&path, geom)?)),
-                    ModelKind::NTuple => Ok(Arc::new(models.ntuple(&path, geom)?)),
+                    ModelKind::NTuple => Ok(models.shared_ntuple(&path, geom)?),
                 }
             }
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
@@ -288,10 +288,10 @@ impl AgentBoard for u128 {
             EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
             EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
             // The n-tuple networks read any board; the trees and linear weights 64 bits.
-            EvalSpec::NTuple(path) => Ok(Arc::new(models.ntuple(path, geom)?)),
-            EvalSpec::OfBoard(ModelKind::NTuple, path) => Ok(Arc::new(
-                models.ntuple(&super::board_model(path, geom), geom)?,
-            )),
+            EvalSpec::NTuple(path) => Ok(models.shared_ntuple(path, geom)?),
+            EvalSpec::OfBoard(ModelKind::NTuple, path) => {
+                Ok(models.shared_ntuple(&super::board_model(path, geom), geom)?)
+            }
             EvalSpec::Model(path) | EvalSpec::Linear(path) | EvalSpec::OfBoard(_, path) => {
                 Err(not_here(&path.display().to_string()))
             }
@@ -343,8 +343,8 @@ fn fallback<B: AgentBoard>(
     resources: &Resources,
 ) -> Result<Fallback<B>, EvalError> {
     let path = super::board_model(std::path::Path::new(super::DEFAULT_NTUPLE_MODEL), geom);
-    if let Ok(net) = resources.models.ntuple(&path, geom) {
-        return Ok(Fallback::Model(Arc::new(net)));
+    if let Ok(net) = resources.models.shared_ntuple(&path, geom) {
+        return Ok(Fallback::Model(net));
     }
     Ok(Fallback::Search {
         eval: eval::builtin_any_board("openlines", geom)?,
@@ -493,6 +493,15 @@ impl<B: AgentBoard> AgentFactory<B> {
             self.perfect = Some(Arc::new(PerfectShared::new(solvers)));
         }
         self
+    }
+
+    /// Whether this factory and `other` share their judges (the dial's and the adaptive
+    /// agent's solvers and what they remember of positions): true for clones of one factory.
+    pub fn shares_judges_with(&self, other: &Self) -> bool {
+        match (&self.judge, &other.judge) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 
     /// Whether agents of this spec carry what they learn from game to game (see
