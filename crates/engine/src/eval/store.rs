@@ -166,7 +166,7 @@ impl ModelStore {
     }
 
     /// As [`ModelStore::ntuple`], shared: a network the store holds is decoded once and
-    /// handed out again while it is among the [`KEPT`] models last used, so an agent built
+    /// handed out again while it is among the two models last used, so an agent built
     /// per move does not decode it each time (90 ms a move in a browser).
     ///
     /// ```
