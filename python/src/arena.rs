@@ -5,11 +5,11 @@
 
 use crate::agent::{AgentArg, parse_spec};
 use crate::args::Nat;
+use crate::board::{geometry, needs_wide};
 use crate::bridge::interruptible;
 use crate::errors::err;
 use crate::external::{Failure, with_failures};
 use crate::model::to_python;
-use crate::position::{geometry, needs_wide};
 use connect4_engine::agents::AgentBoard;
 use connect4_engine::game::Geometry;
 use connect4_learn::arena::{self, GradeSummary, Tournament, TournamentConfig, TournamentSummary};

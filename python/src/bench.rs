@@ -2,9 +2,9 @@
 //! measured against them (`python/benches/overhead.py`): nothing here is needed to
 //! use the package.
 
+use crate::board::geometry;
 use crate::errors::err;
 use crate::model::positions_of;
-use crate::position::geometry;
 use connect4_engine::agents::Turn;
 use connect4_engine::eval::ModelEvaluator;
 use connect4_engine::features::FeatureSet;
@@ -27,7 +27,7 @@ fn best_of(repeats: usize, mut f: impl FnMut()) -> f64 {
 #[pyfunction]
 #[pyo3(signature = (positions, name = "cells+oddeven", repeats = 3))]
 pub fn rust_features_seconds(
-    positions: crate::position::Positions,
+    positions: crate::position_args::Positions,
     name: &str,
     repeats: usize,
 ) -> PyResult<f64> {
@@ -44,7 +44,7 @@ pub fn rust_features_seconds(
 #[pyo3(signature = (path, positions, repeats = 3))]
 pub fn rust_gbt_batch_seconds(
     path: PathBuf,
-    positions: crate::position::Positions,
+    positions: crate::position_args::Positions,
     repeats: usize,
 ) -> PyResult<f64> {
     let ModelEvaluator::Gbt(g) = ModelEvaluator::load(&path, geometry(7, 6)?).map_err(err)? else {
@@ -62,7 +62,7 @@ pub fn rust_gbt_batch_seconds(
 #[pyo3(signature = (spec, positions, repeats = 3))]
 pub fn rust_move_seconds(
     spec: &str,
-    positions: crate::position::Positions,
+    positions: crate::position_args::Positions,
     repeats: usize,
 ) -> PyResult<f64> {
     let ps = positions_of(&positions.0, 7, 6)?;

@@ -1,9 +1,9 @@
 //! Readers of the data files into numpy arrays: the UCI file and labelled "MOVES SCORE" files,
 //! named by path or, from any folder, by the name of a data set the package carries.
 
+use crate::board::geometry;
 use crate::bridge::quick;
 use crate::errors::err;
-use crate::position::geometry;
 use connect4_engine::game::Player;
 use connect4_learn::datasets::labelled::{Expect, read_moves_file};
 use connect4_learn::datasets::uci::load_uci;

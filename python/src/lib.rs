@@ -8,14 +8,17 @@ mod arena;
 mod args;
 mod batcher;
 mod bench;
+mod board;
 mod bridge;
 mod data;
 mod datasets;
 mod errors;
 mod evaluator;
 mod external;
+mod held;
 mod model;
 mod position;
+mod position_args;
 mod random;
 mod solver;
 

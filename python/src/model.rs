@@ -1,10 +1,10 @@
 //! `Model`: any model file (GBT, linear, n-tuple) as an evaluator: values, probabilities,
 //! explanations, one position or a batch; and `features`, the feature sets as numpy matrices.
 
+use crate::board::geometry;
 use crate::bridge::quick;
 use crate::errors::err;
-use crate::position::geometry;
-use crate::position::{Pos, Positions};
+use crate::position_args::{Pos, Positions};
 use connect4_engine::eval::{Evaluator, ModelEvaluator};
 use connect4_engine::features::FeatureSet;
 use numpy::{IntoPyArray, PyArray1, PyArray2};

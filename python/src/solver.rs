@@ -1,9 +1,10 @@
 //! `Solver`: exact scores of any position, the opening book when there is one.
 
 use crate::args::Nat;
+use crate::board::{Board, geometry, needs_wide};
 use crate::bridge::{interruptible, lock_until};
 use crate::errors::err;
-use crate::position::{AnyPos, AnyPositions, Board, geometry, needs_wide};
+use crate::position_args::{AnyPos, AnyPositions};
 use connect4_engine::game::Geometry;
 use connect4_engine::solver::book::Book;
 use connect4_engine::{Interrupt, Mode};
