@@ -40,6 +40,7 @@ pub mod features;
 pub mod game;
 pub mod interrupt;
 pub mod io;
+mod kept;
 pub mod ml;
 pub mod progress;
 pub mod search;

@@ -5,16 +5,9 @@
 
 use crate::agents::{AgentBoard, AgentError, AgentFactory, AgentKind, AgentSpec, Resources};
 use crate::game::Geometry;
+use crate::kept::Kept;
 use crate::solver::SolverPool;
-use std::any::Any;
-use std::sync::{Arc, Mutex};
-
-/// One kept factory: its spec, board and the `AgentFactory<B>` of that board's integer.
-struct Kept {
-    spec: String,
-    board: (usize, usize),
-    factory: Arc<dyn Any + Send + Sync>,
-}
+use std::sync::Arc;
 
 /// Agent factories by spec and board, the most recently used first, at most `capacity` of
 /// them (each may hold a model and a judge's solvers). Perfect agents are not kept: they
@@ -37,18 +30,12 @@ struct Kept {
 /// let c = cache.get(&spec, Geometry::STANDARD, &Resources::default(), &solvers).unwrap();
 /// assert!(!a.shares_judges_with(&c));
 /// ```
-pub struct FactoryCache {
-    kept: Mutex<Vec<Kept>>,
-    capacity: usize,
-}
+pub struct FactoryCache(Kept<(String, (usize, usize))>);
 
 impl FactoryCache {
     /// A cache of at most `capacity` factories.
     pub fn new(capacity: usize) -> FactoryCache {
-        FactoryCache {
-            kept: Mutex::default(),
-            capacity,
-        }
+        FactoryCache(Kept::new(capacity))
     }
 
     /// The factory of `spec` on boards of `geom`: the kept one, else one made from
@@ -66,53 +53,24 @@ impl FactoryCache {
                 .factory_on(geom, resources)?
                 .with_solvers(Arc::clone(solvers)));
         }
-        let (text, board) = (spec.to_string(), (geom.width(), geom.height()));
-        let found = {
-            let mut kept = self.lock();
-            let hit = kept.iter().position(|k| {
-                k.spec == text && k.board == board && k.factory.is::<AgentFactory<B>>()
-            });
-            hit.and_then(|i| {
-                let k = kept.remove(i);
-                let factory = k.factory.downcast_ref::<AgentFactory<B>>().cloned();
-                kept.insert(0, k);
-                factory
-            })
-        };
-        if let Some(f) = found {
-            return Ok(f);
-        }
-        let factory = spec.factory_on(geom, resources)?;
-        let mut kept = self.lock();
-        kept.insert(
-            0,
-            Kept {
-                spec: text,
-                board,
-                factory: Arc::new(factory.clone()),
-            },
-        );
-        kept.truncate(self.capacity);
-        Ok(factory)
+        // A board's size fixes its integer, so the key finds the factory of `B`.
+        let key = (spec.to_string(), (geom.width(), geom.height()));
+        self.0.get_or(key, || spec.factory_on(geom, resources))
     }
 
     /// Forgets every factory: what a caller does when its resources change (a model file
     /// or a book replaced), so no agent plays the old one.
     pub fn clear(&self) {
-        self.lock().clear();
+        self.0.clear();
     }
 
     /// How many factories are kept.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.0.len()
     }
 
     /// Whether none is kept.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
-        self.kept.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

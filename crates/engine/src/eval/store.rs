@@ -3,11 +3,11 @@
 
 use super::{EvalError, Evaluator, LinearEvaluator, ModelEvaluator, NTupleEvaluator};
 use crate::game::{BitBoard, Geometry};
+use crate::kept::Kept;
 use crate::ml::model_file::{decode_any, decode_linear, decode_ntuple_on};
-use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Model files by the path agent specs name them with (`models/ntuple.bin`): a spec's model
 /// is taken from here when the store holds its path, else read from the file system.
@@ -35,58 +35,42 @@ pub struct ModelStore {
 /// 90 ms there, where the network's move takes under 1. The [`KEPT`] most recently used are
 /// kept: a game reads one board's network (every preset that plays there shares it) and
 /// perhaps one other model.
-#[derive(Clone, Default)]
-struct Decoded(Arc<Mutex<Vec<DecodedModel>>>);
+#[derive(Clone)]
+struct Decoded(Arc<Kept<DecodedKey>>);
+
+/// What a decoded model is found by: its bytes and the board (width, height, bits of its
+/// integer) it was decoded for.
+type DecodedKey = (SameBytes, (usize, usize, u32));
+
+impl Default for Decoded {
+    fn default() -> Self {
+        Decoded(Arc::new(Kept::new(KEPT)))
+    }
+}
 
 /// How many decoded models a store keeps.
 const KEPT: usize = 2;
 
-/// One decoded model and what it was decoded from.
-struct DecodedModel {
-    /// The bytes (held, so that a file replaced by [`ModelStore::insert`] never matches).
-    bytes: Arc<[u8]>,
-    /// The board it was decoded for: width, height and the bits of its integer.
-    board: (usize, usize, u32),
-    /// The model (an `Arc` of the evaluator, as the caller asked for it).
-    value: Arc<dyn Any + Send + Sync>,
+/// The bytes a model was decoded from, equal only to the same allocation: held, so that a
+/// file replaced by [`ModelStore::insert`] never matches.
+struct SameBytes(Arc<[u8]>);
+
+impl PartialEq for SameBytes {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Decoded {
-    /// The model of `bytes` for `board` as `T`, decoded by `decode` unless kept.
+    /// The model of `bytes` for `board` as `T` (an `Arc` of the evaluator), decoded by
+    /// `decode` unless kept.
     fn get_or<T: Clone + Send + Sync + 'static, E>(
         &self,
         bytes: &Arc<[u8]>,
         board: (usize, usize, u32),
         decode: impl FnOnce() -> Result<T, E>,
     ) -> Result<T, E> {
-        let found = {
-            let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
-            let hit = kept.iter().position(|m| {
-                Arc::ptr_eq(&m.bytes, bytes) && m.board == board && m.value.is::<T>()
-            });
-            hit.and_then(|i| {
-                let m = kept.remove(i);
-                let value = m.value.downcast_ref::<T>().cloned();
-                kept.insert(0, m);
-                value
-            })
-        };
-        if let Some(v) = found {
-            return Ok(v);
-        }
-        // Decoded without the lock: other threads' requests go on meanwhile.
-        let v = decode()?;
-        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        kept.insert(
-            0,
-            DecodedModel {
-                bytes: bytes.clone(),
-                board,
-                value: Arc::new(v.clone()),
-            },
-        );
-        kept.truncate(KEPT);
-        Ok(v)
+        self.0.get_or((SameBytes(Arc::clone(bytes)), board), decode)
     }
 }
 
