@@ -652,17 +652,42 @@ fn a_client_that_leaves_cancels_its_work_and_heavy_work_is_bounded() {
     });
     let client = slow_analysis(addr);
     wait_status(addr, "the slow analysis to start", |s| s["in_flight"] == 1);
-    // The only heavy slot is taken: light requests still answer, heavy ones get a 503.
+    // The only heavy slot is taken: light requests and the quick lane's work (book answers,
+    // the last plies, shallow searches) still answer; heavy work gets a 503 that says when
+    // to ask again.
     let (s, _) = get(addr, "/api/evaluate?model=gbt&moves=4453");
     assert_eq!(s, 200);
     let (s, e) = get(
         addr,
         "/api/analyze?moves=2252576253462244111563365343671351441",
     );
-    assert_eq!(s, 503, "{e}");
-    assert!(error_of(&e).contains("busy"), "{e}");
+    assert_eq!(s, 200, "{e}");
+    let (s, e) = get(addr, "/api/analyze?moves=4453");
+    assert_eq!(s, 200, "{e}");
     let (s, _) = post(addr, "/api/move", r#"{"agent": "easy", "moves": "4"}"#);
-    assert_eq!(s, 503);
+    assert_eq!(s, 200);
+    let (s, _) = post(addr, "/api/move", r#"{"agent": "perfect", "moves": "4"}"#);
+    assert_eq!(s, 200);
+    let refused = match ureq::get(&format!(
+        "http://{addr}/api/analyze?moves=44445555&width=8&height=7"
+    ))
+    .call()
+    {
+        Err(ureq::Error::Status(503, r)) => r,
+        other => panic!("a heavy analysis while the heavy slot is taken: {other:?}"),
+    };
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let e: Value = serde_json::from_str(&refused.into_string().unwrap()).unwrap();
+    assert!(error_of(&e).contains("busy"), "{e}");
+    let (s, e) = post(
+        addr,
+        "/api/move",
+        r#"{"agent": "mcts:sims=100", "moves": "4"}"#,
+    );
+    assert_eq!(s, 503, "{e}");
+    let (_, status) = get(addr, "/api/status");
+    assert_eq!(status["lanes"]["heavy"]["refused"], 2, "{status}");
+    assert_eq!(status["lanes"]["quick"]["refused"], 0, "{status}");
     // The client goes away: its solver stops long before the 60 s limit.
     drop(client);
     let status = wait_status(addr, "the cancelled analysis to stop", |s| {
@@ -899,5 +924,100 @@ fn the_adaptive_agent_keeps_its_estimate_in_the_pages_hands() {
         let (s, e) = post(addr, path, body);
         assert_eq!(s, 400, "{body}: {e}");
         assert!(error_of(&e).contains(needle), "{body}: {e}");
+    }
+}
+
+/// Many players at once over real sockets: every request is answered, either with its answer
+/// or with a 503 that says when to ask again; none is dropped or fails. While deep analyses
+/// fill the heavy lane (and are refused past its queue), the quick lane's work (shallow
+/// agents, book answers) is never refused.
+#[test]
+fn many_players_at_once_get_answers_or_a_503_that_says_when() {
+    use connect4_ml::serve::load::{LoadConfig, run};
+    let runs = Runs::new("load");
+    let addr = start(ServeConfig {
+        heavy: 1,
+        heavy_queue: 2,
+        quick: 2,
+        ..config(&runs.0)
+    });
+    let report = run(
+        &LoadConfig {
+            url: format!("http://{addr}"),
+            players: 40,
+            solvers: 4,
+            duration: Duration::from_secs(6),
+            think: Duration::from_millis(50),
+            seed: 5,
+            ..LoadConfig::default()
+        },
+        None,
+        &connect4_engine::progress::Quiet,
+    );
+    let table = report.table();
+    assert_eq!(report.failures(), 0, "{table}");
+    assert!(report.games > 0, "{table}");
+    let route = |name: &str| {
+        report
+            .routes
+            .iter()
+            .find(|r| r.route == name)
+            .unwrap_or_else(|| panic!("no {name} in\n{table}"))
+    };
+    for quick in ["move easy", "move hard", "move gbt:depth=3"] {
+        let r = route(quick);
+        assert!(r.ok > 0, "{table}");
+        assert_eq!(r.busy, 0, "{quick} was refused:\n{table}");
+    }
+    // The heavy lane was full: refused with Retry-After, every time.
+    let deep = route("analyze (12 plies, solving)");
+    assert!(deep.busy > 0, "{table}");
+    assert_eq!(deep.busy_without_retry_after, 0, "{table}");
+    let (_, status) = get(addr, "/api/status");
+    assert_eq!(status["lanes"]["quick"]["refused"], 0, "{status}");
+}
+
+/// `c4 bench serve` as a user runs it: it starts its own server, plays, prints the table,
+/// writes the JSON; bad flags exit 2 naming the value.
+#[test]
+fn bench_serve_starts_a_server_plays_and_reports() {
+    let dir = common::temp_dir("bench-serve");
+    let out = dir.join("load.json");
+    let o = common::c4(&[
+        "bench",
+        "serve",
+        "--players",
+        "4",
+        "--seconds",
+        "2",
+        "--agents",
+        "easy",
+        "perfect",
+        "--serve-args",
+        "--heavy 1 --quick 1 --tt-mib 8",
+        "--strict",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let printed = common::ok(&o, "c4 bench serve");
+    assert!(printed.contains("4 players (and 0 solving)"), "{printed}");
+    assert!(printed.contains("move easy"), "{printed}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["players"], 4);
+    assert!(v["server_peak_rss_mib"].as_f64().unwrap() > 1.0, "{v}");
+    let routes = v["routes"].as_array().unwrap();
+    assert!(routes.iter().any(|r| r["route"] == "move perfect"), "{v}");
+    for (args, says) in [
+        (&["--analyze-chance", "1.5"][..], "1.5 is not in [0, 1]"),
+        (&["--players", "0"][..], "must be at least 1"),
+        (&["--agents", "perfect:tt=x"][..], "perfect:tt=x"),
+    ] {
+        let o = common::c4(&[&["bench", "serve"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", common::both(&o));
+        assert!(
+            common::both(&o).contains(says),
+            "{args:?}: {}",
+            common::both(&o)
+        );
     }
 }

@@ -3,6 +3,7 @@
 mod adaptive;
 mod analyze;
 mod answers;
+mod serve;
 
 use super::BoardArgs;
 use anyhow::{Context, Result, bail};
@@ -55,6 +56,15 @@ pub enum BenchCommand {
   c4 bench answers --width 8 --height 7 --games 10
   c4 bench answers --agents adaptive level:elo=1500 --games 20")]
     Answers(answers::AnswerBenchArgs),
+    /// A load test of `c4 serve` over loopback sockets: simulated players play whole games
+    /// against the page's presets at once, with analyses, reviews and the adaptive estimate;
+    /// requests, 503s, failures and p50 / p99 / slowest time per route, and the server's peak
+    /// memory.
+    #[command(after_help = "Examples:
+  c4 bench serve --players 200 --seconds 60
+  c4 bench serve --players 50 --seconds 20 --serve-args \"--heavy 1 --heavy-queue 4\"
+  c4 bench serve --url http://127.0.0.1:8080 --agents easy perfect --out load.json")]
+    Serve(serve::ServeBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -233,6 +243,7 @@ pub fn run(cmd: BenchCommand, book: super::BookChoice) -> Result<()> {
         BenchCommand::Analyze(a) => analyze::run(a, book),
         BenchCommand::Adaptive(a) => adaptive::run(a, book),
         BenchCommand::Answers(a) => answers::run(a, book),
+        BenchCommand::Serve(a) => serve::run(a),
     }
 }
 

@@ -455,12 +455,12 @@ pub(crate) fn command_line() -> String {
         .join(" ")
 }
 
-/// Value parser of a count flag: at least 1.
 /// Threads by default: every core.
 pub(crate) fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Value parser of a count flag: at least 1.
 pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
     at_least(s, 1)
 }
@@ -468,6 +468,16 @@ pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
 /// Value parser of a flag that needs at least 2 (e.g. folds).
 pub(crate) fn at_least_two(s: &str) -> Result<usize, String> {
     at_least(s, 2)
+}
+
+/// Value parser of a chance: from 0 to 1.
+pub(crate) fn unit_interval(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not in [0, 1]"))
+    }
 }
 
 /// Value parser of a share strictly between 0 and 1.

@@ -19,9 +19,24 @@ pub struct ServeArgs {
     /// Folder of model files (`*.bin`) offered to agents and to the models panel.
     #[arg(long, default_value = "models")]
     models: PathBuf,
-    /// Heavy requests (analyses, moves) worked on at once (default: the number of cores).
+    /// Heavy requests worked on at once: solving past the book, timed searches, MCTS, the
+    /// dial, the adaptive agent, reviews (default: the number of cores).
     #[arg(long, value_parser = super::at_least_one)]
     heavy: Option<usize>,
+    /// Heavy requests that may wait for a slot; the next is refused at once (503 with
+    /// Retry-After) (default: 16 per heavy slot).
+    #[arg(long)]
+    heavy_queue: Option<usize>,
+    /// Quick requests worked on at once: shallow searches (easy, hard, gbt:depth=3, the
+    /// network), book answers, the last plies (default: the number of cores).
+    #[arg(long, value_parser = super::at_least_one)]
+    quick: Option<usize>,
+    /// Quick requests that may wait for a slot.
+    #[arg(long, default_value_t = 256)]
+    quick_queue: usize,
+    /// How long a request may wait in its lane's queue before a 503, in milliseconds.
+    #[arg(long, default_value_t = 10000)]
+    queue_wait_ms: u64,
     /// Default time limit of one analysis, in milliseconds.
     #[arg(long, default_value_t = 3000)]
     analyze_ms: u64,
@@ -52,7 +67,16 @@ pub fn run(a: ServeArgs, book: super::BookChoice) -> Result<()> {
     };
     if let Some(h) = a.heavy {
         config.heavy = h;
+        config.heavy_queue = 16 * h;
     }
+    if let Some(q) = a.heavy_queue {
+        config.heavy_queue = q;
+    }
+    if let Some(q) = a.quick {
+        config.quick = q;
+    }
+    config.quick_queue = a.quick_queue;
+    config.queue_wait = Duration::from_millis(a.queue_wait_ms);
     anyhow::ensure!(
         (1..=4096).contains(&config.tt_mib),
         "--tt-mib must be between 1 and 4096, not {}",

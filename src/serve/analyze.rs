@@ -1,6 +1,7 @@
 //! `GET /api/analyze?moves=M[&width=W&height=H][&weak=true][&ms=T]`: the solver's verdict.
 
 use super::error::{ApiError, ApiResult};
+use super::lanes::Lane;
 use super::{Shared, position_of};
 use axum::Json;
 use axum::extract::{Query, State, rejection::QueryRejection};
@@ -40,8 +41,9 @@ pub(super) async fn analyze(
         let analysis = if pos.outcome() != Outcome::Ongoing {
             game_over_analysis(&pos)
         } else {
+            let lane = super::lanes::of_solving(&pos, None);
             let (out, _stopped) = state
-                .heavy(limit, move |_, stop| {
+                .work(lane, limit, move |_, stop| {
                     let mut solver = Solver::with_table_mib(pos.geometry(), WIDE_TT_MIB)
                         .map_err(|e| ApiError::Internal(e.to_string()))?;
                     solver.set_interrupt(Some(stop.clone()));
@@ -58,11 +60,19 @@ pub(super) async fn analyze(
         // Nothing to solve: no slot, no solver.
         game_over_analysis(&pos)
     } else {
+        let lane = super::lanes::of_solving(&pos, state.config.book.as_deref());
         let (out, _stopped) = state
-            .heavy(limit, move |st, stop| {
+            .work(lane, limit, move |st, stop| {
                 let mut solver = st.lend_solver(geom)?;
                 solver.set_interrupt(Some(stop.clone()));
-                Ok::<_, ApiError>(analysis::analyze(&mut solver, &pos, mode))
+                Ok::<_, ApiError>(match lane {
+                    // The scores are the book's; the line past it only as far as a quick
+                    // answer allows (asking again goes further).
+                    Lane::Quick => {
+                        analysis::analyze_within(&mut solver, &pos, mode, super::lanes::QUICK_PV)
+                    }
+                    Lane::Heavy => analysis::analyze(&mut solver, &pos, mode),
+                })
             })
             .await?;
         out?

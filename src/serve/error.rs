@@ -6,6 +6,9 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+/// Seconds a refused client is told to wait (`Retry-After`) when the server is full.
+pub const RETRY_AFTER_S: u64 = 1;
+
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -15,7 +18,8 @@ pub enum ApiError {
     /// A run, model or file that does not exist.
     #[error("{0}")]
     NotFound(String),
-    /// Every slot for heavy work stayed busy for too long.
+    /// The lane the work needed was full: its queue, or no slot freed in time (a 503 with
+    /// `Retry-After`).
     #[error("the server is busy: {0}")]
     Busy(String),
     /// A bug or a failed blocking task: reported, never a panic in the client's face.
@@ -52,7 +56,15 @@ impl IntoResponse for ApiError {
             text.push_str("...");
         }
         let body = serde_json::json!({ "error": text });
-        (self.status(), Json(body)).into_response()
+        let mut response = (self.status(), Json(body)).into_response();
+        if matches!(self, ApiError::Busy(_)) {
+            // A full lane frees a slot within a second or two: when to ask again.
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(RETRY_AFTER_S),
+            );
+        }
+        response
     }
 }
 

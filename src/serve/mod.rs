@@ -6,9 +6,11 @@
 //! Built on axum over tokio: the maintained, widely used Rust HTTP stack, whose extractors
 //! turn malformed input into typed rejections (mapped to 400s here) and whose handlers are
 //! futures that hyper drops when a client disconnects, which is how abandoned work is
-//! cancelled (see [`Interrupt::cancel_on_drop`]). Heavy work (solving, agents' moves) runs on
-//! tokio's blocking pool, at most [`ServeConfig::heavy`] at a time, each bounded by a time
-//! limit; light requests (the page, models' evaluations, runs) never wait behind it.
+//! cancelled (see [`Interrupt::cancel_on_drop`]). Work (solving, agents' moves) runs on
+//! tokio's blocking pool in one of two [`lanes`], each with its own slots and queue and every
+//! task bounded by a time limit: millisecond work in the quick lane never waits behind
+//! solving in the heavy lane, and light requests (the page, models' evaluations, runs) wait
+//! behind neither. A full lane answers 503 with `Retry-After` at once.
 //!
 //! Endpoints (see README.md for the JSON):
 //! - `GET /`, `/app.js`, `/style.css`: the page, embedded in the binary;
@@ -22,12 +24,15 @@
 //!   per-feature contributions;
 //! - `GET /api/agents`: the agent kinds;
 //! - `GET /api/runs`, `GET /api/runs/NAME`, `GET /runs/NAME/FILE`: pipeline runs;
-//! - `GET /api/status`: heavy work in flight, finished and cancelled.
+//! - `GET /api/status`: work in flight, finished and cancelled, and each lane's slots, queue
+//!   and refusals.
 
 mod analyze;
 mod assets;
 mod error;
+pub mod lanes;
 mod limits;
+pub mod load;
 mod models;
 mod play;
 mod presets;
@@ -35,7 +40,7 @@ mod review;
 mod runs;
 
 pub use assets::{ASSETS, Asset, page_weight};
-pub use error::ApiError;
+pub use error::{ApiError, RETRY_AFTER_S};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -47,7 +52,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -58,9 +62,16 @@ pub struct ServeConfig {
     pub runs: PathBuf,
     /// The folder of model files (`*.bin`) offered to agents and to `/api/evaluate`.
     pub models: PathBuf,
-    /// Heavy requests (analysis, moves) worked on at once.
+    /// Heavy requests (solving past the book, timed searches, MCTS, the dial, the adaptive
+    /// agent) worked on at once (see [`lanes`]).
     pub heavy: usize,
-    /// How long a heavy request may wait for a free slot before a 503.
+    /// Heavy requests that may wait for a slot; one more is refused at once with a 503.
+    pub heavy_queue: usize,
+    /// Quick requests (shallow searches, book answers, the last plies) worked on at once.
+    pub quick: usize,
+    /// Quick requests that may wait for a slot.
+    pub quick_queue: usize,
+    /// How long a request may wait in its lane's queue for a free slot before a 503.
     pub queue_wait: Duration,
     /// Default time limit of one analysis (a request may ask for less or up to
     /// [`ServeConfig::analyze_max`]).
@@ -83,7 +94,10 @@ impl Default for ServeConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             runs: PathBuf::from("runs"),
             models: PathBuf::from("models"),
-            heavy: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            heavy: cores(),
+            heavy_queue: 16 * cores(),
+            quick: cores(),
+            quick_queue: 256,
             queue_wait: Duration::from_secs(10),
             analyze_limit: Duration::from_secs(3),
             analyze_max: Duration::from_secs(15),
@@ -95,7 +109,12 @@ impl Default for ServeConfig {
     }
 }
 
-/// Counters of heavy work, for `/api/status` and the tests.
+/// The machine's cores: the default number of slots of each lane.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// Counters of the lanes' work, for `/api/status` and the tests.
 #[derive(Debug, Default)]
 struct Stats {
     in_flight: AtomicU64,
@@ -109,7 +128,10 @@ struct Stats {
 /// What every handler shares.
 struct AppState {
     config: ServeConfig,
-    heavy: Arc<Semaphore>,
+    quick: lanes::Slots,
+    heavy: lanes::Slots,
+    /// The threads heavy work runs on, one per heavy slot, at lower priority.
+    heavy_threads: rayon::ThreadPool,
     /// Solvers kept between requests, so that asking again about a position that ran out of
     /// time goes on from what the table already holds (analysis, review, perfect agents).
     solvers: Arc<SolverPool>,
@@ -125,27 +147,24 @@ struct AppState {
 type Shared = Arc<AppState>;
 
 impl AppState {
-    /// A slot for heavy work, or a 503 after [`ServeConfig::queue_wait`].
-    async fn heavy_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        let wait = self.config.queue_wait;
-        match tokio::time::timeout(wait, self.heavy.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
-            _ => Err(ApiError::Busy(format!(
-                "{} heavy requests were in flight for {} s",
-                self.config.heavy,
-                wait.as_secs()
-            ))),
+    /// The slots of `lane`.
+    fn slots(&self, lane: lanes::Lane) -> &lanes::Slots {
+        match lane {
+            lanes::Lane::Quick => &self.quick,
+            lanes::Lane::Heavy => &self.heavy,
         }
     }
 
-    /// Runs `work` on the blocking pool in a heavy slot, with an interrupt that fires at
-    /// `limit` or when the calling request is dropped (the client went away).
-    async fn heavy<T: Send + 'static>(
+    /// Runs `work` on the blocking pool in a slot of `lane`, with an interrupt that fires at
+    /// `limit` or when the calling request is dropped (the client went away); a 503 when the
+    /// lane's queue is full or no slot freed within [`ServeConfig::queue_wait`].
+    async fn work<T: Send + 'static>(
         self: &Arc<Self>,
+        lane: lanes::Lane,
         limit: Duration,
         work: impl FnOnce(&AppState, &Interrupt) -> T + Send + 'static,
     ) -> Result<(T, bool), ApiError> {
-        let permit = self.heavy_slot().await?;
+        let permit = self.slots(lane).acquire(self.config.queue_wait).await?;
         let interrupt = Interrupt::new();
         // Dropped with this future: a disconnect cancels the blocking work below.
         let _cancel = interrupt.cancel_on_drop();
@@ -153,11 +172,12 @@ impl AppState {
         let stop = interrupt
             .clone()
             .with_deadline(std::time::Instant::now() + limit);
-        let task = tokio::task::spawn_blocking(move || {
+        let task = move || {
             let _permit = permit;
             state.stats.in_flight.fetch_add(1, Ordering::Relaxed);
             let started = std::time::Instant::now();
             let out = work(&state, &stop);
+            state.slots(lane).ran(started.elapsed());
             let overrun = started.elapsed().saturating_sub(limit);
             state
                 .stats
@@ -173,9 +193,27 @@ impl AppState {
             };
             counter.fetch_add(1, Ordering::Relaxed);
             (out, stop.should_stop())
-        });
-        task.await
-            .map_err(|e| ApiError::Internal(format!("heavy task failed: {e}")))
+        };
+        match lane {
+            lanes::Lane::Quick => tokio::task::spawn_blocking(task)
+                .await
+                .map_err(|e| ApiError::Internal(format!("quick task failed: {e}"))),
+            // Heavy work runs on threads of lower priority, so that the operating system
+            // gives quick work the cores first when both want them.
+            lanes::Lane::Heavy => {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                self.heavy_threads.spawn(move || {
+                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
+                    // The request may be gone (its client left): nobody to tell.
+                    let _ = tx.send(out);
+                });
+                match rx.await {
+                    Ok(Ok(out)) => Ok(out),
+                    Ok(Err(_)) => Err(ApiError::Internal("heavy task panicked".into())),
+                    Err(_) => Err(ApiError::Internal("heavy task was dropped".into())),
+                }
+            }
+        }
     }
 
     /// A pooled solver for `geom` (a new one if none is free), back in the pool when dropped.
@@ -204,14 +242,16 @@ pub fn router(config: ServeConfig) -> Router {
     let models = models::Models::load(&config.models);
     let presets = presets::load(&config.models);
     let state = Arc::new(AppState {
-        heavy: Arc::new(Semaphore::new(config.heavy.max(1))),
+        quick: lanes::Slots::new(lanes::Lane::Quick, config.quick, config.quick_queue),
+        heavy: lanes::Slots::new(lanes::Lane::Heavy, config.heavy, config.heavy_queue),
+        heavy_threads: lanes::background_threads(config.heavy),
         // Other board sizes are rarer: smaller tables for them; at most one idle solver per
-        // heavy slot.
+        // slot.
         solvers: Arc::new(
             SolverPool::new(config.tt_mib)
                 .with_book(config.book.clone())
                 .with_other_boards_mib(16)
-                .keeping(config.heavy.max(1)),
+                .keeping(config.heavy.max(1) + config.quick.max(1)),
         ),
         agents: play::AgentCache::default(),
         resources: connect4_engine::agents::Resources {
@@ -281,7 +321,7 @@ async fn refuse_long_bodies(
     }
 }
 
-/// `GET /api/status`: counters of heavy work.
+/// `GET /api/status`: counters of the lanes' work.
 async fn status(
     axum::extract::State(state): axum::extract::State<Shared>,
 ) -> axum::Json<serde_json::Value> {
@@ -289,6 +329,7 @@ async fn status(
     let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
     axum::Json(serde_json::json!({
         "heavy_slots": state.config.heavy,
+        "lanes": {"quick": state.quick.status(), "heavy": state.heavy.status()},
         "in_flight": n(&s.in_flight),
         "finished": n(&s.finished),
         "cancelled": n(&s.cancelled),
@@ -314,10 +355,14 @@ pub fn run(config: ServeConfig) -> std::io::Result<()> {
         let addr = listener.local_addr()?;
         println!("listening on http://{addr}/");
         eprintln!(
-            "runs from {}, models from {}; {} heavy requests at once; Ctrl-C stops",
+            "runs from {}, models from {}; {} quick and {} heavy requests at once \
+             ({} and {} may wait); Ctrl-C stops",
             config.runs.display(),
             config.models.display(),
-            config.heavy
+            config.quick,
+            config.heavy,
+            config.quick_queue,
+            config.heavy_queue
         );
         serve(listener, config).await
     })

@@ -129,8 +129,9 @@ async fn move_on<B: AgentBoard>(
         .agents
         .get(&spec, pos.geometry(), &state.resources, &state.solvers)?;
     let limit = state.config.move_limit;
+    let lane = super::lanes::of_move(&spec, &pos, state.config.book.as_deref());
     let (played, stopped) = state
-        .heavy(limit, move |_, stop| {
+        .work(lane, limit, move |_, stop| {
             connect4_engine::answers::play_move(
                 &factory,
                 pos,
@@ -186,8 +187,9 @@ async fn adaptive_on<B: AgentBoard>(
         .agents
         .get(&spec, pos.geometry(), &state.resources, &state.solvers)?;
     let limit = state.config.move_limit;
+    // The estimate grades the player's moves with the solver.
     let (answer, _) = state
-        .heavy(limit, move |_, stop| {
+        .work(super::lanes::Lane::Heavy, limit, move |_, stop| {
             connect4_engine::answers::adaptive_answer(
                 &factory,
                 &pos,

@@ -53,8 +53,9 @@ async fn review_on<B: PoolBoard>(
         q.ms.map_or(state.config.analyze_limit, Duration::from_millis)
             .min(state.config.analyze_max);
     let start = Instant::now();
+    // A review solves every position of the game.
     let (out, _stopped) = state
-        .heavy(limit, move |st, stop| {
+        .work(super::lanes::Lane::Heavy, limit, move |st, stop| {
             let mut solver = st.lend_solver(geom)?;
             solver.set_interrupt(Some(stop.clone()));
             Ok::<_, ApiError>(review(&mut solver, &Position::new(geom), &moves))

@@ -78,6 +78,8 @@ pub enum Stream {
     NTupleGuide,
     /// The openings and agent seeds of `c4 bench answers` (parts: game).
     AnswerTimes,
+    /// The simulated players of a server load test (parts: player).
+    LoadPlayers,
 }
 
 impl Stream {
@@ -112,6 +114,7 @@ impl Stream {
             Stream::Switch => 0x1e7e_0002,
             Stream::NTupleGuide => 0x7e_0006,
             Stream::AnswerTimes => 0xa45e_0001,
+            Stream::LoadPlayers => 0x10ad_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

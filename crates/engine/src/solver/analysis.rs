@@ -51,7 +51,19 @@ fn book_score<B: BitBoard>(solver: &Solver<B>, pos: &Position<B>, mode: Mode) ->
 /// assert_eq!(a.score, Some((1, 1)));
 /// ```
 pub fn analyze<B: BitBoard>(solver: &mut Solver<B>, pos: &Position<B>, mode: Mode) -> Analysis {
-    analyze_with(solver, pos, mode, true)
+    analyze_with(solver, pos, mode, Some(PV_BUDGET))
+}
+
+/// [`analyze`] whose principal variation starts solver steps only within `pv_budget` (instead
+/// of [`PV_BUDGET`]): for answers that must stay in milliseconds, such as a server's book
+/// lookups while solving saturates its cores. The line stops sooner; the scores are the same.
+pub fn analyze_within<B: BitBoard>(
+    solver: &mut Solver<B>,
+    pos: &Position<B>,
+    mode: Mode,
+    pv_budget: std::time::Duration,
+) -> Analysis {
+    analyze_with(solver, pos, mode, Some(pv_budget))
 }
 
 /// [`analyze`] without the principal variation (left empty): what a game review needs of
@@ -61,14 +73,15 @@ pub(crate) fn analyze_columns<B: BitBoard>(
     pos: &Position<B>,
     mode: Mode,
 ) -> Analysis {
-    analyze_with(solver, pos, mode, false)
+    analyze_with(solver, pos, mode, None)
 }
 
+/// The analysis, with a principal variation within `line` (its budget) when asked for.
 fn analyze_with<B: BitBoard>(
     solver: &mut Solver<B>,
     pos: &Position<B>,
     mode: Mode,
-    line: bool,
+    line: Option<std::time::Duration>,
 ) -> Analysis {
     solver.reset_nodes();
     let over = pos.last_move_won() || pos.is_full();
@@ -120,10 +133,11 @@ fn analyze_with<B: BitBoard>(
         })
         .map(|c| c + 1)
         .collect();
-    let principal_variation = if line && complete && mode == Mode::Strong && !over {
-        principal_variation(solver, pos)
-    } else {
-        Vec::new()
+    let principal_variation = match line {
+        Some(budget) if complete && mode == Mode::Strong && !over => {
+            principal_variation(solver, pos, budget)
+        }
+        _ => Vec::new(),
     };
     let mut end = *pos;
     for &c in &principal_variation {
@@ -160,13 +174,17 @@ pub const PV_BUDGET: std::time::Duration = std::time::Duration::from_millis(500)
 /// Best moves in turn from `pos` until the game ends, the solver is interrupted or
 /// [`PV_BUDGET`] is spent: from the book while the line is in it, then from the solver, whose
 /// table already holds much of the line after the analysis.
-fn principal_variation<B: BitBoard>(solver: &mut Solver<B>, pos: &Position<B>) -> Vec<usize> {
+fn principal_variation<B: BitBoard>(
+    solver: &mut Solver<B>,
+    pos: &Position<B>,
+    budget: std::time::Duration,
+) -> Vec<usize> {
     let mut line = Vec::new();
     let mut p = *pos;
     // Each solver step is bounded too: one step off the book can take seconds, and the
     // scores are ready already. The caller's interrupt still applies.
     let outer = solver.interrupt().cloned();
-    let deadline = crate::clock::Instant::now() + PV_BUDGET;
+    let deadline = crate::clock::Instant::now() + budget;
     solver.set_interrupt(Some(
         outer.clone().unwrap_or_default().with_deadline(deadline),
     ));
