@@ -58,6 +58,7 @@ pub fn write_atomic(
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+    remove_stale_temporaries(&dir, &name.to_string_lossy());
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         name.to_string_lossy(),
@@ -76,6 +77,50 @@ pub fn write_atomic(
     }
     unfinished().retain(|p| p != &tmp);
     result
+}
+
+/// Removes the temporary files that earlier writes of `name` in `dir` left when their process
+/// was killed (`.NAME.PID.tmp` of a process that no longer runs), so that no half-written
+/// file stays beside a destination for longer than the next write of it. A temporary file of
+/// a process still running (another writer of the same name) is left alone.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_runs(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` exists (where that cannot be known, it is assumed to, and its
+/// temporary files are kept).
+fn process_runs(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return true;
+        };
+        // SAFETY: kill with signal 0 sends nothing; it only checks that the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 /// The sha256 of `bytes` as lowercase hex: how data files and models are identified.
@@ -132,6 +177,31 @@ mod tests {
         assert_eq!(fs::read(&path).unwrap(), b"two");
         let leftovers = fs::read_dir(path.parent().unwrap()).unwrap().count();
         assert_eq!(leftovers, 1, "the temporary file is removed");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn the_next_write_removes_what_a_killed_writer_left() {
+        let dir = std::env::temp_dir().join(format!("c4-io-stale-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        // A process that has exited: its pid names no process now (pids are not reused so
+        // soon on Linux, which hands them out in turn).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = dir.join(format!(".model.bin.{dead}.tmp"));
+        let other = dir.join(format!(".other.bin.{dead}.tmp"));
+        for f in [&stale, &other] {
+            fs::write(f, b"half").unwrap();
+        }
+        write_bytes_atomic(&dir.join("model.bin"), b"whole").unwrap();
+        assert!(!stale.exists(), "a dead writer's temporary file is removed");
+        assert!(
+            other.exists(),
+            "only the temporary files of the name written"
+        );
+        assert_eq!(fs::read(dir.join("model.bin")).unwrap(), b"whole");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

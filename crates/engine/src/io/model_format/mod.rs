@@ -295,6 +295,12 @@ impl<'a> ModelParts<'a> {
         Ok(ModelParts { path, header, body })
     }
 
+    /// The encoded body as the file holds it: two files whose bodies are equal hold the same
+    /// model, whatever their headers say of how each was made.
+    pub fn body_bytes(&self) -> &'a [u8] {
+        self.body
+    }
+
     /// The file the bytes came from.
     pub fn path(&self) -> &Path {
         self.path

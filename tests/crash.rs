@@ -1,0 +1,562 @@
+//! Crash consistency, tested the way databases test it: every command that writes is killed
+//! with SIGKILL at many points spread over its run (`C4_KILL_POINTS`, 20 by default). After
+//! each kill, every destination holds the old file or a whole new one, never part of one;
+//! then a rerun (with `--resume` where the command left a checkpoint to resume from) ends
+//! with the files of an uninterrupted run: byte for byte, except the measurements of time a
+//! report or a curve records of its own run, which are left out of the comparison. No
+//! temporary file is left beside a destination once the rerun is done.
+
+// Test code: a failed unwrap is a failed test (library code may not unwrap).
+#![allow(clippy::unwrap_used)]
+#![cfg(unix)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// What the old file at every destination holds before a killed run.
+const OLD: &[u8] = b"the file before this run\n";
+
+/// Kill points per command.
+fn kill_points() -> usize {
+    std::env::var("C4_KILL_POINTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
+}
+
+/// One writing command.
+struct Case {
+    name: &'static str,
+    /// Its arguments; run in a fresh folder that holds `inputs`.
+    args: Vec<String>,
+    /// Added on a rerun when the killed run left one of `checkpoints`.
+    resume: &'static [&'static str],
+    checkpoints: &'static [&'static str],
+}
+
+fn c4(dir: &Path, args: &[String]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_c4"));
+    c.args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Every file under `dir` (relative paths), sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.push(p.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Whether a header or key names a record of the run itself rather than of its result: a
+/// measurement of time (different on every run), or how the n-tuple trainer's rounds fell in
+/// this process (`sync`: a resumed run counts only its own).
+fn timing(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.contains("seconds")
+        || n.ends_with("_ms")
+        || n.contains("per_second")
+        || n.contains("ms_per")
+        || n == "sync"
+}
+
+/// `bytes` of `file` without the measurements of time: JSON without timing keys, CSV without
+/// timing columns, a model file's header without the command line (a rerun's says
+/// `--resume`) and timing metrics, anything else as it is.
+fn comparable(file: &Path, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if ext == "bin" && bytes.starts_with(b"C4MODEL") {
+        use connect4_engine::io::model_format::ModelParts;
+        let parts = ModelParts::open(file, bytes).map_err(|e| e.to_string())?;
+        let mut header = parts.header.clone();
+        header.meta.command.clear();
+        header.meta.metrics.retain(|(k, _)| !timing(k));
+        let mut out = format!("{header:?}").into_bytes();
+        out.extend_from_slice(parts.body_bytes());
+        return Ok(out);
+    }
+    match ext {
+        "json" => {
+            fn strip(v: &mut serde_json::Value) {
+                match v {
+                    serde_json::Value::Object(m) => {
+                        m.retain(|k, _| !timing(k));
+                        m.values_mut().for_each(strip);
+                    }
+                    serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+                    _ => {}
+                }
+            }
+            let mut v: serde_json::Value =
+                serde_json::from_slice(bytes).map_err(|e| format!("not whole JSON: {e}"))?;
+            strip(&mut v);
+            Ok(v.to_string().into_bytes())
+        }
+        "csv" => {
+            let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+            if !text.is_empty() && !text.ends_with('\n') {
+                return Err("a CSV file cut in a line".into());
+            }
+            let mut lines = text.lines();
+            let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+            let keep: Vec<bool> = header.iter().map(|h| !timing(h)).collect();
+            let mut out = String::new();
+            for (i, line) in std::iter::once(header.join(",").as_str())
+                .chain(lines)
+                .enumerate()
+            {
+                let cells: Vec<&str> = line.split(',').collect();
+                if cells.len() != header.len() {
+                    return Err(format!(
+                        "CSV line {} has {} fields, not {}",
+                        i + 1,
+                        cells.len(),
+                        header.len()
+                    ));
+                }
+                let kept: Vec<&str> = cells
+                    .iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(c, _)| *c)
+                    .collect();
+                out.push_str(&kept.join(","));
+                out.push('\n');
+            }
+            Ok(out.into_bytes())
+        }
+        _ => Ok(bytes.to_vec()),
+    }
+}
+
+/// Whether a file a killed run left is whole: a model or book that loads, JSON or CSV that
+/// parse to the end; other files must be the uninterrupted run's.
+fn whole(path: &Path, reference: &[u8]) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if bytes == reference {
+        return Ok(());
+    }
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    if name.ends_with(".bin") && name.starts_with("book") {
+        return connect4_engine::solver::book::Book::load(path, None)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+    }
+    if name.ends_with(".bin") {
+        return connect4_engine::ml::model_file::load_any(path, None)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+    }
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("json" | "csv") => comparable(path, &bytes).map(|_| ()),
+        _ => Err(format!("{name} differs from the uninterrupted run's")),
+    }
+}
+
+/// Runs `case` once whole, then kills it at each point and checks what it left and what a
+/// rerun makes. `setup` puts the inputs into a fresh folder.
+fn kill_everywhere(case: &Case, setup: impl Fn(&Path)) {
+    let points = kill_points();
+    let root = common::temp_dir(&format!("crash-{}", case.name));
+    // The uninterrupted run: its files and how long it takes.
+    let reference_dir = root.join("reference");
+    std::fs::create_dir_all(&reference_dir).unwrap();
+    setup(&reference_dir);
+    let inputs = files(&reference_dir);
+    let started = Instant::now();
+    let out = c4(&reference_dir, &case.args).output().unwrap();
+    let took = started.elapsed();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        case.name,
+        common::text(&out.stderr)
+    );
+    let outputs: Vec<PathBuf> = files(&reference_dir)
+        .into_iter()
+        .filter(|f| !inputs.contains(f))
+        .collect();
+    assert!(!outputs.is_empty(), "{} wrote nothing", case.name);
+    let reference: Vec<Vec<u8>> = outputs
+        .iter()
+        .map(|f| std::fs::read(reference_dir.join(f)).unwrap())
+        .collect();
+    let mut report = Vec::new();
+    for point in 1..=points {
+        let dir = root.join(format!("kill-{point}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        setup(&dir);
+        for f in &outputs {
+            let p = dir.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, OLD).unwrap();
+        }
+        let at = took.mul_f64(point as f64 / (points + 1) as f64);
+        let mut child = common::Killed(c4(&dir, &case.args).spawn().unwrap());
+        std::thread::sleep(at);
+        // SIGKILL: no handler runs, nothing is cleaned up.
+        let _ = child.0.kill();
+        let status = child.0.wait().unwrap();
+        let mut new = 0;
+        for (f, r) in outputs.iter().zip(&reference) {
+            let bytes = std::fs::read(dir.join(f)).unwrap_or_else(|e| {
+                panic!(
+                    "{} killed at {at:?}: {} is gone ({e})",
+                    case.name,
+                    f.display()
+                )
+            });
+            if bytes != OLD {
+                new += 1;
+                if let Err(e) = whole(&dir.join(f), r) {
+                    panic!(
+                        "{} killed at {at:?}: {} is neither the old file nor a whole new one: {e}",
+                        case.name,
+                        f.display()
+                    );
+                }
+            }
+        }
+        // The rerun: from the checkpoint the killed run left, or from the start.
+        let left_checkpoint = case.checkpoints.iter().any(|c| dir.join(c).exists());
+        let mut args = case.args.clone();
+        if left_checkpoint {
+            args.extend(case.resume.iter().map(|s| s.to_string()));
+        }
+        let o = c4(&dir, &args).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{} rerun after a kill at {at:?} ({args:?}): {}",
+            case.name,
+            common::text(&o.stderr)
+        );
+        for (f, r) in outputs.iter().zip(&reference) {
+            let got = std::fs::read(dir.join(f)).unwrap();
+            let (got, want) = (comparable(f, &got).unwrap(), comparable(f, r).unwrap());
+            let differs_at = got.iter().zip(&want).position(|(a, b)| a != b);
+            assert!(
+                got == want,
+                "{}",
+                format!(
+                    "{} after a kill at {at:?} and a rerun{}: {} differs from the uninterrupted run's near {:?}: {:?} against {:?}",
+                    case.name,
+                    if left_checkpoint {
+                        " with --resume"
+                    } else {
+                        ""
+                    },
+                    f.display(),
+                    differs_at,
+                    String::from_utf8_lossy(
+                        &got[differs_at.unwrap_or(0).saturating_sub(60)
+                            ..got.len().min(differs_at.unwrap_or(0) + 100)]
+                    ),
+                    String::from_utf8_lossy(
+                        &want[differs_at.unwrap_or(0).saturating_sub(60)
+                            ..want.len().min(differs_at.unwrap_or(0) + 100)]
+                    ),
+                )
+            );
+        }
+        let leftovers: Vec<PathBuf> = files(&dir)
+            .into_iter()
+            .filter(|f| f.to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(
+            leftovers.is_empty(),
+            "{} left temporary files after its rerun: {leftovers:?}",
+            case.name
+        );
+        report.push(format!(
+            "{:.0}ms:{}{}{}",
+            at.as_secs_f64() * 1e3,
+            if status.success() { "done" } else { "killed" },
+            if new > 0 {
+                format!(",{new}new")
+            } else {
+                String::new()
+            },
+            if left_checkpoint { ",resumed" } else { "" }
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    eprintln!(
+        "{}: {} ms uninterrupted, {} files; kill points: {}",
+        case.name,
+        took.as_millis(),
+        outputs.len(),
+        report.join(" ")
+    );
+}
+
+/// A command line's words (no word here holds a space).
+fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(String::from).collect()
+}
+
+fn repo(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn train_gbt_killed_anywhere() {
+    let uci = repo("data/uci/connect-4.data.Z");
+    kill_everywhere(
+        &Case {
+            name: "train-gbt",
+            args: words(&format!(
+                "train gbt --uci {uci} --max-iter 30 --seed 1 --out m/gbt.bin"
+            )),
+            resume: &[],
+            checkpoints: &[],
+        },
+        |_| {},
+    );
+}
+
+#[test]
+fn train_lms_killed_anywhere() {
+    kill_everywhere(
+        &Case {
+            name: "train-lms",
+            args: words("train lms --games 3000 --checkpoint-every 500 --seed 2 --out m/lms.bin"),
+            resume: &["--resume"],
+            checkpoints: &["m/lms.checkpoint", "m/lms.bin.checkpoint"],
+        },
+        |_| {},
+    );
+}
+
+#[test]
+fn train_ntuple_killed_anywhere() {
+    let bench = repo("data/bench");
+    kill_everywhere(
+        &Case {
+            name: "train-ntuple",
+            args: words(&format!(
+                "train ntuple --games 20000 --seed 2 --threads 2 --curve-every 5000 \
+                 --curve-games 10 --curve-perfect 0 --curve-positions 20 --curve-bench {bench} \
+                 --checkpoint-every 4000 --out m/nt.bin"
+            )),
+            resume: &["--resume"],
+            checkpoints: &["m/nt.checkpoint"],
+        },
+        |_| {},
+    );
+}
+
+#[test]
+fn data_book_killed_anywhere() {
+    kill_everywhere(
+        &Case {
+            name: "data-book",
+            // Solved from scratch (no book), with a shared table of 64 MiB: the default
+            // sizes it by the number of positions (gigabytes here), whose zeroing alone would
+            // take most of the run. The solving takes about a second.
+            args: words(
+                "data book --no-book --width 6 --height 4 --plies 8 --jobs 2 --tt-mib 8 \
+                 --shallow-mib 64 --out book-6x4.bin",
+            ),
+            resume: &["--resume"],
+            checkpoints: &["book-6x4.bin.leaves.partial", "book-6x4.bin.partial"],
+        },
+        |_| {},
+    );
+}
+
+#[test]
+fn data_label_killed_anywhere() {
+    kill_everywhere(
+        &Case {
+            name: "data-label",
+            args: words("data label positions.txt --jobs 2 --out labels.txt"),
+            resume: &["--resume"],
+            checkpoints: &["labels.txt.partial"],
+        },
+        |dir| {
+            let text = gz_lines(&repo("data/positions/train.txt.gz"), 400);
+            std::fs::write(dir.join("positions.txt"), text).unwrap();
+        },
+    );
+}
+
+#[test]
+fn site_killed_anywhere() {
+    let models = repo("models");
+    kill_everywhere(
+        &Case {
+            name: "site",
+            args: words(&format!("site --models {models} --out site")),
+            resume: &[],
+            checkpoints: &[],
+        },
+        |_| {},
+    );
+}
+
+/// The first `n` lines of a gzipped text file, positions only (the labels cut off).
+fn gz_lines(path: &str, n: usize) -> String {
+    use std::io::{BufRead, BufReader};
+    let f = std::fs::File::open(path).unwrap();
+    BufReader::new(flate2::read::GzDecoder::new(f))
+        .lines()
+        .take(n)
+        .map(|l| {
+            l.unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+/// A small tmpfs mounted for one test (root only), unmounted when dropped.
+struct Mount(PathBuf);
+
+impl Mount {
+    /// A fresh 256 KiB tmpfs at `dir`, or a clear failure saying why there is none.
+    fn tmpfs(dir: &Path) -> Option<Mount> {
+        std::fs::create_dir_all(dir).unwrap();
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs"])
+            .arg(dir)
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Some(Mount(dir.to_path_buf())),
+            other => {
+                let why = match other {
+                    Ok(o) => common::text(&o.stderr),
+                    Err(e) => e.to_string(),
+                };
+                assert!(
+                    std::env::var_os("C4_NO_MOUNT").is_some(),
+                    "this test mounts a small tmpfs to fill it and make it read-only, and \
+                     cannot ({}); run it as root, or set C4_NO_MOUNT=1 to skip it",
+                    why.trim()
+                );
+                eprintln!(
+                    "skipped (C4_NO_MOUNT): cannot mount a tmpfs: {}",
+                    why.trim()
+                );
+                None
+            }
+        }
+    }
+
+    fn remount_read_only(&self) {
+        let o = Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.0)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", common::text(&o.stderr));
+    }
+
+    /// Fills every free byte.
+    fn fill(&self) {
+        use std::io::Write;
+        let mut f = std::fs::File::create(self.0.join("filler")).unwrap();
+        let block = vec![0u8; 4096];
+        while f.write_all(&block).is_ok() {}
+        let _ = f.sync_all();
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).output();
+    }
+}
+
+/// A full disk and a read-only destination: every writing command fails with a message that
+/// names the file and the cause, exits non-zero, leaves the old file as it was and no
+/// temporary file beside it.
+#[test]
+#[ignore = "needs root: mounts a small tmpfs (C4_NO_MOUNT=1 skips it where none can be mounted)"]
+fn a_full_disk_or_a_read_only_destination_keeps_the_old_file() {
+    let root = common::temp_dir("crash-disk");
+    let uci = repo("data/uci/connect-4.data.Z");
+    let commands: Vec<(&str, Vec<String>)> = vec![
+        (
+            "gbt.bin",
+            words(&format!(
+                "train gbt --uci {uci} --max-iter 5 --seed 1 --out DEST/gbt.bin"
+            )),
+        ),
+        (
+            "lms.bin",
+            words("train lms --games 200 --seed 1 --out DEST/lms.bin"),
+        ),
+        (
+            "book-6x4.bin",
+            words(
+                "data book --no-book --width 6 --height 4 --plies 4 --tt-mib 8 \
+                 --shallow-mib 16 --out DEST/book-6x4.bin",
+            ),
+        ),
+        ("site/index.html", words("site --out DEST/site")),
+    ];
+    for full in [true, false] {
+        for (file, args) in &commands {
+            let dest = root.join(format!("dest-{}", file.replace('/', "-")));
+            let Some(mount) = Mount::tmpfs(&dest) else {
+                return;
+            };
+            let old = dest.join(file);
+            std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+            std::fs::write(&old, OLD).unwrap();
+            let cause = if full {
+                mount.fill();
+                "No space left on device"
+            } else {
+                mount.remount_read_only();
+                "Read-only file system"
+            };
+            let args: Vec<String> = args
+                .iter()
+                .map(|a| a.replace("DEST", dest.to_str().unwrap()))
+                .collect();
+            let o = c4(&root, &args).output().unwrap();
+            let said = common::text(&o.stderr);
+            assert!(
+                !o.status.success(),
+                "{args:?} succeeded on a {cause} destination"
+            );
+            assert!(
+                said.contains(cause) && said.contains(dest.to_str().unwrap()),
+                "{args:?} ({cause}) should name the file and the cause: {said}"
+            );
+            assert_eq!(std::fs::read(&old).unwrap(), OLD, "{args:?} ({cause})");
+            let leftovers: Vec<PathBuf> = files(&dest)
+                .into_iter()
+                .filter(|f| f.to_string_lossy().ends_with(".tmp"))
+                .collect();
+            assert!(
+                leftovers.is_empty(),
+                "{args:?} ({cause}) left {leftovers:?}"
+            );
+            drop(mount);
+        }
+    }
+}
