@@ -413,6 +413,19 @@ fn site_killed_anywhere() {
     );
 }
 
+#[test]
+fn calibrate_killed_anywhere() {
+    kill_everywhere(
+        &Case {
+            name: "calibrate",
+            args: words("calibrate --games 2 --skills 0,0.5,1 --seed 1 --out lv/level.json"),
+            resume: &[],
+            checkpoints: &[],
+        },
+        |_| {},
+    );
+}
+
 /// The first `n` lines of a gzipped text file, positions only (the labels cut off).
 fn gz_lines(path: &str, n: usize) -> String {
     use std::io::{BufRead, BufReader};
