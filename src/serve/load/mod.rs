@@ -14,13 +14,15 @@ use connect4_engine::progress::Progress;
 use connect4_engine::solver::book::Book;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+mod process;
+mod report;
+
+pub use process::{Spawned, peak_rss_mib};
+use report::{Answer, Kind, Tally, quantile};
+pub use report::{LoadReport, RouteFigures};
 
 /// What a load test does.
 #[derive(Clone, Debug)]
@@ -63,158 +65,6 @@ impl Default for LoadConfig {
             request_timeout: Duration::from_secs(120),
         }
     }
-}
-
-/// The figures of one route (`move easy`, `analyze book`, `review`, ...).
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct RouteFigures {
-    /// The route and what it asked.
-    pub route: String,
-    /// Requests answered or dropped.
-    pub requests: u64,
-    /// 200s.
-    pub ok: u64,
-    /// 4xx: the request's fault (none is expected of these players).
-    pub client_errors: u64,
-    /// 503s that said the server was full, with `Retry-After`.
-    pub busy: u64,
-    /// 503s without `Retry-After`.
-    pub busy_without_retry_after: u64,
-    /// Any other 5xx.
-    pub server_errors: u64,
-    /// Connections dropped, refused or timed out.
-    pub dropped: u64,
-    /// Median time of the answered requests, ms.
-    pub p50_ms: f64,
-    /// 99th percentile, ms.
-    pub p99_ms: f64,
-    /// The slowest, ms.
-    pub max_ms: f64,
-}
-
-/// What a load test measured.
-#[derive(Clone, Debug, Serialize)]
-pub struct LoadReport {
-    /// Players at once.
-    pub players: usize,
-    /// Players asking only for deep analyses.
-    pub solvers: usize,
-    /// Seconds played.
-    pub seconds: f64,
-    /// Games played to their end.
-    pub games: u64,
-    /// Every route, sorted by name.
-    pub routes: Vec<RouteFigures>,
-    /// The server's peak resident memory, MiB, when its process was known.
-    pub server_peak_rss_mib: Option<f64>,
-}
-
-impl LoadReport {
-    /// Requests over every route.
-    pub fn requests(&self) -> u64 {
-        self.routes.iter().map(|r| r.requests).sum()
-    }
-
-    /// Answers that break the server's promise: 5xx other than a 503 with `Retry-After`,
-    /// dropped connections, and 4xx (these players send only good requests).
-    pub fn failures(&self) -> u64 {
-        self.routes
-            .iter()
-            .map(|r| r.server_errors + r.busy_without_retry_after + r.dropped + r.client_errors)
-            .sum()
-    }
-
-    /// The report as a table.
-    pub fn table(&self) -> String {
-        let mut out = format!(
-            "{} players (and {} solving) for {:.0} s: {} games, {} requests, {} failures{}\n",
-            self.players,
-            self.solvers,
-            self.seconds,
-            self.games,
-            self.requests(),
-            self.failures(),
-            self.server_peak_rss_mib
-                .map(|m| format!(", server peak RSS {m:.0} MiB"))
-                .unwrap_or_default()
-        );
-        out.push_str(&format!(
-            "{:<34} {:>7} {:>7} {:>6} {:>6} {:>8} {:>9} {:>9}\n",
-            "route", "requests", "200", "503", "other", "p50 ms", "p99 ms", "max ms"
-        ));
-        for r in &self.routes {
-            let other = r.client_errors + r.busy_without_retry_after + r.server_errors + r.dropped;
-            out.push_str(&format!(
-                "{:<34} {:>7} {:>7} {:>6} {:>6} {:>8.1} {:>9.1} {:>9.1}\n",
-                r.route, r.requests, r.ok, r.busy, other, r.p50_ms, r.p99_ms, r.max_ms
-            ));
-        }
-        out
-    }
-}
-
-/// One answer as a player saw it.
-enum Answer {
-    Ok(serde_json::Value),
-    /// A 503 with its `Retry-After` in seconds, if it had one.
-    Busy(Option<u64>),
-    Failed(Kind),
-}
-
-#[derive(Clone, Copy)]
-enum Kind {
-    Client,
-    Server,
-    Dropped,
-}
-
-/// What one player thread collected: per route, the times of answered requests and counts.
-#[derive(Default)]
-struct Tally {
-    routes: BTreeMap<String, (Vec<f64>, RouteFigures)>,
-    games: u64,
-}
-
-impl Tally {
-    fn record(&mut self, route: &str, ms: f64, answer: &Answer) {
-        let (times, f) = self.routes.entry(route.to_string()).or_default();
-        f.requests += 1;
-        match answer {
-            Answer::Ok(_) => f.ok += 1,
-            Answer::Busy(Some(_)) => f.busy += 1,
-            Answer::Busy(None) => f.busy_without_retry_after += 1,
-            Answer::Failed(Kind::Client) => f.client_errors += 1,
-            Answer::Failed(Kind::Server) => f.server_errors += 1,
-            Answer::Failed(Kind::Dropped) => f.dropped += 1,
-        }
-        if !matches!(answer, Answer::Failed(Kind::Dropped)) {
-            times.push(ms);
-        }
-    }
-
-    fn merge(&mut self, other: Tally) {
-        self.games += other.games;
-        for (route, (times, f)) in other.routes {
-            let (t, g) = self.routes.entry(route).or_default();
-            t.extend(times);
-            g.requests += f.requests;
-            g.ok += f.ok;
-            g.client_errors += f.client_errors;
-            g.busy += f.busy;
-            g.busy_without_retry_after += f.busy_without_retry_after;
-            g.server_errors += f.server_errors;
-            g.dropped += f.dropped;
-        }
-    }
-}
-
-/// The `q`-quantile of sorted `times` (nearest rank), 0 when empty.
-fn quantile(times: &[f64], q: f64) -> f64 {
-    if times.is_empty() {
-        return 0.0;
-    }
-    let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
-    times[rank - 1]
 }
 
 /// One request of a player.
@@ -472,79 +322,5 @@ pub fn run(config: &LoadConfig, server: Option<u32>, progress: &dyn Progress) ->
         games: tally.games,
         routes,
         server_peak_rss_mib: server.and_then(peak_rss_mib),
-    }
-}
-
-/// The peak resident memory of process `pid` (Linux's `VmHWM`), MiB.
-pub fn peak_rss_mib(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
-
-/// A `c4 serve` started for a load test on a free loopback port, stopped when dropped.
-pub struct Spawned {
-    child: Child,
-    /// Its address, `http://127.0.0.1:PORT`.
-    pub url: String,
-}
-
-impl Spawned {
-    /// Starts `exe serve --addr 127.0.0.1:0 ARGS` and reads the address it prints first.
-    pub fn start(exe: &Path, args: &[String]) -> std::io::Result<Spawned> {
-        let mut child = Command::new(exe)
-            .arg("serve")
-            .args(["--addr", "127.0.0.1:0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let mut line = String::new();
-        if let Some(out) = child.stdout.take() {
-            BufReader::new(out).read_line(&mut line)?;
-        }
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .map(|u| u.trim_end_matches('/').to_string());
-        match url {
-            Some(url) => Ok(Spawned { child, url }),
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                Err(std::io::Error::other(format!(
-                    "c4 serve did not start (it printed {:?}); run it alone to see why",
-                    line.trim()
-                )))
-            }
-        }
-    }
-
-    /// The server's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for Spawned {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quantiles_are_nearest_rank() {
-        let t: Vec<f64> = (1..=100).map(f64::from).collect();
-        assert_eq!(quantile(&t, 0.5), 50.0);
-        assert_eq!(quantile(&t, 0.99), 99.0);
-        assert_eq!(quantile(&t, 1.0), 100.0);
-        assert_eq!(quantile(&[], 0.5), 0.0);
-        assert_eq!(quantile(&[7.0], 0.99), 7.0);
     }
 }
