@@ -360,7 +360,7 @@ pub fn load_any(path: &Path, board: Option<Geometry>) -> Result<ModelFile, Model
 }
 
 /// [`load_any`] of a file already in memory (`path` names it in errors).
-pub(crate) fn decode_any(
+pub fn decode_any(
     path: &Path,
     bytes: &[u8],
     board: Option<Geometry>,
