@@ -120,16 +120,33 @@ pub fn load<T: DeserializeOwned>(
     trainer: &'static str,
     recipe: &str,
 ) -> Result<Option<T>, CheckpointError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(CheckpointError::Io {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
+    let Some(bytes) = read(path)? else {
+        return Ok(None);
     };
+    decode(path, &bytes, trainer, recipe).map(Some)
+}
+
+/// The bytes of the checkpoint file `path`; `None` when there is no such file.
+pub fn read(path: &Path) -> Result<Option<Vec<u8>>, CheckpointError> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The state in `bytes`, the contents of the checkpoint file `path` (named in errors), of a
+/// run of `trainer` with settings `recipe`: [`load`] for callers that hold the bytes (tests,
+/// fuzzers). Refused as [`load`] refuses.
+pub fn decode<T: DeserializeOwned>(
+    path: &Path,
+    bytes: &[u8],
+    trainer: &'static str,
+    recipe: &str,
+) -> Result<T, CheckpointError> {
     let path_buf = || path.to_path_buf();
     let not_one = || CheckpointError::NotACheckpoint { path: path_buf() };
     let rest = bytes.strip_prefix(MAGIC).ok_or_else(not_one)?;
@@ -169,7 +186,7 @@ pub fn load<T: DeserializeOwned>(
             "bytes after the state's end",
         )));
     }
-    Ok(Some(state))
+    Ok(state)
 }
 
 #[cfg(test)]

@@ -38,7 +38,8 @@ pub use supervised::{
 
 use crate::arena::{play_game, random_opening};
 use crate::train::run_loop::{self, Cadence, KeepBest, Trainer};
-use checkpoint::{Checkpoint, load_checkpoint, save_checkpoint};
+pub use checkpoint::{Checkpoint, decode_checkpoint};
+use checkpoint::{load_checkpoint, save_checkpoint};
 use connect4_engine::agents::SearchAgent;
 use connect4_engine::eval::{HAND_TUNED_WEIGHTS, LinearEvaluator};
 use connect4_engine::features::Linear8;

@@ -34,18 +34,31 @@ pub(super) fn load_checkpoint<B: BitBoard>(
     config: &NTupleConfig,
     geom: Geometry<B>,
 ) -> Result<Option<Checkpoint>, NTupleTrainError> {
-    let Some(state): Option<Checkpoint> =
-        crate::train::checkpoint::load(path, TRAINER, &config.to_toml())?
-    else {
+    let Some(bytes) = crate::train::checkpoint::read(path)? else {
         return Ok(None);
     };
+    decode_checkpoint(path, &bytes, config, geom).map(Some)
+}
+
+/// The state in `bytes`, the contents of the checkpoint file `path` (named in errors), of a
+/// run of `config` on `geom`: what a resume reads, for callers that hold the bytes (tests,
+/// fuzzers). Refused: another trainer's, version's or run's file, a state that does not
+/// decode whole, a network that does not fit the layout.
+pub fn decode_checkpoint<B: BitBoard>(
+    path: &std::path::Path,
+    bytes: &[u8],
+    config: &NTupleConfig,
+    geom: Geometry<B>,
+) -> Result<Checkpoint, NTupleTrainError> {
+    let state: Checkpoint =
+        crate::train::checkpoint::decode(path, bytes, TRAINER, &config.to_toml())?;
     NTupleNetwork::from_data(geom, state.network.clone()).map_err(|source| {
         NTupleTrainError::CheckpointNetwork {
             path: path.to_path_buf(),
             source,
         }
     })?;
-    Ok(Some(state))
+    Ok(state)
 }
 
 /// What a run's report (`NAME.report.json`) holds.

@@ -38,7 +38,7 @@ pub use config::{
 };
 pub use curve::{CurvePoint, CurveProbe, PerfectMatch, perfect_opponents, play_perfect};
 pub use error::{Diverged, NTupleTrainError};
-pub use files::{NTupleReport, save_run, write_perfect_csv};
+pub use files::{NTupleReport, decode_checkpoint, save_run, write_perfect_csv};
 pub use guide::Guide;
 pub use job::{Job, JobError, JobOutcome, JobRun, train_job};
 pub use lanes::{SUMMED_LANES, TailAverage};
