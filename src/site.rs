@@ -59,11 +59,14 @@ pub fn write_site(
     let (mut wasm, mut wasm_bytes) = (0, &[][..]);
     for a in ASSETS {
         if a.name == "index.html" {
-            let html = String::from_utf8_lossy(a.bytes).replacen(
-                "<body>",
-                "<body data-backend=\"engine\">",
-                1,
-            );
+            // The page's engine asks for the deeper book only when the site ships one, so
+            // that it fetches nothing the host does not have (no 404 at each start).
+            let body = if book.is_some() {
+                format!("<body data-backend=\"engine\" data-book=\"{SITE_BOOK}\">")
+            } else {
+                "<body data-backend=\"engine\">".to_string()
+            };
+            let html = String::from_utf8_lossy(a.bytes).replacen("<body>", &body, 1);
             page += put(a.name, html.as_bytes())?;
         } else if a.name == "connect4.wasm" {
             wasm = put(a.name, a.bytes)?;

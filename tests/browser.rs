@@ -968,4 +968,8 @@ async fn the_static_site_plays_and_analyses_without_a_server() {
     std::fs::write(tmp.join("ntuple-move-ms.json"), timing.to_string()).unwrap();
     screenshot(&c, &shots, "static-site").await;
     c.close().await.unwrap();
+    // The page and its worker asked only for files the site ships.
+    let requests = std::fs::read_to_string(&log).unwrap_or_default();
+    let missing: Vec<&str> = requests.lines().filter(|l| l.contains("\" 404")).collect();
+    assert!(missing.is_empty(), "requests for files the site lacks: {missing:?}");
 }

@@ -2,7 +2,7 @@
 // server back end reports errors and cancels, the engine back end answers through a worker.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EngineBackend, ServerBackend, engineRequest } from "../../src/serve/assets/backend.js";
+import { EngineBackend, ServerBackend, engineRequest, workerUrl } from "../../src/serve/assets/backend.js";
 
 test("the server's API paths map to engine requests", () => {
   assert.deepEqual(engineRequest("/api/analyze?moves=4453&width=7&height=6&ms=2000"), {
@@ -18,6 +18,14 @@ test("the server's API paths map to engine requests", () => {
   assert.deepEqual(engineRequest("/api/agents"), { op: "agents" });
   const e = engineRequest("/api/runs");
   assert.ok(e instanceof Error && /needs c4 serve/.test(e.message));
+});
+
+test("the worker is told the site's book only when the page names one", () => {
+  const base = "https://example.org/site/backend.js";
+  const without = workerUrl({ body: { dataset: { backend: "engine" } } }, base);
+  assert.equal(without.href, "https://example.org/site/worker.js");
+  const withBook = workerUrl({ body: { dataset: { backend: "engine", book: "book-7x6.bin" } } }, base);
+  assert.equal(withBook.href, "https://example.org/site/worker.js?book=book-7x6.bin");
 });
 
 test("the server back end returns JSON, names errors and cancels", async () => {

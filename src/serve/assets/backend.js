@@ -126,10 +126,22 @@ export class EngineBackend {
   }
 }
 
+/**
+ * The worker's address: `worker.js`, told the deeper book's file name when the site ships one
+ * (`data-book` on the page's body, written by `c4 site --book`), so that it asks for no file
+ * the site does not have.
+ */
+export function workerUrl(doc = document, base = import.meta.url) {
+  const book = doc.body && doc.body.dataset.book;
+  const url = new URL("./worker.js", base);
+  if (book) url.searchParams.set("book", book);
+  return url;
+}
+
 /** The back end of this page: the engine when the page says so (`c4 site`), else the server. */
 export function chooseBackend(doc = document) {
   if (doc.body && doc.body.dataset.backend === "engine") {
-    return new EngineBackend(() => new Worker(new URL("./worker.js", import.meta.url), { type: "module" }));
+    return new EngineBackend(() => new Worker(workerUrl(doc), { type: "module" }));
   }
   return new ServerBackend();
 }

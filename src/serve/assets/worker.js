@@ -1,9 +1,16 @@
 // The WebAssembly engine's worker: answers the page's requests one at a time, fetching the
 // model files an agent needs (and the presets' ladder) from beside the page on first use,
-// and a deeper opening book when the site ships one (`c4 site --book`): its download starts
-// after the first request and never delays an answer; the engine reads it from the request
-// after it arrives.
+// and a deeper opening book when the site ships one (`c4 site --book`, which names it in the
+// worker's address: `worker.js?book=FILE`): its download starts after the first request and
+// never delays an answer; the engine reads it from the request after it arrives.
 import { Engine } from "./connect4.mjs";
+
+/** The deeper book's file beside the page, or null: the site ships none (nothing to fetch). */
+const BOOK = (() => {
+  const name = new URL(import.meta.url).searchParams.get("book");
+  // A file name beside the page, nothing else.
+  return name && /^[\w.-]+\.bin$/.test(name) ? name : null;
+})();
 
 let engine = null;
 /** The deeper book's download (started once), and its bytes once they are here. */
@@ -11,8 +18,8 @@ let bookFetch = null;
 let bookBytes = null;
 
 function fetchBook() {
-  if (bookFetch) return;
-  bookFetch = fetch(new URL("./book-7x6.bin", import.meta.url))
+  if (bookFetch || !BOOK) return;
+  bookFetch = fetch(new URL(`./${BOOK}`, import.meta.url))
     .then((res) => (res.ok ? res.arrayBuffer() : null))
     .then((bytes) => {
       if (bytes) bookBytes = new Uint8Array(bytes);
