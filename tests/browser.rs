@@ -561,7 +561,8 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     select(&c, "#preset", "level").await;
     let spec = js(&c, "document.getElementById('agent-spec').value").await;
     assert!(spec.as_str().unwrap().starts_with("level:elo="), "{spec}");
-    c.execute("const e = document.getElementById('elo'); e.value = '1200'; e.dispatchEvent(new Event('input'));", vec![]).await.unwrap();
+    // Dragging moves the number; letting go (a `change`) sets the agent.
+    c.execute("const e = document.getElementById('elo'); e.value = '1200'; e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
     assert_eq!(
         js(&c, "document.getElementById('agent-spec').value").await,
         "level:elo=1200"
@@ -682,6 +683,43 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     );
     c.execute("const i = document.getElementById('agent-spec'); i.value = 'easy'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
     wait_for(&c, "the retried move", &format!("{STONES} === 2"), 20).await;
+
+    // Another agent while the computer thinks: the move under way is stopped (the server
+    // counts its work cancelled) and the new agent answers.
+    let cancelled = || -> u64 {
+        let text = ureq::get(&format!("{url}/api/status"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap();
+        let status: serde_json::Value = serde_json::from_str(&text).unwrap();
+        status["cancelled"].as_u64().unwrap()
+    };
+    let before = cancelled();
+    click(&c, "#new-game").await;
+    c.execute("const i = document.getElementById('agent-spec'); i.value = 'negamax:eval=handtuned,depth=40,ms=15000'; i.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    click(&c, "#board .col[data-col='4']").await;
+    wait_for(
+        &c,
+        "the slow agent to think",
+        "document.getElementById('status').dataset.state === 'thinking'",
+        20,
+    )
+    .await;
+    select(&c, "#preset", "easy").await;
+    wait_for(&c, "the new agent's move", &format!("{STONES} === 2"), 30).await;
+    let start = Instant::now();
+    while cancelled() == before {
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "the slow agent's move was not stopped when the agent changed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(
+        js(&c, "document.getElementById('agent-spec').value").await,
+        "easy"
+    );
 
     // A hint shows only the best column, with the scores hidden: against a computer they
     // are off until the player turns them on.

@@ -2,7 +2,7 @@
 // the Agent and Depth controls that follow it, and the board size.
 import { $, S } from "./state.js";
 import { dialElo, dialSpec } from "./adaptive.js";
-import { retryComputer, showEstimate } from "./game.js";
+import { agentChanged, showEstimate } from "./game.js";
 import { controlsForSpec, presetLabel, presetsFor, specForControls } from "./view.js";
 
 // Strength presets (from the back end, each with its measured Elo; only those whose models
@@ -39,7 +39,7 @@ function applyPreset() {
   $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value === "level" ? dialSpec($("elo").value) : sel.value;
   showEstimate(null);
   syncControlsToSpec();
-  retryComputer();
+  agentChanged();
 }
 
 function specFromControls() {
@@ -71,7 +71,7 @@ export function setupAgents() {
   const sync = () => {
     $("agent-spec").value = specFromControls();
     syncControlsToSpec();
-    retryComputer();
+    agentChanged();
   };
   sel.addEventListener("change", sync);
   $("depth").addEventListener("change", sync);
@@ -89,13 +89,17 @@ export function setupAgents() {
     document.body.classList.toggle("dial", preset.value === "level");
     showEstimate(null);
     syncControlsToSpec();
-    retryComputer();
+    agentChanged();
   });
   $("preset").addEventListener("change", applyPreset);
+  // The number follows the slider as it moves; the agent changes when it is let go.
   $("elo").addEventListener("input", () => {
     $("elo-value").textContent = $("elo").value;
+  });
+  $("elo").addEventListener("change", () => {
+    $("elo-value").textContent = $("elo").value;
     $("agent-spec").value = dialSpec($("elo").value);
-    retryComputer();
+    agentChanged();
   });
 }
 

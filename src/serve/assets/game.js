@@ -102,10 +102,12 @@ export async function computerMove() {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length, state: saved }),
     });
+    // Cancelled (Undo, New game, another agent) while the answer came: it is dropped, and
+    // whatever took over owns the state.
+    if (gen !== S.generation) return;
     if (r.adaptive) showEstimate(r.adaptive);
     S.thinking = false;
     S.failed = false;
-    if (gen !== S.generation) return;
     S.moves.push(r.column);
     S.lastBy = "computer";
     changed();
@@ -132,6 +134,22 @@ export function retryComputer() {
   if (!S.failed) return;
   S.failed = false;
   S.paused = false;
+  maybeComputer();
+}
+
+// The agent changed (a preset, the dial, a typed spec, the Agent or Depth control): a move
+// the old agent is still thinking about is stopped (the back end stops computing it) and the
+// new agent answers instead; else a move that failed (or is due) is tried again.
+export function agentChanged() {
+  if (!S.thinking) {
+    retryComputer();
+    return;
+  }
+  cancelWork();
+  S.failed = false;
+  S.paused = false;
+  // The analysis under way was cancelled with the move: asked again.
+  changed();
   maybeComputer();
 }
 
