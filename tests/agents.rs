@@ -460,3 +460,68 @@ fn the_dial_and_the_adaptive_agent_play_past_64_bits() {
         adaptive.estimate()
     );
 }
+
+/// One game of the page's kind: a fixed line of play (`hard`, which always plays the same
+/// move in a position) moving first against `factory`'s agent asked as the page asks (seed
+/// `game_seed` plus the ply, varied play when `vary`); the game's move string.
+fn page_game(
+    factory: &connect4_engine::agents::AgentFactory,
+    game_seed: u64,
+    vary: bool,
+) -> String {
+    use connect4_engine::Interrupt;
+    use connect4_engine::answers::play_move;
+    use connect4_engine::game::Outcome;
+    let mut fixed = spec("hard").factory(G).unwrap().build(0).unwrap();
+    let mut pos = Position::new(G);
+    let mut moves = String::new();
+    while pos.outcome() == Outcome::Ongoing {
+        let col = if pos.moves_played().is_multiple_of(2) {
+            fixed.choose(&Turn::new(pos))
+        } else {
+            let stop = Interrupt::after(std::time::Duration::from_secs(20));
+            let seed = game_seed + pos.moves_played() as u64;
+            let (answer, _) = play_move(factory, pos, &moves, seed, vary, None, &stop).unwrap();
+            answer.column - 1
+        };
+        pos.play_col(col);
+        moves.push(char::from_digit(col as u32 + 1, 36).unwrap());
+    }
+    moves
+}
+
+/// Play that varies (the page asks each move with `vary` and a seed per game): against one
+/// fixed line of play, 20 games of each preset are not all one game, the same seed replays
+/// its game exactly, and without `vary` a searching preset plays one game only.
+#[test]
+fn presets_asked_to_vary_meet_a_fixed_line_with_different_games() {
+    use connect4_engine::answers::PRESETS;
+    use std::collections::BTreeSet;
+    let mut report = Vec::new();
+    for &(name, text, _) in PRESETS {
+        let factory = spec(text).factory(G).unwrap();
+        let games: BTreeSet<String> = (0..20u64)
+            .map(|g| page_game(&factory, 1000 * (g + 1), true))
+            .collect();
+        assert_eq!(
+            page_game(&factory, 7000, true),
+            page_game(&factory, 7000, true),
+            "{name}: a seed replays its game"
+        );
+        report.push(format!("{name} {}", games.len()));
+        if name == "Easy" {
+            let fixed: BTreeSet<String> = (0..5u64)
+                .map(|g| page_game(&factory, 1000 * (g + 1), false))
+                .collect();
+            assert_eq!(fixed.len(), 1, "{name} without vary: {fixed:?}");
+        }
+        assert!(
+            games.len() > 1,
+            "{name} ({text}) played one game 20 times: {games:?}"
+        );
+    }
+    eprintln!(
+        "distinct games of 20 against one fixed line: {}",
+        report.join(", ")
+    );
+}

@@ -1009,5 +1009,8 @@ async fn the_static_site_plays_and_analyses_without_a_server() {
     // The page and its worker asked only for files the site ships.
     let requests = std::fs::read_to_string(&log).unwrap_or_default();
     let missing: Vec<&str> = requests.lines().filter(|l| l.contains("\" 404")).collect();
-    assert!(missing.is_empty(), "requests for files the site lacks: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "requests for files the site lacks: {missing:?}"
+    );
 }

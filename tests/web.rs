@@ -60,7 +60,10 @@ fn c4_site_writes_a_static_site_that_uses_the_engine() {
         "c4 site --no-book",
     );
     let html = std::fs::read_to_string(bare.join("index.html")).unwrap();
-    assert!(html.contains("<body data-backend=\"engine\">"), "no book named");
+    assert!(
+        html.contains("<body data-backend=\"engine\">"),
+        "no book named"
+    );
     assert!(!bare.join("book-7x6.bin").exists());
     for f in [
         "app.js",

@@ -53,6 +53,10 @@ pub(super) struct MoveRequest {
     /// Seed of agents that use randomness (default 0).
     #[serde(default)]
     seed: u64,
+    /// Vary the play: a searching agent draws among its moves of equal value from the seed
+    /// (default false: always the same move). The page asks for it, with a seed per game.
+    #[serde(default)]
+    vary: bool,
     /// The adaptive agent's saved state from the start of this game (JSON, as the last
     /// answer's `adaptive.state` gave it); none: a fresh agent.
     #[serde(default)]
@@ -137,6 +141,7 @@ async fn move_on<B: AgentBoard>(
                 pos,
                 &req.moves,
                 req.seed,
+                req.vary,
                 req.state.as_deref(),
                 stop,
             )

@@ -132,7 +132,8 @@ export class Engine {
   call(request: object): unknown;
   analyze(moves?: string, options?: Options & { weak?: boolean }): AnalyzeAnswer;
   review(moves: string, options?: Options): ReviewAnswer;
-  move(agent: string, moves?: string, options?: Options & { seed?: number; state?: string }): MoveAnswer;
+  /** `vary`: draw among the agent's moves of equal value from `seed` (a game per seed). */
+  move(agent: string, moves?: string, options?: Options & { seed?: number; vary?: boolean; state?: string }): MoveAnswer;
   adaptive(agent: string, moves: string, side: "x" | "o", options?: Options & { seed?: number; state?: string }): AdaptiveAnswer;
   bestMove(moves?: string, options?: Options & { random?: boolean; seed?: number }): number;
   needs(agent: string, width?: number, height?: number): string[];

@@ -80,6 +80,9 @@ pub enum Stream {
     AnswerTimes,
     /// The simulated players of a server load test (parts: player).
     LoadPlayers,
+    /// A searching agent's draws among root moves of equal value, when asked to vary its
+    /// play (parts: ply).
+    SearchTies,
 }
 
 impl Stream {
@@ -115,6 +118,7 @@ impl Stream {
             Stream::NTupleGuide => 0x7e_0006,
             Stream::AnswerTimes => 0xa45e_0001,
             Stream::LoadPlayers => 0x10ad_0001,
+            Stream::SearchTies => 0x5ea7_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

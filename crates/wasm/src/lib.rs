@@ -7,7 +7,8 @@
 //! - `{"op":"analyze","moves":"4453","weak":false,"ms":3000}`: every column's score;
 //! - `{"op":"review","moves":"4453","ms":3000}`: every move graded;
 //! - `{"op":"move","agent":"ntuple:depth=1","moves":"44","seed":7,"ms":2000}`: an agent's
-//!   column (models from the files added with [`Engine::add_model`]);
+//!   column (models from the files added with [`Engine::add_model`]; `"vary":true` draws
+//!   among its moves of equal value from the seed);
 //! - `{"op":"move","agent":"adaptive","moves":"44","state":"..."}`: the adaptive agent's
 //!   column, with its estimate of the player (`adaptive`) read from the state it had at the
 //!   game's start;
@@ -78,6 +79,9 @@ struct Request {
     agent: Option<String>,
     #[serde(default)]
     seed: u64,
+    /// Vary the play: a searching agent draws among its moves of equal value from the seed.
+    #[serde(default)]
+    vary: bool,
     /// The adaptive agent's saved state (JSON) from the game's start.
     state: Option<String>,
     /// The adaptive agent's colour in op "adaptive": "x" or "o".
@@ -282,9 +286,16 @@ impl Engine {
             .get(&spec, pos.geometry(), &self.resources, &self.solvers)
             .map_err(|e| e.to_string())?;
         let stop = Interrupt::after(limit);
-        let (answer, adaptive) =
-            answers::play_move(&factory, pos, &r.moves, r.seed, r.state.as_deref(), &stop)
-                .map_err(|e| e.to_string())?;
+        let (answer, adaptive) = answers::play_move(
+            &factory,
+            pos,
+            &r.moves,
+            r.seed,
+            r.vary,
+            r.state.as_deref(),
+            &stop,
+        )
+        .map_err(|e| e.to_string())?;
         let mut answer = to_json(serde_json::to_value(answer))?;
         if let Some(a) = adaptive {
             answer["adaptive"] = to_json(serde_json::to_value(a))?;

@@ -197,6 +197,38 @@ fn agents_move_on_boards_past_64_bits() {
     assert!(m["error"].as_str().unwrap().contains("at most 128"), "{m}");
 }
 
+/// `"vary": true`: the agent draws among its near-equal moves from the seed; a seed gives one
+/// move every time, and without `vary` the seed does not matter to a searching agent.
+#[test]
+fn varied_moves_follow_the_seed() {
+    let mut e = Engine::new(4);
+    let column = |e: &mut Engine, moves: &str, seed: u64, vary: bool| {
+        let m = call(
+            e,
+            json!({"op": "move", "agent": "easy", "moves": moves, "seed": seed, "vary": vary}),
+        );
+        m["column"].as_u64().unwrap_or_else(|| panic!("{m}"))
+    };
+    let lines = ["", "4", "44", "4453", "445362", "3344"];
+    let mut varied = std::collections::BTreeSet::new();
+    for moves in lines {
+        for seed in 0..20 {
+            varied.insert((moves, column(&mut e, moves, seed, true)));
+        }
+        assert_eq!(
+            column(&mut e, moves, 5, true),
+            column(&mut e, moves, 5, true)
+        );
+        let fixed: std::collections::BTreeSet<u64> =
+            (0..10).map(|s| column(&mut e, moves, s, false)).collect();
+        assert_eq!(fixed.len(), 1, "{moves}: {fixed:?}");
+    }
+    assert!(
+        varied.len() > lines.len(),
+        "easy varied over 20 seeds: {varied:?}"
+    );
+}
+
 #[test]
 fn bad_requests_are_named() {
     let mut e = Engine::new(8);

@@ -17,7 +17,7 @@ export function engineRequest(path, options = {}) {
       return { op: "review", moves: q.moves ?? "", ...board, ms: num(q.ms) };
     case "/api/move": {
       const body = JSON.parse(options.body ?? "{}");
-      return { op: "move", agent: body.agent, moves: body.moves ?? "", width: body.width, height: body.height, seed: body.seed ?? 0, ms: body.ms, ...(body.state === undefined ? {} : { state: body.state }) };
+      return { op: "move", agent: body.agent, moves: body.moves ?? "", width: body.width, height: body.height, seed: body.seed ?? 0, ms: body.ms, ...(body.vary ? { vary: true } : {}), ...(body.state === undefined ? {} : { state: body.state }) };
     }
     case "/api/adaptive": {
       const body = JSON.parse(options.body ?? "{}");

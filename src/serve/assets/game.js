@@ -1,7 +1,7 @@
 // The game flow: a human's move, the computer's answer, undo, new game, a loaded position,
 // a hint, the play/edit mode and who plays each side; the adaptive agent reads each finished
 // game. Every change of position goes through `changed()`.
-import { $, S, computerPlays, legal, movesText, other, someComputer, state } from "./state.js";
+import { $, S, computerPlays, legal, movesText, newSeed, other, someComputer, state } from "./state.js";
 import { api, cancelWork, sizeQuery } from "./api.js";
 import { renderBoard, setStatus } from "./board.js";
 import { refreshAnalysis, refreshModels } from "./analysis.js";
@@ -100,7 +100,9 @@ export async function computerMove() {
     const r = await api("/api/move", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.moves.length, state: saved }),
+      // Varied play: the agent draws among its moves of equal value from the game's seed
+      // and the ply, so a line the player repeats meets different games.
+      body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, seed: S.gameSeed + S.moves.length, vary: true, state: saved }),
     });
     // Cancelled (Undo, New game, another agent) while the answer came: it is dropped, and
     // whatever took over owns the state.
@@ -155,6 +157,7 @@ export function agentChanged() {
 
 export function newGame() {
   if (S.thinking) cancelWork();
+  S.gameSeed = newSeed();
   S.moves = [];
   S.thinking = false;
   S.paused = false;

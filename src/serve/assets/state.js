@@ -29,7 +29,13 @@ export const S = {
   failed: false,      // the computer's last move failed (a bad spec): retried when the agent changes
   keepStatus: false,  // the status line says something about the last load or move: kept until the next change
   rendered: false,    // the page has shown a position (the URL's hash is then the position's)
+  gameSeed: newSeed(), // drawn for each game: the computer's draws among equal moves (varied play)
 };
+
+/** A fresh game's seed: the computer varies its play from one game to the next. */
+export function newSeed() {
+  return Math.floor(Math.random() * 2 ** 32);
+}
 
 // The one move codec (as the engine's game::moves): columns 1-9 are digits, 10-35 the
 // letters a-z (read in either case).

@@ -102,6 +102,13 @@ pub trait Agent<B: BitBoard = u64>: Send {
     /// whose moves are cheap ignore it.
     fn set_interrupt(&mut self, _interrupt: Option<Interrupt>) {}
 
+    /// Asks the agent to vary its play, drawn from `seed`: a searching agent then plays
+    /// any of its moves of equal value (each as likely), not always the same one, so that a
+    /// player who repeats a line meets different games. Agents that draw from their seed
+    /// already (perfect with `ties=random`, the dial, MCTS, random) and those that always
+    /// play one move ignore it.
+    fn vary(&mut self, _seed: u64) {}
+
     /// Told when a game it played ends: `end.position` is the final position and
     /// `end.opponent_move` the last move (the position it was played in and its column),
     /// whoever played it. Agents that learn about their opponent across games (the adaptive

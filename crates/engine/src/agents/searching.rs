@@ -32,4 +32,8 @@ impl<B: BitBoard> Agent<B> for SearchAgent<B> {
     fn set_interrupt(&mut self, interrupt: Option<crate::Interrupt>) {
         self.searcher.set_interrupt(interrupt);
     }
+
+    fn vary(&mut self, seed: u64) {
+        self.searcher.set_ties(Some(seed));
+    }
 }

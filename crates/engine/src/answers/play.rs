@@ -19,8 +19,9 @@ pub enum PlayError {
     Agent(#[from] MoveError),
 }
 
-/// The move of a fresh agent of `factory` (seeded by `seed`) in `pos`, reached by `moves`
-/// (a move string, as asked), within `stop`; for the adaptive agent, one that read the game
+/// The move of a fresh agent of `factory` (seeded by `seed`; with `vary`, drawing among its
+/// moves of equal value from the seed, see [`crate::agents::Agent::vary`]) in `pos`, reached
+/// by `moves` (a move string, as asked), within `stop`; for the adaptive agent, one that read the game
 /// from `state` (its saved JSON, `None`: fresh) and its estimate beside the move. The time is
 /// the choice's alone. Boards of any integer (`pos` and `factory` in wide bitboards past 64
 /// bits).
@@ -29,6 +30,7 @@ pub fn play_move<B: AgentBoard>(
     pos: Position<B>,
     moves: &str,
     seed: u64,
+    vary: bool,
     state: Option<&str>,
     stop: &Interrupt,
 ) -> Result<(MoveAnswer, Option<AdaptiveAnswer>), PlayError> {
@@ -57,6 +59,9 @@ pub fn play_move<B: AgentBoard>(
         let mut agent = factory
             .build(seed)
             .map_err(|e| PlayError::Request(e.to_string()))?;
+        if vary {
+            agent.vary(seed);
+        }
         (choose_under(agent.as_mut(), &turn, stop)?, None)
     };
     let ms = start.elapsed().as_secs_f64() * 1e3;

@@ -139,4 +139,10 @@ impl Evaluator for GbtEvaluator {
         let (p, k) = self.class_probabilities(pos);
         self.target.value(&p[..k])
     }
+
+    /// Two points of win-minus-loss probability: closer than the trees tell positions
+    /// apart, so varied play draws among such moves.
+    fn tie_margin(&self) -> f64 {
+        0.02
+    }
 }

@@ -96,6 +96,13 @@ pub trait Evaluator<B: BitBoard = u64>: Send + Sync {
     /// away): an evaluator that batches values them in one call and answers from what it
     /// kept. Asking about a position that was not fetched must still work.
     fn prefetch(&self, _positions: &[Position<B>]) {}
+
+    /// Values closer than this count as equal when a searching agent is asked to vary its
+    /// play (see [`crate::search::Searcher::set_ties`]): it then draws among the root moves
+    /// this close to the best. 0, the default: only exact ties (mirror images, say).
+    fn tie_margin(&self) -> f64 {
+        0.0
+    }
 }
 
 /// Why an evaluator could not be built.

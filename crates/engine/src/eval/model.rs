@@ -131,4 +131,12 @@ impl Evaluator for ModelEvaluator {
             ModelEvaluator::NTuple(e) => e.evaluate_for(pos, player),
         }
     }
+
+    fn tie_margin(&self) -> f64 {
+        match self {
+            ModelEvaluator::Gbt(e) => e.tie_margin(),
+            ModelEvaluator::Linear(e) => e.tie_margin(),
+            ModelEvaluator::NTuple(e) => e.tie_margin(),
+        }
+    }
 }

@@ -133,6 +133,10 @@ pub struct Searcher<B: BitBoard = u64> {
     prefetch_depth: u32,
     /// The batch being gathered.
     batch: Vec<Position<B>>,
+    /// Vary the play: root moves are tried in an order drawn from this seed and the ply, so
+    /// that among moves of equal value each is as likely to be played (`None`: the centre
+    /// first, always the same move).
+    ties: Option<u64>,
 }
 
 impl<B: BitBoard> Searcher<B> {
@@ -150,7 +154,15 @@ impl<B: BitBoard> Searcher<B> {
             aborted: false,
             order: Vec::new(),
             me: Player::First,
+            ties: None,
         }
+    }
+
+    /// With `Some(seed)`, [`Searcher::choose`] plays any of the moves of equal best value,
+    /// drawn from `seed` and the ply (the same seed plays the same game); `None`: always the
+    /// most central of them.
+    pub fn set_ties(&mut self, seed: Option<u64>) {
+        self.ties = seed;
     }
 
     /// Lets `interrupt` cut [`Searcher::choose`] short like a spent time budget: the move
@@ -333,6 +345,17 @@ impl<B: BitBoard> Searcher<B> {
             .copied()
             .filter(|&c| safe & g.column_mask(c) != B::ZERO)
             .collect();
+        // The first of the tied moves in this order is played: a drawn order draws among
+        // them. The previous iteration's best (drawn the same way) still goes first.
+        if let Some(seed) = self.ties {
+            use rand::{SeedableRng, seq::SliceRandom};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+                seed,
+                crate::seed::Stream::SearchTies,
+                &[pos.moves_played() as u64],
+            ));
+            cols.shuffle(&mut rng);
+        }
         if let Some(h) = hint
             && let Some(i) = cols.iter().position(|&c| c == h)
         {
@@ -355,6 +378,15 @@ impl<B: BitBoard> Searcher<B> {
             }
             self.eval.prefetch(&self.batch);
         }
+        // Varied play with an evaluator whose near values are alike: the moves within the
+        // margin of the best are searched to their exact values (a window lowered by the
+        // margin), and one of them is drawn.
+        let margin = if self.ties.is_some() {
+            self.eval.tie_margin()
+        } else {
+            0.0
+        };
+        let mut near = Vec::new();
         let (mut best_col, mut alpha) = (cols[0], -f64::INFINITY);
         for &col in &cols {
             let mut child = *pos;
@@ -364,15 +396,35 @@ impl<B: BitBoard> Searcher<B> {
             } else if child.is_full() {
                 0.0
             } else {
-                -self.negamax(&child, depth - 1, 1, -f64::INFINITY, -alpha)
+                -self.negamax(&child, depth - 1, 1, -f64::INFINITY, -(alpha - margin))
             };
             if self.aborted {
                 break;
+            }
+            if margin > 0.0 {
+                near.push((col, v));
             }
             if v > alpha {
                 alpha = v;
                 best_col = col;
             }
+        }
+        if let Some(seed) = self.ties
+            && margin > 0.0
+            && !self.aborted
+        {
+            // Values at or below a lowered bound are bounds only: left out, as are the moves
+            // that fell behind a better one found later.
+            near.retain(|&(c, v)| c == best_col || v > alpha - margin);
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+                seed,
+                crate::seed::Stream::SearchTies,
+                &[pos.moves_played() as u64, u64::from(depth)],
+            ));
+            let (col, v) = near[rng.gen_range(0..near.len())];
+            best_col = col;
+            alpha = v;
         }
         self.deadline = deadline;
         self.interrupt = interrupt;

@@ -164,7 +164,9 @@ fn timed_game<B: AgentBoard>(
         let col = if pos.side_to_move() == me {
             let stop = Interrupt::new().with_deadline(Instant::now() + cfg.limit);
             let start = std::time::Instant::now();
-            let (answer, _) = play_move(factory, pos, &format_moves(&cols), seed, state, &stop)?;
+            // As the page asks: varied play, seeded per game.
+            let (answer, _) =
+                play_move(factory, pos, &format_moves(&cols), seed, true, state, &stop)?;
             times.push(start.elapsed().as_secs_f64() * 1e3);
             stopped += usize::from(answer.stopped);
             answer.column - 1
