@@ -20,7 +20,7 @@ grep -ohE '`[a-z]+(:[a-z_]+=[^`, ]+(,[a-z_]+=[^`, ]+)*)?`' ../docs/cli.md ../REA
 done
 cp ../models/lms.bin corpus/model_file/lms.bin
 cp ../data/book-5x4.bin corpus/book/book-5x4.bin
-printf '%s' '{"version":1,"elo":1400.0,"games":3,"grid":[0.1,0.2]}' > corpus/adaptive_state/one
+printf '%s' '{"version":1,"prior":1400.0,"evidence":[0.0,-0.5,-1.0],"offset":12.5,"games":3,"history":[1400.0,1420.0,1412.5]}' > corpus/adaptive_state/one
 printf '%s' '{}' > corpus/adaptive_state/empty
 # model_file also reads each input as the bytes before a checksum: the files without theirs.
 for f in ../models/lms.bin ../models/ntuple-5x4.bin; do

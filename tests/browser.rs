@@ -585,6 +585,100 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     )
     .await;
     screenshot(&c, &shots, "adaptive").await;
+
+    // A fair record: a game played against the adaptive agent from its first move to its end
+    // counts once; the same game loaded from a link does not; after a reload the strength
+    // and the estimate show at once.
+    let counted = "JSON.parse(localStorage.getItem('c4.adaptiveState') || '{\"games\": 0}').games";
+    let recorded = "(r => r.wins + r.draws + r.losses)(JSON.parse(localStorage.getItem('c4.adaptiveRecord') || '{\"wins\":0,\"draws\":0,\"losses\":0}'))";
+    let before = js(&c, counted).await.as_u64().unwrap();
+    click(&c, "#new-game").await;
+    for _ in 0..30 {
+        wait_for(&c, "the human's turn", READY, 60).await;
+        if js(
+            &c,
+            "document.getElementById('status').dataset.state === 'over'",
+        )
+        .await
+            == true
+        {
+            break;
+        }
+        let stones = js(&c, STONES).await.as_u64().unwrap();
+        c.execute(
+            "[...document.querySelectorAll('#board button.col')].find((b) => !b.disabled).click()",
+            vec![],
+        )
+        .await
+        .unwrap();
+        wait_for(
+            &c,
+            "the move and its answer",
+            &format!(
+                "{STONES} >= {} || document.getElementById('status').dataset.state === 'over'",
+                stones + 2
+            ),
+            60,
+        )
+        .await;
+    }
+    wait_for(
+        &c,
+        "the game counted",
+        &format!("{counted} === {}", before + 1),
+        30,
+    )
+    .await;
+    wait_for(&c, "the record", &format!("{recorded} === 1"), 10).await;
+    assert!(
+        js(
+            &c,
+            "document.getElementById('adaptive-record-text').textContent"
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .starts_with("Your record: "),
+    );
+    screenshot(&c, &shots, "adaptive-record").await;
+    let game = js(&c, "location.hash").await.as_str().unwrap().to_string();
+    c.goto(&format!("{url}/#moves=")).await.unwrap();
+    c.goto(&format!("{url}/{game}")).await.unwrap();
+    wait_for(
+        &c,
+        "the loaded game",
+        "document.getElementById('status').dataset.state === 'over'",
+        20,
+    )
+    .await;
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(
+        js(&c, counted).await.as_u64().unwrap(),
+        before + 1,
+        "a loaded game counted"
+    );
+    assert_eq!(
+        js(&c, recorded).await,
+        1,
+        "a loaded game went into the record"
+    );
+    c.refresh().await.unwrap();
+    wait_for(&c, "the page after a reload", READY, 30).await;
+    assert_eq!(
+        js(&c, "document.getElementById('preset').value").await,
+        "adaptive"
+    );
+    assert!(
+        js(
+            &c,
+            "document.getElementById('adaptive-estimate').textContent"
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .contains("as the adaptive agent sees it"),
+        "the estimate shows at once after a reload"
+    );
     select(&c, "#preset", "easy").await;
     click(&c, "#new-game").await;
     assert_eq!(

@@ -11,7 +11,7 @@ import { api, backendKind } from "./api.js";
 import { setStatus } from "./board.js";
 import { refreshAnalysis } from "./analysis.js";
 import { boardAllowed } from "./url.js";
-import { changed, computerMove, hint, humanPlay, loadMoves, newGame, setMode, setPlayer, undo } from "./game.js";
+import { changed, computerMove, hint, humanPlay, loadMoves, newGame, resetAdaptive, setMode, setPlayer, undo } from "./game.js";
 import { fillPresets, setBoardSize, setupAgents, setupDial } from "./controls.js";
 import { reviewGame } from "./review.js";
 import { loadRuns, showRun } from "./runs.js";
@@ -119,6 +119,7 @@ async function init() {
   window.addEventListener("popstate", applyHash);
   window.addEventListener("hashchange", applyHash);
   $("new-game").addEventListener("click", newGame);
+  $("adaptive-reset").addEventListener("click", resetAdaptive);
   $("undo").addEventListener("click", undo);
   $("paste").addEventListener("submit", (e) => {
     e.preventDefault();

@@ -1,7 +1,7 @@
 // The agent controls: the strength presets that fit the board, the dial, a custom spec and
 // the Agent and Depth controls that follow it, and the board size.
 import { $, S } from "./state.js";
-import { dialElo, dialSpec } from "./adaptive.js";
+import { ELO_KEY, PRESET_KEY, dialElo, dialSpec } from "./adaptive.js";
 import { agentChanged, showEstimate } from "./game.js";
 import { controlsForSpec, presetLabel, presetsFor, specForControls } from "./view.js";
 
@@ -9,7 +9,8 @@ import { controlsForSpec, presetLabel, presetsFor, specForControls } from "./vie
 // fit the board) and a custom spec.
 export function fillPresets() {
   const sel = $("preset");
-  const before = sel.value;
+  // The strength chosen last time (kept across page loads) on the first fill.
+  const before = sel.value || localStorage.getItem(PRESET_KEY) || "";
   sel.innerHTML = "";
   const fit = presetsFor(S.presets, S.width, S.height);
   for (const p of fit) {
@@ -34,6 +35,7 @@ export function fillPresets() {
 
 function applyPreset() {
   const sel = $("preset");
+  if (sel.value !== "custom") localStorage.setItem(PRESET_KEY, sel.value);
   document.body.classList.toggle("custom", sel.value === "custom");
   document.body.classList.toggle("dial", sel.value === "level");
   $("agent-spec").value = sel.value === "custom" ? specFromControls() : sel.value === "level" ? dialSpec($("elo").value) : sel.value;
@@ -98,6 +100,7 @@ export function setupAgents() {
   });
   $("elo").addEventListener("change", () => {
     $("elo-value").textContent = $("elo").value;
+    localStorage.setItem(ELO_KEY, $("elo").value);
     $("agent-spec").value = dialSpec($("elo").value);
     agentChanged();
   });
@@ -109,7 +112,8 @@ export function setupDial(range) {
   const el = $("elo");
   el.min = String(Math.ceil(range.low / 10) * 10);
   el.max = String(Math.floor(range.high / 10) * 10);
-  el.value = String(Math.round((range.low + range.high) / 20) * 10);
+  const kept = Number(localStorage.getItem(ELO_KEY));
+  el.value = String(kept >= Number(el.min) && kept <= Number(el.max) ? kept : Math.round((range.low + range.high) / 20) * 10);
   $("elo-value").textContent = el.value;
 }
 

@@ -6,34 +6,77 @@ import { api, cancelWork, sizeQuery } from "./api.js";
 import { renderBoard, setStatus } from "./board.js";
 import { refreshAnalysis, refreshModels } from "./analysis.js";
 import { parseMoves, syncUrl } from "./url.js";
-import { STATE_KEY, estimateText, isAdaptive, loadState } from "./adaptive.js";
+import { RECORD_KEY, STATE_KEY, estimateText, isAdaptive, loadRecord, loadState, recordGame, recordText, sparkline, stateEstimate } from "./adaptive.js";
 import { fmtMs, shortText, thinkingText } from "./view.js";
 
 // The adaptive agent's estimate of the player, under the strength list; with no answer yet,
-// the one saved from earlier games (when the adaptive agent plays).
+// the one saved from earlier games (when the adaptive agent plays), shown at once on a load.
 export function showEstimate(answer) {
   const el = $("adaptive-estimate");
   const on = isAdaptive($("agent-spec").value);
   el.hidden = !on;
+  $("adaptive-record").hidden = !on;
   if (!on) return;
-  if (answer) el.textContent = estimateText(answer);
-  else if (!loadState(localStorage)) el.textContent = "Your Elo: the adaptive agent learns it as you play.";
+  const shown = answer || stateEstimate(loadState(localStorage));
+  el.textContent = shown ? estimateText(shown, S.presets) : "Your Elo: the adaptive agent learns it as you play.";
+  showRecord();
+}
+
+// The record against the adaptive agent (W/D/L) and its estimate's history as a small chart.
+function showRecord() {
+  const r = loadRecord(localStorage);
+  const games = r.wins + r.draws + r.losses;
+  $("adaptive-record-text").textContent = games ? `Your record: ${recordText(r)}.` : "No games counted yet.";
+  const chart = $("adaptive-chart");
+  chart.hidden = r.history.length < 2;
+  chart.querySelector("polyline").setAttribute("points", sparkline(r.history, 120, 24));
+  $("adaptive-reset").hidden = !games && !loadState(localStorage);
+}
+
+// Forgets the adaptive agent's estimate and the record: the next game starts afresh.
+export function resetAdaptive() {
+  localStorage.removeItem(STATE_KEY);
+  localStorage.removeItem(RECORD_KEY);
+  showEstimate(null);
+}
+
+// The adaptive agent plays one side and a human the other, in play mode.
+function adaptiveGameNow() {
+  return isAdaptive($("agent-spec").value) && S.mode === "play" && ["x", "o"].filter(computerPlays).length === 1;
+}
+
+// A game's first move decides whether it counts for the record; anything but playing it out
+// against the adaptive agent (a load, a link, an edit, another agent, a side switch) stops it
+// from counting.
+function firstMoveMade() {
+  if (S.moves.length === 1) S.fair = { eligible: adaptiveGameNow(), counted: false };
+}
+export function notFair() {
+  if (S.moves.length) S.fair.eligible = false;
 }
 
 // When a game against the adaptive agent ends, the agent reads it: the state it kept from
-// the game's start becomes the state after the game, saved for the next one (and page loads).
+// the game's start becomes the state after the game, saved for the next one (and page loads),
+// and the game goes into the player's record. Only fair games count, each once.
 async function adaptiveGameOver() {
   const spec = $("agent-spec").value.trim();
   const sides = ["x", "o"].filter(computerPlays);
-  if (!isAdaptive(spec) || sides.length !== 1 || S.adaptiveRead === movesText()) return;
-  S.adaptiveRead = movesText();
+  if (!S.fair.eligible || S.fair.counted || !adaptiveGameNow()) return;
+  S.fair.counted = true;
+  const { win } = state();
+  // The last move made the four: its side won.
+  const winner = win ? (S.moves.length % 2 === 1 ? "x" : "o") : null;
+  const result = !winner ? "draw" : winner === sides[0] ? "loss" : "win";
   try {
     const r = await api("/api/adaptive", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ agent: spec, moves: movesText(), width: S.width, height: S.height, side: sides[0], state: loadState(localStorage) ?? undefined }),
     });
-    if (r.finished) localStorage.setItem(STATE_KEY, r.state);
+    if (r.finished) {
+      localStorage.setItem(STATE_KEY, r.state);
+      localStorage.setItem(RECORD_KEY, JSON.stringify(recordGame(loadRecord(localStorage), result, r.estimate)));
+    }
     showEstimate(r);
   } catch (e) {
     $("adaptive-estimate").textContent = `The adaptive agent could not read the game: ${e.message}`;
@@ -60,6 +103,8 @@ export function humanPlay(col) {
   S.paused = false;
   S.lastBy = S.mode === "edit" ? null : "human";
   S.moves.push(col);
+  firstMoveMade();
+  if (S.mode === "edit") notFair();
   changed();
   maybeComputer();
 }
@@ -112,6 +157,7 @@ export async function computerMove() {
     S.failed = false;
     S.moves.push(r.column);
     S.lastBy = "computer";
+    firstMoveMade();
     changed();
     if (!state().over) {
       const cut = r.stopped ? " at the time limit" : "";
@@ -143,6 +189,7 @@ export function retryComputer() {
 // the old agent is still thinking about is stopped (the back end stops computing it) and the
 // new agent answers instead; else a move that failed (or is due) is tried again.
 export function agentChanged() {
+  notFair();
   if (!S.thinking) {
     retryComputer();
     return;
@@ -158,6 +205,7 @@ export function agentChanged() {
 export function newGame() {
   if (S.thinking) cancelWork();
   S.gameSeed = newSeed();
+  S.fair = { eligible: false, counted: false };
   S.moves = [];
   S.thinking = false;
   S.paused = false;
@@ -186,6 +234,8 @@ export function undo() {
 export function loadMoves(text, fromUrl) {
   const { moves, problem, text: t } = parseMoves(text);
   S.moves = moves;
+  // A loaded or linked game was not played here: it never counts for the record.
+  S.fair = { eligible: false, counted: false };
   S.lastBy = null;
   S.failed = false;
   S.paused = fromUrl || S.paused;
@@ -228,6 +278,7 @@ export async function hint() {
 }
 
 export function setMode(mode) {
+  if (mode !== S.mode) notFair();
   S.mode = mode;
   document.body.classList.remove("mode-play", "mode-edit");
   document.body.classList.add(`mode-${mode}`);
@@ -237,6 +288,7 @@ export function setMode(mode) {
 }
 
 export function setPlayer(side, who) {
+  if (S.players[side] !== who) notFair();
   S.players[side] = who;
   document.body.classList.toggle("has-computer", someComputer());
   // The position stays; the computer takes over at once if it is its turn.

@@ -23,13 +23,16 @@ export const S = {
   marked: null,       // a column to outline: { col, kind: "hinted" | "played" }
   rule: { min_width: 4, max_width: 35, min_height: 4, max_bits: 128, text: "" }, // the server's board rule
   presets: [],
-  adaptiveRead: null, // the finished game the adaptive agent last read (moves), read once
   autoDelay: 700,     // ms between moves when the computer plays both sides
   thinkingSince: 0,  // performance.now() when the computer started thinking
   failed: false,      // the computer's last move failed (a bad spec): retried when the agent changes
   keepStatus: false,  // the status line says something about the last load or move: kept until the next change
   rendered: false,    // the page has shown a position (the URL's hash is then the position's)
   gameSeed: newSeed(), // drawn for each game: the computer's draws among equal moves (varied play)
+  // The game counts for the adaptive agent's record: played against it from the first move
+  // (set then) to the end, with no load, link, edit, other agent or side switch between;
+  // counted once.
+  fair: { eligible: false, counted: false },
 };
 
 /** A fresh game's seed: the computer varies its play from one game to the next. */
