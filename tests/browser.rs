@@ -291,7 +291,7 @@ async fn play_a_game_against_easy_in_chromium() {
         checked_analysis,
         "the game ended before the analysis was checked"
     );
-    let banner = js(&c, "document.getElementById('result').textContent").await;
+    let banner = js(&c, "document.querySelector('#result span').textContent").await;
     let banner = banner.as_str().unwrap();
     assert!(
         ["You win!", "The computer wins.", "Draw: the board is full."].contains(&banner),
@@ -384,7 +384,7 @@ async fn play_a_game_against_easy_in_chromium() {
     wait_for(
         &c,
         "the two-humans result",
-        "document.getElementById('result').textContent === 'x wins!'",
+        "document.querySelector('#result span').textContent === 'x wins!'",
         10,
     )
     .await;
@@ -679,6 +679,41 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
         .contains("as the adaptive agent sees it"),
         "the estimate shows at once after a reload"
     );
+    // The reloaded game still says who won in the player's terms, and offers what comes
+    // next: "Swap sides" gives the computer the first move of a new game.
+    let result = js(&c, "document.querySelector('#result span').textContent").await;
+    assert!(
+        ["You win!", "The computer wins.", "Draw: the board is full."]
+            .contains(&result.as_str().unwrap()),
+        "{result}"
+    );
+    assert_eq!(
+        js(&c, "!!document.getElementById('play-again')").await,
+        true
+    );
+    click(&c, "#swap-sides").await;
+    wait_for(
+        &c,
+        "the computer's first move",
+        &format!("{STONES} === 1"),
+        30,
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.getElementById('player-x').value").await,
+        "computer"
+    );
+    // The newest stone fell in; the human's landing cell is marked for the preview.
+    assert_eq!(
+        js(
+            &c,
+            "document.querySelectorAll('#board .cell.landing').length"
+        )
+        .await,
+        7
+    );
+    select(&c, "#player-x", "human").await;
+    select(&c, "#player-o", "computer").await;
     select(&c, "#preset", "easy").await;
     click(&c, "#new-game").await;
     assert_eq!(

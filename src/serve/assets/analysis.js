@@ -36,7 +36,8 @@ export function renderAnalysis(a) {
   $("analysis-words").textContent = analysisWords(a);
   $("analysis-best").textContent = a.best.length ? `Best column${a.best.length > 1 ? "s" : ""}: ${a.best.join(", ")}` : "";
   $("analysis-pv").textContent = a.principal_variation.length ? `Best line: ${a.principal_variation.join(" ")}` : "";
-  $("analysis-meta").textContent = `${plural(a.stones, "stone")} · ${a.nodes.toLocaleString()} positions searched in ${fmtMs(a.ms)}`;
+  // A finished game needs no search: say nothing of one.
+  $("analysis-meta").textContent = a.nodes > 0 ? `${plural(a.stones, "stone")} · ${a.nodes.toLocaleString()} positions searched in ${fmtMs(a.ms)}` : plural(a.stones, "stone");
 }
 
 // Asks the server for the current position's scores: they show as soon as they are known

@@ -11,7 +11,7 @@ import { api, backendKind } from "./api.js";
 import { setStatus } from "./board.js";
 import { refreshAnalysis } from "./analysis.js";
 import { boardAllowed } from "./url.js";
-import { changed, computerMove, hint, humanPlay, loadMoves, newGame, resetAdaptive, setMode, setPlayer, undo } from "./game.js";
+import { changed, computerMove, hint, humanPlay, loadMoves, newGame, resetAdaptive, setMode, setPlayer, swapSides, undo } from "./game.js";
 import { fillPresets, setBoardSize, setupAgents, setupDial } from "./controls.js";
 import { reviewGame } from "./review.js";
 import { loadRuns, showRun } from "./runs.js";
@@ -120,6 +120,10 @@ async function init() {
   window.addEventListener("hashchange", applyHash);
   $("new-game").addEventListener("click", newGame);
   $("adaptive-reset").addEventListener("click", resetAdaptive);
+  $("result").addEventListener("click", (e) => {
+    if (e.target.id === "play-again") newGame();
+    else if (e.target.id === "swap-sides") swapSides();
+  });
   $("undo").addEventListener("click", undo);
   $("paste").addEventListener("submit", (e) => {
     e.preventDefault();

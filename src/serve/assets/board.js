@@ -10,13 +10,24 @@ export function setStatus(text, kind) {
   el.dataset.state = kind || "";
 }
 
+/** Where the last game played to its end in this tab is kept, so a reload still says who won in the player's terms. */
+const PLAYED_KEY = "c4.playedGame";
+
+function playedHere() {
+  return sessionStorage.getItem(PLAYED_KEY) === movesText();
+}
+
 export function renderBoard() {
   const { g, win, over, toMove } = state();
   const board = $("board");
   board.style.gridTemplateColumns = `repeat(${S.width}, 1fr)`;
   $("col-scores").style.gridTemplateColumns = `repeat(${S.width}, 1fr)`;
   board.innerHTML = "";
+  board.dataset.toMove = toMove;
   const last = S.moves.length ? S.moves[S.moves.length - 1] - 1 : -1;
+  // The newest stone falls into place once, when it is played (not on every redraw).
+  const dropNow = S.moves.length > S.dropped;
+  S.dropped = S.moves.length;
   const winSet = new Set(win ? win.cells.map(([c, r]) => `${c},${r}`) : []);
   // A human may play for the side to move unless the computer is about to (or is) moving.
   const humanTurn = S.mode === "edit" || !computerPlays(toMove) || S.paused;
@@ -33,7 +44,16 @@ export function renderBoard() {
       const cell = document.createElement("div");
       const p = g[c][r];
       cell.className = "cell" + (p ? ` ${p}` : "");
-      if (p && c === last && r === g[c].length - 1) cell.classList.add("last");
+      if (p && c === last && r === g[c].length - 1) {
+        cell.classList.add("last");
+        if (dropNow) {
+          cell.classList.add("drop");
+          // It falls from above the board's top row.
+          cell.style.setProperty("--fall", String(S.height - r));
+        }
+      }
+      // Where a stone played in this column lands: previewed while the pointer is over it.
+      if (!p && r === g[c].length) cell.classList.add("landing");
       if (winSet.has(`${c},${r}`)) cell.classList.add("win");
       col.appendChild(cell);
     }
@@ -47,7 +67,7 @@ export function renderBoard() {
     if (!win) {
       text = "Draw: the board is full.";
       kind = "draw";
-    } else if (S.lastBy && someComputer() && !(computerPlays("x") && computerPlays("o"))) {
+    } else if ((S.lastBy || playedHere()) && someComputer() && !(computerPlays("x") && computerPlays("o"))) {
       // A game played here against the computer: say who won in those terms.
       const you = !computerPlays(win.player);
       text = you ? "You win!" : "The computer wins.";
@@ -57,9 +77,21 @@ export function renderBoard() {
       text = `${win.player} wins!`;
       kind = "win";
     }
-    result.textContent = text;
+    result.textContent = "";
+    const words = document.createElement("span");
+    words.textContent = text;
+    result.appendChild(words);
+    // What players do next, at hand (app.js listens for these).
+    for (const [id, label] of [["play-again", "Play again"], ["swap-sides", "Swap sides"]]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = id;
+      b.textContent = label;
+      result.appendChild(b);
+    }
     result.dataset.result = kind;
     result.hidden = false;
+    if (S.lastBy) sessionStorage.setItem(PLAYED_KEY, movesText());
   } else {
     result.hidden = true;
     result.textContent = "";

@@ -160,8 +160,10 @@ export async function computerMove() {
     firstMoveMade();
     changed();
     if (!state().over) {
+      // The wait the player saw (the request and the search), not the search's time alone.
       const cut = r.stopped ? " at the time limit" : "";
-      setStatus(`The computer (${toMove}) played column ${r.column} in ${fmtMs(r.ms)}${cut}. ${computerPlays(other(toMove)) ? "" : `Your move (${other(toMove)}).`}`, "your-turn");
+      const waited = performance.now() - S.thinkingSince;
+      setStatus(`The computer (${toMove}) played column ${r.column} after ${fmtMs(waited)}${cut}. ${computerPlays(other(toMove)) ? "" : `Your move (${other(toMove)}).`}`, "your-turn");
     }
     maybeComputer();
   } catch (e) {
@@ -285,6 +287,16 @@ export function setMode(mode) {
   S.paused = false;
   renderBoard();
   maybeComputer();
+}
+
+// The result's "Swap sides": the computer takes the other colour, and a new game starts.
+export function swapSides() {
+  const { x, o } = S.players;
+  S.players = { x: o, o: x };
+  $("player-x").value = S.players.x;
+  $("player-o").value = S.players.o;
+  document.body.classList.toggle("has-computer", someComputer());
+  newGame();
 }
 
 export function setPlayer(side, who) {

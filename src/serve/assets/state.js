@@ -33,6 +33,7 @@ export const S = {
   // (set then) to the end, with no load, link, edit, other agent or side switch between;
   // counted once.
   fair: { eligible: false, counted: false },
+  dropped: 0,         // moves whose stone has been drawn falling (the newest falls once)
 };
 
 /** A fresh game's seed: the computer varies its play from one game to the next. */
