@@ -500,6 +500,76 @@ async fn play_a_game_against_easy_in_chromium() {
 /// Stones on the page's board.
 const STONES: &str = "document.querySelectorAll('#board .cell.x, #board .cell.o').length";
 
+/// `css`'s box in the viewport: top, left, bottom, right.
+async fn rect(c: &Client, css: &str) -> [f64; 4] {
+    let v = js(
+        c,
+        &format!("(r => [r.top, r.left, r.bottom, r.right])(document.querySelector('{css}').getBoundingClientRect())"),
+    )
+    .await;
+    let n: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    [n[0], n[1], n[2], n[3]]
+}
+
+/// With a finished game on the page: at a phone's 390x844 the status, the result and the
+/// whole board are on the screen without scrolling, the board centred; at 1280x800 the
+/// settings stay above the board and the panels beside it.
+async fn layout_at_both_sizes(c: &Client, shots: &Path) {
+    // The window is the viewport and the browser's frame: sized so the viewport is the phone's.
+    c.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let inner = js(c, "[window.innerWidth, window.innerHeight]").await;
+    let (iw, ih) = (inner[0].as_u64().unwrap(), inner[1].as_u64().unwrap());
+    c.set_window_size((390 + 390 - iw) as u32, (844 + 844 - ih) as u32)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    screenshot(c, shots, "phone-result").await;
+    let view = js(
+        c,
+        "[document.documentElement.clientWidth, window.innerHeight]",
+    )
+    .await;
+    let (vw, vh) = (view[0].as_f64().unwrap(), view[1].as_f64().unwrap());
+    for css in ["#status", "#result", "#board"] {
+        let [top, _, bottom, _] = rect(c, css).await;
+        assert!(
+            top >= 0.0 && bottom <= vh,
+            "{css} at {top}..{bottom}: off a {vw}x{vh} phone screen"
+        );
+    }
+    let [_, left, _, right] = rect(c, "#board").await;
+    assert!(
+        (left - (vw - right)).abs() <= 2.0,
+        "the board is off centre: {left} px left, {} px right",
+        vw - right
+    );
+    assert!(sideways_overflow(c).await <= 0);
+    screenshot(c, shots, "phone-result").await;
+    c.set_window_size(1280, 800).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let controls = rect(c, "#controls").await;
+    let board = rect(c, "#board").await;
+    let side = rect(c, "#side").await;
+    assert!(
+        controls[2] <= board[0],
+        "settings above the board: {controls:?} {board:?}"
+    );
+    assert!(
+        side[1] >= board[3],
+        "panels beside the board: {side:?} {board:?}"
+    );
+    screenshot(c, shots, "desktop-result").await;
+    c.set_window_size(1200, 1400).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+}
+
 async fn status(c: &Client) -> String {
     js(c, "document.getElementById('status').textContent")
         .await
@@ -641,6 +711,7 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
         .starts_with("Your record: "),
     );
     screenshot(&c, &shots, "adaptive-record").await;
+    layout_at_both_sizes(&c, &shots).await;
     let game = js(&c, "location.hash").await.as_str().unwrap().to_string();
     c.goto(&format!("{url}/#moves=")).await.unwrap();
     c.goto(&format!("{url}/{game}")).await.unwrap();
