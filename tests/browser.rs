@@ -500,6 +500,38 @@ async fn play_a_game_against_easy_in_chromium() {
 /// Stones on the page's board.
 const STONES: &str = "document.querySelectorAll('#board .cell.x, #board .cell.o').length";
 
+/// axe-core's serious and critical accessibility violations on the page as it is now (axe-core
+/// from `tests/browser-deps`, which `.ci/run` installs with `npm ci`).
+async fn accessibility_violations(c: &Client) -> Vec<String> {
+    let axe = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/browser-deps/node_modules/axe-core/axe.min.js");
+    let source = std::fs::read_to_string(&axe).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; install it with `npm ci --prefix tests/browser-deps`",
+            axe.display()
+        )
+    });
+    c.execute(&source, vec![]).await.unwrap();
+    let found = c
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+            axe.run(document, { resultTypes: ["violations"] })
+              .then((r) => done(r.violations
+                .filter((v) => v.impact === "serious" || v.impact === "critical")
+                .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")})`)))
+              .catch((e) => done([`axe failed: ${e}`]));"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// `css`'s box in the viewport: top, left, bottom, right.
 async fn rect(c: &Client, css: &str) -> [f64; 4] {
     let v = js(
@@ -551,6 +583,11 @@ async fn layout_at_both_sizes(c: &Client, shots: &Path) {
         vw - right
     );
     assert!(sideways_overflow(c).await <= 0);
+    let violations = accessibility_violations(c).await;
+    assert!(
+        violations.is_empty(),
+        "axe-core at 390x844: {violations:#?}"
+    );
     screenshot(c, shots, "phone-result").await;
     c.set_window_size(1280, 800).await.unwrap();
     tokio::time::sleep(Duration::from_millis(400)).await;
@@ -564,6 +601,11 @@ async fn layout_at_both_sizes(c: &Client, shots: &Path) {
     assert!(
         side[1] >= board[3],
         "panels beside the board: {side:?} {board:?}"
+    );
+    let violations = accessibility_violations(c).await;
+    assert!(
+        violations.is_empty(),
+        "axe-core at 1280x800: {violations:#?}"
     );
     screenshot(c, shots, "desktop-result").await;
     c.set_window_size(1200, 1400).await.unwrap();
