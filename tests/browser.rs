@@ -99,11 +99,57 @@ async fn connect(driver: &str, profile: &Path) -> Client {
             ],
         }),
     );
+    // The console's messages, read back by `console_errors`.
+    caps.insert(
+        "goog:loggingPrefs".into(),
+        serde_json::json!({ "browser": "ALL" }),
+    );
     ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(driver)
         .await
         .expect("a WebDriver session in Chromium")
+}
+
+/// ChromeDriver's command that hands over (and clears) the browser console's messages.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (axum::http::Method, Option<String>) {
+        (
+            axum::http::Method::POST,
+            Some(r#"{"type": "browser"}"#.to_string()),
+        )
+    }
+}
+
+/// The console's errors since the last call: script errors and `console.error`, and
+/// requests for files that are not there (404). Answers the server refuses on purpose (a
+/// 400 for a bad spec the test typed, a 503) are the page's to show, not errors of the page.
+async fn console_errors(c: &Client) -> Vec<String> {
+    let log = c
+        .issue_cmd(BrowserLog)
+        .await
+        .expect("the browser's console");
+    log.as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter(|e| e["level"] == "SEVERE")
+                .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+                .filter(|m| !m.contains("status of 400") && !m.contains("status of 503"))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Runs `script` (a JS expression) until it is true, or fails after `secs` naming `what`.
@@ -208,6 +254,15 @@ async fn play_a_game_against_easy_in_chromium() {
 
     c.goto(&format!("{url}/")).await.unwrap();
     wait_for(&c, "the page to be ready", READY, 30).await;
+    // The console is read back: a message of our own comes back, and nothing else yet.
+    c.execute("console.error('c4 console probe')", vec![])
+        .await
+        .unwrap();
+    let probe = console_errors(&c).await;
+    assert!(
+        probe.len() == 1 && probe[0].contains("c4 console probe"),
+        "{probe:?}"
+    );
     assert_eq!(
         js(&c, "document.querySelectorAll('#board .col').length").await,
         7
@@ -491,6 +546,8 @@ async fn play_a_game_against_easy_in_chromium() {
     );
     screenshot(&c, &shots, "runs").await;
 
+    let errors = console_errors(&c).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(&runs);
     let _ = std::fs::remove_dir_all(&profile);
@@ -1101,6 +1158,8 @@ async fn links_sides_presets_hints_and_runs_in_chromium() {
     c.refresh().await.unwrap();
     wait_for(&c, "the run from its link", "!document.getElementById('tab-runs').hidden && document.querySelector('#run-view h2') !== null", 20).await;
 
+    let errors = console_errors(&c).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(&runs);
     let _ = std::fs::remove_dir_all(&profile);
@@ -1247,6 +1306,8 @@ async fn the_static_site_plays_and_analyses_without_a_server() {
     eprintln!("n-tuple move in Chromium (WebAssembly): {timing}");
     std::fs::write(tmp.join("ntuple-move-ms.json"), timing.to_string()).unwrap();
     screenshot(&c, &shots, "static-site").await;
+    let errors = console_errors(&c).await;
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
     c.close().await.unwrap();
     // The page and its worker asked only for files the site ships.
     let requests = std::fs::read_to_string(&log).unwrap_or_default();
