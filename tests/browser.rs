@@ -517,6 +517,23 @@ async fn play_a_game_against_easy_in_chromium() {
         10,
     )
     .await;
+    // The page's own buttons step the same way.
+    click(&c, "#step-back").await;
+    wait_for(
+        &c,
+        "a move back by the button",
+        "location.hash === '#moves=4453'",
+        10,
+    )
+    .await;
+    click(&c, "#step-forward").await;
+    wait_for(
+        &c,
+        "a move forward by the button",
+        "location.hash === '#moves=44531'",
+        10,
+    )
+    .await;
 
     // The runs tab.
     click(&c, "#tab-button-runs").await;

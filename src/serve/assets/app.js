@@ -119,6 +119,10 @@ async function init() {
   window.addEventListener("popstate", applyHash);
   window.addEventListener("hashchange", applyHash);
   $("new-game").addEventListener("click", newGame);
+  // A game's moves, one at a time: each move is a step in the page's history (the address
+  // carries the position), so these are the browser's back and forward.
+  $("step-back").addEventListener("click", () => history.back());
+  $("step-forward").addEventListener("click", () => history.forward());
   $("adaptive-reset").addEventListener("click", resetAdaptive);
   $("result").addEventListener("click", (e) => {
     if (e.target.id === "play-again") newGame();
@@ -152,6 +156,8 @@ async function init() {
     else if (e.key === "n") newGame();
     else if (e.key === "m") computerMove();
     else if (e.key === "h") hint();
+    else if (e.key === "ArrowLeft") history.back();
+    else if (e.key === "ArrowRight") history.forward();
   });
   try {
     S.models = backendKind() === "server" ? (await api("/api/models")).models : [];

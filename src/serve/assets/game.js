@@ -49,7 +49,9 @@ function adaptiveGameNow() {
 // against the adaptive agent (a load, a link, an edit, another agent, a side switch) stops it
 // from counting.
 function firstMoveMade() {
-  if (S.moves.length === 1) S.fair = { eligible: adaptiveGameNow(), counted: false };
+  if (S.moves.length === 1) S.fair = { eligible: adaptiveGameNow(), counted: false, line: [] };
+  // The game's line as played (stepping back through it and on again stays the same game).
+  if (S.fair.eligible) S.fair.line = S.moves.slice();
 }
 export function notFair() {
   if (S.moves.length) S.fair.eligible = false;
@@ -207,7 +209,7 @@ export function agentChanged() {
 export function newGame() {
   if (S.thinking) cancelWork();
   S.gameSeed = newSeed();
-  S.fair = { eligible: false, counted: false };
+  S.fair = { eligible: false, counted: false, line: [] };
   S.moves = [];
   S.thinking = false;
   S.paused = false;
@@ -235,9 +237,11 @@ export function undo() {
 // computer does not answer until asked.
 export function loadMoves(text, fromUrl) {
   const { moves, problem, text: t } = parseMoves(text);
+  // A loaded or linked game was not played here: it never counts for the record; stepping
+  // back and forward through the game being played (its own line) keeps it fair.
+  const ownLine = fromUrl && S.fair.eligible && moves.length <= S.fair.line.length && moves.every((m, i) => m === S.fair.line[i]);
+  if (!ownLine) S.fair = { eligible: false, counted: false, line: [] };
   S.moves = moves;
-  // A loaded or linked game was not played here: it never counts for the record.
-  S.fair = { eligible: false, counted: false };
   S.lastBy = null;
   S.failed = false;
   S.paused = fromUrl || S.paused;

@@ -32,7 +32,7 @@ export const S = {
   // The game counts for the adaptive agent's record: played against it from the first move
   // (set then) to the end, with no load, link, edit, other agent or side switch between;
   // counted once.
-  fair: { eligible: false, counted: false },
+  fair: { eligible: false, counted: false, line: [] },
   dropped: 0,         // moves whose stone has been drawn falling (the newest falls once)
 };
 
