@@ -13,6 +13,7 @@
 
 pub mod speed;
 mod table;
+mod ties;
 
 use crate::Interrupt;
 use crate::clock::Instant;
@@ -348,13 +349,7 @@ impl<B: BitBoard> Searcher<B> {
         // The first of the tied moves in this order is played: a drawn order draws among
         // them. The previous iteration's best (drawn the same way) still goes first.
         if let Some(seed) = self.ties {
-            use rand::{SeedableRng, seq::SliceRandom};
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
-                seed,
-                crate::seed::Stream::SearchTies,
-                &[pos.moves_played() as u64],
-            ));
-            cols.shuffle(&mut rng);
+            ties::shuffle_root(seed, pos.moves_played(), &mut cols);
         }
         if let Some(h) = hint
             && let Some(i) = cols.iter().position(|&c| c == h)
@@ -413,18 +408,15 @@ impl<B: BitBoard> Searcher<B> {
             && margin > 0.0
             && !self.aborted
         {
-            // Values at or below a lowered bound are bounds only: left out, as are the moves
-            // that fell behind a better one found later.
-            near.retain(|&(c, v)| c == best_col || v > alpha - margin);
-            use rand::{Rng, SeedableRng};
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(crate::seed::derive_seed(
+            (best_col, alpha) = ties::draw_near(
                 seed,
-                crate::seed::Stream::SearchTies,
-                &[pos.moves_played() as u64, u64::from(depth)],
-            ));
-            let (col, v) = near[rng.gen_range(0..near.len())];
-            best_col = col;
-            alpha = v;
+                pos.moves_played(),
+                depth,
+                near,
+                best_col,
+                alpha,
+                margin,
+            );
         }
         self.deadline = deadline;
         self.interrupt = interrupt;
