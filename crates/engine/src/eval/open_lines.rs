@@ -71,10 +71,10 @@ impl<B: BitBoard> Evaluator<B> for OpenLines<B> {
         "openlines".into()
     }
 
-    /// Up to two of the opponent's open lines: moves this close are alike to a player of
+    /// Up to one of the opponent's open lines: moves this close are alike to a player of
     /// this strength (`easy`, `hard`), so varied play draws among them.
     fn tie_margin(&self) -> f64 {
-        2.5
+        1.5
     }
 
     fn evaluate(&self, pos: &Position<B>) -> f64 {
