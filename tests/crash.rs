@@ -209,6 +209,19 @@ fn kill_everywhere(case: &Case, setup: impl Fn(&Path)) {
         case.name,
         common::text(&out.stderr)
     );
+    // A second run, warm (files cached, tables paged in), is often much quicker than the
+    // first: the kill points spread over the quicker of the two, so they fall inside a run.
+    let warm_dir = root.join("warm");
+    std::fs::create_dir_all(&warm_dir).unwrap();
+    setup(&warm_dir);
+    let started = Instant::now();
+    let warm = c4(&warm_dir, &case.args).output().unwrap();
+    let took = if warm.status.success() {
+        took.min(started.elapsed())
+    } else {
+        took
+    };
+    std::fs::remove_dir_all(&warm_dir).unwrap();
     let outputs: Vec<PathBuf> = files(&reference_dir)
         .into_iter()
         .filter(|f| !inputs.contains(f))
@@ -438,6 +451,23 @@ fn data_label_killed_anywhere() {
         },
         |dir| {
             let text = gz_lines(&repo("data/positions/train.txt.gz"), 400);
+            std::fs::write(dir.join("positions.txt"), text).unwrap();
+        },
+    );
+}
+
+#[test]
+fn data_label_shard_killed_anywhere() {
+    kill_everywhere(
+        &Case {
+            name: "data-label-shard",
+            args: words("data label positions.txt --shard 1/3 --jobs 2 --out parts/part-1.txt"),
+            resume: &["--resume"],
+            checkpoints: &["parts/part-1.txt.partial"],
+            compared: all,
+        },
+        |dir| {
+            let text = gz_lines(&repo("data/positions/train.txt.gz"), 3000);
             std::fs::write(dir.join("positions.txt"), text).unwrap();
         },
     );
