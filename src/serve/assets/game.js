@@ -53,7 +53,7 @@ function firstMoveMade() {
   // The game's line as played (stepping back through it and on again stays the same game).
   if (S.fair.eligible) S.fair.line = S.moves.slice();
 }
-export function notFair() {
+function notFair() {
   if (S.moves.length) S.fair.eligible = false;
 }
 
@@ -182,7 +182,7 @@ export async function computerMove() {
 }
 
 // After the agent changed: a computer move that failed (or is due) is tried again.
-export function retryComputer() {
+function retryComputer() {
   if (!S.failed) return;
   S.failed = false;
   S.paused = false;
