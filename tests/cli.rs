@@ -911,6 +911,110 @@ fn data_positions_writes_distinct_moves_lines_spread_over_the_stones() {
 }
 
 #[test]
+fn positions_are_sampled_labelled_merged_and_graded_past_64_bits() {
+    use connect4_engine::agents::{AgentSpec, Resources, Turn};
+    use connect4_engine::{Geometry, Position, Solver};
+    let dir = std::env::temp_dir().join(format!("c4-cli-wide-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let board = ["--width", "8", "--height", "8"];
+    let g = Geometry::<u128>::sized(8, 8).unwrap();
+    // 8x8 is 72 bits: the default mix there leaves out `handtuned`, which has no weights.
+    let mut args = vec!["data", "positions", "--plies", "40..44", "--count", "10"];
+    args.extend(["--seed", "3", "--out"]);
+    let sampled = path("p.txt");
+    args.push(&sampled);
+    args.extend(board);
+    let out = c4(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = std::fs::read_to_string(&sampled)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 10);
+    let positions: Vec<Position<u128>> = lines
+        .iter()
+        .map(|l| Position::from_moves(g, l).unwrap())
+        .collect();
+    assert!(
+        positions
+            .iter()
+            .all(|p| (40..=44).contains(&p.moves_played()))
+    );
+    assert!(
+        lines.iter().any(|l| l.contains('8')),
+        "the eighth column is played"
+    );
+    // Labelled as the solver scores them, in two shards that merge into the whole.
+    let labelled = path("l.txt");
+    let out = c4(
+        &[&["data", "label", &sampled, "--out", &labelled][..], &board].concat(),
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut solver = Solver::<u128>::with_table_mib(g, 16).unwrap();
+    let text_of = |p: &str| std::fs::read_to_string(p).unwrap();
+    let scores: Vec<i32> = text_of(&labelled)
+        .lines()
+        .zip(&lines)
+        .map(|(l, moves)| {
+            let (m, s) = l.split_once(' ').unwrap();
+            assert_eq!(m, moves);
+            s.parse().unwrap()
+        })
+        .collect();
+    for (p, &s) in positions.iter().zip(&scores) {
+        assert_eq!(solver.solve(p), s);
+    }
+    let parts = [path("part0.txt"), path("part1.txt")];
+    for (i, part) in parts.iter().enumerate() {
+        let shard = format!("{i}/2");
+        let args = ["data", "label", &sampled, "--shard", &shard, "--out", part];
+        let out = c4(&[&args[..], &board].concat(), "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let merged = path("merged.txt");
+    let args = ["data", "merge", &parts[0], &parts[1], "--out", &merged];
+    let out = c4(&[&args[..], &board].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text_of(&merged), text_of(&labelled));
+    // Graded: hard's errors are the moves that lose value by the solver's own reckoning.
+    let args = ["bench", "agent", "--agent", "hard", "--json", &labelled];
+    let out = c4(&[&args[..], &board].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary[0]["positions"], 10);
+    let hard = "hard".parse::<AgentSpec>().unwrap();
+    let factory = hard.factory_on(g, &Resources::default()).unwrap();
+    let errors = positions
+        .iter()
+        .zip(&scores)
+        .enumerate()
+        .filter(|&(i, (p, &s))| {
+            let col = factory.build(i as u64).unwrap().choose(&Turn::new(*p));
+            let value = if p.is_winning_move(col) {
+                1
+            } else {
+                let mut child = *p;
+                child.play_col(col);
+                -solver.solve(&child).signum()
+            };
+            value < s.signum()
+        })
+        .count();
+    assert_eq!(summary[0]["errors"], errors);
+    // On a board past 64 bits the 64-bit-only agents and models are named, not run.
+    let out = c4(
+        &[&["bench", "agent", "--agent", "gbt", &labelled][..], &board].concat(),
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("8x8"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_dial_refuses_a_bad_elo_with_exit_status_2() {
     for (spec, needle) in [
         ("level:elo=abc", "elo=abc: an Elo from"),

@@ -311,20 +311,37 @@ fn print_table(rows: &[SetSummary]) {
 }
 
 /// Reads "MOVES" or "MOVES SCORE" lines into positions (see [`connect4_learn::arena::read_graded_file`]).
-fn read_bench_positions(
+fn read_bench_positions<B: connect4_engine::game::BitBoard>(
     path: &std::path::Path,
-    geom: connect4_engine::Geometry,
+    geom: connect4_engine::Geometry<B>,
     limit: Option<usize>,
-) -> Result<Vec<(connect4_engine::Position, Option<i32>)>> {
+) -> Result<Vec<(connect4_engine::Position<B>, Option<i32>)>> {
     Ok(connect4_learn::arena::read_graded_file(path, geom, limit)?)
 }
 
 fn agent(a: AgentBenchArgs, book: super::BookChoice) -> Result<()> {
-    use connect4_engine::agents::AgentSpec;
-    use connect4_learn::arena::{GradeSummary, grade_positions};
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        return agent_on(geom, a, book);
+    }
     let geom = a.board.geometry()?;
+    agent_on(geom, a, book)
+}
+
+fn agent_on<B: connect4_engine::agents::AgentBoard>(
+    geom: connect4_engine::Geometry<B>,
+    a: AgentBenchArgs,
+    book: super::BookChoice,
+) -> Result<()> {
+    use connect4_engine::agents::{AgentSpec, Resources};
+    use connect4_learn::arena::{GradeSummary, grade_positions};
     let spec: AgentSpec = super::parse_agent(&a.agent)?;
-    let factory = spec.factory_with_book(geom, book.clone())?;
+    let resources = Resources {
+        book: book.clone(),
+        ..Resources::default()
+    };
+    let factory = spec.factory_on(geom, &resources)?;
     let solvers = connect4_engine::solver::SolverPool::new(a.tt_mib).with_book(book);
     let mut summaries = Vec::new();
     for path in &a.files.resolve()? {

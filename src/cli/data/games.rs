@@ -29,7 +29,7 @@ pub struct PositionsArgs {
     /// Output file ("MOVES" per line), written atomically; gzip-compressed when it ends in .gz.
     #[arg(long)]
     out: PathBuf,
-    /// The board (up to 64 bits).
+    /// The board (up to 128 bits; past 64 the mix's agents are those that play there).
     #[command(flatten)]
     board: crate::cli::BoardArgs,
 }
@@ -37,22 +37,34 @@ pub struct PositionsArgs {
 /// The games that give positions: which agents play, and how often a move is random.
 #[derive(Args, Debug)]
 pub struct MixArgs {
-    /// The agents whose games give the positions (two drawn per game).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "random,easy,hard,handtuned:depth=3,window:depth=3"
-    )]
+    /// The agents whose games give the positions (two drawn per game). Default:
+    /// random,easy,hard,handtuned:depth=3,window:depth=3; past 64 bits, where `handtuned`
+    /// has no weights, random,easy,hard,window:depth=3.
+    #[arg(long, value_delimiter = ',')]
     mix: Vec<String>,
     /// Chance of a uniformly random move instead of the agent's.
     #[arg(long, default_value_t = 0.15)]
     epsilon: f64,
 }
 
+/// The mix when none is given.
+const DEFAULT_MIX: &str = "random,easy,hard,handtuned:depth=3,window:depth=3";
+/// The mix when none is given on a board past 64 bits (no `handtuned` weights there).
+const DEFAULT_WIDE_MIX: &str = "random,easy,hard,window:depth=3";
+
 impl MixArgs {
+    /// The agents as given, or the default mix (the wide one on boards past 64 bits).
+    fn names(&self, wide: bool) -> Vec<String> {
+        if !self.mix.is_empty() {
+            return self.mix.clone();
+        }
+        let default = if wide { DEFAULT_WIDE_MIX } else { DEFAULT_MIX };
+        default.split(',').map(str::to_string).collect()
+    }
+
     /// The agents, parsed (model names resolved as everywhere in the CLI).
-    fn specs(&self) -> Result<Vec<connect4_engine::agents::AgentSpec>> {
-        self.mix
+    fn specs(&self, wide: bool) -> Result<Vec<connect4_engine::agents::AgentSpec>> {
+        self.names(wide)
             .iter()
             .map(|s| crate::cli::parse_agent(s))
             .collect()
@@ -175,10 +187,22 @@ pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Res
 }
 
 pub(super) fn run_positions(a: PositionsArgs) -> Result<()> {
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geometry = a.board.wide_geometry()?;
+        return positions_on(geometry, a);
+    }
+    let geometry = a.board.geometry()?;
+    positions_on(geometry, a)
+}
+
+fn positions_on<B: connect4_engine::agents::AgentBoard>(
+    geometry: Geometry<B>,
+    a: PositionsArgs,
+) -> Result<()> {
     use connect4_learn::datasets::labelled::{Expect, read_moves_file};
     use connect4_learn::train::sample_positions::{PositionsConfig, sample_positions};
-    let mix = a.mix.specs()?;
-    let geometry = a.board.geometry()?;
+    let mix = a.mix.specs(geometry.narrow().is_none())?;
     let mut exclude = HashSet::new();
     for path in &a.exclude {
         for m in read_moves_file(path, geometry, Expect::Any)? {
@@ -226,7 +250,7 @@ pub(super) fn run_bench_sets(a: BenchSetsArgs, book: crate::cli::BookChoice) -> 
     use connect4_learn::train::make_bench_sets::{
         BenchSetsConfig, make_bench_sets, write_bench_sets,
     };
-    let mix = a.mix.specs()?;
+    let mix = a.mix.specs(false)?;
     let cfg = BenchSetsConfig {
         count: a.count,
         begin_hard: a.begin_hard.unwrap_or(a.count),
@@ -245,7 +269,7 @@ pub(super) fn run_bench_sets(a: BenchSetsArgs, book: crate::cli::BookChoice) -> 
         cfg.count,
         cfg.begin_hard,
         cfg.begin_min_stones,
-        a.mix.mix.join(","),
+        a.mix.names(false).join(","),
         a.mix.epsilon
     );
     let written = write_bench_sets(&a.out, &out, &command)

@@ -3,8 +3,8 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use connect4_engine::Geometry;
 use connect4_engine::Mode;
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::solver::{OrderHint, ShallowTable};
 use connect4_learn::datasets::label::{LabelJob, Shard, TableConfig, label_file};
 use connect4_learn::datasets::labelled::write_text;
@@ -70,14 +70,19 @@ pub struct TableArgs {
 
 impl TableArgs {
     /// The job's solver set-up; an --order-model is loaded here.
-    pub(super) fn config(
+    pub(super) fn config<B: BitBoard>(
         &self,
-        geom: Geometry,
+        geom: Geometry<B>,
         book: crate::cli::BookChoice,
     ) -> Result<TableConfig> {
         let order_hint = match &self.order_model {
             Some(path) => {
-                let model = connect4_engine::eval::load_model(path, geom)
+                let Some(narrow) = geom.narrow() else {
+                    bail!(
+                        "--order-model on {geom}: models are for boards of up to 64 bits (width x (height + 1))"
+                    );
+                };
+                let model = connect4_engine::eval::load_model(path, narrow)
                     .with_context(|| format!("--order-model {}", path.display()))?;
                 Some(OrderHint {
                     plies: self.order_plies,
@@ -107,11 +112,28 @@ pub struct MergeArgs {
     /// The source the parts were labelled from: also check every line against it.
     #[arg(long)]
     source: Option<PathBuf>,
+    /// The board of the positions (every line is checked to be one of it).
+    #[command(flatten)]
+    board: crate::cli::BoardArgs,
 }
 
 pub(super) fn run_label(a: LabelArgs, book: crate::cli::BookChoice) -> Result<()> {
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geometry = a.board.wide_geometry()?;
+        return label_on(geometry, a, book);
+    }
+    let geometry = a.board.geometry()?;
+    label_on(geometry, a, book)
+}
+
+fn label_on<B: connect4_engine::solver::PoolBoard>(
+    geometry: Geometry<B>,
+    a: LabelArgs,
+    book: crate::cli::BookChoice,
+) -> Result<()> {
     let job = LabelJob {
-        geometry: a.board.geometry()?,
+        geometry,
         shard: a.work.shard,
         mode: if a.weak { Mode::Weak } else { Mode::Strong },
     };
@@ -154,11 +176,19 @@ pub(super) fn run_merge(a: MergeArgs) -> Result<()> {
         Some(p) => Some(connect4_learn::datasets::labelled::read_text(p)?),
         None => None,
     };
-    let merged = connect4_learn::datasets::label::merge_shards(
-        &a.parts,
-        source.as_deref(),
-        Geometry::default(),
-    )?;
+    let merged = if a.board.is_wide()? {
+        connect4_learn::datasets::label::merge_shards(
+            &a.parts,
+            source.as_deref(),
+            a.board.wide_geometry()?,
+        )?
+    } else {
+        connect4_learn::datasets::label::merge_shards(
+            &a.parts,
+            source.as_deref(),
+            a.board.geometry()?,
+        )?
+    };
     let gzip =
         write_text(&a.out, &merged.text).with_context(|| format!("writing {}", a.out.display()))?;
     println!(

@@ -2,12 +2,15 @@
 
 use crate::datasets::labelled::{Expect, MovesFileError, read_moves_head};
 use connect4_engine::Interrupt;
-use connect4_engine::agents::{AgentError, AgentFactory, Turn};
-use connect4_engine::game::Position;
+use connect4_engine::agents::{AgentBoard, AgentError, AgentFactory, Turn};
+use connect4_engine::game::{BitBoard, Geometry, Position};
 use connect4_engine::solver::{Solver, SolverError, SolverPool};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
+
+/// Positions with the score a file gives them (`None`: the grader solves them).
+pub type ScoredPositions<B = u64> = Vec<(Position<B>, Option<i32>)>;
 
 /// How one move compares with perfect play.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -116,11 +119,11 @@ impl GradeSummary {
 /// The positions of a benchmark file of "MOVES \[SCORE\]" lines (plain or gzip; the first
 /// `limit`, or all) with their scores where the file gives them, as grading takes them. The
 /// reading is [`crate::datasets::labelled`]'s; its errors name the file and line.
-pub fn read_graded_file(
+pub fn read_graded_file<B: BitBoard>(
     path: &std::path::Path,
-    geom: connect4_engine::game::Geometry,
+    geom: Geometry<B>,
     limit: Option<usize>,
-) -> Result<Vec<(Position, Option<i32>)>, GradeError> {
+) -> Result<ScoredPositions<B>, GradeError> {
     let lines = read_moves_head(path, geom, Expect::Any, limit).map_err(|e| match e {
         MovesFileError::Line {
             path,
@@ -172,9 +175,9 @@ pub enum GradeError {
 }
 
 /// Grades one move: `score` is the exact score of `pos` (the game must not be over).
-pub fn grade_move(
-    solver: &mut Solver,
-    pos: &Position,
+pub fn grade_move<B: BitBoard>(
+    solver: &mut Solver<B>,
+    pos: &Position<B>,
     score: i32,
     column: usize,
     ms: f64,
@@ -205,9 +208,9 @@ pub fn grade_move(
 /// `jobs` positions at once, each worker with its own solver of `tt_mib` MiB. A fresh agent
 /// per position keeps every move independent of the order of work, so results are
 /// reproducible. `progress` advances once per position.
-pub fn grade_positions(
-    factory: &AgentFactory,
-    positions: &[(Position, Option<i32>)],
+pub fn grade_positions<B: AgentBoard>(
+    factory: &AgentFactory<B>,
+    positions: &[(Position<B>, Option<i32>)],
     jobs: usize,
     solvers: &SolverPool,
     progress: &dyn connect4_engine::progress::Progress,
@@ -225,9 +228,9 @@ pub fn grade_positions(
 /// [`grade_positions`] that `stop` can end early: each position checks it first, and the
 /// agent and the solver poll it; then [`GradeError::Interrupted`] (a move cut short is not the
 /// agent's move, so no partial grades).
-pub fn grade_positions_until(
-    factory: &AgentFactory,
-    positions: &[(Position, Option<i32>)],
+pub fn grade_positions_until<B: AgentBoard>(
+    factory: &AgentFactory<B>,
+    positions: &[(Position<B>, Option<i32>)],
     jobs: usize,
     solvers: &SolverPool,
     progress: &dyn connect4_engine::progress::Progress,

@@ -29,8 +29,8 @@ pub use calibrate::{
 pub use elo::{EloRating, GameScore, fit_elo};
 pub use estimate::{Estimate, elo_difference, score_estimate, wilson};
 pub use grade::{
-    GradeError, GradeSummary, GradedMove, grade_move, grade_positions, grade_positions_until,
-    read_graded_file,
+    GradeError, GradeSummary, GradedMove, ScoredPositions, grade_move, grade_positions,
+    grade_positions_until, read_graded_file,
 };
 pub use rate::{RateConfig, Rating, fixed_ladder, rate};
 pub use session::{HINT_MAX_EMPTY, HintError, Session};

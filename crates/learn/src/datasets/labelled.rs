@@ -5,19 +5,19 @@
 //! reader's.
 
 use connect4_engine::game::record::{LineError, parse_test_line};
-use connect4_engine::game::{GameError, Geometry, Position};
+use connect4_engine::game::{BitBoard, GameError, Geometry, Position};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// One position of a move-string file.
+/// One position of a move-string file (on a board of the integer `B`: `u128` past 64 bits).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MovesLine {
+pub struct MovesLine<B: BitBoard = u64> {
     /// 1-based line number in the file.
     pub line: usize,
     /// The move string, as written (1-based columns).
     pub moves: String,
     /// The position those moves reach.
-    pub position: Position,
+    pub position: Position<B>,
     /// The score the line gives, from the side to move (exact, or -1/0/1 for weak labels).
     pub score: Option<i32>,
 }
@@ -102,12 +102,12 @@ pub fn read_text(path: &Path) -> Result<String, MovesFileError> {
 }
 
 /// Parses one line of a move-string file: `Ok(None)` for blank lines and `#` comments.
-pub(crate) fn parse_line(
+pub(crate) fn parse_line<B: BitBoard>(
     text: &str,
     line: usize,
-    geom: Geometry,
+    geom: Geometry<B>,
     expect: Expect,
-) -> Result<Option<MovesLine>, MovesLineError> {
+) -> Result<Option<MovesLine<B>>, MovesLineError> {
     let Some(t) = parse_test_line(text)? else {
         return Ok(None);
     };
@@ -135,22 +135,22 @@ pub(crate) fn parse_line(
 
 /// Every position of the file at `path` (plain or gzip), in file order; the first bad line
 /// stops the reading with an error naming it.
-pub fn read_moves_file(
+pub fn read_moves_file<B: BitBoard>(
     path: &Path,
-    geom: Geometry,
+    geom: Geometry<B>,
     expect: Expect,
-) -> Result<Vec<MovesLine>, MovesFileError> {
+) -> Result<Vec<MovesLine<B>>, MovesFileError> {
     read_moves_head(path, geom, expect, None)
 }
 
 /// The first `limit` positions of the file at `path` (all of them for `None`): lines past
 /// the limit are not read, so a benchmark run over a file's head ignores its tail.
-pub fn read_moves_head(
+pub fn read_moves_head<B: BitBoard>(
     path: &Path,
-    geom: Geometry,
+    geom: Geometry<B>,
     expect: Expect,
     limit: Option<usize>,
-) -> Result<Vec<MovesLine>, MovesFileError> {
+) -> Result<Vec<MovesLine<B>>, MovesFileError> {
     let text = read_text(path)?;
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {

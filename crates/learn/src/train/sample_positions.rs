@@ -2,7 +2,7 @@
 //! replaced by a random one with some probability, stopped at a chosen stone count. What
 //! `c4 data positions` samples and `c4 data bench-sets` draws its candidates from.
 
-use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec, Turn};
+use connect4_engine::agents::{AgentBoard, AgentError, AgentFactory, AgentSpec, Resources, Turn};
 use connect4_engine::game::{Geometry, Outcome, Position};
 use connect4_engine::progress::Progress;
 use rand::{Rng, SeedableRng};
@@ -13,16 +13,17 @@ use std::ops::RangeInclusive;
 
 /// Plays one game between two agents drawn from `factories` (with `rng`), each move replaced
 /// by a uniformly random legal one with probability `epsilon`, up to `target` stones. Returns
-/// the position and its move string (1-based columns), or `None` when the game ended first.
-pub fn play_mix_game(
-    factories: &[AgentFactory],
+/// the position and its move string (1-based columns), or `None` when the game ended first
+/// (or there is no agent to play it).
+pub fn play_mix_game<B: AgentBoard>(
+    factories: &[AgentFactory<B>],
     rng: &mut ChaCha8Rng,
     target: usize,
     epsilon: f64,
-) -> Result<Option<(Position, String)>, AgentError> {
-    let geom = factories
-        .first()
-        .map_or(Geometry::STANDARD, |f| f.geometry());
+) -> Result<Option<(Position<B>, String)>, AgentError> {
+    let Some(geom) = factories.first().map(|f| f.geometry()) else {
+        return Ok(None);
+    };
     let a = rng.gen_range(0..factories.len());
     let b = rng.gen_range(0..factories.len());
     let mut agents = [
@@ -63,12 +64,12 @@ pub enum MixError {
 
 /// Checks an agent mix and its random-move chance, and builds the agents' factories for
 /// [`play_mix_game`].
-pub(crate) fn mix_factories(
+pub(crate) fn mix_factories<B: AgentBoard>(
     mix: &[AgentSpec],
     epsilon: f64,
-    geom: Geometry,
+    geom: Geometry<B>,
     book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
-) -> Result<Vec<AgentFactory>, MixError> {
+) -> Result<Vec<AgentFactory<B>>, MixError> {
     if mix.is_empty() {
         return Err(MixError::Empty);
     }
@@ -77,13 +78,19 @@ pub(crate) fn mix_factories(
     }
     Ok(mix
         .iter()
-        .map(|s| s.factory_with_book(geom, book.clone()))
+        .map(|s| {
+            let resources = Resources {
+                book: book.clone(),
+                ..Resources::default()
+            };
+            s.factory_on(geom, &resources)
+        })
         .collect::<Result<Vec<_>, _>>()?)
 }
 
-/// What to sample.
+/// What to sample, on a board of the integer `B` (`u128` past 64 bits).
 #[derive(Clone, Debug)]
-pub struct PositionsConfig {
+pub struct PositionsConfig<B: AgentBoard = u64> {
     /// Stones on the board of the positions kept, spread evenly over the range.
     pub plies: RangeInclusive<usize>,
     /// Positions wanted.
@@ -95,10 +102,10 @@ pub struct PositionsConfig {
     /// Seed of every game.
     pub seed: u64,
     /// The board.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
     /// Canonical keys ([`Position::canonical_key`]) of positions to leave out, e.g. a
     /// training set that a held-out set must not overlap.
-    pub exclude: HashSet<u64>,
+    pub exclude: HashSet<B>,
 }
 
 /// Why the positions could not be sampled.
@@ -138,9 +145,9 @@ pub enum PositionsError {
 
 /// The sample and how varied it is.
 #[derive(Clone, Debug)]
-pub struct PositionsOutput {
+pub struct PositionsOutput<B: AgentBoard = u64> {
     /// The positions with their move strings, in the order they were found.
-    pub positions: Vec<(Position, String)>,
+    pub positions: Vec<(Position<B>, String)>,
     /// Games played.
     pub games: usize,
     /// Games that reached their stone count with an eligible position (open, no win in one
@@ -154,7 +161,7 @@ pub struct PositionsOutput {
     pub per_stones: Vec<(usize, usize)>,
 }
 
-impl PositionsOutput {
+impl<B: AgentBoard> PositionsOutput<B> {
     /// Distinct positions per sampled one: 1.0 when no game repeated another's position.
     pub fn distinct_ratio(&self) -> f64 {
         if self.sampled == 0 {
@@ -169,10 +176,10 @@ impl PositionsOutput {
 /// with a win in one for the side to move, the same number (within one) for every stone
 /// count of the range. Games are played in parallel in fixed batches and positions taken in
 /// game order, so the result depends on the seed only. `progress` hears of one part.
-pub fn sample_positions(
-    cfg: &PositionsConfig,
+pub fn sample_positions<B: AgentBoard>(
+    cfg: &PositionsConfig<B>,
     progress: &dyn Progress,
-) -> Result<PositionsOutput, PositionsError> {
+) -> Result<PositionsOutput<B>, PositionsError> {
     let factories = mix_factories(
         &cfg.mix,
         cfg.epsilon,
@@ -245,15 +252,18 @@ pub fn sample_positions(
     })
 }
 
+/// Where a game stopped and its moves (`None`: it ended first).
+type Found<B> = Option<(Position<B>, String)>;
+
 /// One batch of games, game `games + j` aiming at the stone count `lo + targets[j]`: the
 /// position each stopped at and its moves (`None` where the game ended first).
-fn play_batch(
-    cfg: &PositionsConfig,
-    factories: &[AgentFactory],
+fn play_batch<B: AgentBoard>(
+    cfg: &PositionsConfig<B>,
+    factories: &[AgentFactory<B>],
     targets: &[usize],
     games: usize,
     lo: usize,
-) -> Result<Vec<Option<(Position, String)>>, PositionsError> {
+) -> Result<Vec<Found<B>>, PositionsError> {
     targets
         .par_iter()
         .enumerate()

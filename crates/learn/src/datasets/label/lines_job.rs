@@ -4,13 +4,14 @@
 use super::{GenerateError, PartialRowError, ScoreMany, Shard, SolverPool, write_resumable};
 use crate::datasets::labelled::Expect;
 use connect4_engine::game::{Geometry, Position};
-use connect4_engine::solver::Mode;
+use connect4_engine::solver::{Mode, PoolBoard};
 
-/// One labelling job: the board, this process's shard and the kind of score.
+/// One labelling job: the board (of the integer `B`: `u128` past 64 bits), this process's
+/// shard and the kind of score.
 #[derive(Clone, Copy, Debug)]
-pub struct LabelJob {
+pub struct LabelJob<B: PoolBoard = u64> {
     /// The board of the positions.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
     /// This shard (line index mod N = I).
     pub shard: Shard,
     /// Strong (exact) or weak (sign) scores.
@@ -67,9 +68,9 @@ pub fn manifest_path(out: &std::path::Path) -> std::path::PathBuf {
 /// source's order to `out`, resumably (as [`super::generate_uci`]). Scores are strong, or the sign
 /// only with [`Mode::Weak`]. A line that is not a valid, unfinished position is left out and
 /// reported with its line number; the others are still labelled.
-pub fn label_lines(
+pub fn label_lines<B: PoolBoard>(
     source: &str,
-    job: &LabelJob,
+    job: &LabelJob<B>,
     out: &std::path::Path,
     resume: bool,
     pool: &SolverPool,
@@ -99,12 +100,12 @@ pub fn label_lines(
             .ok_or(PartialRowError::NotInJob)
     };
     progress.start("positions", items.len());
-    let mut make_lines = |chunk: &[(String, Position)]| -> Vec<String> {
+    let mut make_lines = |chunk: &[(String, Position<B>)]| -> Vec<String> {
         // Solved in the order of their move strings, so that positions sharing a prefix
         // (and so much of their search) follow each other through the solvers' tables.
         let mut order: Vec<usize> = (0..chunk.len()).collect();
         order.sort_by(|&a, &b| chunk[a].0.cmp(&chunk[b].0));
-        let positions: Vec<Position> = order.iter().map(|&i| chunk[i].1).collect();
+        let positions: Vec<Position<B>> = order.iter().map(|&i| chunk[i].1).collect();
         let solved = pool.scores(&positions, mode, progress);
         let mut scores = vec![0; chunk.len()];
         for (&i, s) in order.iter().zip(solved) {
@@ -172,17 +173,17 @@ fn manifest_of(
 /// the items, the indices of the lines skipped (blank, comments, unreadable), each
 /// unreadable line's number and why, and the source's number of lines.
 #[allow(clippy::type_complexity)]
-fn shard_items(
+fn shard_items<B: PoolBoard>(
     source: &str,
-    geom: connect4_engine::game::Geometry,
+    geom: Geometry<B>,
     shard: Shard,
 ) -> (
-    Vec<(String, Position)>,
+    Vec<(String, Position<B>)>,
     Vec<usize>,
     Vec<(usize, String)>,
     usize,
 ) {
-    let mut items: Vec<(String, Position)> = Vec::new();
+    let mut items: Vec<(String, Position<B>)> = Vec::new();
     let mut bad_lines = Vec::new();
     let mut skipped = Vec::new();
     let mut source_lines = 0;
@@ -225,9 +226,9 @@ pub enum LabelFileError {
 /// `c4 data label`: labels the file at `path` (plain or gzip) as [`label_lines`] does, on
 /// `jobs` worker threads (every core for `None`), with solvers set up by `tables` (the
 /// shared shallow table sized to this shard's early positions).
-pub fn label_file(
+pub fn label_file<B: PoolBoard>(
     path: &std::path::Path,
-    job: &LabelJob,
+    job: &LabelJob<B>,
     out: &std::path::Path,
     resume: bool,
     jobs: Option<usize>,

@@ -1,7 +1,7 @@
 //! Merging the shards of a labelling job (`c4 data merge`).
 
 use super::{ShardManifest, manifest_path};
-use connect4_engine::game::{Geometry, Position};
+use connect4_engine::game::{BitBoard, Geometry, Position};
 
 /// Why parts could not be merged.
 #[derive(Debug, thiserror::Error)]
@@ -94,10 +94,11 @@ pub struct Merged {
 /// Merges the parts written by [`super::label_lines`] (each with its manifest beside it): checks
 /// that they are every shard of one job once, complete, and that no position (up to mirror)
 /// has two scores; with the job's `source` text, also that every line is the source's line.
-pub fn merge_shards(
+/// Every line must be a position of `geom`'s board (of the integer `B`: `u128` past 64 bits).
+pub fn merge_shards<B: BitBoard>(
     parts: &[std::path::PathBuf],
     source: Option<&str>,
-    geom: Geometry,
+    geom: Geometry<B>,
 ) -> Result<Merged, MergeError> {
     use std::collections::{HashMap, HashSet};
     let read = |p: &std::path::Path| {
@@ -179,7 +180,7 @@ pub fn merge_shards(
         .iter()
         .flat_map(|m| m.skipped.iter().copied())
         .collect();
-    let mut scores: HashMap<u64, String> = HashMap::new();
+    let mut scores: HashMap<B, String> = HashMap::new();
     let mut out = String::new();
     let mut positions = 0;
     for k in 0..first.source_lines {

@@ -3,7 +3,7 @@
 //! position to the next.
 
 use connect4_engine::game::{Geometry, Position};
-use connect4_engine::solver::{Mode, SolverError};
+use connect4_engine::solver::{Mode, PoolBoard, SolverError};
 use rayon::prelude::*;
 
 pub use connect4_engine::solver::SolverPool;
@@ -24,18 +24,18 @@ pub fn for_workers(
 pub trait ScoreMany {
     /// The score of every position in `mode` (same order), solved in parallel; `progress`
     /// advances once per finished position.
-    fn scores(
+    fn scores<B: PoolBoard>(
         &self,
-        positions: &[Position],
+        positions: &[Position<B>],
         mode: Mode,
         progress: &dyn connect4_engine::progress::Progress,
     ) -> Vec<i32>;
 }
 
 impl ScoreMany for SolverPool {
-    fn scores(
+    fn scores<B: PoolBoard>(
         &self,
-        positions: &[Position],
+        positions: &[Position<B>],
         mode: Mode,
         progress: &dyn connect4_engine::progress::Progress,
     ) -> Vec<i32> {

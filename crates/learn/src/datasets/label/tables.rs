@@ -4,7 +4,7 @@
 use super::SolverPool;
 use connect4_engine::game::Geometry;
 use connect4_engine::solver::book::{self, Book};
-use connect4_engine::solver::{DEFAULT_TT_MIB, OrderHint, ShallowTable, SolverError};
+use connect4_engine::solver::{DEFAULT_TT_MIB, OrderHint, PoolBoard, ShallowTable, SolverError};
 use std::sync::Arc;
 
 /// How a labelling job's solvers are set up.
@@ -39,10 +39,11 @@ impl Default for TableConfig {
 impl TableConfig {
     /// One solver per worker of the current thread pool for a job whose positions have
     /// `stones` stones each: the shared shallow table is sized to those below
-    /// `shallow_plies` (none when there are none).
-    pub fn pool(
+    /// `shallow_plies` (none when there are none, and on boards past 64 bits, whose solvers
+    /// take no shared table).
+    pub fn pool<B: PoolBoard>(
         &self,
-        geom: Geometry,
+        geom: Geometry<B>,
         stones: impl Iterator<Item = usize>,
     ) -> Result<SolverPool, SolverError> {
         let shallow = stones.filter(|&s| s < self.shallow_plies).count();
@@ -50,8 +51,9 @@ impl TableConfig {
         if let Some(hint) = &self.order_hint {
             pool = pool.with_order_hint(hint.clone());
         }
-        if let Some(t) =
-            ShallowTable::for_positions(geom, self.shallow_plies, self.shallow_mib, shallow)?
+        if let Some(narrow) = geom.narrow()
+            && let Some(t) =
+                ShallowTable::for_positions(narrow, self.shallow_plies, self.shallow_mib, shallow)?
         {
             pool = pool.with_shallow_table(t);
         }
