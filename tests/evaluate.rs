@@ -71,6 +71,77 @@ fn evaluate_writes_the_table_json_and_charts() {
 }
 
 #[test]
+fn evaluate_plays_a_board_past_64_bits_the_same_at_any_thread_count() {
+    let dir = std::env::temp_dir().join(format!("c4-evaluate-wide-{}", std::process::id()));
+    let run = |jobs: &str| {
+        let out_dir = dir.join(jobs);
+        let out = c4(&[
+            "evaluate",
+            "--width",
+            "8",
+            "--height",
+            "8",
+            "--agent",
+            "ntuple:depth=1,safe=true",
+            "hard",
+            "--baseline",
+            "random",
+            "--games",
+            "6",
+            "--openings",
+            "2",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("no move graded on 8x8"),
+            "{}",
+            text(&out.stdout)
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("evaluate.json")).unwrap())
+                .unwrap();
+        json["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                let m = &a["vs_baseline"];
+                assert_eq!(m["games"], 6);
+                (m["wins"].as_u64().unwrap(), m["draws"].as_u64().unwrap())
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    assert_eq!(one.len(), 2);
+    // The network and hard beat random on 8x8 (72 bits) as on 7x6.
+    assert!(one.iter().all(|&(w, _)| w >= 5), "{one:?}");
+    assert_eq!(run("8"), one);
+    // A kind that needs 64-bit tables is named with the board, and nothing runs.
+    let out = c4(&[
+        "evaluate",
+        "--width",
+        "8",
+        "--height",
+        "8",
+        "--agent",
+        "perfect",
+        "--baseline",
+        "easy",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("8x8"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn evaluate_rejects_bad_input_with_a_message() {
     let out_dir = std::env::temp_dir().join("c4-evaluate-never-written");
     let o = out_dir.to_str().unwrap();

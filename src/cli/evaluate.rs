@@ -63,14 +63,27 @@ pub struct EvaluateArgs {
 }
 
 pub fn run(a: EvaluateArgs, book: super::BookChoice) -> Result<()> {
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geometry = a.board.wide_geometry()?;
+        return run_on(geometry, a, book);
+    }
     let geometry = a.board.geometry()?;
+    run_on(geometry, a, book)
+}
+
+fn run_on<B: connect4_engine::agents::AgentBoard>(
+    geometry: Geometry<B>,
+    a: EvaluateArgs,
+    book: super::BookChoice,
+) -> Result<()> {
     let agents = connect4_engine::agents::split_agent_list(&a.agent)
         .iter()
         .map(|s| super::parse_agent(s))
         .collect::<Result<Vec<_>>>()?;
     let baseline = super::parse_agent(&a.baseline).context("--baseline")?;
     let mut bench = Vec::new();
-    if a.positions > 0 && geometry != Geometry::STANDARD {
+    if a.positions > 0 && geometry.narrow() != Some(Geometry::STANDARD) {
         println!("note: the benchmark sets are 7x6 positions: no move graded on {geometry}");
     } else if a.positions > 0 {
         for name in &a.sets {

@@ -7,18 +7,18 @@ use super::estimate::{Estimate, elo_difference, score_estimate, wilson};
 use super::grade::{GradeError, grade_positions_until};
 use super::tournament::{Side, Tournament, TournamentConfig, TournamentError};
 use connect4_engine::Interrupt;
-use connect4_engine::agents::{AgentError, AgentFactory, AgentSpec};
+use connect4_engine::agents::{AgentBoard, AgentError, AgentFactory, AgentSpec, Resources};
 use connect4_engine::game::{Geometry, Position};
 use connect4_engine::progress::Progress;
 use connect4_engine::solver::SolverPool;
 use serde::{Deserialize, Serialize};
 
 /// A named benchmark set: positions with their exact score when the file gives it.
-pub type BenchSet = (String, Vec<(Position, Option<i32>)>);
+pub type BenchSet<B = u64> = (String, Vec<(Position<B>, Option<i32>)>);
 
-/// What to evaluate and how.
+/// What to evaluate and how, on a board of the integer `B` (`u128` past 64 bits).
 #[derive(Clone, Debug)]
-pub struct EvaluateConfig {
+pub struct EvaluateConfig<B: AgentBoard = u64> {
     /// The agents to evaluate.
     pub agents: Vec<AgentSpec>,
     /// What they are measured against.
@@ -32,7 +32,7 @@ pub struct EvaluateConfig {
     /// First seed.
     pub seed: u64,
     /// Benchmark sets to grade moves on: (name, positions with their exact score if known).
-    pub bench: Vec<BenchSet>,
+    pub bench: Vec<BenchSet<B>>,
     /// Also play each agent on the baseline's mean time per move.
     pub equal_time: bool,
     /// Worker threads.
@@ -40,7 +40,7 @@ pub struct EvaluateConfig {
     /// Solver table per grading worker, MiB.
     pub tt_mib: usize,
     /// The board.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
     /// Which colour the evaluated agents play (both: alternating).
     pub side: Side,
     /// The opening book of grading and of perfect agents (`None`: none).
@@ -297,21 +297,33 @@ impl EvaluateReport {
     }
 }
 
+/// The factory of `agent`'s agents on the evaluation's board, perfect agents reading its book.
+fn factory_of<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
+    agent: &AgentSpec,
+) -> Result<AgentFactory<B>, AgentError> {
+    let resources = Resources {
+        book: cfg.book.clone(),
+        ..Resources::default()
+    };
+    agent.factory_on(cfg.geometry, &resources)
+}
+
 /// Plays `agent` against the baseline over every seed and pools the games.
-fn play_match(
-    cfg: &EvaluateConfig,
+fn play_match<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
     agent: &AgentSpec,
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<MatchReport, EvaluateError> {
-    let make = || Ok(agent.factory_with_book(cfg.geometry, cfg.book.clone())?);
+    let make = || Ok(factory_of(cfg, agent)?);
     match_against_baseline(cfg, agent.label(), &make, progress, stop)
 }
 
 /// An external agent's match against the baseline.
-fn play_factory_match(
-    cfg: &EvaluateConfig,
-    factory: &AgentFactory,
+fn play_factory_match<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
+    factory: &AgentFactory<B>,
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<MatchReport, EvaluateError> {
@@ -321,10 +333,10 @@ fn play_factory_match(
 
 /// The agent `make` builds (fresh for every seed, as a tournament of specs builds it)
 /// against the baseline, all seeds pooled.
-fn match_against_baseline(
-    cfg: &EvaluateConfig,
+fn match_against_baseline<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
     label: &str,
-    make: &dyn Fn() -> Result<AgentFactory, EvaluateError>,
+    make: &dyn Fn() -> Result<AgentFactory<B>, EvaluateError>,
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<MatchReport, EvaluateError> {
@@ -335,9 +347,7 @@ fn match_against_baseline(
     let (mut as_first, mut as_second) = (SideRecord::default(), SideRecord::default());
     let label = label.to_string();
     for k in 0..cfg.seeds {
-        let baseline = cfg
-            .baseline
-            .factory_with_book(cfg.geometry, cfg.book.clone())?;
+        let baseline = factory_of(cfg, &cfg.baseline)?;
         let t = Tournament::from_factories(
             TournamentConfig {
                 agents: Vec::new(),
@@ -403,20 +413,20 @@ fn match_against_baseline(
 }
 
 /// Grades `agent` on every benchmark set.
-fn grade_sets(
-    cfg: &EvaluateConfig,
+fn grade_sets<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
     agent: &AgentSpec,
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<Vec<SetErrors>, EvaluateError> {
-    let factory = agent.factory_with_book(cfg.geometry, cfg.book.clone())?;
+    let factory = factory_of(cfg, agent)?;
     grade_factory(cfg, &factory, progress, stop)
 }
 
 /// Grades the agents of `factory` on every benchmark set.
-fn grade_factory(
-    cfg: &EvaluateConfig,
-    factory: &AgentFactory,
+fn grade_factory<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
+    factory: &AgentFactory<B>,
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<Vec<SetErrors>, EvaluateError> {
@@ -437,15 +447,15 @@ fn grade_factory(
 }
 
 /// Games and graded positions an evaluation will go through (for a progress bar).
-pub fn work_items(cfg: &EvaluateConfig) -> usize {
+pub fn work_items<B: AgentBoard>(cfg: &EvaluateConfig<B>) -> usize {
     let games = cfg.games * cfg.seeds * if cfg.equal_time { 2 } else { 1 };
     let graded: usize = cfg.bench.iter().map(|(_, p)| p.len()).sum();
     cfg.agents.len() * (games + graded) + graded
 }
 
 /// Runs the evaluation; `progress` advances once per game and per graded position.
-pub fn evaluate(
-    cfg: &EvaluateConfig,
+pub fn evaluate<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
     progress: &dyn Progress,
 ) -> Result<EvaluateReport, EvaluateError> {
     evaluate_with(cfg, &[], progress, &Interrupt::new())
@@ -455,9 +465,9 @@ pub fn evaluate(
 /// and evaluators) evaluated after the specs of `cfg.agents`, alike but for the equal-time
 /// match (an external agent has no time budget to set), and ended early by `stop` (then an
 /// error: [`TournamentError::Interrupted`] or the grading's).
-pub fn evaluate_with(
-    cfg: &EvaluateConfig,
-    external: &[AgentFactory],
+pub fn evaluate_with<B: AgentBoard>(
+    cfg: &EvaluateConfig<B>,
+    external: &[AgentFactory<B>],
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<EvaluateReport, EvaluateError> {
