@@ -198,7 +198,6 @@ pub fn _evaluate<'py>(
     height: Nat,
     models: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let g = geometry(width.get(), height.get())?;
     let side = match side {
         "both" => arena::Side::Both,
         "first" | "x" => arena::Side::First,
@@ -210,41 +209,88 @@ pub fn _evaluate<'py>(
         }
     };
     let agent = AgentArg::read(agent, "agent")?;
-    let factory = agent.factory(g, models.as_deref())?;
-    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
-    let mut bench = Vec::new();
-    if let Some(sets) = sets {
-        for (name, path) in named_sets(sets)? {
-            let graded = arena::read_graded_file(&path, g, Some(positions.get())).map_err(err)?;
-            bench.push((name, graded));
-        }
-    }
-    let cfg = arena::evaluate::EvaluateConfig {
-        agents: Vec::new(),
-        baseline: parse_spec(baseline, models.as_deref())?,
-        games: games.get(),
-        seeds: seeds.get(),
-        openings: openings.get(),
-        seed: seed.0,
-        bench,
-        equal_time: false,
-        jobs: jobs.get(),
-        tt_mib: tt_mib.get(),
-        geometry: g,
-        side,
-        book: Some(connect4_engine::solver::book::embedded()),
+    let sets = match sets {
+        Some(sets) => named_sets(sets)?,
+        None => Vec::new(),
     };
-    let report = run_arena(py, &failures, |stop| {
-        arena::evaluate::evaluate_with(
-            &cfg,
-            std::slice::from_ref(&factory),
-            &connect4_engine::progress::Quiet,
-            stop,
-        )
-    })?;
+    let e = Evaluation {
+        agent: &agent,
+        baseline: parse_spec(baseline, models.as_deref())?,
+        side,
+        sets,
+        schedule: Schedule {
+            games: games.get(),
+            openings: openings.get(),
+            seed: seed.0,
+            jobs: jobs.get(),
+        },
+        seeds: seeds.get(),
+        positions: positions.get(),
+        tt_mib: tt_mib.get(),
+        models: models.as_deref(),
+    };
+    let (width, height) = (width.get(), height.get());
+    let report = if needs_wide(width, height)? {
+        e.run(py, Geometry::<u128>::sized(width, height).map_err(err)?)?
+    } else {
+        e.run(py, geometry(width, height)?)?
+    };
     let out = to_python(py, &report)?;
     out.set_item("table", report.text())?;
     Ok(out)
+}
+
+/// What `evaluate` was asked, read from its arguments.
+struct Evaluation<'a, 'py> {
+    agent: &'a AgentArg<'py>,
+    baseline: connect4_engine::agents::AgentSpec,
+    side: arena::Side,
+    sets: Vec<(String, PathBuf)>,
+    schedule: Schedule,
+    seeds: usize,
+    positions: usize,
+    tt_mib: usize,
+    models: Option<&'a std::path::Path>,
+}
+
+impl Evaluation<'_, '_> {
+    /// The evaluation on boards of `g` (of either integer).
+    fn run<B: AgentBoard>(
+        self,
+        py: Python<'_>,
+        g: Geometry<B>,
+    ) -> PyResult<arena::evaluate::EvaluateReport> {
+        let factory = self.agent.factory(g, self.models)?;
+        let failures: Vec<Arc<Failure>> = self.agent.failure().into_iter().collect();
+        let mut bench = Vec::new();
+        for (name, path) in self.sets {
+            let graded = arena::read_graded_file(&path, g, Some(self.positions)).map_err(err)?;
+            bench.push((name, graded));
+        }
+        let cfg = arena::evaluate::EvaluateConfig {
+            agents: Vec::new(),
+            baseline: self.baseline,
+            games: self.schedule.games,
+            seeds: self.seeds,
+            openings: self.schedule.openings,
+            seed: self.schedule.seed,
+            bench,
+            equal_time: false,
+            jobs: self.schedule.jobs,
+            tt_mib: self.tt_mib,
+            geometry: g,
+            side: self.side,
+            book: Some(connect4_engine::solver::book::embedded()),
+        };
+        run_arena(py, &failures, |stop| {
+            arena::evaluate::evaluate_with(
+                &cfg,
+                std::slice::from_ref(&factory),
+                &connect4_engine::progress::Quiet,
+                stop,
+            )
+        })
+    }
 }
 
 /// Grades `agent` (a spec or an `Agent`) on benchmark files (`{name: path}` or a list of paths): per set the
@@ -267,31 +313,60 @@ pub fn _bench_agent<'py>(
     let limit = limit.map(Nat::get);
     let (jobs, tt_mib, width, height) = (jobs.get(), tt_mib.get(), width.get(), height.get());
     let named = named_sets(sets)?;
-    let g = geometry(width, height)?;
     let agent = AgentArg::read(agent, "agent")?;
-    let factory = agent.factory(g, models.as_deref())?;
-    let label = factory.spec().label().to_string();
-    let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
-    let solvers = connect4_engine::solver::SolverPool::new(tt_mib);
-    let mut summaries = Vec::new();
-    for (name, path) in &named {
-        let positions = arena::read_graded_file(path, g, limit).map_err(err)?;
-        let graded = run_arena(py, &failures, |stop| {
-            arena::grade_positions_until(
-                &factory,
-                &positions,
-                jobs,
-                &solvers,
-                &connect4_engine::progress::Quiet,
-                stop,
-            )
-        })?;
-        summaries.push(GradeSummary::from_moves(&label, name, &graded));
-    }
+    let grading = Grading {
+        agent: &agent,
+        named,
+        limit,
+        jobs,
+        tt_mib,
+        models: models.as_deref(),
+    };
+    let summaries = if needs_wide(width, height)? {
+        grading.run(py, Geometry::<u128>::sized(width, height).map_err(err)?)?
+    } else {
+        grading.run(py, geometry(width, height)?)?
+    };
     let out = pyo3::types::PyDict::new(py);
     out.set_item("sets", to_python(py, &summaries)?)?;
     out.set_item("table", GradeSummary::table(&summaries))?;
     Ok(out.into_any())
+}
+
+/// What `bench_agent` was asked, read from its arguments.
+struct Grading<'a, 'py> {
+    agent: &'a AgentArg<'py>,
+    named: Vec<(String, PathBuf)>,
+    limit: Option<usize>,
+    jobs: usize,
+    tt_mib: usize,
+    models: Option<&'a std::path::Path>,
+}
+
+impl Grading<'_, '_> {
+    /// Every set graded on boards of `g` (of either integer).
+    fn run<B: AgentBoard>(self, py: Python<'_>, g: Geometry<B>) -> PyResult<Vec<GradeSummary>> {
+        let factory = self.agent.factory(g, self.models)?;
+        let label = factory.spec().label().to_string();
+        let failures: Vec<Arc<Failure>> = self.agent.failure().into_iter().collect();
+        let solvers = connect4_engine::solver::SolverPool::new(self.tt_mib);
+        let mut summaries = Vec::new();
+        for (name, path) in &self.named {
+            let positions = arena::read_graded_file(path, g, self.limit).map_err(err)?;
+            let graded = run_arena(py, &failures, |stop| {
+                arena::grade_positions_until(
+                    &factory,
+                    &positions,
+                    self.jobs,
+                    &solvers,
+                    &connect4_engine::progress::Quiet,
+                    stop,
+                )
+            })?;
+            summaries.push(GradeSummary::from_moves(&label, name, &graded));
+        }
+        Ok(summaries)
+    }
 }
 
 /// Rates `agent` (a spec or an `Agent`) on the fixed ladder of its board, as `c4 rate`

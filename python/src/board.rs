@@ -20,9 +20,9 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 /// Why a board past 64 bits is refused where it is (the tail of a message).
 fn past_64_bits(width: usize, height: usize) -> String {
     format!(
-        "past 64 bits (width x (height + 1) = {}): Position, Solver, spec agents and \
-         tournaments take boards of up to 128 bits, the rest of the package (models, data, \
-         evaluate, rate, bench_agent, agents of Python code) boards of up to 64",
+        "past 64 bits (width x (height + 1) = {}): Position, Solver, spec agents, \
+         tournament, evaluate and bench_agent take boards of up to 128 bits, the rest of the \
+         package (models, data, rate, agents of Python code) boards of up to 64",
         width * (height + 1)
     )
 }

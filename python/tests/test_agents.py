@@ -67,6 +67,33 @@ def test_tournaments_on_boards_past_64_bits_are_the_same_at_any_jobs():
     assert "board 9x7" in repr(wide) and wide.total_games == 2
 
 
+def test_evaluate_and_bench_agent_past_64_bits(tmp_path):
+    e1, e8 = (c4.evaluate("hard", baseline="random", games=6, openings=2, seed=1, jobs=j,
+                          width=8, height=8) for j in (1, 8))
+    m = e1.match
+    assert m.games == 6 and m.wins >= 5
+    assert (m.wins, m.draws, m.losses) == (e8.match.wins, e8.match.draws, e8.match.losses)
+    # A labelled 8x8 file: hard's errors are the moves that lose value by the solver's reckoning.
+    solver = c4.Solver(8, 8, table_mib=16)
+    lines, positions = [], []
+    for seed in range(8):
+        p, _ = c4.Position.random(42, seed, width=8, height=8)
+        positions.append(p)
+        lines.append(f"{p.moves} {solver.solve(p)}")
+    (tmp_path / "wide.txt").write_text("\n".join(lines) + "\n")
+    graded = c4.bench_agent("hard", [str(tmp_path / "wide.txt")], width=8, height=8)[0]
+    assert graded.positions == 8
+    errors = 0
+    for i, p in enumerate(positions):
+        col = c4.Agent("hard", 8, 8, seed=i).move(p)
+        child = p.play(col)
+        value = 1 if child.is_over and child.winner is not None else -solver.solve(child, weak=True)
+        errors += value < (1 if solver.solve(p) > 0 else 0 if solver.solve(p) == 0 else -1)
+    assert graded.errors == errors
+    with pytest.raises(c4.Connect4Error, match="8x8"):
+        c4.evaluate("perfect", baseline="random", games=2, width=8, height=8)
+
+
 @pytest.mark.parametrize(
     "make, needle",
     [
