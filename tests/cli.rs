@@ -1226,6 +1226,31 @@ fn rate_holds_the_ladder_fixed_and_reproduces_at_any_thread_count() {
 }
 
 #[test]
+fn rate_plays_the_ladder_of_a_board_past_64_bits() {
+    let args = |jobs: &str| {
+        c4(
+            &[
+                "rate", "--agent", "easy", "--games", "2", "--seed", "9", "--jobs", jobs,
+                "--width", "8", "--height", "8", "--json",
+            ],
+            "",
+        )
+    };
+    let one = args("1");
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    let ratings: serde_json::Value = serde_json::from_str(&text(&one.stdout)).unwrap();
+    let r = &ratings[0];
+    assert_eq!(r["board"], "8x8");
+    let ladder = connect4_learn::arena::fixed_ladder(
+        connect4_engine::Geometry::<u128>::sized(8, 8).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(r["opponents"].as_array().unwrap().len(), ladder.len());
+    assert!(ladder.iter().any(|a| a.agent.starts_with("mcts")));
+    assert_eq!(text(&args("8").stdout), text(&one.stdout));
+}
+
+#[test]
 fn rate_refuses_a_board_without_a_ladder_and_a_bad_spec() {
     let out = c4(
         &["rate", "--agent", "easy", "--width", "8", "--height", "5"],

@@ -388,7 +388,34 @@ pub fn _rate<'py>(
     height: Nat,
     models: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let g = geometry(width.get(), height.get())?;
+    let agent = AgentArg::read(agent, "agent")?;
+    let schedule = Schedule {
+        games: games.get(),
+        openings: openings.get(),
+        seed: seed.0,
+        jobs: jobs.get(),
+    };
+    let (width, height) = (width.get(), height.get());
+    let models = models.as_deref();
+    let rating = if needs_wide(width, height)? {
+        let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+        rate_on(py, &agent, g, schedule, models)?
+    } else {
+        rate_on(py, &agent, geometry(width, height)?, schedule, models)?
+    };
+    let out = to_python(py, &rating)?;
+    out.set_item("table", rating.table())?;
+    Ok(out)
+}
+
+/// `agent` rated on the fixed ladder of boards of `g` (of either integer).
+fn rate_on<B: AgentBoard>(
+    py: Python<'_>,
+    agent: &AgentArg<'_>,
+    g: Geometry<B>,
+    s: Schedule,
+    models: Option<&std::path::Path>,
+) -> PyResult<arena::Rating> {
     let anchors = arena::fixed_ladder(g).ok_or_else(|| {
         err(format!(
             "no ladder for {g}: the package has one for {} (make a board's with `c4 calibrate \
@@ -402,23 +429,22 @@ pub fn _rate<'py>(
             g.height()
         ))
     })?;
-    let agent = AgentArg::read(agent, "agent")?;
-    let player = agent.factory(g, models.as_deref())?;
+    let player = agent.factory(g, models)?;
     // The ladder's model files are looked for as a spec's are: the shipped ones by default.
     let ladder = anchors
         .iter()
-        .map(|a| AgentArg::Spec(a.agent.clone()).factory(g, models.as_deref()))
+        .map(|a| AgentArg::Spec(a.agent.clone()).factory(g, models))
         .collect::<PyResult<Vec<_>>>()?;
     let failures: Vec<Arc<Failure>> = agent.failure().into_iter().collect();
     let cfg = arena::RateConfig {
         anchors,
-        games: games.get(),
-        openings: openings.get(),
-        seed: seed.0,
-        jobs: jobs.get(),
+        games: s.games,
+        openings: s.openings,
+        seed: s.seed,
+        jobs: s.jobs,
         geometry: g,
     };
-    let rating = run_arena(py, &failures, |stop| {
+    run_arena(py, &failures, |stop| {
         arena::rate(
             &cfg,
             &player,
@@ -426,8 +452,5 @@ pub fn _rate<'py>(
             &connect4_engine::progress::Quiet,
             stop,
         )
-    })?;
-    let out = to_python(py, &rating)?;
-    out.set_item("table", rating.table())?;
-    Ok(out)
+    })
 }

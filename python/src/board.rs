@@ -21,8 +21,8 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 fn past_64_bits(width: usize, height: usize) -> String {
     format!(
         "past 64 bits (width x (height + 1) = {}): Position, Solver, spec agents, \
-         tournament, evaluate and bench_agent take boards of up to 128 bits, the rest of the \
-         package (models, data, rate, agents of Python code) boards of up to 64",
+         tournament, evaluate, rate and bench_agent take boards of up to 128 bits, the rest of \
+         the package (models, data, agents of Python code) boards of up to 64",
         width * (height + 1)
     )
 }

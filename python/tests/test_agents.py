@@ -92,6 +92,10 @@ def test_evaluate_and_bench_agent_past_64_bits(tmp_path):
     assert graded.errors == errors
     with pytest.raises(c4.Connect4Error, match="8x8"):
         c4.evaluate("perfect", baseline="random", games=2, width=8, height=8)
+    # Rated on the 8x8 ladder (its calibration is built in), the same at any jobs.
+    r1, r8 = (c4.rate("easy", games=2, seed=1, jobs=j, width=8, height=8) for j in (1, 8))
+    assert len(r1.opponents) == 5 and r1.low <= r1.elo <= r1.high
+    assert (r1.elo, r1.low, r1.high) == (r8.elo, r8.low, r8.high)
 
 
 @pytest.mark.parametrize(
@@ -104,7 +108,7 @@ def test_evaluate_and_bench_agent_past_64_bits(tmp_path):
         (lambda: c4.Agent("easy", 8, 8).move(c4.Position(WIDE + "3", 8, 8)), "game is over"),
         (lambda: c4.Agent("easy", 8, 8, state="{}"), "only the adaptive agent keeps a state"),
         (lambda: c4.Agent("easy", 12, 10), "12x10 is too large"),
-        (lambda: c4.rate("easy", games=2, width=8, height=8), "8x8 boards are past 64 bits"),
+        (lambda: c4.rate("easy", games=2, width=10, height=7), "no ladder for 10x7"),
         (lambda: c4.tournament(["easy", "perfect"], games=2, width=8, height=8), "agent 'perfect' does not play 8x8 boards"),
         (lambda: c4.tournament(["easy", c4.Agent("hard", 8, 8)], games=2, width=9, height=7), "agent hard: plays 8x8 boards, not 9x7"),
         (lambda: c4.tournament(["easy", c4.Agent.from_policy(lambda p: 0)], games=2, width=8, height=8), "agent python: plays 7x6 boards, not 8x8"),

@@ -44,7 +44,20 @@ pub struct RateArgs {
 }
 
 pub fn run(a: RateArgs, book: super::BookChoice) -> Result<()> {
+    // Boards past 64 bits run the same code on `u128` bitboards.
+    if a.board.is_wide()? {
+        let geom = a.board.wide_geometry()?;
+        return run_on(geom, a, book);
+    }
     let geom = a.board.geometry()?;
+    run_on(geom, a, book)
+}
+
+fn run_on<B: connect4_engine::agents::AgentBoard>(
+    geom: connect4_engine::Geometry<B>,
+    a: RateArgs,
+    book: super::BookChoice,
+) -> Result<()> {
     let specs = a
         .agent
         .iter()
@@ -56,7 +69,7 @@ pub fn run(a: RateArgs, book: super::BookChoice) -> Result<()> {
                 .with_context(|| format!("cannot read the ladder {}", path.display()))?;
             let own = super::calibrate::anchors(&text)
                 .with_context(|| format!("the ladder {}", path.display()))?;
-            if geom == connect4_engine::Geometry::STANDARD {
+            if geom.narrow() == Some(connect4_engine::Geometry::STANDARD) {
                 own
             } else {
                 let standard =
@@ -81,7 +94,7 @@ pub fn run(a: RateArgs, book: super::BookChoice) -> Result<()> {
     };
     let players = specs
         .iter()
-        .map(|s| s.factory_in(geom, &resources))
+        .map(|s| s.factory_on(geom, &resources))
         .collect::<Result<Vec<_>, _>>()?;
     let ladder = ladder_factories(&anchors, geom, &resources)?;
     let cfg = RateConfig {

@@ -7,15 +7,15 @@
 use super::CalibrateError;
 use super::calibrate::{LadderGames, LadderPlay, fit_anchored, gauntlet};
 use connect4_engine::Interrupt;
-use connect4_engine::agents::AgentFactory;
 use connect4_engine::agents::level::Anchor;
-use connect4_engine::game::Geometry;
+use connect4_engine::agents::{AgentBoard, AgentFactory};
+use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::progress::Progress;
 use serde::Serialize;
 
-/// Settings of a rating run.
+/// Settings of a rating run, on a board of the integer `B` (`u128` past 64 bits).
 #[derive(Clone, Debug)]
-pub struct RateConfig {
+pub struct RateConfig<B: BitBoard = u64> {
     /// The ladder: agents and the ratings they are held at.
     pub anchors: Vec<Anchor>,
     /// Games against each ladder agent (colours alternate, pairs share an opening).
@@ -27,7 +27,7 @@ pub struct RateConfig {
     /// Games played at once.
     pub jobs: usize,
     /// The board.
-    pub geometry: Geometry,
+    pub geometry: Geometry<B>,
 }
 
 /// An agent's rating on the ladder, with what it rests on.
@@ -68,7 +68,7 @@ pub struct Rating {
 /// assert!(ladder.iter().any(|a| a.agent == "hard"));
 /// assert!(connect4_learn::arena::fixed_ladder(Geometry::new(8, 5).unwrap()).is_none());
 /// ```
-pub fn fixed_ladder(geom: Geometry) -> Option<Vec<Anchor>> {
+pub fn fixed_ladder<B: BitBoard>(geom: Geometry<B>) -> Option<Vec<Anchor>> {
     let calibrated = connect4_engine::agents::level::Calibration::calibrated_boards()
         .contains(&[geom.width(), geom.height()]);
     calibrated.then(|| {
@@ -82,10 +82,10 @@ pub fn fixed_ladder(geom: Geometry) -> Option<Vec<Anchor>> {
 /// and fits its Elo with the ladder held at its ratings. `progress` advances once per game;
 /// `stop` ends the run early ([`super::TournamentError::Interrupted`]). The same seed gives
 /// the same games and rating at any `jobs`.
-pub fn rate(
-    cfg: &RateConfig,
-    player: &AgentFactory,
-    ladder: &[AgentFactory],
+pub fn rate<B: AgentBoard>(
+    cfg: &RateConfig<B>,
+    player: &AgentFactory<B>,
+    ladder: &[AgentFactory<B>],
     progress: &dyn Progress,
     stop: &Interrupt,
 ) -> Result<Rating, CalibrateError> {
