@@ -394,6 +394,21 @@ fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
     );
     assert!(recipe.contains("width = 5\nheight = 4\n"), "{recipe}");
     assert!(recipe.contains("guided = 0.0"), "{recipe}");
+    // A recipe file that asks for guided openings keeps them off 7x6 (the 6x5 network's).
+    let six = ok(
+        &c4(&[
+            "train",
+            "ntuple",
+            "--recipe",
+            "recipes/ntuple-6x5.toml",
+            "--print-recipe",
+        ]),
+        "print the 6x5 recipe",
+    );
+    assert!(
+        six.contains("guided = 0.7\n") && !six.contains("no guided openings"),
+        "{six}"
+    );
     // The perfect player's matches ran on 5x4 (first, then second at eps 0.3).
     let perfect = std::fs::read_to_string(d.join("models/ntuple-5x4.perfect.csv")).unwrap();
     assert_eq!(perfect.lines().count(), 1 + 2 * 2, "{perfect}");

@@ -91,12 +91,16 @@ pub struct NTupleArgs {
 }
 
 impl NTupleArgs {
-    /// Whether the command line set the guided share itself (a flag or `--set`).
+    /// Whether the guided share is asked for, not the shipped recipe's default: a recipe
+    /// file (`--recipe`: it says what it wants, e.g. recipes/ntuple-6x5.toml), a flag or
+    /// `--set`.
     fn guided_given(&self) -> bool {
-        self.keys
-            .given
-            .iter()
-            .any(|(k, _, _)| k.starts_with("guided"))
+        self.recipe.is_some()
+            || self
+                .keys
+                .given
+                .iter()
+                .any(|(k, _, _)| k.starts_with("guided"))
             || self
                 .set
                 .iter()
@@ -187,7 +191,8 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
     if geom.narrow() != Some(Geometry::STANDARD) && config.guided > 0.0 {
         // Guided openings ask the solver for opening moves, which the 7x6 book answers at
         // once; on another board they cost a solve each (seconds on 7x5 and 6x6, forever
-        // past them). They are off there unless the command line asks for them by name.
+        // past them). They are off there unless the command line asks for them by name
+        // or by a recipe file.
         if !a.guided_given() {
             config.guided = 0.0;
             config.guided_final = 0.0;
@@ -196,7 +201,7 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
             );
         } else if !reaches {
             bail!(
-                "--guided on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
+                "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
                 connect4_engine::solver::REACHABLE_CELLS
             );
         }

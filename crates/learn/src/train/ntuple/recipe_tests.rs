@@ -74,6 +74,32 @@ fn the_pure_self_play_recipe_is_whole_and_guides_nothing() {
 }
 
 #[test]
+fn the_6x5_recipe_is_whole_and_guides_the_second_player() {
+    let text = include_str!("../../../../../recipes/ntuple-6x5.toml");
+    let table: toml::Table = text.parse().unwrap();
+    for key in toml::Table::try_from(NTupleConfig::default())
+        .unwrap()
+        .keys()
+    {
+        assert!(
+            table.contains_key(key),
+            "recipes/ntuple-6x5.toml lacks {key}"
+        );
+    }
+    let c = NTupleConfig::from_toml(text, "recipes/ntuple-6x5.toml").unwrap();
+    assert_eq!((c.width, c.height, c.games), (6, 5, 10_000_000));
+    assert_eq!((c.guided, c.guided_final, c.guided_plies), (0.7, 0.7, 12));
+    assert_eq!(c.guided_side, crate::train::ntuple::GuidedSide::First);
+    // Otherwise the shipped recipe.
+    let shipped = NTupleConfig::default();
+    assert_eq!(
+        (c.rate, c.epsilon, c.lambda),
+        (shipped.rate, shipped.epsilon, shipped.lambda)
+    );
+    assert_eq!(c.layout, shipped.layout);
+}
+
+#[test]
 fn a_recorded_recipe_without_a_later_key_reads_it_as_off() {
     let guided = NTupleConfig {
         guided: 0.7,
