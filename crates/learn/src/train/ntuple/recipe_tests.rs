@@ -74,29 +74,51 @@ fn the_pure_self_play_recipe_is_whole_and_guides_nothing() {
 }
 
 #[test]
-fn the_6x5_recipe_is_whole_and_guides_the_second_player() {
-    let text = include_str!("../../../../../recipes/ntuple-6x5.toml");
-    let table: toml::Table = text.parse().unwrap();
-    for key in toml::Table::try_from(NTupleConfig::default())
-        .unwrap()
-        .keys()
-    {
-        assert!(
-            table.contains_key(key),
-            "recipes/ntuple-6x5.toml lacks {key}"
+fn the_small_board_recipes_are_whole_and_guide_as_documented() {
+    use crate::train::ntuple::GuidedSide;
+    let files = [
+        (
+            "recipes/ntuple-6x5.toml",
+            include_str!("../../../../../recipes/ntuple-6x5.toml"),
+            (6, 5, 0.7, GuidedSide::First),
+        ),
+        (
+            "recipes/ntuple-7x5.toml",
+            include_str!("../../../../../recipes/ntuple-7x5.toml"),
+            (7, 5, 0.0, GuidedSide::Both),
+        ),
+    ];
+    let shipped = NTupleConfig::default();
+    for (name, text, (width, height, guided_final, side)) in files {
+        let table: toml::Table = text.parse().unwrap();
+        for key in toml::Table::try_from(NTupleConfig::default())
+            .unwrap()
+            .keys()
+        {
+            assert!(table.contains_key(key), "{name} lacks {key}");
+        }
+        let c = NTupleConfig::from_toml(text, name).unwrap();
+        assert_eq!(
+            (c.width, c.height, c.games),
+            (width, height, 10_000_000),
+            "{name}"
+        );
+        assert_eq!(
+            (c.guided, c.guided_final, c.guided_plies),
+            (0.7, guided_final, 12)
+        );
+        assert_eq!(c.guided_side, side, "{name}");
+        // Otherwise the shipped recipe.
+        assert_eq!(
+            (c.rate, c.epsilon, c.lambda),
+            (shipped.rate, shipped.epsilon, shipped.lambda)
+        );
+        assert_eq!(
+            (c.seed, &c.layout),
+            (shipped.seed, &shipped.layout),
+            "{name}"
         );
     }
-    let c = NTupleConfig::from_toml(text, "recipes/ntuple-6x5.toml").unwrap();
-    assert_eq!((c.width, c.height, c.games), (6, 5, 10_000_000));
-    assert_eq!((c.guided, c.guided_final, c.guided_plies), (0.7, 0.7, 12));
-    assert_eq!(c.guided_side, crate::train::ntuple::GuidedSide::First);
-    // Otherwise the shipped recipe.
-    let shipped = NTupleConfig::default();
-    assert_eq!(
-        (c.rate, c.epsilon, c.lambda),
-        (shipped.rate, shipped.epsilon, shipped.lambda)
-    );
-    assert_eq!(c.layout, shipped.layout);
 }
 
 #[test]
