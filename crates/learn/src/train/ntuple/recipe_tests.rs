@@ -87,6 +87,11 @@ fn the_small_board_recipes_are_whole_and_guide_as_documented() {
             include_str!("../../../../../recipes/ntuple-7x5.toml"),
             (7, 5, 0.0, GuidedSide::Both),
         ),
+        (
+            "recipes/ntuple-6x6.toml",
+            include_str!("../../../../../recipes/ntuple-6x6.toml"),
+            (6, 6, 0.0, GuidedSide::Both),
+        ),
     ];
     let shipped = NTupleConfig::default();
     for (name, text, (width, height, guided_final, side)) in files {
