@@ -19,7 +19,9 @@ pub enum ByArg {
 
 #[derive(Args, Debug)]
 pub struct PickArgs {
-    /// The candidate networks (e.g. models/ntuple.run0.bin models/ntuple.run1.bin ...).
+    /// The candidate networks (e.g. models/ntuple.run0.bin models/ntuple.run1.bin ...), all
+    /// of one board (the first one's: 7x6, 6x5, ... up to 64 bits, where the perfect player
+    /// reaches the board for the matches).
     #[arg(required = true, num_args = 1..)]
     networks: Vec<PathBuf>,
     /// How to choose.
@@ -43,11 +45,13 @@ pub(super) fn run_pick(a: PickArgs) -> Result<()> {
     if let Some(e) = a.eps.iter().find(|e| !(0.0..=1.0).contains(*e)) {
         anyhow::bail!("--eps {e}: a share of random moves from 0 to 1");
     }
-    let mut nets = Vec::new();
+    let mut nets: Vec<connect4_engine::ml::ntuple::NTupleNetwork> = Vec::new();
     let mut names = Vec::new();
     for p in &a.networks {
-        let f = load_ntuple(p, Some(connect4_engine::Geometry::STANDARD))
-            .with_context(|| format!("candidate {}", p.display()))?;
+        // The board is the first candidate's (any board of up to 64 bits); every other
+        // candidate must be a network of it, or the error names both boards.
+        let board = nets.first().map(|n| n.geometry());
+        let f = load_ntuple(p, board).with_context(|| format!("candidate {}", p.display()))?;
         nets.push(f.network);
         names.push(p.display().to_string());
     }
