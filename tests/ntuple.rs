@@ -412,6 +412,31 @@ fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
     // The perfect player's matches ran on 5x4 (first, then second at eps 0.3).
     let perfect = std::fs::read_to_string(d.join("models/ntuple-5x4.perfect.csv")).unwrap();
     assert_eq!(perfect.lines().count(), 1 + 2 * 2, "{perfect}");
+    // The pick reads the candidates' board: a 5x4 network averaged with itself is a 5x4
+    // network, and a 7x6 one beside it is refused naming both boards.
+    let avg = d.join("avg.bin");
+    let args = ["train", "ntuple-pick", s(&out), s(&out), "--by", "average"];
+    let picked = c4(&[
+        &args[..],
+        &["--games", "2", "--eps", "0.1", "--out", s(&avg)],
+    ]
+    .concat());
+    ok(&picked, "pick among 5x4 networks");
+    let five = connect4_engine::Geometry::new(5, 4).unwrap();
+    connect4_engine::ml::model_file::load_ntuple(&avg, Some(five)).unwrap();
+    let mixed = c4(&[
+        "train",
+        "ntuple-pick",
+        s(&out),
+        "models/ntuple.bin",
+        "--out",
+        s(&d.join("mixed.bin")),
+    ]);
+    let e = String::from_utf8_lossy(&mixed.stderr);
+    assert!(
+        !mixed.status.success() && e.contains("7x6") && e.contains("5x4"),
+        "{e}"
+    );
     // `ntuple` without a path plays the board's network, found beside models/ntuple.bin;
     // from a folder holding it, the 5x4 games run with it.
     let games = common::c4_in(
