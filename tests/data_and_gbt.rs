@@ -956,3 +956,112 @@ fn the_score_target_learns_five_classes_whose_expected_value_the_search_reads() 
     ]);
     assert!(o.status.success(), "{}", both(&o));
 }
+
+#[test]
+fn train_gbt_learns_another_board_from_its_own_labelled_positions() {
+    let d = temp_dir("gbt5x4");
+    let (raw, labelled, model) = (d.join("p.txt"), d.join("p.lab.txt"), d.join("gbt-5x4.bin"));
+    let board = ["--width", "5", "--height", "4"];
+    let with_board = |args: &[&str]| -> Vec<String> {
+        args.iter()
+            .chain(board.iter())
+            .map(|a| a.to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>, what: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = c4(&args);
+        assert!(o.status.success(), "{what}: {}", both(&o));
+        both(&o)
+    };
+    run(
+        with_board(&[
+            "data",
+            "positions",
+            "--plies",
+            "6..16",
+            "--count",
+            "600",
+            "--seed",
+            "1",
+            "--out",
+            s(&raw),
+        ]),
+        "data positions",
+    );
+    run(
+        with_board(&["data", "label", s(&raw), "--out", s(&labelled)]),
+        "data label",
+    );
+    let t = run(
+        with_board(&[
+            "train",
+            "gbt",
+            "--positions",
+            s(&labelled),
+            "--features",
+            "cells+oddeven",
+            "--max-iter",
+            "10",
+            "--out",
+            s(&model),
+        ]),
+        "train gbt on 5x4",
+    );
+    // 600 positions, a fifth of them held out by a stratified split.
+    assert!(
+        t.contains("train rows 481 (481 main") && t.contains("test rows 119"),
+        "{t}"
+    );
+    // The model plays on its board and is refused on 7x6, naming both.
+    let spec = format!("model:{},depth=2", model.display());
+    run(
+        with_board(&[
+            "tournament",
+            "--agents",
+            &spec,
+            "random",
+            "--games",
+            "2",
+            "--out",
+            s(&d.join("t")),
+        ]),
+        "the 5x4 model in a 5x4 tournament",
+    );
+    let o = c4(&[
+        "tournament",
+        "--agents",
+        &spec,
+        "random",
+        "--games",
+        "2",
+        "--out",
+        s(&d.join("t")),
+    ]);
+    assert!(
+        !o.status.success() && both(&o).contains("model is for a 5x4 board, this board is 7x6"),
+        "{}",
+        both(&o)
+    );
+    // No UCI file off 7x6: named, it is refused; left out, labelled files are needed.
+    let o = c4(
+        &with_board(&["train", "gbt", "--uci", s(&uci_path()), "--out", s(&model)])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        !o.status.success() && both(&o).contains("holds 7x6 positions and this board is 5x4"),
+        "{}",
+        both(&o)
+    );
+    let o = c4(&with_board(&["train", "gbt", "--out", s(&model)])
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    assert!(
+        !o.status.success() && both(&o).contains("on 5x4 there is no UCI file"),
+        "{}",
+        both(&o)
+    );
+}

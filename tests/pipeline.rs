@@ -838,3 +838,167 @@ fn ctrl_c_stops_a_long_job_and_leaves_no_half_written_file() {
     assert!(left.is_empty(), "temporary files left: {left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_quick_pipeline_learns_and_plays_on_other_boards() {
+    let dir = temp_dir("boards");
+    // 5x4: the solver reaches it, so the perfect player joins the ladder and the curve.
+    let small = dir.join("5x4");
+    let out = c4(&[
+        "pipeline",
+        "--quick",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--seed",
+        "3",
+        "--out",
+        s(&small),
+    ]);
+    ok(&out, "c4 pipeline --quick --width 5 --height 4");
+    let report = std::fs::read_to_string(small.join("report.md")).unwrap();
+    for expected in [
+        "--width 5 --height 4",
+        "Board: 5x4.",
+        "UCI: **not used** (its positions are 7x6)",
+        "positions of plies 10-19 labelled",
+        "| perfect | `perfect` |",
+        "heldout-",
+        "second eps 0.2",
+    ] {
+        assert!(report.contains(expected), "{expected:?} not in:\n{report}");
+    }
+    let lms = format!("lms:{},depth=2", small.join("models/lms.bin").display());
+    let gbt = format!("model:{},depth=2", small.join("models/gbt.bin").display());
+    let net = format!(
+        "ntuple:path={},depth=1",
+        small.join("models/ntuple.bin").display()
+    );
+    // Every model it wrote plays on its board, and is refused on another naming both.
+    let t = dir.join("t");
+    let out = c4(&[
+        "tournament",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--agents",
+        &lms,
+        &gbt,
+        &net,
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        s(&t),
+    ]);
+    ok(&out, "a tournament of the 5x4 run's models on 5x4");
+    for spec in [&lms, &gbt, &net] {
+        let out = c4(&[
+            "tournament",
+            "--agents",
+            spec,
+            "random",
+            "--games",
+            "2",
+            "--out",
+            s(&t),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains("5x4") && stderr.contains("7x6"),
+            "{spec} on 7x6: {stderr}"
+        );
+    }
+    // 8x7: the solver does not reach it from the empty board, so no perfect player, and
+    // the labelled positions have at most 24 empty cells.
+    let big = dir.join("8x7");
+    let out = c4(&[
+        "pipeline",
+        "--quick",
+        "--width",
+        "8",
+        "--height",
+        "7",
+        "--seed",
+        "3",
+        "--out",
+        s(&big),
+    ]);
+    ok(&out, "c4 pipeline --quick --width 8 --height 7");
+    let report = std::fs::read_to_string(big.join("report.md")).unwrap();
+    assert!(
+        report.contains("positions of plies 32-55 labelled"),
+        "{report}"
+    );
+    assert!(!report.contains("| perfect |"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_pipeline_refuses_7x6_files_and_boards_past_64_bits_on_other_boards() {
+    let dir = temp_dir("boardfiles");
+    let run = dir.join("run");
+    let uci = common::repo_data("uci/connect-4.data.Z");
+    let bench = common::repo_data("bench");
+    let train = common::repo_data("positions/train.txt.gz");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["--uci", s(&uci)],
+            "holds 7x6 positions and this run's board is 6x5",
+        ),
+        (
+            vec!["--bench", s(&bench)],
+            "are 7x6 positions and this run's board is 6x5",
+        ),
+        // A 7x6 file read as 6x5 positions fails on its first 7th-column move.
+        (
+            vec!["--positions", s(&train)],
+            "column 7 is out of range 1..=6",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec![
+            "pipeline",
+            "--quick",
+            "--width",
+            "6",
+            "--height",
+            "5",
+            "--out",
+            s(&run),
+        ];
+        all.extend(args.iter().copied());
+        let out = c4(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success()
+                && stderr.contains("stage 'inputs' failed")
+                && stderr.contains(expected),
+            "{all:?}: expected {expected:?} in:\n{stderr}"
+        );
+        assert!(
+            !run.join("data/selfplay.csv").exists(),
+            "{all:?}: a stage ran"
+        );
+    }
+    let out = c4(&[
+        "pipeline",
+        "--quick",
+        "--width",
+        "8",
+        "--height",
+        "8",
+        "--out",
+        s(&run),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("8x8 takes 72"),
+        "{stderr}"
+    );
+    assert!(!run.join("data").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

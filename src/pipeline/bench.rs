@@ -1,7 +1,9 @@
 //! Stage 7, bench: every agent but the oracle graded against the solver, one move per
-//! benchmark position.
+//! benchmark position: the benchmark sets' on 7x6, the data stage's held-out positions by
+//! phase on other boards.
 
-use super::inputs::Inputs;
+use super::data::DataSplit;
+use super::inputs::{GradedInput, Inputs};
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
 use connect4_engine::agents::AgentSpec;
 use connect4_engine::game::Geometry;
@@ -38,20 +40,53 @@ pub struct BenchResult {
     pub summaries: Vec<GradeSummary>,
 }
 
-/// Grades every agent but `perfect` on the checked benchmark positions.
+/// The phases of the held-out sets off 7x6, by the share of the board's cells filled.
+const PHASES: [&str; 3] = ["heldout-begin", "heldout-middle", "heldout-end"];
+
+/// Off 7x6: the data stage's held-out positions (already in a seeded order) in three sets by
+/// phase (under a third of the cells filled, under two thirds, the rest), the first
+/// `per_set` of each; a phase without positions is left out.
+pub(crate) fn heldout_sets(
+    split: &DataSplit,
+    geom: Geometry,
+    per_set: usize,
+) -> Vec<(String, Vec<GradedInput>)> {
+    let cells = geom.cells();
+    let mut sets: Vec<(String, Vec<GradedInput>)> =
+        PHASES.iter().map(|n| (n.to_string(), Vec::new())).collect();
+    for p in &split.held_out {
+        let phase = (3 * p.position.moves_played() / cells).min(2);
+        if sets[phase].1.len() < per_set {
+            // The labels are win / draw / loss only: the grader solves each position itself.
+            sets[phase].1.push((p.position, None));
+        }
+    }
+    sets.retain(|(_, positions)| !positions.is_empty());
+    sets
+}
+
+/// Grades every agent but `perfect` on the checked benchmark positions (7x6), or on the
+/// held-out positions of the data stage (other boards).
 pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
     inputs: &Inputs,
+    split: &DataSplit,
     observer: &dyn Progress,
 ) -> Result<(BenchResult, Vec<PathBuf>), PipelineError> {
-    let geom = Geometry::STANDARD;
-    let graded_agents: Vec<(String, AgentSpec)> = agents(&config.out, sizes.depth)
+    let geom = config.geometry;
+    let heldout;
+    let files = if geom == Geometry::STANDARD {
+        &inputs.bench
+    } else {
+        heldout = heldout_sets(split, geom, sizes.bench_positions);
+        &heldout
+    };
+    let graded_agents: Vec<(String, AgentSpec)> = agents(&config.out, sizes.depth, config.geometry)
         .map_err(fail("bench"))?
         .into_iter()
         .filter(|(n, _)| n != "perfect")
         .collect();
-    let files = &inputs.bench;
     let total = graded_agents.len() * files.iter().map(|f| f.1.len()).sum::<usize>();
     observer.start("bench: graded moves", total);
     let mut summaries = Vec::new();

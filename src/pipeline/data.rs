@@ -3,7 +3,6 @@
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
 use connect4_engine::agents::AgentSpec;
-use connect4_engine::game::Geometry;
 use connect4_engine::progress::Progress;
 use connect4_engine::solver::Mode;
 use connect4_learn::datasets::Example;
@@ -105,7 +104,8 @@ pub fn run(
     inputs: &Inputs,
     observer: &dyn Progress,
 ) -> Result<(DataResult, Vec<PathBuf>), PipelineError> {
-    let geom = Geometry::STANDARD;
+    let geom = config.geometry;
+    let plies = sizes.selfplay_plies_on(geom);
     let agents = [
         "hard".parse::<AgentSpec>().map_err(fail("data"))?,
         AgentSpec::builtin("handtuned", sizes.depth).map_err(fail("data"))?,
@@ -113,7 +113,7 @@ pub fn run(
     let sp = SelfplayConfig {
         agents: agents.clone(),
         games: sizes.selfplay_games,
-        plies: sizes.selfplay_plies.0..=sizes.selfplay_plies.1,
+        plies: plies.0..=plies.1,
         label: Mode::Weak,
         opening_plies: sizes.selfplay_openings,
         seed: config.seed,
@@ -143,7 +143,7 @@ pub fn run(
 /// whether the stage ran now or in an earlier, resumed run).
 pub fn split(config: &PipelineConfig, _result: &DataResult) -> Result<DataSplit, PipelineError> {
     let path = config.out.join(SELFPLAY_FILE);
-    let mut positions = read_positions(&path, Geometry::STANDARD).map_err(fail("data"))?;
+    let mut positions = read_positions(&path, config.geometry).map_err(fail("data"))?;
     positions.shuffle(&mut ChaCha8Rng::seed_from_u64(
         connect4_engine::seed::derive_seed(
             config.seed,

@@ -5,7 +5,6 @@
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
 use connect4_engine::agents::AgentSpec;
-use connect4_engine::game::Geometry;
 use connect4_engine::progress::Progress;
 use connect4_learn::arena::evaluate::{EvaluateConfig, EvaluateReport, evaluate, work_items};
 use std::path::PathBuf;
@@ -19,7 +18,7 @@ pub fn run(
     sizes: &Sizes,
     observer: &dyn Progress,
 ) -> Result<(EvaluateReport, Vec<PathBuf>), PipelineError> {
-    let roster = agents(&config.out, sizes.depth).map_err(fail("evaluate"))?;
+    let roster = agents(&config.out, sizes.depth, config.geometry).map_err(fail("evaluate"))?;
     let spec = |name: &str| -> Result<AgentSpec, PipelineError> {
         let (_, s) = roster
             .iter()
@@ -41,7 +40,7 @@ pub fn run(
         equal_time: true,
         jobs: config.jobs,
         tt_mib: 64,
-        geometry: Geometry::STANDARD,
+        geometry: config.geometry,
         side: Default::default(),
         book: config.book.clone(),
     };

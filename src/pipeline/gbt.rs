@@ -82,7 +82,7 @@ pub fn run(
     data_notes: &[String],
     observer: &dyn Progress,
 ) -> Result<(GbtResult, Vec<PathBuf>), PipelineError> {
-    let geom = Geometry::STANDARD;
+    let geom = config.geometry;
     let params = GbtParams::reference()
         .max_iter(sizes.gbt_max_iter)
         .max_leaf_nodes(LEAVES)

@@ -20,14 +20,15 @@ pub struct LabelledSet {
     pub rows: Vec<connect4_learn::datasets::Example>,
 }
 
-/// Reads the labelled positions of `path`, keeping the first `limit` rows when given.
+/// Reads the labelled positions of `path` on the run's board, keeping the first `limit` rows
+/// when given.
 fn labelled_set(
     path: &std::path::Path,
+    geom: Geometry,
     limit: Option<usize>,
 ) -> Result<LabelledSet, PipelineError> {
-    let (mut rows, sha256) =
-        connect4_learn::datasets::sources::read_labelled_examples(path, Geometry::STANDARD)
-            .map_err(fail("inputs"))?;
+    let (mut rows, sha256) = connect4_learn::datasets::sources::read_labelled_examples(path, geom)
+        .map_err(fail("inputs"))?;
     if let Some(n) = limit {
         rows.truncate(n);
     }
@@ -77,35 +78,55 @@ pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineEr
         ))
     })?;
     let _ = std::fs::remove_file(&probe);
+    let geom = config.geometry;
     let uci = match &config.uci {
+        Some(path) if geom != Geometry::STANDARD => {
+            return Err(bad(format!(
+                "the UCI file {} holds 7x6 positions and this run's board is {geom}: leave it out on that board",
+                path.display()
+            )));
+        }
         Some(path) => Some(uci::load_uci(path).map_err(fail("inputs"))?),
         None => None,
     };
     let sizes = Sizes::new(config.quick);
     let positions = match &config.positions {
-        Some(p) => Some(labelled_set(p, sizes.positions_limit)?),
+        Some(p) => Some(labelled_set(p, geom, sizes.positions_limit)?),
         None => None,
     };
     let heldout = match &config.heldout {
-        Some(p) => Some(labelled_set(p, sizes.heldout_limit)?),
+        Some(p) => Some(labelled_set(p, geom, sizes.heldout_limit)?),
         None => None,
     };
     let mut bench = Vec::new();
     let mut bench_sha256 = Vec::new();
-    for name in &sizes.bench_files {
+    let bench_dir = match &config.bench {
+        Some(dir) if geom != Geometry::STANDARD => {
+            return Err(bad(format!(
+                "the benchmark sets of {} are 7x6 positions and this run's board is {geom}: off 7x6 the bench stage grades the data stage's held-out positions",
+                dir.display()
+            )));
+        }
+        Some(dir) => vec![dir.as_path()],
+        None => Vec::new(),
+    };
+    for (name, dir) in bench_dir
+        .iter()
+        .flat_map(|d| sizes.bench_files.iter().map(move |n| (n, *d)))
+    {
         let set =
             BenchSet::named(name).ok_or_else(|| bad(format!("unknown benchmark set {name}")))?;
-        let path = set.file_in(&config.bench).ok_or_else(|| {
+        let path = set.file_in(dir).ok_or_else(|| {
             bad(format!(
                 "benchmark set {} not found in {} (looked for {} and {})",
                 set.name,
-                config.bench.display(),
+                dir.display(),
                 set.name,
                 set.pons_name
             ))
         })?;
-        let positions = read_graded_file(&path, Geometry::STANDARD, Some(sizes.bench_positions))
-            .map_err(fail("inputs"))?;
+        let positions =
+            read_graded_file(&path, geom, Some(sizes.bench_positions)).map_err(fail("inputs"))?;
         if positions.len() < sizes.bench_positions {
             return Err(bad(format!(
                 "{} has {} positions; the run grades {}",
@@ -122,7 +143,7 @@ pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineEr
         bench_sha256.push((file_name.clone(), sha));
         bench.push((file_name, positions));
     }
-    agents(out, sizes.depth).map_err(fail("inputs"))?;
+    agents(out, sizes.depth, config.geometry).map_err(fail("inputs"))?;
     Ok(Inputs {
         uci,
         positions,

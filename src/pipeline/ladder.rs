@@ -69,7 +69,7 @@ pub fn run(
     sizes: &Sizes,
     observer: &dyn Progress,
 ) -> Result<(LadderResult, Vec<PathBuf>), PipelineError> {
-    let roster = agents(&config.out, sizes.depth).map_err(fail("ladder"))?;
+    let roster = agents(&config.out, sizes.depth, config.geometry).map_err(fail("ladder"))?;
     let specs = |names: Option<&[&str]>| -> Result<Vec<AgentSpec>, PipelineError> {
         roster
             .iter()

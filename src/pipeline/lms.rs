@@ -1,7 +1,8 @@
 //! Stage 2, lms: the linear evaluator's weights: the LMS rule on the shipped labelled
-//! positions, then self-play against the hand-tuned agent from those weights, keeping the
+//! positions (off 7x6: the data stage's training half), then self-play against the hand-tuned agent from those weights, keeping the
 //! weights (the fitted ones included) that score best in the evaluation matches.
 
+use super::data::DataSplit;
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
 use connect4_engine::io::model_format::TrainingMeta;
@@ -63,11 +64,13 @@ pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
     inputs: &Inputs,
+    split: &DataSplit,
     observer: &dyn Progress,
 ) -> Result<(LmsResult, Vec<PathBuf>), PipelineError> {
     let model = config.out.join("models/lms.bin");
-    let fitted = supervised_start(config, sizes, inputs, observer)?;
+    let fitted = supervised_start(config, sizes, inputs, split, observer)?;
     let cfg = LmsConfig {
+        geometry: config.geometry,
         start: fitted.as_ref().map(|f| f.fit.weights),
         max_games: sizes.lms_games,
         eval_every: sizes.lms_eval_every,
@@ -133,40 +136,46 @@ pub fn run(
     Ok((result, written))
 }
 
-/// The supervised fit that starts self-play, on the shipped labelled positions (none
-/// without them).
+/// The supervised fit that starts self-play: on the labelled positions the run reads, else
+/// off 7x6 on the data stage's training half (there are no shipped positions of that board);
+/// none on 7x6 without positions (the run of earlier versions).
 fn supervised_start(
     config: &PipelineConfig,
     sizes: &Sizes,
     inputs: &Inputs,
+    split: &DataSplit,
     observer: &dyn Progress,
 ) -> Result<Option<SupervisedReport>, PipelineError> {
-    Ok(match &inputs.positions {
-        Some(set) => {
-            let sup = SupervisedConfig {
-                epochs: sizes.lms_epochs,
-                seed: config.seed,
-                ..SupervisedConfig::default()
-            };
-            let fit = fit_supervised(
-                &set.rows,
-                connect4_engine::game::Geometry::STANDARD,
-                &sup,
-                observer,
-            )
-            .map_err(fail("lms"))?;
-            Some(SupervisedReport {
-                config: sup,
-                fit,
-                data: vec![format!(
-                    "positions:{} rows={} sha256={}",
-                    set.source,
-                    set.rows.len(),
-                    set.sha256
-                )],
-                evaluation: None,
-            })
-        }
-        None => None,
-    })
+    let (rows, note) = match &inputs.positions {
+        Some(set) => (
+            &set.rows,
+            format!(
+                "positions:{} rows={} sha256={}",
+                set.source,
+                set.rows.len(),
+                set.sha256
+            ),
+        ),
+        None if config.geometry != connect4_engine::game::Geometry::STANDARD => (
+            &split.train,
+            format!(
+                "selfplay:{} (the training half) rows={}",
+                super::data::SELFPLAY_FILE,
+                split.train.len()
+            ),
+        ),
+        None => return Ok(None),
+    };
+    let sup = SupervisedConfig {
+        epochs: sizes.lms_epochs,
+        seed: config.seed,
+        ..SupervisedConfig::default()
+    };
+    let fit = fit_supervised(rows, config.geometry, &sup, observer).map_err(fail("lms"))?;
+    Ok(Some(SupervisedReport {
+        config: sup,
+        fit,
+        data: vec![note],
+        evaluation: None,
+    }))
 }

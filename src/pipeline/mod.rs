@@ -60,6 +60,11 @@ pub struct PipelineConfig {
     pub quick: bool,
     /// Seed of every stage.
     pub seed: u64,
+    /// The board every stage learns and plays on. Off 7x6 the run reads no shipped file (the
+    /// UCI rows, labelled positions and benchmark sets are 7x6 ones): the LMS fit reads the
+    /// data stage's positions, the bench stage grades its held-out ones, and the agents and
+    /// curves against the perfect player play only where the solver reaches the board.
+    pub geometry: Geometry,
     /// The UCI data file (`None`: the GBT learns from self-play positions only).
     pub uci: Option<PathBuf>,
     /// Solver-labelled "MOVES SCORE" training positions of every phase (the shipped
@@ -68,8 +73,9 @@ pub struct PipelineConfig {
     /// Labelled positions no model trains on (the shipped `data/positions/heldout.txt.gz`):
     /// the GBT's accuracy on them is reported by band of stones.
     pub heldout: Option<PathBuf>,
-    /// Folder of the benchmark files: the shipped sets (`data/bench`) or the Pons files.
-    pub bench: PathBuf,
+    /// Folder of the benchmark files: the shipped sets (`data/bench`) or the Pons files
+    /// (7x6 only; `None`: the bench stage grades the data stage's held-out positions).
+    pub bench: Option<PathBuf>,
     /// Worker threads for games and grading.
     pub jobs: usize,
     /// Skip the stages whose recorded outputs are complete and unchanged.
@@ -136,6 +142,10 @@ pub struct Sizes {
     pub bench_files: Vec<String>,
 }
 
+/// The most empty cells of the self-play positions labelled on a board the solver does not
+/// reach from the empty board (6x7, 8x7, 9x6, ...): as many as a 7x6 position of 18 stones.
+pub const UNREACHED_EMPTY: usize = 24;
+
 /// The default run's sizes (`recipes/pipeline.toml`).
 pub(crate) const PIPELINE_RECIPE: &str = include_str!("../../recipes/pipeline.toml");
 /// The quick run's sizes (`recipes/pipeline-quick.toml`).
@@ -151,6 +161,24 @@ impl Sizes {
             (PIPELINE_RECIPE, "recipes/pipeline.toml")
         };
         Sizes::from_toml(text).unwrap_or_else(|e| panic!("{name} is not a pipeline recipe: {e}"))
+    }
+
+    /// The fewest and most stones of the self-play positions kept on `geom`. The recipe's
+    /// range is a 7x6 one: its fewest stones as they are, its most as so many empty cells
+    /// short of the board's (41 stones on 7x6 are 55 on 8x7); where the solver does not
+    /// reach the board, only positions with at most [`UNREACHED_EMPTY`] empty cells, which
+    /// it labels in milliseconds.
+    pub fn selfplay_plies_on(&self, geom: Geometry) -> (usize, usize) {
+        let cells = geom.cells();
+        let short = Geometry::STANDARD
+            .cells()
+            .saturating_sub(self.selfplay_plies.1)
+            .max(1);
+        let (mut lo, hi) = (self.selfplay_plies.0, cells.saturating_sub(short));
+        if !connect4_engine::solver::reaches(geom) {
+            lo = lo.max(cells.saturating_sub(UNREACHED_EMPTY));
+        }
+        (lo.min(hi), hi)
     }
 
     /// Sizes from a recipe file's text.
@@ -210,6 +238,25 @@ mod sizes_tests {
         let e = bad.ntuple_recipe().unwrap_err().to_string();
         assert!(e.contains("[ntuple]") && e.contains("gamez"), "{e}");
     }
+
+    #[test]
+    fn self_play_positions_span_each_board_and_stay_within_the_solvers_reach() {
+        let full = Sizes::new(false);
+        assert_eq!(full.selfplay_plies, (10, 41));
+        let on = |w, h| full.selfplay_plies_on(Geometry::new(w, h).unwrap());
+        assert_eq!(on(7, 6), (10, 41));
+        // Boards the solver reaches from the empty board: from 10 stones to one empty cell.
+        assert_eq!(on(5, 4), (10, 19));
+        assert_eq!(on(6, 5), (10, 29));
+        assert_eq!(on(6, 6), (10, 35));
+        // The others: at most 24 empty cells.
+        assert_eq!(on(6, 7), (18, 41));
+        assert_eq!(on(8, 7), (32, 55));
+        assert_eq!(on(9, 6), (30, 53));
+        // A board smaller than the recipe's fewest stones keeps a non-empty range.
+        let (lo, hi) = on(4, 4);
+        assert!(lo <= hi && hi == 15, "{lo}-{hi}");
+    }
 }
 
 /// Why the pipeline stopped.
@@ -233,16 +280,18 @@ fn fail<E: Into<Box<dyn std::error::Error + Send + Sync>>>(
 }
 
 /// The roster: short name and typed spec of every agent; model paths point into the run
-/// (any path works, whatever characters it holds).
+/// (any path works, whatever characters it holds). The perfect player joins where the solver
+/// reaches the board.
 fn agents(
     run: &Path,
     depth: u32,
+    geom: Geometry,
 ) -> Result<Vec<(String, connect4_engine::agents::AgentSpec)>, connect4_engine::agents::AgentError>
 {
     use connect4_engine::agents::AgentSpec;
     let lms = run.join("models/lms.bin");
     let gbt = run.join("models/gbt.bin");
-    Ok(vec![
+    let mut roster = vec![
         ("random".into(), "random".parse()?),
         ("easy".into(), "easy".parse()?),
         ("hard".into(), "hard".parse()?),
@@ -254,8 +303,11 @@ fn agents(
             AgentSpec::ntuple(&run.join("models/ntuple.bin"), depth)?,
         ),
         ("hybrid".into(), AgentSpec::hybrid(&gbt, depth)?),
-        ("perfect".into(), "perfect".parse()?),
-    ])
+    ];
+    if connect4_engine::solver::reaches(geom) {
+        roster.push(("perfect".into(), "perfect".parse()?));
+    }
+    Ok(roster)
 }
 
 /// A tournament of the run's settings.
@@ -271,7 +323,7 @@ fn tournament_config(
         openings,
         seed: config.seed,
         jobs: config.jobs,
-        geometry: Geometry::STANDARD,
+        geometry: config.geometry,
         side: Default::default(),
     }
 }
@@ -360,7 +412,7 @@ fn run_stages(
     results.data = Some(d);
     let t = &mut results.timings;
     results.lms = Some(stage("lms", ledger, t, || {
-        lms::run(config, sizes, inputs, observer)
+        lms::run(config, sizes, inputs, &split, observer)
     })?);
     let t = &mut results.timings;
     results.gbt = Some(stage("gbt", ledger, t, || {
@@ -380,7 +432,7 @@ fn run_stages(
     })?);
     let t = &mut results.timings;
     results.bench = Some(stage("bench", ledger, t, || {
-        bench::run(config, sizes, inputs, observer)
+        bench::run(config, sizes, inputs, &split, observer)
     })?);
     let t = &mut results.timings;
     results.plots = Some(stage("plots", ledger, t, || plots::run(config, observer))?);

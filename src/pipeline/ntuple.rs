@@ -38,10 +38,19 @@ pub fn run(
 ) -> Result<(NTupleResult, Vec<PathBuf>), PipelineError> {
     // From scratch, as the literature's yardstick asks (the shipped positions are not read).
     let examples: &[connect4_learn::datasets::Example] = &[];
-    let cfg = NTupleConfig {
+    let geom = config.geometry;
+    let mut cfg = NTupleConfig {
         seed: config.seed,
+        width: geom.width(),
+        height: geom.height(),
         ..sizes.ntuple_recipe().map_err(fail("ntuple"))?
     };
+    if geom != connect4_engine::game::Geometry::STANDARD {
+        // As `c4 train ntuple --width W --height H` learns: the shipped recipe's guided
+        // openings are 7x6 ones, so another board learns by pure self-play.
+        cfg.guided = 0.0;
+        cfg.guided_final = 0.0;
+    }
     // The curve at the start and the end: each point's matches cost seconds.
     let machine = Machine {
         threads: rayon::current_num_threads().max(1),
@@ -51,12 +60,37 @@ pub fn run(
     };
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench
     // keeps (`curve-columns.json`); a folder without them (the Pons files) gets no curve,
-    // rather than minutes of solving the opening sets.
-    let cache = config.bench.join("curve-columns.json");
-    let probe = if sizes.ntuple_curve_positions > 0 && cache.is_file() {
+    // rather than minutes of solving the opening sets. Off 7x6 (no benchmark sets) the
+    // curve plays its matches alone, against the perfect player where the solver reaches.
+    let cache = config
+        .bench
+        .as_ref()
+        .map(|b| (b, b.join("curve-columns.json")));
+    let probe = if sizes.ntuple_curve_positions == 0 {
+        None
+    } else if geom != connect4_engine::game::Geometry::STANDARD {
+        let perfect = if connect4_engine::solver::reaches(geom) {
+            sizes.ntuple_curve_perfect
+        } else {
+            0
+        };
+        Some(
+            CurveProbe::new(
+                geom,
+                connect4_engine::agents::AgentSpec::builtin("handtuned", 5)
+                    .map_err(fail("ntuple"))?,
+                sizes.ntuple_curve_games,
+                config.seed,
+                Vec::new(),
+                observer,
+            )
+            .and_then(|p| p.with_perfect(perfect, &[0.2]))
+            .map_err(fail("ntuple"))?,
+        )
+    } else if let Some((bench, cache)) = cache.filter(|(_, c)| c.is_file()) {
         Some(
             CurveProbe::cached(
-                &config.bench,
+                bench,
                 &cache,
                 &config.out.join("models/curve-columns.json"),
                 sizes.ntuple_curve_positions,

@@ -31,6 +31,7 @@ fn fingerprint(config: &PipelineConfig, sizes: &Sizes, inputs: &Inputs) -> serde
         "version": env!("CARGO_PKG_VERSION"),
         "seed": config.seed,
         "quick": config.quick,
+        "board": config.geometry.to_string(),
         "sizes": sizes,
         "uci_sha256": inputs.uci.as_ref().map(|u| u.sha256.clone()),
         "positions_sha256": inputs.positions.as_ref().map(|p| p.sha256.clone()),

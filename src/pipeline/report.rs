@@ -3,6 +3,7 @@
 
 use super::ladder::RoundRobin;
 use super::{PipelineConfig, PipelineError, Results, Sizes};
+use connect4_engine::game::Geometry;
 use std::fmt::Write as _;
 
 /// The short name of a spec in the roster (the spec itself when it is not there).
@@ -63,10 +64,10 @@ pub fn render(
 ) -> String {
     let mut t = String::new();
     section_head(&mut t, config, sizes);
-    section_data(&mut t, sizes, results);
+    section_data(&mut t, config, sizes, results);
     section_lms(&mut t, results);
-    section_ntuple(&mut t, sizes, results);
-    section_gbt(&mut t, sizes, results);
+    section_ntuple(&mut t, config, sizes, results);
+    section_gbt(&mut t, config, sizes, results);
     section_gbt_heldout(&mut t, results);
     section_ladder(&mut t, results);
     section_evaluate(&mut t, results);
@@ -81,11 +82,21 @@ pub fn render(
 fn section_head(t: &mut String, config: &PipelineConfig, sizes: &Sizes) {
     let _ = writeln!(
         t,
-        "# connect4-ml pipeline run\n\nCommand: `c4 pipeline --out {}{} --seed {}` (connect4-ml {}).\n",
+        "# connect4-ml pipeline run\n\nCommand: `c4 pipeline --out {}{}{} --seed {}` (connect4-ml {}). Board: {}.\n",
         config.out.display(),
         if config.quick { " --quick" } else { "" },
+        if config.geometry == Geometry::STANDARD {
+            String::new()
+        } else {
+            format!(
+                " --width {} --height {}",
+                config.geometry.width(),
+                config.geometry.height()
+            )
+        },
         config.seed,
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        config.geometry
     );
     let _ = writeln!(
         t,
@@ -113,7 +124,8 @@ fn section_head(t: &mut String, config: &PipelineConfig, sizes: &Sizes) {
 }
 
 /// The data the run read.
-fn section_data(t: &mut String, sizes: &Sizes, results: &Results) {
+fn section_data(t: &mut String, config: &PipelineConfig, sizes: &Sizes, results: &Results) {
+    let plies = sizes.selfplay_plies_on(config.geometry);
     if let Some(d) = &results.data {
         t.push_str("## Data\n\n");
         match &d.uci {
@@ -131,6 +143,9 @@ fn section_data(t: &mut String, sizes: &Sizes, results: &Results) {
                     }
                 );
             }
+            None if config.geometry != Geometry::STANDARD => t.push_str(
+                "- UCI: **not used** (its positions are 7x6): the GBT learns from self-play positions only\n",
+            ),
             None => t.push_str(
                 "- UCI: **not used** (`--no-uci`): the GBT learns from self-play positions only\n",
             ),
@@ -160,8 +175,8 @@ fn section_data(t: &mut String, sizes: &Sizes, results: &Results) {
             d.agents[0],
             d.agents[1],
             sizes.selfplay_openings,
-            sizes.selfplay_plies.0,
-            sizes.selfplay_plies.1,
+            plies.0,
+            plies.1,
             d.selfplay_positions,
             super::data::SELFPLAY_FILE,
             d.selfplay_sha256,
@@ -217,12 +232,23 @@ fn section_lms(t: &mut String, results: &Results) {
 }
 
 /// The n-tuple network and its curve.
-fn section_ntuple(t: &mut String, sizes: &Sizes, results: &Results) {
+fn section_ntuple(t: &mut String, config: &PipelineConfig, sizes: &Sizes, results: &Results) {
     if let Some(n) = &results.ntuple {
         let _ = writeln!(
             t,
-            "## n-tuple network\n\n`models/ntuple.bin`: {} weights; {} labelled positions (none: from scratch), then {} TD self-play games in {:.1} s. Learning curve (the network as a depth-1 agent: score against `handtuned:depth=5`, mistakes on the first {} positions of each benchmark set; `models/ntuple.curve.csv`, charts in `plots/`):\n",
-            n.weights, n.labelled, n.games, n.seconds, sizes.ntuple_curve_positions
+            "## n-tuple network\n\n`models/ntuple.bin`: {} weights; {} labelled positions (none: from scratch), then {} TD self-play games in {:.1} s. Learning curve (the network as a depth-1 agent: score against `handtuned:depth=5`{}; `models/ntuple.curve.csv`, charts in `plots/`):\n",
+            n.weights,
+            n.labelled,
+            n.games,
+            n.seconds,
+            if config.geometry == Geometry::STANDARD {
+                format!(
+                    ", mistakes on the first {} positions of each benchmark set",
+                    sizes.ntuple_curve_positions
+                )
+            } else {
+                String::new()
+            }
         );
         if let Some(first) = n.curve.first() {
             t.push_str("| part | games | seconds | score |");
@@ -285,7 +311,8 @@ fn section_ntuple(t: &mut String, sizes: &Sizes, results: &Results) {
 }
 
 /// The GBT and its holdout.
-fn section_gbt(t: &mut String, sizes: &Sizes, results: &Results) {
+fn section_gbt(t: &mut String, config: &PipelineConfig, sizes: &Sizes, results: &Results) {
+    let plies = sizes.selfplay_plies_on(config.geometry);
     if let Some(g) = &results.gbt {
         let _ = writeln!(
             t,
@@ -306,8 +333,8 @@ fn section_gbt(t: &mut String, sizes: &Sizes, results: &Results) {
             g.recall[1],
             g.recall[2],
             g.phase_rows,
-            sizes.selfplay_plies.0,
-            sizes.selfplay_plies.1,
+            plies.0,
+            plies.1,
             g.phase_accuracy
                 .map_or_else(|| "-".to_string(), |a| format!("{a:.4}"))
         );
@@ -369,11 +396,26 @@ fn section_evaluate(t: &mut String, results: &Results) {
 /// Error rates against the solver.
 fn section_bench(t: &mut String, config: &PipelineConfig, results: &Results) {
     if let Some(b) = &results.bench {
+        let what = match &config.bench {
+            Some(dir) => format!(
+                "The first {} positions of each benchmark set in `{}`",
+                b.positions,
+                dir.display()
+            ),
+            None => format!(
+                "Up to {} of the data stage's held-out self-play positions per phase (begin: under a third of the board's {} cells filled, middle: under two thirds, end: the rest)",
+                b.positions,
+                config.geometry.cells()
+            ),
+        };
         let _ = writeln!(
             t,
-            "## Error rates against the solver\n\nThe first {} positions of each benchmark set in `{}`, one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss); 95% Wilson intervals in brackets. `perfect` is the oracle and is not graded. The begin-hard set is left out: its positions take seconds each to grade. (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
-            b.positions,
-            config.bench.display()
+            "## Error rates against the solver\n\n{what}, one move per position, graded by the solver: an error is a move that loses game-theoretic value (win to draw or loss, draw to loss); 95% Wilson intervals in brackets. `perfect` is the oracle and is not graded.{} (`bench/error_rates.json`, per move with its ply in `bench/moves.csv`.)\n",
+            if config.bench.is_some() {
+                " The begin-hard set is left out: its positions take seconds each to grade."
+            } else {
+                ""
+            }
         );
         let _ = write!(t, "| agent | {} |\n|---|", b.sets.join(" | "));
         t.push_str(&"---:|".repeat(b.sets.len()));
@@ -400,6 +442,9 @@ fn section_bench(t: &mut String, config: &PipelineConfig, results: &Results) {
             let _ = writeln!(t, "| {name} | {} |", cells.join(" | "));
         }
         t.push('\n');
+        if config.bench.is_none() {
+            return;
+        }
         t.push_str(
         "The learned agents in AlphaZero.jl's layout (its benchmark against Pons' six sets; `-` where a set was not graded):\n\n",
     );

@@ -47,9 +47,11 @@ impl GbtConfig {
 
 #[derive(Args, Debug)]
 pub struct GbtArgs {
-    /// The UCI data file (the main data set when present).
-    #[arg(long, default_value = DEFAULT_UCI_PATH)]
-    uci: PathBuf,
+    /// The UCI data file (the main data set when present; default on 7x6: the shipped
+    /// data/uci/connect-4.data.Z). Its positions are 7x6: other boards train on --positions
+    /// or --selfplay files of their own.
+    #[arg(long)]
+    uci: Option<PathBuf>,
     /// Solver-labelled position files (`c4 data selfplay`); used for training only.
     #[arg(long, num_args = 1..)]
     selfplay: Vec<PathBuf>,
@@ -113,17 +115,48 @@ pub struct GbtArgs {
     #[arg(long, default_value_t = 0.2, value_parser = crate::cli::open_unit_interval)]
     test_fraction: f64,
     /// Where the model goes; the curve (.curve.csv), report (.report.json) and importance
-    /// (.importance.csv) are written beside it.
+    /// (.importance.csv) are written beside it. The `gbt` agent on a W x H board reads
+    /// models/gbt-WxH.bin.
     #[arg(long, default_value = "models/gbt.bin")]
     out: PathBuf,
+    /// The board of the positions and of the model (boards of up to 64 bits).
+    #[command(flatten)]
+    board: crate::cli::BoardArgs,
 }
 
 pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
-    let geom = Geometry::default();
-    if a.no_uci && a.positions.is_empty() && a.selfplay.is_empty() {
-        bail!("--no-uci needs --positions or --selfplay files to train on");
+    if a.board.is_wide()? {
+        bail!(
+            "c4 train gbt learns boards of up to 64 bits; {}x{} takes {}",
+            a.board.width,
+            a.board.height,
+            a.board.width * (a.board.height + 1)
+        );
     }
-    let uci = (!a.no_uci).then_some(a.uci.as_path());
+    let geom = a.board.geometry()?;
+    let standard = geom == Geometry::STANDARD;
+    if let (Some(path), false) = (&a.uci, standard) {
+        bail!(
+            "the UCI file {} holds 7x6 positions and this board is {geom}: train on --positions or --selfplay files of the board",
+            path.display()
+        );
+    }
+    let no_uci = a.no_uci || !standard;
+    if no_uci && a.positions.is_empty() && a.selfplay.is_empty() {
+        if standard {
+            bail!("--no-uci needs --positions or --selfplay files to train on");
+        }
+        bail!(
+            "on {geom} there is no UCI file: give --positions or --selfplay files of the board (`c4 data positions --width {} --height {}` then `c4 data label`)",
+            geom.width(),
+            geom.height()
+        );
+    }
+    let uci_path = a
+        .uci
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_UCI_PATH));
+    let uci = (!no_uci).then_some(uci_path.as_path());
     let data = GbtData::from_files(uci, &a.selfplay, &a.positions, &a.test_positions, geom)?;
     if let Some(e) = &data.uci_missing {
         eprintln!("note: {e}\nnote: training and testing on the self-play positions only");

@@ -100,16 +100,13 @@ fn check_data(x: ArrayView2<f64>, y: &[usize]) -> Result<usize, GbtError> {
         }
         .into());
     }
-    let k = y.iter().copied().max().unwrap_or(0) + 1;
-    if k < 2 {
-        return Err(DataError::SingleClass.into());
-    }
-    Ok(k)
+    Ok(y.iter().copied().max().unwrap_or(0) + 1)
 }
 
-/// Fits a model on rows `x` with class labels `y` (0..k). `eval`, if given, is scored after
-/// every iteration (it never influences training); `progress` advances once per iteration,
-/// with the validation loss as its message when there is one.
+/// Fits a model on rows `x` with class labels `y` (0..k, k the largest label plus one).
+/// `eval`, if given, is scored after every iteration (it never influences training);
+/// `progress` advances once per iteration, with the validation loss as its message when
+/// there is one.
 pub fn fit_gbt(
     params: &GbtValidParams,
     x: ArrayView2<f64>,
@@ -118,6 +115,56 @@ pub fn fit_gbt(
     progress: &dyn crate::progress::Progress,
 ) -> Result<GbtModel, GbtError> {
     let k = check_data(x, y)?;
+    if k < 2 {
+        return Err(DataError::SingleClass.into());
+    }
+    fit_gbt_classes(params, x, y, k, eval, progress)
+}
+
+/// As [`fit_gbt`], with `classes` classes whatever labels the rows hold: a model of a target's
+/// classes (loss, draw, win) even when a small board's rows never show one of them, so it
+/// reads and scores as every model of that target does.
+///
+/// ```
+/// use connect4_engine::ml::gbt::{GbtParams, fit_gbt_classes};
+/// use connect4_engine::progress::Quiet;
+/// use linfa::ParamGuard;
+/// use ndarray::Array2;
+/// // Losses and draws only: still a loss / draw / win model, the win all but ruled out.
+/// let x = Array2::from_shape_fn((100, 1), |(i, _)| i as f64);
+/// let y: Vec<usize> = (0..100).map(|i| usize::from(i >= 50)).collect();
+/// let params = GbtParams::new().max_iter(10).early_stopping(false).check().unwrap();
+/// let model = fit_gbt_classes(&params, x.view(), &y, 3, None, &Quiet).unwrap();
+/// let p = model.predict_proba(x.view());
+/// assert_eq!(p.dim(), (100, 3));
+/// assert!(p[[99, 1]] > 0.9 && p[[99, 2]] < 0.05);
+/// // A label past the classes asked for is refused.
+/// let e = fit_gbt_classes(&params, x.view(), &y, 1, None, &Quiet).unwrap_err();
+/// assert!(e.to_string().ends_with("a single class: nothing to learn"), "{e}");
+/// let bad: Vec<usize> = (0..100).map(|i| i % 4).collect();
+/// let e = fit_gbt_classes(&params, x.view(), &bad, 3, None, &Quiet).unwrap_err();
+/// assert!(e.to_string().contains("label 3 is past the 3 classes"), "{e}");
+/// ```
+pub fn fit_gbt_classes(
+    params: &GbtValidParams,
+    x: ArrayView2<f64>,
+    y: &[usize],
+    classes: usize,
+    eval: Option<(ArrayView2<f64>, &[usize])>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<GbtModel, GbtError> {
+    let seen = check_data(x, y)?;
+    if classes < 2 {
+        return Err(DataError::SingleClass.into());
+    }
+    if seen > classes {
+        return Err(DataError::LabelOutOfRange {
+            label: seen - 1,
+            classes,
+        }
+        .into());
+    }
+    let k = classes;
     if let Some((ex, ey)) = eval
         && (ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= k))
     {

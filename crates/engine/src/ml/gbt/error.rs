@@ -80,6 +80,14 @@ pub enum DataError {
     /// The evaluation rows do not fit the training rows.
     #[error("evaluation set does not match the training data")]
     EvalMismatch,
+    /// A label past the classes the fit was asked for.
+    #[error("label {label} is past the {classes} classes asked for")]
+    LabelOutOfRange {
+        /// The label.
+        label: usize,
+        /// Classes asked for.
+        classes: usize,
+    },
 }
 
 /// Why stored parts do not make a usable model (a damaged or hand-made model file).

@@ -32,7 +32,7 @@ mod target;
 mod tree;
 
 pub use binning::BinMapper;
-pub use boost::fit_gbt;
+pub use boost::{fit_gbt, fit_gbt_classes};
 pub use error::{DataError, GbtError, GbtModelError};
 pub use explain::Attribution;
 pub use model::{GbtModel, GbtModelData, IterationRecord, softmax};

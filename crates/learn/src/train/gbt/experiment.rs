@@ -7,7 +7,7 @@ use connect4_engine::features::FeatureSet;
 use connect4_engine::game::Position;
 use connect4_engine::ml::dataset::feature_matrix;
 use connect4_engine::ml::gbt::{
-    GbtModel, GbtTarget, GbtValidParams, IterationRecord, fit_gbt, wdl_probabilities,
+    GbtModel, GbtTarget, GbtValidParams, IterationRecord, fit_gbt_classes, wdl_probabilities,
 };
 use connect4_engine::ml::metrics::Metrics;
 use connect4_engine::ml::split::{stratified_folds, stratified_split};
@@ -227,7 +227,14 @@ fn run_fold(
         ..
     } = split;
     let start = Instant::now();
-    let model = fit_gbt(&cfg.params, x.view(), y, Some((tx.view(), ty)), progress)?;
+    let model = fit_gbt_classes(
+        &cfg.params,
+        x.view(),
+        y,
+        cfg.target.classes(),
+        Some((tx.view(), ty)),
+        progress,
+    )?;
     let fit_seconds = start.elapsed().as_secs_f64();
     // Best of three timed batch predictions.
     let mut best = f64::INFINITY;

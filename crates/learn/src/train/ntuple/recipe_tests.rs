@@ -80,21 +80,21 @@ fn the_small_board_recipes_are_whole_and_guide_as_documented() {
         (
             "recipes/ntuple-6x5.toml",
             include_str!("../../../../../recipes/ntuple-6x5.toml"),
-            (6, 5, 0.7, GuidedSide::First),
+            (6, 5, 0.7, GuidedSide::First, 320),
         ),
         (
             "recipes/ntuple-7x5.toml",
             include_str!("../../../../../recipes/ntuple-7x5.toml"),
-            (7, 5, 0.0, GuidedSide::Both),
+            (7, 5, 0.0, GuidedSide::Both, 321),
         ),
         (
             "recipes/ntuple-6x6.toml",
             include_str!("../../../../../recipes/ntuple-6x6.toml"),
-            (6, 6, 0.0, GuidedSide::Both),
+            (6, 6, 0.0, GuidedSide::Both, 320),
         ),
     ];
     let shipped = NTupleConfig::default();
-    for (name, text, (width, height, guided_final, side)) in files {
+    for (name, text, (width, height, guided_final, side, seed)) in files {
         let table: toml::Table = text.parse().unwrap();
         for key in toml::Table::try_from(NTupleConfig::default())
             .unwrap()
@@ -113,16 +113,14 @@ fn the_small_board_recipes_are_whole_and_guide_as_documented() {
             (0.7, guided_final, 12)
         );
         assert_eq!(c.guided_side, side, "{name}");
+        // The seed of the run shipped (7x5's second of three seeds measured best).
+        assert_eq!(c.seed, seed, "{name}");
         // Otherwise the shipped recipe.
         assert_eq!(
             (c.rate, c.epsilon, c.lambda),
             (shipped.rate, shipped.epsilon, shipped.lambda)
         );
-        assert_eq!(
-            (c.seed, &c.layout),
-            (shipped.seed, &shipped.layout),
-            "{name}"
-        );
+        assert_eq!(c.layout, shipped.layout, "{name}");
     }
 }
 
