@@ -20,9 +20,10 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 /// Why a board past 64 bits is refused where it is (the tail of a message).
 fn past_64_bits(width: usize, height: usize) -> String {
     format!(
-        "past 64 bits (width x (height + 1) = {}): Position, Solver, spec agents, \
-         tournament, evaluate, rate and bench_agent take boards of up to 128 bits, the rest of \
-         the package (models, data, agents of Python code) boards of up to 64",
+        "past 64 bits (width x (height + 1) = {}): Position, Solver, Model (n-tuple \
+         networks), spec agents, tournament, evaluate, rate and bench_agent take boards of up \
+         to 128 bits, the rest of the package (data, features, agents of Python code) boards \
+         of up to 64",
         width * (height + 1)
     )
 }

@@ -1,11 +1,12 @@
 //! `Model`: any model file (GBT, linear, n-tuple) as an evaluator: values, probabilities,
 //! explanations, one position or a batch; and `features`, the feature sets as numpy matrices.
 
-use crate::board::geometry;
+use crate::board::{Board, geometry, needs_wide, on_board};
 use crate::bridge::quick;
 use crate::errors::err;
-use crate::position_args::{Pos, Positions};
-use connect4_engine::eval::{Evaluator, ModelEvaluator};
+use crate::position_args::{AnyPos, AnyPositions, Positions};
+use connect4_engine::Geometry;
+use connect4_engine::eval::{Evaluator, ModelEvaluator, NTupleEvaluator};
 use connect4_engine::features::FeatureSet;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -97,27 +98,71 @@ pub fn to_python<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bo
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// What a `Model` holds: any model of a board of up to 64 bits, or an n-tuple network of a
+/// board past them (the GBT's and the linear weights' features are 64-bit ones).
+enum Loaded {
+    /// A GBT, linear weights or an n-tuple network, boards of up to 64 bits.
+    Narrow(ModelEvaluator),
+    /// An n-tuple network of a board past 64 bits (8x8, 9x7, ...).
+    Wide(Box<NTupleEvaluator<u128>>),
+}
+
 /// A learned model loaded from its file (`c4 train gbt`, `c4 train lms`, `c4 train ntuple`):
 /// values are from the side to move, higher is better for them.
 #[pyclass(module = "connect4_ml", frozen)]
 pub struct Model {
-    inner: ModelEvaluator,
+    inner: Loaded,
     width: usize,
     height: usize,
 }
 
 impl Model {
-    fn check(&self, p: &connect4_engine::Position) -> PyResult<()> {
-        if p.width() != self.width || p.height() != self.height {
+    /// `board` if it is of the model's size, else a named error.
+    fn check<'a>(&self, board: &'a Board) -> PyResult<&'a Board> {
+        let (w, h) = on_board!(board, p => (p.width(), p.height()));
+        if w != self.width || h != self.height {
             return Err(err(format!(
-                "the position is {}x{} but the model is for {}x{} boards",
-                p.width(),
-                p.height(),
-                self.width,
-                self.height
+                "the position is {w}x{h} but the model is for {}x{} boards",
+                self.width, self.height
             )));
         }
+        Ok(board)
+    }
+
+    /// An error naming the first of `positions` not of the model's size.
+    fn all_sized(&self, positions: &[Board]) -> PyResult<()> {
+        for (i, b) in positions.iter().enumerate() {
+            let (w, h) = on_board!(b, p => (p.width(), p.height()));
+            if (w, h) != (self.width, self.height) {
+                return Err(err(format!(
+                    "positions[{i}] is {w}x{h}, not {}x{}",
+                    self.width, self.height
+                )));
+            }
+        }
         Ok(())
+    }
+
+    /// The positions of a board past 64 bits, all of the model's size (else a named error).
+    fn wide_positions(
+        &self,
+        positions: &[Board],
+    ) -> PyResult<Vec<connect4_engine::Position<u128>>> {
+        self.all_sized(positions)?;
+        Ok(positions
+            .iter()
+            .filter_map(|b| match b {
+                Board::Wide(p) => Some(*p),
+                Board::Narrow(_) => None,
+            })
+            .collect())
+    }
+
+    /// The positions of a board of up to 64 bits, all of the model's size (else a named
+    /// error).
+    fn narrow_positions(&self, positions: &[Board]) -> PyResult<Vec<connect4_engine::Position>> {
+        self.all_sized(positions)?;
+        positions.iter().map(Board::narrow).collect()
     }
 }
 
@@ -126,7 +171,7 @@ impl Model {
     /// Loads the model file at `path` for `width` x `height` boards (a path that does not exist
     /// as written is looked for by file name in `./models`, then in the models shipped with
     /// the package); refused with the library's message when missing, corrupt, of another
-    /// kind or board size.
+    /// kind or board size. Past 64 bits (8x8, 9x7) only n-tuple networks load.
     #[new]
     #[pyo3(signature = (path, width = crate::args::Nat(7), height = crate::args::Nat(6)))]
     fn new(
@@ -135,8 +180,22 @@ impl Model {
         height: crate::args::Nat,
     ) -> PyResult<Model> {
         let (width, height) = (width.get(), height.get());
-        let g = geometry(width, height)?;
-        let inner = ModelEvaluator::load(&find_model(&path.0)?, g).map_err(err)?;
+        let file = find_model(&path.0)?;
+        let inner = if needs_wide(width, height)? {
+            let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+            let net = NTupleEvaluator::load(&file, g).map_err(|e| {
+                if e.is_other_kind() {
+                    err(format!(
+                        "{e} (past 64 bits, on {width}x{height}, only n-tuple networks load: GBT and linear features are 64-bit)"
+                    ))
+                } else {
+                    err(e)
+                }
+            })?;
+            Loaded::Wide(Box::new(net))
+        } else {
+            Loaded::Narrow(ModelEvaluator::load(&file, geometry(width, height)?).map_err(err)?)
+        };
         Ok(Model {
             inner,
             width,
@@ -147,27 +206,40 @@ impl Model {
     /// "gbt", "linear" or "ntuple".
     #[getter]
     fn kind(&self) -> &'static str {
-        self.inner.kind()
+        match &self.inner {
+            Loaded::Narrow(m) => m.kind(),
+            Loaded::Wide(_) => "ntuple",
+        }
     }
 
     /// The feature set the model reads (e.g. "cells+oddeven").
     #[getter]
     fn features(&self) -> String {
-        self.inner.features()
+        match &self.inner {
+            Loaded::Narrow(m) => m.features(),
+            Loaded::Wide(n) => {
+                let l = n.network().layout();
+                format!("ntuple({}x{})", l.tuples, l.cells)
+            }
+        }
     }
 
     /// The model's value of `position` for the side to move.
-    fn value(&self, position: Pos) -> PyResult<f64> {
-        self.check(&position.0)?;
-        Ok(self.inner.evaluate(&position.0))
+    fn value(&self, position: AnyPos) -> PyResult<f64> {
+        Ok(match (&self.inner, self.check(&position.0)?) {
+            (Loaded::Narrow(m), Board::Narrow(p)) => m.evaluate(p),
+            (Loaded::Wide(n), Board::Wide(p)) => n.evaluate(p),
+            // Same size, same integer: a model and a position of one board never differ.
+            _ => return Err(err("the position's board and the model's differ")),
+        })
     }
 
     /// P(loss), P(draw), P(win) for the side to move (GBT models; None for the others).
-    fn probabilities(&self, position: Pos) -> PyResult<Option<(f64, f64, f64)>> {
+    fn probabilities(&self, position: AnyPos) -> PyResult<Option<(f64, f64, f64)>> {
         self.check(&position.0)?;
-        Ok(match &self.inner {
-            ModelEvaluator::Gbt(g) => {
-                let [l, d, w] = g.probabilities(&position.0);
+        Ok(match (&self.inner, &position.0) {
+            (Loaded::Narrow(ModelEvaluator::Gbt(g)), Board::Narrow(p)) => {
+                let [l, d, w] = g.probabilities(p);
                 Some((l, d, w))
             }
             _ => None,
@@ -178,11 +250,18 @@ impl Model {
     fn values<'py>(
         &self,
         py: Python<'py>,
-        positions: Positions,
+        positions: AnyPositions,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let ps = positions_of(&positions.0, self.width, self.height)?;
-        let e = &self.inner;
-        let v: Vec<f64> = quick(py, || e.values(&ps))?;
+        let v: Vec<f64> = match &self.inner {
+            Loaded::Narrow(e) => {
+                let ps = self.narrow_positions(&positions.0)?;
+                quick(py, || e.values(&ps))?
+            }
+            Loaded::Wide(n) => {
+                let ps = self.wide_positions(&positions.0)?;
+                quick(py, || ps.iter().map(|p| n.evaluate(p)).collect())?
+            }
+        };
         Ok(v.into_pyarray(py))
     }
 
@@ -190,11 +269,15 @@ impl Model {
     fn probabilities_batch<'py>(
         &self,
         py: Python<'py>,
-        positions: Positions,
+        positions: AnyPositions,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let ps = positions_of(&positions.0, self.width, self.height)?;
+        let Loaded::Narrow(e) = &self.inner else {
+            return Err(err(
+                "probabilities come from GBT models; this is a ntuple model",
+            ));
+        };
+        let ps = self.narrow_positions(&positions.0)?;
         let n = ps.len();
-        let e = &self.inner;
         let flat = quick(py, || e.probabilities(&ps))?.ok_or_else(|| {
             err(format!(
                 "probabilities come from GBT models; this is a {} model",
@@ -208,13 +291,20 @@ impl Model {
     /// Why the model values `position` as it does: a dict with `value`, `probabilities`
     /// (GBT), `scale`, `bias` and `contributions` (feature, value, contribution), as the web
     /// UI shows them.
-    fn explain<'py>(&self, py: Python<'py>, position: Pos) -> PyResult<Bound<'py, PyAny>> {
-        self.check(&position.0)?;
-        to_python(py, &self.inner.explain(&position.0))
+    fn explain<'py>(&self, py: Python<'py>, position: AnyPos) -> PyResult<Bound<'py, PyAny>> {
+        match (&self.inner, self.check(&position.0)?) {
+            (Loaded::Narrow(m), Board::Narrow(p)) => to_python(py, &m.explain(p)),
+            (Loaded::Wide(n), Board::Wide(p)) => to_python(py, &n.explain(p)),
+            _ => Err(err("the position's board and the model's differ")),
+        }
     }
 
     fn __repr__(&self) -> String {
-        format!("Model({}, kind={:?})", self.inner.name(), self.inner.kind())
+        let name = match &self.inner {
+            Loaded::Narrow(m) => m.name(),
+            Loaded::Wide(n) => n.name(),
+        };
+        format!("Model({name}, kind={:?})", self.kind())
     }
 }
 

@@ -1,25 +1,13 @@
-//! The arguments that carry positions: `Pos` and `Positions` for the parts of the package
-//! that take boards of up to 64 bits (they name a wider one), `AnyPos` and `AnyPositions`
-//! for those that take any board.
+//! The arguments that carry positions: `Positions` for the parts of the package that take
+//! boards of up to 64 bits (it names a wider one), `AnyPos` and `AnyPositions` for those that
+//! take any board.
 
 use crate::board::Board;
 use crate::errors::err;
 use crate::position::Position;
 use pyo3::prelude::*;
 
-/// A `Position` argument of a board of up to 64 bits; anything else is a `Connect4Error`
-/// saying what was expected (a wider board: that this call does not take it).
-pub struct Pos(pub connect4_engine::Position);
-
-impl<'py> FromPyObject<'_, 'py> for Pos {
-    type Error = PyErr;
-
-    fn extract(ob: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
-        Ok(Pos(ob.extract::<AnyPos>()?.0.narrow()?))
-    }
-}
-
-/// A `Position` argument of any board (up to 128 bits): what the solver takes.
+/// A `Position` argument of any board (up to 128 bits): what the solver and models take.
 pub struct AnyPos(pub Board);
 
 impl<'py> FromPyObject<'_, 'py> for AnyPos {

@@ -101,3 +101,33 @@ def test_bad_files_raise_clear_errors(tmp_path):
         c4.read_uci(tmp_path / "none.data")
     with pytest.raises(c4.Connect4Error, match="5x4"):
         c4.Model("models/gbt.bin").value(c4.Position("", 5, 4))
+
+
+def test_a_network_past_64_bits_values_as_the_cli_does(c4_bin, tmp_path):
+    """An 8x8 network (72 bits) through Model: the same values as `c4 predict` on 8x8
+    positions, one at a time or in a batch, and explanations that add up to them."""
+    sample = tmp_path / "p88.txt"
+    subprocess.run(
+        [str(c4_bin), "data", "positions", "--width", "8", "--height", "8", "--plies", "6..30",
+         "--count", "60", "--seed", "3", "--out", str(sample)],
+        check=True, capture_output=True,
+    )
+    out = subprocess.run(
+        [str(c4_bin), "predict", "models/ntuple-8x8.bin", str(sample), "--width", "8", "--height", "8"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 60 and all(r["p_win"] == "" for r in rows)
+    m = c4.Model("models/ntuple-8x8.bin", 8, 8)
+    assert m.kind == "ntuple" and m.features.startswith("ntuple(")
+    positions = [c4.Position(r["moves"], 8, 8) for r in rows]
+    values = m.values(positions)
+    assert np.array_equal(values, np.array([float(r["value"]) for r in rows]))
+    assert len(set(values.tolist())) > 50, "a trained network tells positions apart"
+    p = positions[11]
+    assert m.value(p) == values[11]
+    assert m.probabilities(p) is None
+    e = m.explain(p)
+    assert e["value"] == pytest.approx(values[11])
+    total = sum(c["contribution"] for c in e["contributions"]) + e["bias"]
+    assert np.arctanh(e["value"]) == pytest.approx(total, abs=1e-4)

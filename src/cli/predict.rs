@@ -22,8 +22,12 @@ pub struct PredictArgs {
 }
 
 /// Prints CSV to stdout: `moves,value,p_loss,p_draw,p_win` (value for the side to move;
-/// probabilities empty for models without them).
+/// probabilities empty for models without them). Past 64 bits (8x8, 9x7) the model is an
+/// n-tuple network of the board, the only kind whose features reach there.
 pub fn run(a: PredictArgs) -> Result<()> {
+    if a.board.is_wide()? {
+        return run_wide(&a);
+    }
     let geom = a.board.geometry()?;
     let model = ModelEvaluator::load(&a.model, geom)?;
     let lines = read_moves_head(&a.file, geom, Expect::Any, a.limit)?;
@@ -44,6 +48,29 @@ pub fn run(a: PredictArgs) -> Result<()> {
             )?,
             None => writeln!(out, "{},{v},,,", line.moves)?,
         }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `c4 predict` on a board past 64 bits: an n-tuple network's values.
+fn run_wide(a: &PredictArgs) -> Result<()> {
+    use connect4_engine::eval::{Evaluator, NTupleEvaluator};
+    let geom = a.board.wide_geometry()?;
+    let model = NTupleEvaluator::load(&a.model, geom).map_err(|e| {
+        if e.is_other_kind() {
+            anyhow::anyhow!(
+                "{e} (past 64 bits, on {geom}, only n-tuple networks load: GBT and linear features are 64-bit)"
+            )
+        } else {
+            e.into()
+        }
+    })?;
+    let lines = read_moves_head(&a.file, geom, Expect::Any, a.limit)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "moves,value,p_loss,p_draw,p_win")?;
+    for line in &lines {
+        writeln!(out, "{},{},,,", line.moves, model.evaluate(&line.position))?;
     }
     out.flush()?;
     Ok(())

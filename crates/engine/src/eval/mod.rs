@@ -143,6 +143,20 @@ pub enum EvalError {
     },
 }
 
+impl EvalError {
+    /// Whether the file holds another kind of model than the one asked for (a GBT where an
+    /// n-tuple network was needed, ...): what callers that take one kind only explain.
+    pub fn is_other_kind(&self) -> bool {
+        matches!(
+            self,
+            EvalError::Model(crate::io::model_format::ModelFileError::Mismatch {
+                what: crate::io::model_format::HeaderMismatch::Kind { .. },
+                ..
+            })
+        )
+    }
+}
+
 /// Names of the evaluators [`builtin`] can build.
 pub const BUILTIN_EVALUATORS: [&str; 4] = ["openlines", "window", "handtuned", "threat"];
 
