@@ -21,9 +21,9 @@ pub fn geometry(width: usize, height: usize) -> PyResult<Geometry> {
 fn past_64_bits(width: usize, height: usize) -> String {
     format!(
         "past 64 bits (width x (height + 1) = {}): Position, Solver, Model (n-tuple \
-         networks), spec agents, tournament, evaluate, rate and bench_agent take boards of up \
-         to 128 bits, the rest of the package (data, features, agents of Python code) boards \
-         of up to 64",
+         networks), read_labelled, spec agents, tournament, evaluate, rate and bench_agent take \
+         boards of up to 128 bits, the rest of the package (features, agents of Python code) \
+         boards of up to 64",
         width * (height + 1)
     )
 }

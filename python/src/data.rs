@@ -1,10 +1,10 @@
 //! Readers of the data files into numpy arrays: the UCI file and labelled "MOVES SCORE" files,
 //! named by path or, from any folder, by the name of a data set the package carries.
 
-use crate::board::geometry;
+use crate::board::{geometry, needs_wide};
 use crate::bridge::quick;
 use crate::errors::err;
-use connect4_engine::game::Player;
+use connect4_engine::game::{BitBoard, Geometry, Player};
 use connect4_learn::datasets::labelled::{Expect, read_moves_file};
 use connect4_learn::datasets::uci::load_uci;
 use numpy::{IntoPyArray, PyArray1};
@@ -13,7 +13,11 @@ use pyo3::types::PyDict;
 
 /// Boards of `positions` as an `n x height x width` int8 array (row 0 at the top, 1 the first
 /// player's stone, 2 the second's).
-fn boards(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarray::Array3<i8> {
+fn boards<B: BitBoard>(
+    positions: &[connect4_engine::Position<B>],
+    w: usize,
+    h: usize,
+) -> ndarray::Array3<i8> {
     ndarray::Array3::from_shape_fn((positions.len(), h, w), |(i, r, c)| {
         match positions[i].cell(c, h - 1 - r) {
             Some(Player::First) => 1,
@@ -26,7 +30,11 @@ fn boards(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarra
 /// Boards of `positions` as side-to-move planes, the observation of the package's
 /// Gymnasium and PettingZoo environments: `n x height x width x 2` int8 (row 0 at the top),
 /// plane 0 the stones of the side to move, plane 1 the opponent's.
-fn planes(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarray::Array4<i8> {
+fn planes<B: BitBoard>(
+    positions: &[connect4_engine::Position<B>],
+    w: usize,
+    h: usize,
+) -> ndarray::Array4<i8> {
     ndarray::Array4::from_shape_fn((positions.len(), h, w, 2), |(i, r, c, k)| {
         let p = &positions[i];
         let mine = p.side_to_move();
@@ -39,9 +47,9 @@ fn planes(positions: &[connect4_engine::Position], w: usize, h: usize) -> ndarra
 
 /// `positions` as the numpy array asked for: cells (`n x height x width`, 1 and 2) or, with
 /// `planes`, side-to-move planes (`n x height x width x 2`).
-fn board_array<'py>(
+fn board_array<'py, B: BitBoard>(
     py: Python<'py>,
-    positions: &[connect4_engine::Position],
+    positions: &[connect4_engine::Position<B>],
     w: usize,
     h: usize,
     with_planes: bool,
@@ -82,7 +90,8 @@ pub fn read_uci<'py>(
 /// data set's name, "heldout", found from any folder): a dict with `moves` (list of str),
 /// `boards` (`n x height x width` int8; with `planes=True`, `n x height x width x 2`
 /// side-to-move planes), `scores` (int32, the exact score from the side to move) and
-/// `stones` (int32). A bad line raises an error naming the file and line.
+/// `stones` (int32). Any board up to 128 bits (`c4 data label --width 8 --height 8` files
+/// too). A bad line raises an error naming the file and line.
 #[pyfunction]
 #[pyo3(signature = (path, width = 7, height = 6, planes = false))]
 pub fn read_labelled<'py>(
@@ -93,15 +102,32 @@ pub fn read_labelled<'py>(
     planes: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let path = crate::datasets::resolve(&path.0)?;
-    let g = geometry(width, height)?;
-    let lines = quick(py, || read_moves_file(&path, g, Expect::Labelled))?.map_err(err)?;
+    if needs_wide(width, height)? {
+        let g = Geometry::<u128>::sized(width, height).map_err(err)?;
+        labelled_dict(py, &path, g, planes)
+    } else {
+        labelled_dict(py, &path, geometry(width, height)?, planes)
+    }
+}
+
+/// [`read_labelled`] on boards of `B`'s bitboards.
+fn labelled_dict<'py, B: BitBoard>(
+    py: Python<'py>,
+    path: &std::path::Path,
+    g: Geometry<B>,
+    planes: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let lines = quick(py, || read_moves_file(path, g, Expect::Labelled))?.map_err(err)?;
     let ps: Vec<_> = lines.iter().map(|l| l.position).collect();
     let scores: Vec<i32> = lines.iter().map(|l| l.score.unwrap_or(0)).collect();
     let stones: Vec<i32> = ps.iter().map(|p| p.moves_played() as i32).collect();
     let moves: Vec<String> = lines.into_iter().map(|l| l.moves).collect();
     let d = PyDict::new(py);
     d.set_item("moves", moves)?;
-    d.set_item("boards", board_array(py, &ps, width, height, planes))?;
+    d.set_item(
+        "boards",
+        board_array(py, &ps, g.width(), g.height(), planes),
+    )?;
     d.set_item("scores", scores.into_pyarray(py))?;
     d.set_item("stones", stones.into_pyarray(py))?;
     Ok(d)

@@ -131,3 +131,30 @@ def test_a_network_past_64_bits_values_as_the_cli_does(c4_bin, tmp_path):
     assert e["value"] == pytest.approx(values[11])
     total = sum(c["contribution"] for c in e["contributions"]) + e["bias"]
     assert np.arctanh(e["value"]) == pytest.approx(total, abs=1e-4)
+
+
+def test_labelled_files_of_a_board_past_64_bits_read_as_arrays(c4_bin, tmp_path):
+    """`c4 data label` output on 8x8 (72 bits) through read_labelled: the file's moves and
+    scores, and boards equal to each position's own array."""
+    raw, labelled = tmp_path / "p.txt", tmp_path / "p.lab.txt"
+    board = ["--width", "8", "--height", "8"]
+    subprocess.run(
+        [str(c4_bin), "data", "positions", *board, "--plies", "48..56", "--count", "30",
+         "--seed", "4", "--out", str(raw)],
+        check=True, capture_output=True,
+    )
+    subprocess.run(
+        [str(c4_bin), "data", "label", *board, str(raw), "--out", str(labelled)],
+        check=True, capture_output=True,
+    )
+    lines = [line.split() for line in labelled.read_text().splitlines()]
+    data = c4.read_labelled(labelled, 8, 8)
+    assert data["moves"] == [m for m, _ in lines]
+    assert data["scores"].tolist() == [int(s) for _, s in lines]
+    assert data["boards"].shape == (30, 8, 8)
+    assert data["stones"].min() >= 48 and data["stones"].max() <= 56
+    for i in (0, 17, 29):
+        assert np.array_equal(data["boards"][i], c4.Position(data["moves"][i], 8, 8).to_array())
+    assert c4.read_labelled(labelled, 8, 8, planes=True)["boards"].shape == (30, 8, 8, 2)
+    with pytest.raises(c4.Connect4Error, match="p.lab.txt:1"):
+        c4.read_labelled(labelled, 7, 6)
