@@ -1015,20 +1015,8 @@ fn train_gbt_learns_another_board_from_its_own_labelled_positions() {
     );
     // The model plays on its board and is refused on 7x6, naming both.
     let spec = format!("model:{},depth=2", model.display());
-    run(
-        with_board(&[
-            "tournament",
-            "--agents",
-            &spec,
-            "random",
-            "--games",
-            "2",
-            "--out",
-            s(&d.join("t")),
-        ]),
-        "the 5x4 model in a 5x4 tournament",
-    );
-    let o = c4(&[
+    let t = d.join("t");
+    let tournament = [
         "tournament",
         "--agents",
         &spec,
@@ -1036,8 +1024,10 @@ fn train_gbt_learns_another_board_from_its_own_labelled_positions() {
         "--games",
         "2",
         "--out",
-        s(&d.join("t")),
-    ]);
+        s(&t),
+    ];
+    run(with_board(&tournament), "the 5x4 model in a 5x4 tournament");
+    let o = c4(&tournament);
     assert!(
         !o.status.success() && both(&o).contains("model is for a 5x4 board, this board is 7x6"),
         "{}",

@@ -839,25 +839,33 @@ fn ctrl_c_stops_a_long_job_and_leaves_no_half_written_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `c4 pipeline --quick --seed 3` on a `width` x `height` board into `out`; its report.
+fn quick_on(width: &str, height: &str, out: &Path) -> String {
+    let args = [
+        "pipeline",
+        "--quick",
+        "--width",
+        width,
+        "--height",
+        height,
+        "--seed",
+        "3",
+        "--out",
+        s(out),
+    ];
+    ok(
+        &c4(&args),
+        &format!("c4 pipeline --quick --width {width} --height {height}"),
+    );
+    std::fs::read_to_string(out.join("report.md")).unwrap()
+}
+
 #[test]
 fn the_quick_pipeline_learns_and_plays_on_other_boards() {
     let dir = temp_dir("boards");
     // 5x4: the solver reaches it, so the perfect player joins the ladder and the curve.
     let small = dir.join("5x4");
-    let out = c4(&[
-        "pipeline",
-        "--quick",
-        "--width",
-        "5",
-        "--height",
-        "4",
-        "--seed",
-        "3",
-        "--out",
-        s(&small),
-    ]);
-    ok(&out, "c4 pipeline --quick --width 5 --height 4");
-    let report = std::fs::read_to_string(small.join("report.md")).unwrap();
+    let report = quick_on("5", "4", &small);
     for expected in [
         "--width 5 --height 4",
         "Board: 5x4.",
@@ -915,20 +923,7 @@ fn the_quick_pipeline_learns_and_plays_on_other_boards() {
     // 8x7: the solver does not reach it from the empty board, so no perfect player, and
     // the labelled positions have at most 24 empty cells.
     let big = dir.join("8x7");
-    let out = c4(&[
-        "pipeline",
-        "--quick",
-        "--width",
-        "8",
-        "--height",
-        "7",
-        "--seed",
-        "3",
-        "--out",
-        s(&big),
-    ]);
-    ok(&out, "c4 pipeline --quick --width 8 --height 7");
-    let report = std::fs::read_to_string(big.join("report.md")).unwrap();
+    let report = quick_on("8", "7", &big);
     assert!(
         report.contains("positions of plies 32-55 labelled"),
         "{report}"
