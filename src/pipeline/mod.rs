@@ -84,6 +84,20 @@ pub struct PipelineConfig {
     pub book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
 }
 
+impl PipelineConfig {
+    /// The command line's board flags: none on 7x6, ` --width W --height H` elsewhere.
+    pub fn board_flags(&self) -> String {
+        if self.geometry == Geometry::STANDARD {
+            return String::new();
+        }
+        format!(
+            " --width {} --height {}",
+            self.geometry.width(),
+            self.geometry.height()
+        )
+    }
+}
+
 /// Sizes of every stage, from `--quick` or the default (`recipes/pipeline*.toml`). The
 /// report quotes these, never literals of its own.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -85,15 +85,7 @@ fn section_head(t: &mut String, config: &PipelineConfig, sizes: &Sizes) {
         "# connect4-ml pipeline run\n\nCommand: `c4 pipeline --out {}{}{} --seed {}` (connect4-ml {}). Board: {}.\n",
         config.out.display(),
         if config.quick { " --quick" } else { "" },
-        if config.geometry == Geometry::STANDARD {
-            String::new()
-        } else {
-            format!(
-                " --width {} --height {}",
-                config.geometry.width(),
-                config.geometry.height()
-            )
-        },
+        config.board_flags(),
         config.seed,
         env!("CARGO_PKG_VERSION"),
         config.geometry
