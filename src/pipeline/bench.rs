@@ -65,8 +65,8 @@ pub(crate) fn heldout_sets(
     sets
 }
 
-/// Grades every agent but `perfect` on the checked benchmark positions (7x6), or on the
-/// held-out positions of the data stage (other boards).
+/// Grades every agent but `perfect` on the checked benchmark positions (7x6), or without a
+/// benchmark folder (other boards) on the held-out positions of the data stage.
 pub fn run(
     config: &PipelineConfig,
     sizes: &Sizes,
@@ -76,7 +76,7 @@ pub fn run(
 ) -> Result<(BenchResult, Vec<PathBuf>), PipelineError> {
     let geom = config.geometry;
     let heldout;
-    let files = if geom == Geometry::STANDARD {
+    let files = if config.bench.is_some() {
         &inputs.bench
     } else {
         heldout = heldout_sets(split, geom, sizes.bench_positions);

@@ -100,19 +100,17 @@ pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineEr
     };
     let mut bench = Vec::new();
     let mut bench_sha256 = Vec::new();
-    let bench_dir = match &config.bench {
-        Some(dir) if geom != Geometry::STANDARD => {
-            return Err(bad(format!(
-                "the benchmark sets of {} are 7x6 positions and this run's board is {geom}: off 7x6 the bench stage grades the data stage's held-out positions",
-                dir.display()
-            )));
-        }
-        Some(dir) => vec![dir.as_path()],
-        None => Vec::new(),
-    };
-    for (name, dir) in bench_dir
-        .iter()
-        .flat_map(|d| sizes.bench_files.iter().map(move |n| (n, *d)))
+    // Without a benchmark folder (other boards) the bench stage grades held-out positions.
+    let dir = config.bench.as_deref();
+    if let (Some(dir), false) = (dir, geom == Geometry::STANDARD) {
+        return Err(bad(format!(
+            "the benchmark sets of {} are 7x6 positions and this run's board is {geom}: off 7x6 the bench stage grades the data stage's held-out positions",
+            dir.display()
+        )));
+    }
+    for (name, dir) in dir
+        .into_iter()
+        .flat_map(|d| sizes.bench_files.iter().map(move |n| (n, d)))
     {
         let set =
             BenchSet::named(name).ok_or_else(|| bad(format!("unknown benchmark set {name}")))?;
