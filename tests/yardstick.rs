@@ -110,3 +110,98 @@ fn agent_options_of_the_yardstick_are_checked() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("first, second or both"));
 }
+
+#[test]
+fn exploit_plays_an_erring_perfect_player_beside_the_exact_optimum() {
+    // On 5x4 the whole tree fits: `c4 evaluate` prints the best any agent can do against
+    // perfect:ties=random,eps=0.3 from the empty board, for each side (exact expectimax).
+    let j = evaluate_json(
+        &[
+            "evaluate",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--agent",
+            "exploit:eps=0.3,ms=20,seed=2",
+            "--baseline",
+            "perfect:ties=random,eps=0.3,seed=5",
+            "--side",
+            "both",
+            "--openings",
+            "0",
+            "--games",
+            "8",
+        ],
+        "yard-exploit",
+    );
+    let o = &j["optimum"];
+    let near = |key: &str, want: f64| {
+        let got = o[key].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-6, "{key}: {got} vs {want}");
+    };
+    near("first_win", 0.558_100_758);
+    near("first_draw", 0.183_946_544);
+    near("second_win", 0.743_027_533);
+    near("second_draw", 0.167_813_379);
+    let m = &j["agents"][0]["vs_baseline"];
+    assert_eq!(m["as_first"]["games"], 4);
+    assert_eq!(m["as_second"]["games"], 4);
+    // A perfect baseline that never errs, or games from random openings: no optimum.
+    for (baseline, openings) in [
+        ("perfect:ties=random", "0"),
+        ("perfect:ties=random,eps=0.3", "2"),
+    ] {
+        let j = evaluate_json(
+            &[
+                "evaluate",
+                "--width",
+                "5",
+                "--height",
+                "4",
+                "--agent",
+                "random",
+                "--baseline",
+                baseline,
+                "--openings",
+                openings,
+                "--games",
+                "2",
+            ],
+            "yard-exploit-none",
+        );
+        assert!(j["optimum"].is_null(), "{baseline} {openings}");
+    }
+}
+
+#[test]
+fn exploit_options_are_checked() {
+    for (spec, want) in [
+        (
+            "exploit:eps=2",
+            "eps=2: a share of random moves from 0 to 1",
+        ),
+        (
+            "exploit:eps=often",
+            "eps=often: a share of random moves from 0 to 1",
+        ),
+        (
+            "exploit:eps=0.1,ms=0",
+            "ms=0: milliseconds per move, 1 to 3600000",
+        ),
+        ("exploit", "needs eps"),
+    ] {
+        let o = c4(&[
+            "evaluate",
+            "--agent",
+            spec,
+            "--games",
+            "2",
+            "--out",
+            "/nonexistent-c4",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{spec}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{spec}: {err}");
+    }
+}

@@ -119,6 +119,10 @@ pub fn check(spec: &AgentSpec, move_limit: Duration) -> Result<(), ApiError> {
             }
         }
         AgentKind::Perfect(p) => cap("tt", p.tt_mib as u64, MAX_PERFECT_MIB),
+        AgentKind::Exploit(x) => {
+            cap("ms", x.ms, move_limit.as_millis() as u64)?;
+            cap("tt", x.tt_mib as u64, MAX_PERFECT_MIB)
+        }
         AgentKind::Mcts { sims, .. } => cap("sims", u64::from(*sims), MAX_SIMS),
         // Their `ms` is the time to solve one position; the move limit cuts it short anyway.
         AgentKind::Adaptive { depth, .. } | AgentKind::Level { depth, .. } => {

@@ -83,6 +83,8 @@ pub enum Stream {
     /// A searching agent's draws among root moves of equal value, when asked to vary its
     /// play (parts: ply).
     SearchTies,
+    /// The exploiting agent's draws among moves of equal chances (parts: game seed).
+    Exploit,
 }
 
 impl Stream {
@@ -119,6 +121,7 @@ impl Stream {
             Stream::AnswerTimes => 0xa45e_0001,
             Stream::LoadPlayers => 0x10ad_0001,
             Stream::SearchTies => 0x5ea7_0001,
+            Stream::Exploit => 0xe4b1_0001,
             Stream::SamplePositions | Stream::BenchSets => return None,
         })
     }

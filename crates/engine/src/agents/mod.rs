@@ -4,6 +4,7 @@
 //! Not here: games between agents and their grading (`arena`), search itself (`search`).
 
 mod adaptive;
+mod exploit;
 pub mod level;
 pub(crate) mod mcts;
 mod perfect;
@@ -15,6 +16,9 @@ mod under_limit;
 pub use adaptive::{
     Adaptive, AdaptiveState, Rates as AdaptiveRates, StateError,
     move_evidence as adaptive_move_evidence,
+};
+pub use exploit::{
+    Chances, DEFAULT_EXPLOIT_MS, Exploit, ExploitSettings, ExploitShared, exploit_optimum,
 };
 pub use level::Level;
 pub use mcts::MctsAgent;

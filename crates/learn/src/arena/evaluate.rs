@@ -13,6 +13,9 @@ use connect4_engine::progress::Progress;
 use connect4_engine::solver::SolverPool;
 use serde::{Deserialize, Serialize};
 
+mod optimum;
+pub use optimum::{OPTIMUM_MAX_CELLS, Optimum};
+
 /// A named benchmark set: positions with their exact score when the file gives it.
 pub type BenchSet<B = u64> = (String, Vec<(Position<B>, Option<i32>)>);
 
@@ -195,6 +198,10 @@ pub struct EvaluateReport {
     pub baseline_errors: Vec<SetErrors>,
     /// One entry per evaluated agent.
     pub agents: Vec<AgentReport>,
+    /// The best any agent can do against the baseline, where it is computed (an erring
+    /// perfect baseline on a small board, see [`Optimum`]).
+    #[serde(default)]
+    pub optimum: Option<Optimum>,
 }
 
 impl MatchReport {
@@ -259,6 +266,9 @@ impl EvaluateReport {
                 m.as_first.cell(),
                 m.as_second.cell()
             );
+        }
+        if let Some(o) = &self.optimum {
+            t.push_str(&o.text(&self.baseline));
         }
         if self.baseline_errors.is_empty() {
             return t;
@@ -515,6 +525,7 @@ pub fn evaluate_with<B: AgentBoard>(
         side: cfg.side,
         baseline_errors,
         agents,
+        optimum: optimum::optimum(cfg),
     })
 }
 

@@ -4,7 +4,8 @@
 use super::{AgentError, AgentKind, AgentSpec, EvalSpec, ModelKind, RolloutSpec};
 use crate::agents::level::{Calibration, Fallback, Judge, JudgeShared, Level};
 use crate::agents::{
-    Adaptive, AdaptiveState, Agent, Perfect, PerfectShared, RandomAgent, SearchAgent,
+    Adaptive, AdaptiveState, Agent, Exploit, ExploitShared, Perfect, PerfectShared, RandomAgent,
+    SearchAgent,
 };
 use crate::eval::{self, EvalError, Evaluator, ModelStore};
 use crate::game::{BitBoard, Geometry};
@@ -164,13 +165,14 @@ impl AgentSpec {
             ),
             _ => None,
         };
-        let (perfect, judge) = B::shared(self, geom, resources)?;
+        let (perfect, judge, exploit) = B::shared(self, geom, resources)?;
         Ok(AgentFactory {
             spec: self.clone(),
             geom,
             eval,
             perfect,
             judge,
+            exploit,
             external: None,
         })
     }
@@ -217,12 +219,26 @@ impl AgentSpec {
             )))),
             _ => None,
         };
-        Ok((perfect, judge))
+        let exploit = match &self.kind {
+            AgentKind::Exploit(x) => {
+                let net = board_network(geom, resources);
+                Some(Arc::new(ExploitShared::new(
+                    Arc::new(SolverPool::new(x.tt_mib).with_book(resources.book.clone())),
+                    net,
+                )))
+            }
+            _ => None,
+        };
+        Ok((perfect, judge, exploit))
     }
 }
 
 /// What perfect agents and the dial's judges of one spec share across its agents.
-type Shared<B> = (Option<Arc<PerfectShared>>, Option<Arc<JudgeShared<B>>>);
+type Shared<B> = (
+    Option<Arc<PerfectShared>>,
+    Option<Arc<JudgeShared<B>>>,
+    Option<Arc<ExploitShared>>,
+);
 
 /// The integer of a board, as agents see it: which kinds of agent play there. Every kind
 /// plays 64-bit boards (`u64`); boards past 64 bits (`u128`) have the agents that need
@@ -306,12 +322,12 @@ impl AgentBoard for u128 {
     ) -> Result<Shared<u128>, AgentError> {
         match spec.kind {
             AgentKind::Random | AgentKind::Search { .. } | AgentKind::Mcts { .. } => {
-                Ok((None, None))
+                Ok((None, None, None))
             }
             // The dial and the adaptive agent judge with a wide solver late in the game
             // and the board's network (else open lines searched) before.
             AgentKind::Level { .. } | AgentKind::Adaptive { .. } => {
-                Ok((None, spec.judge_shared(geom, resources)?))
+                Ok((None, spec.judge_shared(geom, resources)?, None))
             }
             _ => Err(AgentError::NotOnBoard {
                 spec: spec.text.clone(),
@@ -334,6 +350,17 @@ impl AgentBoard for u128 {
 /// Solver table of the dial's judges, MiB (one per agent playing at once).
 const JUDGE_TT_MIB: usize = 32;
 
+/// The shipped n-tuple network of the board (`models/ntuple.bin` on 7x6,
+/// `models/ntuple-WxH.bin` elsewhere), when its file is found.
+fn board_network<B: AgentBoard>(
+    geom: Geometry<B>,
+    resources: &Resources,
+) -> Option<Arc<dyn Evaluator<B>>> {
+    let path = super::board_model(std::path::Path::new(super::DEFAULT_NTUPLE_MODEL), geom);
+    let net = resources.models.shared_ntuple(&path, geom).ok()?;
+    Some(net)
+}
+
 /// What values moves when the solver runs out of time: the shipped n-tuple network of the
 /// board (`models/ntuple.bin` on 7x6, `models/ntuple-WxH.bin` elsewhere) when its file is
 /// found, else the open-lines evaluator searched `depth` plies.
@@ -342,8 +369,7 @@ fn fallback<B: AgentBoard>(
     depth: u32,
     resources: &Resources,
 ) -> Result<Fallback<B>, EvalError> {
-    let path = super::board_model(std::path::Path::new(super::DEFAULT_NTUPLE_MODEL), geom);
-    if let Ok(net) = resources.models.shared_ntuple(&path, geom) {
+    if let Some(net) = board_network(geom, resources) {
         return Ok(Fallback::Model(net));
     }
     Ok(Fallback::Search {
@@ -373,6 +399,8 @@ pub struct AgentFactory<B: AgentBoard = u64> {
     perfect: Option<Arc<PerfectShared>>,
     /// What the dial's judges share (exact scores found, warm solvers, the fallback).
     judge: Option<Arc<JudgeShared<B>>>,
+    /// What exploiting agents share (exact scores found, warm solvers, the network).
+    exploit: Option<Arc<ExploitShared>>,
     /// The builder of an external agent.
     external: Option<Arc<dyn BuildAgent>>,
 }
@@ -398,6 +426,7 @@ impl<B: AgentBoard> AgentFactory<B> {
             eval: Some(eval),
             perfect: None,
             judge: None,
+            exploit: None,
             external: None,
         }
     }
@@ -451,7 +480,9 @@ impl<B: AgentBoard> AgentFactory<B> {
             AgentKind::Adaptive { start, .. } => {
                 Box::new(self.build_adaptive(seed, AdaptiveState::new(*start))?)
             }
-            AgentKind::Perfect(_) | AgentKind::External => B::build_special(self, seed)?,
+            AgentKind::Perfect(_) | AgentKind::Exploit(_) | AgentKind::External => {
+                B::build_special(self, seed)?
+            }
         })
     }
 
@@ -524,6 +555,7 @@ impl AgentFactory {
             eval: None,
             perfect: None,
             judge: None,
+            exploit: None,
             external: Some(builder),
         }
     }
@@ -543,6 +575,21 @@ impl AgentFactory {
                         spec: self.spec.text.clone(),
                         source,
                     })?,
+            ),
+            AgentKind::Exploit(settings) => Box::new(
+                Exploit::new(
+                    name,
+                    self.geom,
+                    *settings,
+                    self.exploit
+                        .clone()
+                        .expect("exploit factories share their state"),
+                    seed,
+                )
+                .map_err(|source| AgentError::Solver {
+                    spec: self.spec.text.clone(),
+                    source,
+                })?,
             ),
             _ => unreachable!("built by AgentFactory::build"),
         })

@@ -174,6 +174,40 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         },
     },
     KindInfo {
+        name: "exploit",
+        usage: "exploit:eps=E[,ms=T][,seed=S][,tt=MIB]",
+        summary: "plays for the mistakes of perfect:ties=random,eps=E: the move with the best chance to win (then draw) against it, searched on exact values for T ms a move (200)",
+        keys: &["eps", "ms", "seed", "tt"],
+        parse: |a, _| {
+            let eps = match a.take("eps") {
+                None => return Err(a.missing("eps")),
+                Some(v) => match v.parse::<f64>() {
+                    Ok(e) if (0.0..=1.0).contains(&e) => e,
+                    _ => return Err(a.bad("eps", v, "a share of random moves from 0 to 1")),
+                },
+            };
+            let ms = a.number(
+                "ms",
+                crate::agents::DEFAULT_EXPLOIT_MS,
+                1..=3_600_000,
+                "milliseconds per move, 1 to 3600000",
+            )?;
+            let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
+            let tt_mib = a.number(
+                "tt",
+                crate::solver::DEFAULT_TT_MIB,
+                1..=65536,
+                "a table size in MiB, 1 to 65536",
+            )?;
+            Ok(AgentKind::Exploit(crate::agents::ExploitSettings {
+                eps,
+                ms,
+                seed,
+                tt_mib,
+            }))
+        },
+    },
+    KindInfo {
         name: "level",
         usage: "level:elo=E[,skill=S][,ms=T][,seed=S]",
         summary: "the strength dial: plays at Elo E of the ladder (models/level.json), its mistakes chosen by how much they lose; skill=S (0 random to 1 perfect) sets the dial itself",

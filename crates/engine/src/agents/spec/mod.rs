@@ -11,6 +11,7 @@
 //! | `window[:depth=N]`, `handtuned[:depth=N]`, `threat[:depth=N]` | that evaluator, depth N (5) |
 //! | `negamax:eval=NAME[,depth=N][,ms=T][,schedule=P:D/P:D][,tt=LOG2]` | any evaluator |
 //! | `perfect[:tt=MIB][,ties=centre\|random\|value][,eps=E][,seed=S]` | the solver; random tie-breaks and a share of random safe moves for the literature's yardstick |
+//! | `exploit:eps=E[,ms=T][,seed=S][,tt=MIB]` | the best chance to win against `perfect:ties=random,eps=E` |
 //! | `level:elo=E[,skill=S][,ms=T][,seed=S]` | the strength dial: plays at Elo E of the ladder |
 //! | `adaptive[:start=E][,depth=N][,ms=T][,seed=S]` | estimates the opponent's Elo and plays the dial there |
 //! | `model:PATH[,depth=N]` | a model file (`c4 train gbt` or `c4 train lms`) as the evaluator |
@@ -152,6 +153,8 @@ pub enum AgentKind {
     },
     /// The perfect solver.
     Perfect(crate::agents::PerfectSettings),
+    /// Plays for an erring perfect opponent's mistakes (expectimax over exact values).
+    Exploit(crate::agents::ExploitSettings),
     /// Monte Carlo tree search (UCT) with random rollouts.
     Mcts {
         /// Simulations per move.
@@ -413,8 +416,12 @@ impl AgentSpec {
         &self,
         geom: crate::game::Geometry<B>,
     ) -> Vec<PathBuf> {
-        let AgentKind::Search { eval, .. } = &self.kind else {
-            return Vec::new();
+        let eval = match &self.kind {
+            AgentKind::Search { eval, .. } => eval,
+            AgentKind::Exploit(_) => {
+                return vec![board_model(Path::new(DEFAULT_NTUPLE_MODEL), geom)];
+            }
+            _ => return Vec::new(),
         };
         match eval {
             EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => vec![p.clone()],
