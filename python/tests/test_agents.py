@@ -14,6 +14,8 @@ def test_agents_play_legal_moves_of_any_spec():
     # The literature's yardstick: the network with the one-move rule, a perfect player with
     # random tie-breaks and a share of random safe moves.
     specs += ["ntuple:depth=1,safe=true", "ntuple:depth=1,safe=false", "perfect:ties=random,eps=0.2,seed=5"]
+    # The agent that plays for that erring player's mistakes.
+    specs += ["exploit:eps=0.2,ms=50,seed=1"]
     for spec in specs:
         a = c4.Agent(spec)
         col = a.move(p)
@@ -22,6 +24,7 @@ def test_agents_play_legal_moves_of_any_spec():
     assert c4.Agent("perfect").move(c4.Position("152637")) == 3
     # With the one-move rule the network blocks o's open three (column 5) whatever it values.
     assert c4.Agent("ntuple:depth=1,safe=true").move(c4.Position("15263")) == 3
+    assert c4.Agent("exploit:eps=0.1,ms=50").move(c4.Position("15263")) == 3
     small = c4.Position("", 5, 4)
     assert c4.Agent("easy", 5, 4).move(small) in range(5)
 
@@ -122,7 +125,13 @@ def test_agents_past_64_bits_refuse_by_name(make, needle):
 
 @pytest.mark.parametrize(
     "spec, needle",
-    [("bogus", "unknown agent 'bogus'"), ("hard:depth=3", "'hard' takes no option 'depth'"), ("model:missing.bin", "missing.bin")],
+    [
+        ("bogus", "unknown agent 'bogus'"),
+        ("hard:depth=3", "'hard' takes no option 'depth'"),
+        ("model:missing.bin", "missing.bin"),
+        ("exploit:eps=2", "eps=2: a share of random moves from 0 to 1"),
+        ("exploit:eps=0.1,ms=0", "ms=0: milliseconds per move, 1 to 3600000"),
+    ],
 )
 def test_bad_specs_raise_clear_errors(spec, needle):
     with pytest.raises(c4.Connect4Error, match=needle):

@@ -355,13 +355,14 @@ impl Engine {
     /// [`Engine::op_needs`] on a board of the integer `B`.
     fn needs_on<B: BitBoard>(&self, spec: &AgentSpec, geom: Geometry<B>) -> Result<Value, String> {
         let mut files = spec.model_files(geom);
-        // The dial and the adaptive agent value what the solver does not reach with the
-        // board's network, where one ships beside the page.
+        // The dial, the adaptive agent and the exploiting agent value what the solver does
+        // not reach in time with the board's network, where one ships beside the page.
         let board = [geom.width(), geom.height()];
         if matches!(
             spec.kind(),
             connect4_engine::agents::AgentKind::Level { .. }
                 | connect4_engine::agents::AgentKind::Adaptive { .. }
+                | connect4_engine::agents::AgentKind::Exploit(_)
         ) && (geom.narrow() == Some(Geometry::STANDARD)
             || answers::NETWORK_BOARDS.contains(&board))
         {

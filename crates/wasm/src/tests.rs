@@ -304,6 +304,7 @@ fn agents_play_with_models_given_in_memory() {
         "adaptive",
         "mcts:sims=200",
         "perfect:ties=random,seed=3",
+        "exploit:eps=0.2,ms=100",
     ] {
         let m = call(
             &mut e,

@@ -416,12 +416,8 @@ impl AgentSpec {
         &self,
         geom: crate::game::Geometry<B>,
     ) -> Vec<PathBuf> {
-        let eval = match &self.kind {
-            AgentKind::Search { eval, .. } => eval,
-            AgentKind::Exploit(_) => {
-                return vec![board_model(Path::new(DEFAULT_NTUPLE_MODEL), geom)];
-            }
-            _ => return Vec::new(),
+        let AgentKind::Search { eval, .. } = &self.kind else {
+            return Vec::new();
         };
         match eval {
             EvalSpec::Model(p) | EvalSpec::Linear(p) | EvalSpec::NTuple(p) => vec![p.clone()],
