@@ -77,6 +77,19 @@ fn dial_keys(a: &mut Args<'_>) -> Result<(Option<u64>, u32, u64), AgentError> {
     Ok((ms, depth, seed))
 }
 
+/// What `eps` takes: the share of an erring perfect player's random moves.
+const EPS_RANGE: &str = "a share of random moves from 0 to 1";
+
+/// `tt`: the solver table of the kinds that solve, MiB.
+fn solver_table(a: &mut Args<'_>) -> Result<usize, AgentError> {
+    a.number(
+        "tt",
+        crate::solver::DEFAULT_TT_MIB,
+        1..=65536,
+        "a table size in MiB, 1 to 65536",
+    )
+}
+
 /// Every kind, in the order help texts list them.
 pub const AGENT_KINDS: &[KindInfo] = &[
     KindInfo {
@@ -151,19 +164,14 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         summary: "the solver: fastest win, slowest loss; ties centre first, random, or random among all moves of the same outcome (value); eps: share of random moves that give no immediate win",
         keys: &["tt", "ties", "eps", "seed"],
         parse: |a, _| {
-            let tt_mib = a.number(
-                "tt",
-                crate::solver::DEFAULT_TT_MIB,
-                1..=65536,
-                "a table size in MiB, 1 to 65536",
-            )?;
+            let tt_mib = solver_table(a)?;
             let ties = match a.take("ties") {
                 None | Some("centre" | "center") => crate::agents::Ties::Centre,
                 Some("random") => crate::agents::Ties::Random,
                 Some("value") => crate::agents::Ties::Value,
                 Some(v) => return Err(a.bad("ties", v, "centre, random or value")),
             };
-            let eps = a.number("eps", 0.0, 0.0..=1.0, "a share of random moves from 0 to 1")?;
+            let eps = a.number("eps", 0.0, 0.0..=1.0, EPS_RANGE)?;
             let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
             Ok(AgentKind::Perfect(crate::agents::PerfectSettings {
                 tt_mib,
@@ -179,13 +187,10 @@ pub const AGENT_KINDS: &[KindInfo] = &[
         summary: "plays for the mistakes of perfect:ties=random,eps=E: the move with the best chance to win (then draw) against it, searched on exact values for T ms a move (200)",
         keys: &["eps", "ms", "seed", "tt"],
         parse: |a, _| {
-            let eps = match a.take("eps") {
-                None => return Err(a.missing("eps")),
-                Some(v) => match v.parse::<f64>() {
-                    Ok(e) if (0.0..=1.0).contains(&e) => e,
-                    _ => return Err(a.bad("eps", v, "a share of random moves from 0 to 1")),
-                },
-            };
+            let v = a.require("eps")?;
+            let eps = (v.parse::<f64>().ok())
+                .filter(|e| (0.0..=1.0).contains(e))
+                .ok_or_else(|| a.bad("eps", v, EPS_RANGE))?;
             let ms = a.number(
                 "ms",
                 crate::agents::DEFAULT_EXPLOIT_MS,
@@ -193,12 +198,7 @@ pub const AGENT_KINDS: &[KindInfo] = &[
                 "milliseconds per move, 1 to 3600000",
             )?;
             let seed = a.number("seed", 0, 0..=u64::MAX, "a whole number")?;
-            let tt_mib = a.number(
-                "tt",
-                crate::solver::DEFAULT_TT_MIB,
-                1..=65536,
-                "a table size in MiB, 1 to 65536",
-            )?;
+            let tt_mib = solver_table(a)?;
             Ok(AgentKind::Exploit(crate::agents::ExploitSettings {
                 eps,
                 ms,

@@ -20,6 +20,7 @@ fn the_kind_table_drives_parser_errors_and_help() {
             "negamax" => "eval=window,",
             "model" => "path=models/gbt.bin,",
             "level" => "elo=1500,",
+            "exploit" => "eps=0.1,",
             _ => "",
         };
         let err = parse(&format!("{}:{needs}nokey=1", k.name))
@@ -57,6 +58,8 @@ fn every_documented_spec_parses() {
         "negamax:eval=window,depth=3,schedule=20:5/30:9,tt=18",
         "perfect",
         "perfect:tt=16",
+        "exploit:eps=0.2",
+        "exploit:eps=0.1,ms=50,seed=3,tt=16",
         "adaptive",
         "adaptive:depth=3",
     ] {
