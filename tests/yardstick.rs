@@ -124,11 +124,9 @@ fn agent_options_of_the_yardstick_are_checked() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("first, second or both"));
 }
 
-#[test]
-fn exploit_plays_an_erring_perfect_player_beside_the_exact_optimum() {
-    // On 5x4 the whole tree fits: `c4 evaluate` prints the best any agent can do against
-    // perfect:ties=random,eps=0.3 from the empty board, for each side (exact expectimax).
-    let j = evaluate_json(
+/// `c4 evaluate` of `agent` on 5x4 against `baseline` from `openings` random plies.
+fn on_5x4(agent: &str, baseline: &str, openings: &str, games: &str) -> serde_json::Value {
+    evaluate_json(
         &[
             "evaluate",
             "--width",
@@ -136,17 +134,29 @@ fn exploit_plays_an_erring_perfect_player_beside_the_exact_optimum() {
             "--height",
             "4",
             "--agent",
-            "exploit:eps=0.3,ms=20,seed=2",
+            agent,
             "--baseline",
-            "perfect:ties=random,eps=0.3,seed=5",
+            baseline,
             "--side",
             "both",
             "--openings",
-            "0",
+            openings,
             "--games",
-            "8",
+            games,
         ],
         "yard-exploit",
+    )
+}
+
+#[test]
+fn exploit_plays_an_erring_perfect_player_beside_the_exact_optimum() {
+    // On 5x4 the whole tree fits: `c4 evaluate` prints the best any agent can do against
+    // perfect:ties=random,eps=0.3 from the empty board, for each side (exact expectimax).
+    let j = on_5x4(
+        "exploit:eps=0.3,ms=20,seed=2",
+        "perfect:ties=random,eps=0.3,seed=5",
+        "0",
+        "8",
     );
     let o = &j["optimum"];
     let near = |key: &str, want: f64| {
@@ -165,24 +175,7 @@ fn exploit_plays_an_erring_perfect_player_beside_the_exact_optimum() {
         ("perfect:ties=random", "0"),
         ("perfect:ties=random,eps=0.3", "2"),
     ] {
-        let j = evaluate_json(
-            &[
-                "evaluate",
-                "--width",
-                "5",
-                "--height",
-                "4",
-                "--agent",
-                "random",
-                "--baseline",
-                baseline,
-                "--openings",
-                openings,
-                "--games",
-                "2",
-            ],
-            "yard-exploit-none",
-        );
+        let j = on_5x4("random", baseline, openings, "2");
         assert!(j["optimum"].is_null(), "{baseline} {openings}");
     }
 }
