@@ -1,6 +1,7 @@
 //! From a parsed spec to agents: evaluators and models are loaded once per spec, then a fresh
 //! agent is built per game.
 
+use super::board::{AgentBoard, Shared};
 use super::{AgentError, AgentKind, AgentSpec, EvalSpec, ModelKind, RolloutSpec};
 use crate::agents::level::{Calibration, Fallback, Judge, JudgeShared, Level};
 use crate::agents::{
@@ -10,8 +11,8 @@ use crate::agents::{
 use crate::eval::{self, EvalError, Evaluator, ModelStore};
 use crate::game::{BitBoard, Geometry};
 use crate::search::Searcher;
+use crate::solver::SolverPool;
 use crate::solver::book::Book;
-use crate::solver::{PoolBoard, SolverPool};
 use std::sync::Arc;
 
 impl RolloutSpec {
@@ -179,7 +180,7 @@ impl AgentSpec {
 
     /// What the dial's judges of this spec share on boards of `geom` (none for kinds
     /// other than the dial and the adaptive agent).
-    fn judge_shared<B: AgentBoard>(
+    pub(super) fn judge_shared<B: AgentBoard>(
         &self,
         geom: Geometry<B>,
         resources: &Resources,
@@ -207,7 +208,7 @@ impl AgentSpec {
     }
 
     /// What perfect agents and the dial's judges of this spec share, on 64-bit boards.
-    fn shared_narrow(
+    pub(super) fn shared_narrow(
         &self,
         geom: Geometry,
         resources: &Resources,
@@ -230,120 +231,6 @@ impl AgentSpec {
             _ => None,
         };
         Ok((perfect, judge, exploit))
-    }
-}
-
-/// What perfect agents and the dial's judges of one spec share across its agents.
-type Shared<B> = (
-    Option<Arc<PerfectShared>>,
-    Option<Arc<JudgeShared<B>>>,
-    Option<Arc<ExploitShared>>,
-);
-
-/// The integer of a board, as agents see it: which kinds of agent play there. Every kind
-/// plays 64-bit boards (`u64`); boards past 64 bits (`u128`) have the agents that need
-/// no 64-bit book or learned model but the board's network (see [`AgentSpec::factory_on`]).
-pub trait AgentBoard: PoolBoard {
-    /// The evaluator `spec` names, for boards of `geom`.
-    fn evaluator(
-        spec: &EvalSpec,
-        geom: Geometry<Self>,
-        models: &ModelStore,
-    ) -> Result<Arc<dyn Evaluator<Self>>, EvalError>;
-
-    /// What the perfect agents and dial judges of `spec` share (none for other kinds).
-    #[doc(hidden)]
-    fn shared(
-        spec: &AgentSpec,
-        geom: Geometry<Self>,
-        resources: &Resources,
-    ) -> Result<Shared<Self>, AgentError>;
-
-    /// An agent of a kind that only some boards have (perfect, external), from `factory`.
-    #[doc(hidden)]
-    fn build_special(
-        factory: &AgentFactory<Self>,
-        seed: u64,
-    ) -> Result<Box<dyn Agent<Self>>, AgentError>;
-}
-
-impl AgentBoard for u64 {
-    fn evaluator(
-        spec: &EvalSpec,
-        geom: Geometry,
-        models: &ModelStore,
-    ) -> Result<Arc<dyn Evaluator>, EvalError> {
-        spec.build_in(geom, models)
-    }
-
-    fn shared(
-        spec: &AgentSpec,
-        geom: Geometry,
-        resources: &Resources,
-    ) -> Result<Shared<u64>, AgentError> {
-        spec.shared_narrow(geom, resources)
-    }
-
-    fn build_special(factory: &AgentFactory, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
-        factory.build_narrow(seed)
-    }
-}
-
-impl AgentBoard for u128 {
-    fn evaluator(
-        spec: &EvalSpec,
-        geom: Geometry<u128>,
-        models: &ModelStore,
-    ) -> Result<Arc<dyn Evaluator<u128>>, EvalError> {
-        let not_here = |name: &str| EvalError::NotOnBoard {
-            name: name.to_string(),
-            board: geom.to_string(),
-        };
-        match spec {
-            EvalSpec::Builtin(name) => eval::builtin_any_board(name, geom),
-            EvalSpec::Rollouts(r) => Ok(Arc::new(r.build(geom))),
-            EvalSpec::InMemory(name) => Err(EvalError::Unknown { name: name.clone() }),
-            // The n-tuple networks read any board; the trees and linear weights 64 bits.
-            EvalSpec::NTuple(path) => Ok(models.shared_ntuple(path, geom)?),
-            EvalSpec::OfBoard(ModelKind::NTuple, path) => {
-                Ok(models.shared_ntuple(&super::board_model(path, geom), geom)?)
-            }
-            EvalSpec::Model(path) | EvalSpec::Linear(path) | EvalSpec::OfBoard(_, path) => {
-                Err(not_here(&path.display().to_string()))
-            }
-            EvalSpec::Hybrid { model, .. } => Err(not_here(&model.display().to_string())),
-        }
-    }
-
-    fn shared(
-        spec: &AgentSpec,
-        geom: Geometry<u128>,
-        resources: &Resources,
-    ) -> Result<Shared<u128>, AgentError> {
-        match spec.kind {
-            AgentKind::Random | AgentKind::Search { .. } | AgentKind::Mcts { .. } => {
-                Ok((None, None, None))
-            }
-            // The dial and the adaptive agent judge with a wide solver late in the game
-            // and the board's network (else open lines searched) before.
-            AgentKind::Level { .. } | AgentKind::Adaptive { .. } => {
-                Ok((None, spec.judge_shared(geom, resources)?, None))
-            }
-            _ => Err(AgentError::NotOnBoard {
-                spec: spec.text.clone(),
-                board: geom.to_string(),
-            }),
-        }
-    }
-
-    fn build_special(
-        factory: &AgentFactory<u128>,
-        _seed: u64,
-    ) -> Result<Box<dyn Agent<u128>>, AgentError> {
-        Err(AgentError::NotOnBoard {
-            spec: factory.spec.text.clone(),
-            board: factory.geom.to_string(),
-        })
     }
 }
 
@@ -561,7 +448,7 @@ impl AgentFactory {
     }
 
     /// An agent of the kinds only 64-bit boards have (perfect, external).
-    fn build_narrow(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
+    pub(super) fn build_narrow(&self, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
         let name = self.spec.text.clone();
         Ok(match &self.spec.kind {
             AgentKind::External => self

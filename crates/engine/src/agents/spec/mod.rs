@@ -32,12 +32,14 @@
 //! where model-backed evaluators plug in.
 
 mod args;
+mod board;
 mod error;
 mod factory;
 mod kinds;
 
+pub use board::AgentBoard;
 pub use error::AgentError;
-pub use factory::{AgentBoard, AgentFactory, BuildAgent, Resources};
+pub use factory::{AgentFactory, BuildAgent, Resources};
 pub use kinds::{AGENT_KINDS, KindInfo, kinds_help};
 
 use crate::eval;
