@@ -35,9 +35,7 @@ pub(super) async fn analyze(
             .min(state.config.analyze_max);
     let start = Instant::now();
     // Boards past 64 bits: the same analysis on wide bitboards, with a solver of its own.
-    if let Some(pos) =
-        wide_position_of(&q.moves, q.width, q.height).map_err(ApiError::BadRequest)?
-    {
+    if let Some(pos) = wide_position_of(&q.moves, q.width, q.height).map_err(ApiError::bad)? {
         let analysis = if pos.outcome() != Outcome::Ongoing {
             game_over_analysis(&pos)
         } else {

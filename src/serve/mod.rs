@@ -234,7 +234,7 @@ fn position_of(
     width: Option<usize>,
     height: Option<usize>,
 ) -> Result<connect4_engine::Position, ApiError> {
-    connect4_engine::answers::position_of(moves, width, height).map_err(ApiError::BadRequest)
+    connect4_engine::answers::position_of(moves, width, height).map_err(ApiError::bad)
 }
 
 /// The app: page, API and run files over `config`. Model files are loaded here, once.

@@ -102,8 +102,7 @@ pub(super) fn parse_spec(
     models: &Path,
     move_limit: std::time::Duration,
 ) -> Result<AgentSpec, ApiError> {
-    let spec =
-        connect4_engine::answers::spec_in_folder(text, models).map_err(ApiError::BadRequest)?;
+    let spec = connect4_engine::answers::spec_in_folder(text, models).map_err(ApiError::bad)?;
     super::limits::check(&spec, move_limit)?;
     Ok(spec)
 }
@@ -113,9 +112,7 @@ pub(super) async fn play_move(
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> ApiResult<Json<MoveWithEstimate>> {
     let Json(req) = body?;
-    if let Some(pos) =
-        wide_position_of(&req.moves, req.width, req.height).map_err(ApiError::BadRequest)?
-    {
+    if let Some(pos) = wide_position_of(&req.moves, req.width, req.height).map_err(ApiError::bad)? {
         return move_on(state, req, pos).await;
     }
     let pos = super::position_of(&req.moves, req.width, req.height)?;
@@ -148,7 +145,7 @@ async fn move_on<B: AgentBoard>(
         })
         .await?;
     let (mut answer, adaptive) = played.map_err(|e| match e {
-        PlayError::Request(why) => ApiError::BadRequest(why),
+        PlayError::Request(e) => ApiError::bad(e),
         PlayError::Agent(e) => ApiError::Internal(e.to_string()),
     })?;
     answer.stopped = stopped;
@@ -162,9 +159,7 @@ pub(super) async fn adaptive(
     body: Result<Json<AdaptiveRequest>, JsonRejection>,
 ) -> ApiResult<Json<connect4_engine::answers::AdaptiveAnswer>> {
     let Json(req) = body?;
-    if let Some(pos) =
-        wide_position_of(&req.moves, req.width, req.height).map_err(ApiError::BadRequest)?
-    {
+    if let Some(pos) = wide_position_of(&req.moves, req.width, req.height).map_err(ApiError::bad)? {
         return adaptive_on(state, req, pos).await;
     }
     let pos = super::position_of(&req.moves, req.width, req.height)?;
@@ -204,7 +199,7 @@ async fn adaptive_on<B: AgentBoard>(
                 req.state.as_deref(),
                 stop,
             )
-            .map_err(ApiError::BadRequest)
+            .map_err(ApiError::bad)
         })
         .await?;
     Ok(Json(answer?))

@@ -29,9 +29,7 @@ pub(super) async fn review_game(
     query: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let Query(q) = query?;
-    if let Some(end) =
-        wide_position_of(&q.moves, q.width, q.height).map_err(ApiError::BadRequest)?
-    {
+    if let Some(end) = wide_position_of(&q.moves, q.width, q.height).map_err(ApiError::bad)? {
         return review_on(state, q, end).await;
     }
     let end = position_of(&q.moves, q.width, q.height)?;

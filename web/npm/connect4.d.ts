@@ -124,7 +124,10 @@ export interface PositionAnswer {
   result: string | null;
 }
 
-export class EngineError extends Error {}
+export class EngineError extends Error {
+  /** Always "EngineError". */
+  name: "EngineError";
+}
 
 export class Engine {
   /** Loads the module (by default connect4.wasm beside connect4.mjs) and makes an engine. */

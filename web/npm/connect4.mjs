@@ -24,7 +24,13 @@ async function bytesOf(source) {
 /** The compiled module, shared by engines made from the same source. */
 const compiled = new Map();
 
-export class EngineError extends Error {}
+/** What the engine refused, with its reason: a bad request, a bad file, a freed engine. */
+export class EngineError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "EngineError";
+  }
+}
 
 /**
  * One engine: a WebAssembly instance with its own solver tables. Calls run synchronously

@@ -100,7 +100,7 @@ pub unsafe extern "C" fn c4_set_book(engine: *mut Engine, ptr: *mut u8, len: usi
     let engine = unsafe { &mut *engine };
     let answer = match engine.set_book(bytes.into_vec()) {
         Ok(summary) => serde_json::json!(summary),
-        Err(e) => serde_json::json!({ "error": e }),
+        Err(e) => serde_json::json!({ "error": e.to_string() }),
     };
     answer_buffer(&answer.to_string())
 }

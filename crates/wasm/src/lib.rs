@@ -23,7 +23,10 @@
 //! A bad request answers `{"error":"..."}` naming what is wrong. The WebAssembly module
 //! exports the C functions of [`ffi`]; the JavaScript glue is `npm/connect4.mjs`.
 
+mod error;
 pub mod ffi;
+
+pub use error::{EngineError, UnknownOp};
 
 use connect4_engine::Interrupt;
 use connect4_engine::agents::{AgentBoard, AgentSpec, Resources};
@@ -64,11 +67,13 @@ impl Default for Engine {
     }
 }
 
-/// A request (every field optional but `op`; which ones matter depends on it).
+/// A request (every field optional but `op`; which ones matter depends on it). One struct
+/// for every op, not a struct per op, so that a misspelt field is refused by name: serde
+/// denies no unknown field through the flattened common part an enum of ops would need.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Request {
-    op: String,
+    op: Op,
     #[serde(default)]
     moves: String,
     width: Option<usize>,
@@ -89,7 +94,8 @@ struct Request {
 }
 
 /// What a request asks (its `op`, read once at the JSON edge).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
 enum Op {
     Analyze,
     Review,
@@ -115,20 +121,16 @@ impl Op {
     ];
 }
 
-impl std::str::FromStr for Op {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Op, String> {
+impl TryFrom<String> for Op {
+    type Error = UnknownOp;
+    fn try_from(s: String) -> Result<Op, UnknownOp> {
         Op::ALL
             .iter()
             .find(|(name, _)| *name == s)
             .map(|&(_, op)| op)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Op::ALL.iter().map(|(n, _)| *n).collect();
-                format!(
-                    "unknown op \"{}\" ({})",
-                    answers::short(s),
-                    names.join(", ")
-                )
+            .ok_or_else(|| UnknownOp {
+                op: answers::short(&s),
+                names: Op::ALL.map(|(n, _)| n).join(", "),
             })
     }
 }
@@ -161,18 +163,17 @@ impl Engine {
     /// the game. Refused, keeping the book held, when the file is not a sound 7x6 book (its
     /// header, length and every block's checksum) or is shallower than the book held.
     /// Answers the book now held.
-    pub fn set_book(&mut self, bytes: Vec<u8>) -> Result<BookSummary, String> {
-        let book = Book::from_bytes(bytes, Some(Geometry::STANDARD))
-            .map_err(|e| format!("the book: {e}"))?;
+    pub fn set_book(&mut self, bytes: Vec<u8>) -> Result<BookSummary, EngineError> {
+        let book = Book::from_bytes(bytes, Some(Geometry::STANDARD)).map_err(EngineError::Book)?;
         // The bytes are all here already: every block is checked once now (22.5 MB in about
         // a tenth of a second) rather than found damaged by a later answer.
-        book.check().map_err(|e| format!("the book: {e}"))?;
+        book.check().map_err(EngineError::Book)?;
         let held = BookSummary::of(self.solvers.book().map(|b| &**b)).plies;
         if book.plies() < held {
-            return Err(format!(
-                "the book: {} plies, shallower than the {held}-ply book held",
-                book.plies()
-            ));
+            return Err(EngineError::Shallower {
+                plies: book.plies(),
+                held,
+            });
         }
         let book = Arc::new(book);
         self.resources.book = Some(Arc::clone(&book));
@@ -201,17 +202,17 @@ impl Engine {
     /// Answers one JSON request with JSON (`{"error": ...}` when it cannot be answered).
     pub fn call(&mut self, request: &str) -> String {
         let answer = serde_json::from_str::<Request>(request)
-            .map_err(|e| format!("bad request: {e}"))
+            .map_err(EngineError::Json)
             .and_then(|r| self.answer(&r));
         match answer {
             Ok(v) => v.to_string(),
-            Err(e) => json!({ "error": e }).to_string(),
+            Err(e) => json!({ "error": e.to_string() }).to_string(),
         }
     }
 
-    fn answer(&mut self, r: &Request) -> Result<Value, String> {
+    fn answer(&mut self, r: &Request) -> Result<Value, EngineError> {
         let limit = Duration::from_millis(r.ms.unwrap_or(DEFAULT_MS).min(MAX_MS));
-        match r.op.parse::<Op>()? {
+        match r.op {
             Op::Analyze => self.op_analyze(r, limit),
             Op::Review => self.op_review(r, limit),
             Op::Move => self.op_move(r, limit),
@@ -224,7 +225,7 @@ impl Engine {
     }
 
     /// Every column's exact score (within the time limit: bounds where it ran out).
-    fn op_analyze(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+    fn op_analyze(&mut self, r: &Request, limit: Duration) -> Result<Value, EngineError> {
         let mode = if r.weak { Mode::Weak } else { Mode::Strong };
         if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
             let mut solver = Self::wide_solver(pos.geometry(), limit)?;
@@ -246,7 +247,7 @@ impl Engine {
     }
 
     /// Every move of a game graded against the solver's.
-    fn op_review(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+    fn op_review(&mut self, r: &Request, limit: Duration) -> Result<Value, EngineError> {
         if let Some(end) = answers::wide_position_of(&r.moves, r.width, r.height)? {
             let mut solver = Self::wide_solver(end.geometry(), limit)?;
             return to_json(serde_json::to_value(ReviewAnswer::solve(
@@ -265,7 +266,7 @@ impl Engine {
     }
 
     /// An agent's move (the adaptive agent's with its estimate).
-    fn op_move(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+    fn op_move(&mut self, r: &Request, limit: Duration) -> Result<Value, EngineError> {
         if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
             return self.move_on(r, pos, limit);
         }
@@ -279,12 +280,11 @@ impl Engine {
         r: &Request,
         pos: Position<B>,
         limit: Duration,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, EngineError> {
         let spec = self.spec(r.agent.as_deref())?;
         let factory = self
             .factories
-            .get(&spec, pos.geometry(), &self.resources, &self.solvers)
-            .map_err(|e| e.to_string())?;
+            .get(&spec, pos.geometry(), &self.resources, &self.solvers)?;
         let stop = Interrupt::after(limit);
         let (answer, adaptive) = answers::play_move(
             &factory,
@@ -294,8 +294,7 @@ impl Engine {
             r.vary,
             r.state.as_deref(),
             &stop,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         let mut answer = to_json(serde_json::to_value(answer))?;
         if let Some(a) = adaptive {
             answer["adaptive"] = to_json(serde_json::to_value(a))?;
@@ -304,7 +303,7 @@ impl Engine {
     }
 
     /// The adaptive agent's estimate after a game, and the state to keep.
-    fn op_adaptive(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+    fn op_adaptive(&mut self, r: &Request, limit: Duration) -> Result<Value, EngineError> {
         if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
             return self.adaptive_on(r, pos, limit);
         }
@@ -318,17 +317,16 @@ impl Engine {
         r: &Request,
         pos: Position<B>,
         limit: Duration,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, EngineError> {
         let side = match r.side.as_deref() {
             Some("x" | "first") => Player::First,
             Some("o" | "second") => Player::Second,
-            _ => return Err("op adaptive needs \"side\": x (first) or o (second)".into()),
+            _ => return Err(EngineError::NoSide),
         };
         let spec = self.spec(r.agent.as_deref())?;
         let factory = self
             .factories
-            .get(&spec, pos.geometry(), &self.resources, &self.solvers)
-            .map_err(|e| e.to_string())?;
+            .get(&spec, pos.geometry(), &self.resources, &self.solvers)?;
         let stop = Interrupt::after(limit);
         let answer = answers::adaptive_answer(
             &factory,
@@ -343,7 +341,7 @@ impl Engine {
     }
 
     /// The model files an agent spec needs that the engine does not hold.
-    fn op_needs(&self, r: &Request) -> Result<Value, String> {
+    fn op_needs(&self, r: &Request) -> Result<Value, EngineError> {
         let spec = self.spec(r.agent.as_deref())?;
         if let Some(pos) = answers::wide_position_of("", r.width, r.height)? {
             return self.needs_on(&spec, pos.geometry());
@@ -353,7 +351,11 @@ impl Engine {
     }
 
     /// [`Engine::op_needs`] on a board of the integer `B`.
-    fn needs_on<B: BitBoard>(&self, spec: &AgentSpec, geom: Geometry<B>) -> Result<Value, String> {
+    fn needs_on<B: BitBoard>(
+        &self,
+        spec: &AgentSpec,
+        geom: Geometry<B>,
+    ) -> Result<Value, EngineError> {
         let mut files = spec.model_files(geom);
         // The dial, the adaptive agent and the exploiting agent value what the solver does
         // not reach in time with the board's network, where one ships beside the page.
@@ -380,7 +382,7 @@ impl Engine {
     }
 
     /// What the engine offers: kinds, models, limits, presets, board rule, book, dial.
-    fn op_agents(&self) -> Result<Value, String> {
+    fn op_agents(&self) -> Result<Value, EngineError> {
         let mut models: Vec<String> = self
             .resources
             .models
@@ -400,7 +402,7 @@ impl Engine {
     }
 
     /// A position's exact score (or bounds when the time ran out).
-    fn op_solve(&mut self, r: &Request, limit: Duration) -> Result<Value, String> {
+    fn op_solve(&mut self, r: &Request, limit: Duration) -> Result<Value, EngineError> {
         let mode = if r.weak { Mode::Weak } else { Mode::Strong };
         if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
             let mut solver = Self::wide_solver(pos.geometry(), limit)?;
@@ -412,7 +414,7 @@ impl Engine {
     }
 
     /// The rules' view of a position.
-    fn op_position(r: &Request) -> Result<Value, String> {
+    fn op_position(r: &Request) -> Result<Value, EngineError> {
         if let Some(pos) = answers::wide_position_of(&r.moves, r.width, r.height)? {
             return position_json(&pos);
         }
@@ -421,31 +423,30 @@ impl Engine {
 
     /// A solver for a board past 64 bits that stops at `limit`: made for the request (the
     /// pool holds the narrow boards' solvers), with the smaller table analyses use.
-    fn wide_solver(geom: Geometry<u128>, limit: Duration) -> Result<Solver<u128>, String> {
-        let mut solver =
-            Solver::with_table_mib(geom, answers::WIDE_TT_MIB).map_err(|e| e.to_string())?;
+    fn wide_solver(geom: Geometry<u128>, limit: Duration) -> Result<Solver<u128>, EngineError> {
+        let mut solver = Solver::with_table_mib(geom, answers::WIDE_TT_MIB)?;
         solver.set_interrupt(Some(Interrupt::after(limit)));
         Ok(solver)
     }
 
     /// Parses an agent spec, its model paths pointed into `models/` (see
     /// [`answers::spec_in_folder`]).
-    fn spec(&self, text: Option<&str>) -> Result<AgentSpec, String> {
-        let text = text.ok_or("this op needs \"agent\", an agent spec")?;
-        answers::spec_in_folder(text, Path::new("models"))
+    fn spec(&self, text: Option<&str>) -> Result<AgentSpec, EngineError> {
+        let text = text.ok_or(EngineError::NoAgent)?;
+        Ok(answers::spec_in_folder(text, Path::new("models"))?)
     }
 
     /// A solver for `geom` that stops at `limit`, back in the pool when dropped.
-    fn solver(&self, geom: Geometry, limit: Duration) -> Result<PooledSolver, String> {
-        let mut solver = self.solvers.lend(geom).map_err(|e| e.to_string())?;
+    fn solver(&self, geom: Geometry, limit: Duration) -> Result<PooledSolver, EngineError> {
+        let mut solver = self.solvers.lend(geom)?;
         solver.set_interrupt(Some(Interrupt::after(limit)));
         Ok(solver)
     }
 }
 
 /// A value as the JSON of an answer.
-fn to_json(v: Result<Value, serde_json::Error>) -> Result<Value, String> {
-    v.map_err(|e| e.to_string())
+fn to_json(v: Result<Value, serde_json::Error>) -> Result<Value, EngineError> {
+    v.map_err(EngineError::Encode)
 }
 
 /// A position's exact score (or bounds when the solver's interrupt fired), with its nodes
@@ -454,9 +455,9 @@ fn solve_json<B: BitBoard>(
     solver: &mut Solver<B>,
     pos: &Position<B>,
     mode: Mode,
-) -> Result<Value, String> {
+) -> Result<Value, EngineError> {
     if pos.outcome() != Outcome::Ongoing {
-        return Err("the game is over: nothing to solve".into());
+        return Err(EngineError::GameOver);
     }
     solver.reset_nodes();
     let start = Instant::now();
@@ -472,7 +473,7 @@ fn solve_json<B: BitBoard>(
 
 /// The rules' view of a position: who moves, what may be played, how it ended, and the
 /// winning line's cells when it did.
-fn position_json<B: BitBoard>(pos: &Position<B>) -> Result<Value, String> {
+fn position_json<B: BitBoard>(pos: &Position<B>) -> Result<Value, EngineError> {
     let legal: Vec<usize> = pos.legal_columns().map(|c| c + 1).collect();
     Ok(json!({
         "width": pos.width(),

@@ -43,6 +43,7 @@ test("reviews a game and refuses bad input with the reason", () => {
   const r = engine.review("4453");
   assert.equal(r.reviews.length, 4);
   assert.throws(() => engine.analyze("48x"), (e) => e instanceof EngineError && /48x/.test(e.message));
+  assert.throws(() => engine.analyze("48x"), (e) => e.name === "EngineError" && String(e).startsWith("EngineError: "));
   assert.throws(() => engine.move("wizard", "4"), /wizard/);
   assert.throws(() => engine.analyze("", { width: 12, height: 10 }), /at most 128/);
   assert.throws(() => engine.analyze("", { width: 3 }), /not supported/);

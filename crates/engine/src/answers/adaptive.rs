@@ -3,6 +3,7 @@
 //! it with the moves so far, and gets back the estimate of the player's Elo, and, once the
 //! game is over, the state to keep.
 
+use super::AnswerError;
 use crate::agents::level::Calibration;
 use crate::agents::{Adaptive, AdaptiveState, Agent, AgentBoard, AgentFactory, AgentKind};
 use crate::game::{Outcome, Player, Position};
@@ -56,7 +57,7 @@ pub fn adaptive_answer<B: AgentBoard>(
     seed: u64,
     state: Option<&str>,
     stop: &crate::Interrupt,
-) -> Result<AdaptiveAnswer, String> {
+) -> Result<AdaptiveAnswer, AnswerError> {
     let agent = adaptive_in_game(
         factory,
         state,
@@ -81,23 +82,20 @@ pub fn adaptive_in_game<B: AgentBoard>(
     side: Player,
     seed: u64,
     stop: Option<&crate::Interrupt>,
-) -> Result<Adaptive<B>, String> {
+) -> Result<Adaptive<B>, AnswerError> {
     let AgentKind::Adaptive { start: prior, .. } = factory.spec().kind() else {
-        return Err(format!(
-            "agent \"{}\" is not adaptive: only the adaptive agent keeps a state",
-            super::short(factory.spec().label())
-        ));
+        return Err(AnswerError::NotAdaptive {
+            spec: super::short(factory.spec().label()),
+        });
     };
     let state = match state {
         None | Some("") => AdaptiveState::new(*prior),
-        Some(text) => AdaptiveState::from_json(text).map_err(|e| format!("state: {e}"))?,
+        Some(text) => AdaptiveState::from_json(text)?,
     };
     let text = moves.trim().trim_start_matches('-');
     let cols = crate::game::moves::parse_moves(text, start.width())
-        .map_err(|e| format!("moves \"{}\": {e}", super::short(moves)))?;
-    let mut agent = factory
-        .build_adaptive(seed, state)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| AnswerError::moves(moves, e))?;
+    let mut agent = factory.build_adaptive(seed, state)?;
     agent.set_interrupt(stop.cloned());
     agent.replay(start, &cols, side);
     Ok(agent)

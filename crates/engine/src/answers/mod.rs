@@ -5,6 +5,7 @@
 
 mod adaptive;
 mod analyze;
+mod error;
 mod factories;
 mod play;
 mod presets;
@@ -13,6 +14,7 @@ mod spec;
 
 pub use adaptive::{AdaptiveAnswer, DialRange, adaptive_answer, adaptive_in_game, dial_range};
 pub use analyze::{AnalyzeAnswer, ColumnAnswer, game_over_analysis, result_words};
+pub use error::{AnswerError, BoardLimit};
 pub use factories::FactoryCache;
 pub use play::{PlayError, play_move};
 pub use presets::{NETWORK_BOARDS, PRESETS, Preset, SOLVED_BOARDS, presets};
@@ -83,31 +85,32 @@ pub fn board_rule() -> BoardRule {
 }
 
 /// The board of `width` x `height` in 64-bit bitboards when [`board_rule`] allows it and it
-/// takes at most [`MAX_BITS`], else the rule in words (try [`wide_position_of`] first for
+/// takes at most [`MAX_BITS`], else the part of the rule it breaks (try [`wide_position_of`] first for
 /// the boards past it).
 ///
 /// ```
 /// use connect4_engine::answers::board_of;
 /// assert!(board_of(7, 6).is_ok());
 /// assert!(board_of(10, 5).is_ok()); // columns 10 and on are the letters a, b, ...
-/// assert!(board_of(10, 6).unwrap_err().contains("at most 64"));
-/// assert!(board_of(3, 6).unwrap_err().contains("4 to 35 columns"));
+/// assert!(board_of(10, 6).unwrap_err().to_string().contains("at most 64"));
+/// assert!(board_of(3, 6).unwrap_err().to_string().contains("4 to 35 columns"));
 /// ```
-pub fn board_of(width: usize, height: usize) -> Result<Geometry, String> {
-    let ok = ok_sides(width, height) && width.saturating_mul(height.saturating_add(1)) <= MAX_BITS;
-    if !ok {
-        return Err(format!(
-            "a {} x {} board is not supported: {}",
-            short(&width.to_string()),
-            short(&height.to_string()),
-            if ok_sides(width, height) {
-                format!("{MAX_BITS}-bit bitboards take width x (height + 1) at most {MAX_BITS}")
-            } else {
-                board_rule().text
-            }
-        ));
+pub fn board_of(width: usize, height: usize) -> Result<Geometry, AnswerError> {
+    let limit = if !ok_sides(width, height) {
+        Some(BoardLimit::Sides)
+    } else if width.saturating_mul(height.saturating_add(1)) > MAX_BITS {
+        Some(BoardLimit::Narrow)
+    } else {
+        None
+    };
+    if let Some(limit) = limit {
+        return Err(AnswerError::Board {
+            width,
+            height,
+            limit,
+        });
     }
-    Geometry::new(width, height).map_err(|e| e.to_string())
+    Geometry::new(width, height).map_err(AnswerError::Geometry)
 }
 
 /// Whether a board's sides are within [`board_rule`] (its bits aside).
@@ -122,17 +125,17 @@ fn ok_sides(width: usize, height: usize) -> bool {
 /// use connect4_engine::answers::position_of;
 /// assert_eq!(position_of("44", None, None).unwrap().moves_played(), 2);
 /// assert_eq!(position_of("-", Some(5), Some(4)).unwrap().moves_played(), 0);
-/// assert!(position_of("4x", None, None).unwrap_err().starts_with("moves \"4x\""));
+/// assert!(position_of("4x", None, None).unwrap_err().to_string().starts_with("moves \"4x\""));
 /// ```
 pub fn position_of(
     moves: &str,
     width: Option<usize>,
     height: Option<usize>,
-) -> Result<Position, String> {
+) -> Result<Position, AnswerError> {
     let geom = board_of(width.unwrap_or(7), height.unwrap_or(6))?;
     let moves = moves.trim();
     let moves = if moves == "-" { "" } else { moves };
-    Position::from_moves(geom, moves).map_err(|e| format!("moves \"{}\": {e}", short(moves)))
+    Position::from_moves(geom, moves).map_err(|e| AnswerError::moves(moves, e))
 }
 
 /// The most bits a board may take (`width * (height + 1)`): wide (`u128`) bitboards reach
@@ -153,33 +156,32 @@ pub const WIDE_TT_MIB: usize = 16;
 /// use connect4_engine::answers::wide_position_of;
 /// assert_eq!(wide_position_of("45", Some(8), Some(8)).unwrap().unwrap().moves_played(), 2);
 /// assert!(wide_position_of("45", None, None).unwrap().is_none()); // 7x6: the narrow code
-/// assert!(wide_position_of("9", Some(8), Some(8)).unwrap_err().contains("column 9"));
-/// assert!(wide_position_of("", Some(12), Some(10)).unwrap_err().contains("at most 128"));
+/// assert!(wide_position_of("9", Some(8), Some(8)).unwrap_err().to_string().contains("column 9"));
+/// assert!(wide_position_of("", Some(12), Some(10)).unwrap_err().to_string().contains("at most 128"));
 /// ```
 pub fn wide_position_of(
     moves: &str,
     width: Option<usize>,
     height: Option<usize>,
-) -> Result<Option<Position<u128>>, String> {
+) -> Result<Option<Position<u128>>, AnswerError> {
     let (width, height) = (width.unwrap_or(7), height.unwrap_or(6));
     let bits = width.saturating_mul(height.saturating_add(1));
     if !ok_sides(width, height) || bits <= MAX_BITS {
         return Ok(None);
     }
     if bits > MAX_ANALYSIS_BITS {
-        return Err(format!(
-            "a {} x {} board is not supported: {bits} bits of board, and boards take at most \
-             {MAX_ANALYSIS_BITS} (width x (height + 1))",
-            short(&width.to_string()),
-            short(&height.to_string()),
-        ));
+        return Err(AnswerError::Board {
+            width,
+            height,
+            limit: BoardLimit::Bits { bits },
+        });
     }
-    let geom = Geometry::<u128>::sized(width, height).map_err(|e| e.to_string())?;
+    let geom = Geometry::<u128>::sized(width, height).map_err(AnswerError::Geometry)?;
     let moves = moves.trim();
     let moves = if moves == "-" { "" } else { moves };
     Position::from_moves(geom, moves)
         .map(Some)
-        .map_err(|e| format!("moves \"{}\": {e}", short(moves)))
+        .map_err(|e| AnswerError::moves(moves, e))
 }
 
 /// `text` cut to 40 characters for messages, so that a huge input is not echoed back.

@@ -2,18 +2,18 @@
 //! engine's `move` op): a fresh agent of a factory (the adaptive one from its saved state,
 //! having read the game so far) choosing under a time limit.
 
-use super::{AdaptiveAnswer, MoveAnswer, adaptive_in_game, short};
+use super::{AdaptiveAnswer, AnswerError, MoveAnswer, adaptive_in_game, short};
 use crate::Interrupt;
 use crate::agents::{AgentBoard, AgentFactory, AgentKind, MoveError, Turn, choose_under};
 use crate::game::{Outcome, Position};
 
 /// Why a move could not be answered.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The request cannot be played (its game is over, its saved state is bad, its agent
     /// cannot be built): the asker's to fix.
-    #[error("{0}")]
-    Request(String),
+    #[error(transparent)]
+    Request(#[from] AnswerError),
     /// The agent played a column that cannot be played: the program's fault.
     #[error(transparent)]
     Agent(#[from] MoveError),
@@ -35,10 +35,10 @@ pub fn play_move<B: AgentBoard>(
     stop: &Interrupt,
 ) -> Result<(MoveAnswer, Option<AdaptiveAnswer>), PlayError> {
     if pos.outcome() != Outcome::Ongoing {
-        return Err(PlayError::Request(format!(
-            "moves \"{}\": the game is over",
-            short(moves.trim())
-        )));
+        return Err(AnswerError::GameOver {
+            moves: short(moves.trim()),
+        }
+        .into());
     }
     let start = crate::clock::Instant::now();
     let turn = Turn::new(pos);
@@ -51,14 +51,11 @@ pub fn play_move<B: AgentBoard>(
             pos.side_to_move(),
             seed,
             Some(stop),
-        )
-        .map_err(PlayError::Request)?;
+        )?;
         let column = choose_under(&mut agent, &turn, stop)?;
         (column, Some(AdaptiveAnswer::of(&agent, &pos, state)))
     } else {
-        let mut agent = factory
-            .build(seed)
-            .map_err(|e| PlayError::Request(e.to_string()))?;
+        let mut agent = factory.build(seed).map_err(AnswerError::from)?;
         if vary {
             agent.vary(seed);
         }

@@ -1,6 +1,7 @@
 //! Agent specs from a page: a model may be named only by a file of one models folder, so a
 //! request cannot make a program read any other file.
 
+use super::AnswerError;
 use crate::agents::AgentSpec;
 use std::path::{Component, Path, PathBuf};
 
@@ -13,10 +14,10 @@ use std::path::{Component, Path, PathBuf};
 /// let s = spec_in_folder("gbt:depth=2", "somewhere".as_ref()).unwrap();
 /// assert!(format!("{:?}", s.kind()).contains("somewhere/gbt.bin"));
 /// let e = spec_in_folder("model:../x.bin", "somewhere".as_ref()).unwrap_err();
-/// assert!(e.contains("must be a file name in the models folder"));
+/// assert!(e.to_string().contains("must be a file name in the models folder"));
 /// ```
-pub fn spec_in_folder(text: &str, models: &Path) -> Result<AgentSpec, String> {
-    let spec: AgentSpec = text.parse().map_err(|e| format!("{e}"))?;
+pub fn spec_in_folder(text: &str, models: &Path) -> Result<AgentSpec, AnswerError> {
+    let spec: AgentSpec = text.parse()?;
     let bad = std::cell::RefCell::new(None);
     let spec = spec.map_model_paths(|p| match model_file_name(p) {
         Some(name) => models.join(name),
@@ -26,10 +27,10 @@ pub fn spec_in_folder(text: &str, models: &Path) -> Result<AgentSpec, String> {
         }
     });
     match bad.into_inner() {
-        Some(p) => Err(format!(
-            "agent \"{}\": model \"{p}\" must be a file name in the models folder",
-            super::short(text)
-        )),
+        Some(path) => Err(AnswerError::ModelPath {
+            spec: super::short(text),
+            path,
+        }),
         None => Ok(spec),
     }
 }

@@ -8,7 +8,7 @@ use super::random_opening;
 use connect4_engine::agents::{
     AgentBoard, AgentError, AgentFactory, AgentKind, AgentSpec, Resources, Turn,
 };
-use connect4_engine::answers::{PlayError, adaptive_answer, play_move};
+use connect4_engine::answers::{AnswerError, PlayError, adaptive_answer, play_move};
 use connect4_engine::game::moves::format_moves;
 use connect4_engine::game::{BitBoard, Geometry, Outcome, Player, Position};
 use connect4_engine::progress::Progress;
@@ -156,9 +156,7 @@ fn timed_game<B: AgentBoard>(
     for &c in &cols {
         pos.play_col(c);
     }
-    let mut other = opponent
-        .build(seed)
-        .map_err(|e| PlayError::Request(e.to_string()))?;
+    let mut other = opponent.build(seed).map_err(AnswerError::from)?;
     let (mut times, mut stopped) = (Vec::new(), 0);
     while pos.outcome() == Outcome::Ongoing {
         let col = if pos.side_to_move() == me {
@@ -174,7 +172,7 @@ fn timed_game<B: AgentBoard>(
             other.choose(&Turn::new(pos))
         };
         pos.play(col)
-            .map_err(|e| PlayError::Request(e.to_string()))?;
+            .map_err(|e| AnswerError::moves(&format_moves(&cols), e))?;
         cols.push(col);
     }
     // The adaptive agent's state after the game, for the next one (as the page keeps it).
@@ -187,8 +185,7 @@ fn timed_game<B: AgentBoard>(
             seed,
             state,
             &Interrupt::new(),
-        )
-        .map_err(PlayError::Request)?;
+        )?;
         Some(answer.state)
     } else {
         None

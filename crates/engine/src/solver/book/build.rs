@@ -46,7 +46,7 @@ pub enum BuildError {
     /// The file's key gaps do not agree with its block heads (a version-4 file is checked
     /// block by block as it is read; this checks every block).
     #[error("the book's keys do not hold together: {0}")]
-    Blocks(String),
+    Blocks(super::Damage),
     /// A shallower position whose stored score is not the negamax of its children's.
     #[error("{moves}: the book says {stored}, its children say {children}")]
     Inconsistent {
@@ -232,11 +232,13 @@ pub fn check_negamax(book: &Book) -> Result<usize, BuildError> {
         }
     }
     if count != book.len() {
-        return Err(BuildError::Book(BookError::Corrupt(format!(
-            "{} entries where a book of {} plies has {count} positions",
-            book.len(),
-            book.plies()
-        ))));
+        return Err(BuildError::Book(BookError::Corrupt(
+            super::Damage::Entries {
+                entries: book.len(),
+                plies: book.plies(),
+                positions: count,
+            },
+        )));
     }
     Ok(count)
 }

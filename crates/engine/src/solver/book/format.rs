@@ -42,6 +42,7 @@
 //! every gap to find the blocks (the 12-ply book has 9.2 million).
 
 use super::Book;
+use super::Damage;
 use super::store::{BLOCK, Bytes, HEAD_BYTES, Head, Layout, Store};
 use crate::game::Geometry;
 
@@ -101,7 +102,7 @@ pub enum BookError {
     Board(String),
     /// The checksum or the entries do not hold.
     #[error("corrupt book: {0}")]
-    Corrupt(String),
+    Corrupt(#[from] Damage),
     /// An old (version 1-4) book whose header names a book this program cannot make the
     /// positions of (its keys are not stored, they are enumerated).
     #[error("corrupt book: {0}")]
@@ -241,7 +242,7 @@ pub(super) fn decode_bytes(bytes: Bytes, geom: Option<Geometry>) -> Result<Book,
         }
         let crc = u32::from_le_bytes(bytes[32..36].try_into().expect("4 bytes"));
         if crc32fast::hash(&bytes[..32]) != crc || bytes[36..40] != [0; 4] {
-            return Err(BookError::Corrupt("the header fails its checksum".into()));
+            return Err(BookError::Corrupt(Damage::Header));
         }
     }
     let (w, h, plies) = (bytes[10] as usize, bytes[11] as usize, bytes[12] as usize);
@@ -284,9 +285,7 @@ fn gap_length(bytes: &[u8], version: u16, n: u64) -> Result<u128, BookError> {
     // Every gap takes one byte at least and ten at most.
     let n = n as u128;
     if g < n || g > 10 * n {
-        return Err(BookError::Corrupt(format!(
-            "{g} bytes of key gaps cannot hold {n} keys"
-        )));
+        return Err(BookError::Corrupt(Damage::GapBytes { bytes: g, keys: n }));
     }
     Ok(g)
 }
@@ -299,9 +298,11 @@ fn check_length(len: usize, want: u128, n: u64) -> Result<(), BookError> {
         )));
     }
     if len as u128 != want {
-        return Err(BookError::Corrupt(format!(
-            "{len} bytes where {n} entries need {want}"
-        )));
+        return Err(BookError::Corrupt(Damage::Length {
+            len,
+            entries: n,
+            need: want,
+        }));
     }
     Ok(())
 }
@@ -317,9 +318,7 @@ fn decode_v5(
     let g = gap_length(&bytes, VERSION_CHECKED, n)?;
     let heads = (n as u128).div_ceil(BLOCK as u128) * HEAD_BYTES as u128;
     if g > u128::from(u32::MAX) {
-        return Err(BookError::Corrupt(format!(
-            "{g} bytes of key gaps, past 4 GiB"
-        )));
+        return Err(BookError::Corrupt(Damage::GapsPast4GiB(g)));
     }
     check_length(bytes.len(), HEADER_V5 as u128 + n as u128 + g + heads, n)?;
     // The length check makes n and g at most the file's length.
@@ -364,7 +363,7 @@ fn decode_digested(
     let body = &bytes[..bytes.len() - DIGEST];
     use sha2::Digest;
     if sha2::Sha256::digest(body).as_slice() != &bytes[bytes.len() - DIGEST..] {
-        return Err(BookError::Corrupt("checksum mismatch".into()));
+        return Err(BookError::Corrupt(Damage::Digest));
     }
     let store = if gapped {
         // The length check above makes n at most the file's length.
@@ -385,10 +384,10 @@ fn check_scores(scores: &[u8], top: i32) -> Result<(), BookError> {
         return Ok(());
     }
     let i = scores.iter().position(bad).unwrap_or_default();
-    Err(BookError::Corrupt(format!(
-        "score {} out of range for entry {i}",
-        scores[i] as i8
-    )))
+    Err(BookError::Corrupt(Damage::Score {
+        score: scores[i] as i8,
+        entry: i,
+    }))
 }
 
 /// The entries of a version-3 or -4 file (its `n` scores after the gap length, its gaps up
@@ -404,7 +403,7 @@ fn gapped_store(
     check_scores(scores, top)?;
     let gaps = &bytes[HEADER + 8 + n..end];
     let heads = if version == VERSION_GAPS {
-        Store::find_heads(gaps, n).map_err(BookError::Corrupt)?
+        Store::find_heads(gaps, n)?
     } else {
         let heads: Vec<Head> = bytes[end..bytes.len() - DIGEST]
             .chunks_exact(V4_HEAD_BYTES)
@@ -413,7 +412,7 @@ fn gapped_store(
                 next: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")) as usize,
             })
             .collect();
-        Store::check_heads(&heads, n, gaps.len()).map_err(BookError::Corrupt)?;
+        Store::check_heads(&heads, n, gaps.len())?;
         heads
     };
     Store::from_parts(scores, gaps, &heads, top).ok_or_else(too_big)
@@ -438,10 +437,11 @@ fn listed_store(
         let keys =
             super::build::canonical_keys(geom, plies).map_err(|e| BookError::Depth(Box::new(e)))?;
         if keys.len() as u64 != n {
-            return Err(BookError::Corrupt(format!(
-                "{n} scores where a book of {plies} plies has {} positions",
-                keys.len()
-            )));
+            return Err(BookError::Corrupt(Damage::Scores {
+                scores: n,
+                plies,
+                positions: keys.len(),
+            }));
         }
         keys.iter()
             .zip(&body[HEADER..])
@@ -449,10 +449,10 @@ fn listed_store(
             .collect()
     };
     if entries.windows(2).any(|p| p[0] >> 8 >= p[1] >> 8) {
-        return Err(BookError::Corrupt("keys out of order".into()));
+        return Err(BookError::Corrupt(Damage::KeysOutOfOrder));
     }
     if entries.iter().any(|&e| e >> 8 >> 56 != 0) {
-        return Err(BookError::Corrupt("a key past the key range".into()));
+        return Err(BookError::Corrupt(Damage::KeyRange));
     }
     check_scores(&entries.iter().map(|&e| e as u8).collect::<Vec<u8>>(), top)?;
     Store::from_sorted(entries.iter().map(|&e| (e >> 8, e as u8)), top).ok_or_else(too_big)
@@ -460,5 +460,5 @@ fn listed_store(
 
 /// A book too large for the heads' 4-byte offsets.
 fn too_big() -> BookError {
-    BookError::Corrupt("key gaps past 4 GiB".into())
+    BookError::Corrupt(Damage::TooBig)
 }

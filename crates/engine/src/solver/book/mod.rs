@@ -14,11 +14,13 @@
 //! one). Without a book everything still works, only the opening is slower.
 
 pub mod build;
+mod damage;
 pub mod format;
 mod store;
 pub mod verify;
 
 pub use build::{BuildError, book_from_leaves, canonical_keys, check_negamax, enumerate_leaves};
+pub use damage::Damage;
 pub use format::BookError;
 pub use verify::{VerifyError, VerifyReport, verify};
 
@@ -86,18 +88,16 @@ impl Book {
         let mut sorted: Vec<u64> = Vec::new();
         for (k, s) in entries {
             if s.abs() > top {
-                return Err(BookError::Corrupt(format!(
-                    "score {s} out of range for key {k}"
-                )));
+                return Err(BookError::Corrupt(Damage::KeyScore { score: s, key: k }));
             }
             sorted.push(k << 8 | u64::from(s as i8 as u8));
         }
         sorted.sort_unstable();
         if sorted.windows(2).any(|w| w[0] >> 8 == w[1] >> 8) {
-            return Err(BookError::Corrupt("a position appears twice".into()));
+            return Err(BookError::Corrupt(Damage::Twice));
         }
         let store = store::Store::from_sorted(sorted.iter().map(|&e| (e >> 8, e as u8)), top)
-            .ok_or_else(|| BookError::Corrupt("too many entries: key gaps past 4 GiB".into()))?;
+            .ok_or(BookError::Corrupt(Damage::TooManyEntries))?;
         Ok(Book::from_store(geom, plies, store))
     }
 
@@ -147,7 +147,7 @@ impl Book {
     /// report it once their work is done (the CLI exits with it as an error).
     pub fn damage(&self) -> Option<BookError> {
         let why = self.store.damage()?;
-        Some(self.named(BookError::Corrupt(why.to_string())))
+        Some(self.named(BookError::Corrupt(why.clone())))
     }
 
     /// The file this book was read from, if any.

@@ -18,6 +18,7 @@
 //! plies they take 9.7 MB that every process had to fill in before its first lookup, where
 //! the gaps are the 2.8 MB of the file itself.
 
+use super::Damage;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -76,7 +77,7 @@ pub(super) struct Layout {
 /// Which blocks passed their check, and the first damage found.
 struct Checked {
     sound: Box<[AtomicU64]>,
-    damage: OnceLock<String>,
+    damage: OnceLock<Damage>,
 }
 
 impl Checked {
@@ -263,59 +264,59 @@ impl Store {
     /// The heads of a version-3 book's gaps, found in one pass that checks every gap: fails
     /// on a number that does not end, a key past 56 bits, a gap of 0 after the first key, or
     /// gap bytes left over.
-    pub(crate) fn find_heads(gaps: &[u8], n: usize) -> Result<Vec<Head>, String> {
+    pub(crate) fn find_heads(gaps: &[u8], n: usize) -> Result<Vec<Head>, Damage> {
         let mut heads = Vec::with_capacity(n.div_ceil(BLOCK));
         let (mut key, mut at) = (0u64, 0);
         for i in 0..n {
             let (gap, next) = read_gap(gaps, at).map_err(|e| match e {
-                BadGap::Cut => format!("the key gaps end after {i} of {n} keys"),
-                BadGap::Endless => format!("key gap {i} does not end"),
+                BadGap::Cut => Damage::GapsCut { read: i, keys: n },
+                BadGap::Endless => Damage::GapEndless(i),
             })?;
             at = next;
             if gap == 0 && i > 0 {
-                return Err("keys out of order".into());
+                return Err(Damage::KeysOutOfOrder);
             }
             key = key
                 .checked_add(gap)
                 .filter(|k| k >> 56 == 0)
-                .ok_or_else(|| format!("key {i} past the key range"))?;
+                .ok_or(Damage::KeyPastRange(i))?;
             if i % BLOCK == 0 {
                 heads.push(Head { key, next: at });
             }
         }
         if at != gaps.len() {
-            return Err(format!(
-                "{} bytes of key gaps left over after {n} keys",
-                gaps.len() - at
-            ));
+            return Err(Damage::GapsLeftOver {
+                bytes: gaps.len() - at,
+                keys: n,
+            });
         }
         Ok(heads)
     }
 
     /// Checks a version-4 file's heads before they are trusted: one per block of [`BLOCK`]
     /// entries, in strictly increasing order of key and offset, within `g` bytes of gaps.
-    pub(crate) fn check_heads(heads: &[Head], n: usize, g: usize) -> Result<(), String> {
+    pub(crate) fn check_heads(heads: &[Head], n: usize, g: usize) -> Result<(), Damage> {
         if heads.len() != n.div_ceil(BLOCK) {
-            return Err(format!(
-                "{} block heads where {n} entries need {}",
-                heads.len(),
-                n.div_ceil(BLOCK)
-            ));
+            return Err(Damage::HeadCount {
+                heads: heads.len(),
+                entries: n,
+                need: n.div_ceil(BLOCK),
+            });
         }
         if let Some(h) = heads
             .iter()
             .find(|h| h.key >> 56 != 0 || h.next == 0 || h.next > g)
         {
-            return Err(format!(
-                "a block head (key {}, at {}) past the gaps",
-                h.key, h.next
-            ));
+            return Err(Damage::HeadPastGaps {
+                key: h.key,
+                at: h.next,
+            });
         }
         if heads
             .windows(2)
             .any(|w| w[0].key >= w[1].key || w[0].next >= w[1].next)
         {
-            return Err("block heads out of order".into());
+            return Err(Damage::HeadsOutOfOrder);
         }
         Ok(())
     }
@@ -385,7 +386,7 @@ impl Store {
 
     /// Checks block `b` from scratch (see [`Store::sound`]).
     #[cold]
-    fn check_block(&self, b: usize) -> Result<(), String> {
+    fn check_block(&self, b: usize) -> Result<(), Damage> {
         let first = b * BLOCK;
         let last = (first + BLOCK).min(self.at.len).saturating_sub(1);
         let head = self.head(b);
@@ -397,23 +398,20 @@ impl Store {
         let scores = &self.score_bytes()[first..=last];
         match gaps {
             Some(gaps) if block_crc(scores, gaps, head, range.end) == crc => {}
-            _ => return Err(format!("entries {first} to {last} fail their checksum")),
+            _ => return Err(Damage::BlockChecksum { first, last }),
         }
         let mut keys = [0u64; BLOCK];
         if self.block(b, &mut keys).is_none() {
-            return Err(format!(
-                "the key gaps of entries {first} to {last} do not hold together"
-            ));
+            return Err(Damage::BlockGaps { first, last });
         }
         if let Some(i) = scores
             .iter()
             .position(|&s| (s as i8 as i32).abs() > self.top)
         {
-            return Err(format!(
-                "score {} out of range for entry {}",
-                scores[i] as i8,
-                first + i
-            ));
+            return Err(Damage::Score {
+                score: scores[i] as i8,
+                entry: first + i,
+            });
         }
         Ok(())
     }
@@ -499,16 +497,19 @@ impl Store {
     }
 
     /// Checks every block not checked yet: the first damage, if any.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Damage> {
         match (0..self.blocks()).find(|&b| !self.sound(b)) {
-            Some(b) => Err(self.check_block(b).err().unwrap_or_default()),
+            Some(b) => Err(self.check_block(b).err().unwrap_or(Damage::BlockChecksum {
+                first: b * BLOCK,
+                last: b * BLOCK,
+            })),
             None => Ok(()),
         }
     }
 
     /// The first damage a lookup, listing or check found (`None`: none found so far).
-    pub fn damage(&self) -> Option<&str> {
-        self.checked.damage.get().map(String::as_str)
+    pub fn damage(&self) -> Option<&Damage> {
+        self.checked.damage.get()
     }
 }
 

@@ -53,14 +53,19 @@ pub enum Side {
     Second,
 }
 
+/// A side that is not `first`, `second` or `both`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("side {0:?}: first, second or both")]
+pub struct UnknownSide(pub String);
+
 impl std::str::FromStr for Side {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownSide;
+    fn from_str(s: &str) -> Result<Self, UnknownSide> {
         match s {
             "both" => Ok(Side::Both),
             "first" => Ok(Side::First),
             "second" => Ok(Side::Second),
-            _ => Err(format!("side {s:?}: first, second or both")),
+            _ => Err(UnknownSide(s.to_string())),
         }
     }
 }

@@ -244,7 +244,7 @@ pub(super) fn self_play<B: BitBoard>(
             },
         };
         pool.install(|| combine(weights, &changes, threads, &mut combiner, fanout))
-            .map_err(diverged)?;
+            .map_err(|e| diverged(e.to_string()))?;
         let sums: Vec<f32> = openings.iter().map(|(_, a)| weights.raw(a)).collect();
         if sums.iter().all(|&r| r > SATURATED) || sums.iter().all(|&r| r < -SATURATED) {
             let each: Vec<String> = openings

@@ -212,12 +212,22 @@ pub(in crate::train::ntuple) fn combine(
     parts: usize,
     combiner: &mut Combiner,
     fanout: Fanout,
-) -> Result<usize, String> {
+) -> Result<usize, NotFinite> {
     if shared.tcl.is_some() {
         combine_with(shared, lanes, parts, &mut combiner.tcl, fanout)
     } else {
         combine_with(shared, lanes, parts, &mut combiner.td, fanout)
     }
+}
+
+/// A combined weight that is not a finite number: self-play diverged.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[error("weight {weight} is {value}")]
+pub(in crate::train::ntuple) struct NotFinite {
+    /// Its place in the network's weights, as a user would look it up.
+    pub weight: u32,
+    /// What it became.
+    pub value: f32,
 }
 
 fn combine_with<C: Change>(
@@ -226,7 +236,7 @@ fn combine_with<C: Change>(
     parts: usize,
     combiner: &mut Vec<Part<C>>,
     fanout: Fanout,
-) -> Result<usize, String> {
+) -> Result<usize, NotFinite> {
     let n = shared.weights.len();
     let per = n.div_ceil(parts.max(1)).max(1);
     let count = n.div_ceil(per);
@@ -270,7 +280,7 @@ fn combine_with<C: Change>(
     }
     // One part a task, on the pool the caller runs in (self-play's own: its threads are
     // already running, where spawning threads for every round cost milliseconds a round).
-    let results: Vec<Result<usize, String>> = slices
+    let results: Vec<Result<usize, NotFinite>> = slices
         .into_par_iter()
         .zip(combiner.par_iter_mut())
         .enumerate()
@@ -291,7 +301,10 @@ fn combine_with<C: Change>(
                 }
                 let w = *w;
                 if !w.is_finite() {
-                    return Err(format!("weight {} is {}", compact.slot(e.slot), w));
+                    return Err(NotFinite {
+                        weight: compact.slot(e.slot),
+                        value: w,
+                    });
                 }
                 for (copy, tcl) in sl.copies.iter_mut() {
                     copy[i] = w;
@@ -308,7 +321,7 @@ fn combine_with<C: Change>(
             Ok(merged.len())
         })
         .collect();
-    let moved = results.into_iter().sum::<Result<usize, String>>()?;
+    let moved = results.into_iter().sum::<Result<usize, NotFinite>>()?;
     if let Some(avg) = first_snapshot {
         avg.mean = shared.weights.clone();
         avg.count = 1;
@@ -417,7 +430,9 @@ mod tests {
             copies: vec![&mut lane],
             tail: None,
         };
-        let e = combine(&mut shared, &[out], 2, &mut Combiner::default(), fanout).unwrap_err();
+        let e = combine(&mut shared, &[out], 2, &mut Combiner::default(), fanout)
+            .unwrap_err()
+            .to_string();
         // Named by its place in the network's weights, as a user would look it up.
         let slot = shared.compact.slot(3);
         assert!(e.contains(&format!("weight {slot} is inf")), "{e}");
