@@ -1,6 +1,8 @@
 //! Tests of the parent module.
 
+use super::patterns::pattern;
 use super::*;
+use crate::game::Player;
 
 #[test]
 fn more_tuples_than_the_board_has_are_refused_at_once() {

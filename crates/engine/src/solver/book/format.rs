@@ -20,7 +20,7 @@
 //! head's key and offset, and where its gaps end (4 bytes). So every byte of the file is
 //! under exactly one CRC: a load checks the 40-byte header and the file's length (a
 //! truncated, foreign or damaged header is refused at once), and each block is checked when
-//! a lookup first reads it (see `store.rs`). Opening the 12-ply book (22.5 MB) thus reads 40
+//! a lookup first reads it (see `store/`). Opening the 12-ply book (22.5 MB) thus reads 40
 //! bytes where version 4 hashed all of it (sha256, 18 ms of every process), and a lookup
 //! reads only the pages it touches of a mapped file. `c4 data book --verify` checks every
 //! block, as does [`Book::check`].
@@ -213,7 +213,7 @@ pub(super) fn encode_as(book: &Book, version: u16) -> Vec<u8> {
 /// for `None`). Checked in order: length of the header, magic, version, the header's CRC
 /// (version 5), board, length of the entries (truncation); then, for versions 1 to 4, the
 /// sha256 and every entry (keys strictly increasing, scores within the board's range). A
-/// version-5 book's blocks are checked as they are read (see `store.rs`), or all at once by
+/// version-5 book's blocks are checked as they are read (see `store/`), or all at once by
 /// [`Book::check`].
 pub fn decode(bytes: &[u8], geom: Option<Geometry>) -> Result<Book, BookError> {
     decode_bytes(Bytes::Owned(bytes.to_vec()), geom)

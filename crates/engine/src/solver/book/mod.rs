@@ -37,7 +37,7 @@ pub const DEEP_PATH: &str = "data/book-7x6-12.bin";
 
 /// An opening book for one board size: the score of each position under its canonical key,
 /// the smaller of the keys of the position and its mirror image (held compactly and checked
-/// block by block as it is read: see `store.rs`).
+/// block by block as it is read: see `store/`).
 #[derive(Clone)]
 pub struct Book {
     geom: Geometry,

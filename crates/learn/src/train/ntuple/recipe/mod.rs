@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The shipped recipe's text (`recipes/ntuple.toml`): the one source of every setting's
 /// default ([`NTupleConfig::default`] is its parse), of the keys a recipe may hold, and of
 /// the help of `c4 train ntuple`'s per-key flags ([`recipe_keys`]).
-pub const SHIPPED_RECIPE: &str = include_str!("../../../../../recipes/ntuple.toml");
+pub const SHIPPED_RECIPE: &str = include_str!("../../../../../../recipes/ntuple.toml");
 
 /// The shipped recipe as a table, every key with its value.
 fn shipped_table() -> toml::Table {
@@ -370,5 +370,4 @@ impl NTupleConfig {
 }
 
 #[cfg(test)]
-#[path = "recipe_tests.rs"]
 mod tests;

@@ -1,6 +1,7 @@
 //! Tests of the store: lookups, listings, and damage found, never a wrong score.
 
 use super::*;
+use crate::solver::book::Damage;
 
 fn keys(n: u64) -> Vec<(u64, u8)> {
     // Gaps of one to three bytes, and a key near the top of the 56-bit range.

@@ -1,4 +1,4 @@
-//! Tests of `recipe.rs`: the shipped file, keys and flags, recorded recipes, bad input.
+//! Tests of the recipe module: the shipped file, keys and flags, recorded recipes, bad input.
 
 use super::*;
 
@@ -58,7 +58,7 @@ fn every_key_of_a_recipe_has_a_flag_and_help_from_the_shipped_file() {
 
 #[test]
 fn the_pure_self_play_recipe_is_whole_and_guides_nothing() {
-    let text = include_str!("../../../../../recipes/ntuple-selfplay.toml");
+    let text = include_str!("../../../../../../recipes/ntuple-selfplay.toml");
     // Every key written out: the file says the same whatever the shipped recipe says.
     let table: toml::Table = text.parse().unwrap();
     let full = toml::Table::try_from(NTupleConfig::default()).unwrap();
@@ -79,17 +79,17 @@ fn the_small_board_recipes_are_whole_and_guide_as_documented() {
     let files = [
         (
             "recipes/ntuple-6x5.toml",
-            include_str!("../../../../../recipes/ntuple-6x5.toml"),
+            include_str!("../../../../../../recipes/ntuple-6x5.toml"),
             (6, 5, 0.7, GuidedSide::First, 320),
         ),
         (
             "recipes/ntuple-7x5.toml",
-            include_str!("../../../../../recipes/ntuple-7x5.toml"),
+            include_str!("../../../../../../recipes/ntuple-7x5.toml"),
             (7, 5, 0.0, GuidedSide::Both, 321),
         ),
         (
             "recipes/ntuple-6x6.toml",
-            include_str!("../../../../../recipes/ntuple-6x6.toml"),
+            include_str!("../../../../../../recipes/ntuple-6x6.toml"),
             (6, 6, 0.0, GuidedSide::Both, 320),
         ),
     ];
