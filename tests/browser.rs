@@ -15,7 +15,7 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{Killed, spawn_serve};
 use fantoccini::{Client, ClientBuilder, Locator};

@@ -10,7 +10,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{both, c4, s, temp_dir};
 use connect4_engine::Geometry;

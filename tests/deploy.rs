@@ -6,7 +6,7 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{c4_in, ok, temp_dir};
 use std::path::Path;

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 fn start(config: ServeConfig) -> SocketAddr {
     common::serve_in_process(config)

@@ -7,7 +7,7 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use connect4_engine::{Geometry, Mode, Position, Solver};
 

@@ -3,7 +3,7 @@
 // Test code: a failed unwrap is a failed test (library code may not unwrap).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::shared_data;
 use connect4_engine::agents::{AgentSpec, Turn};
@@ -13,6 +13,14 @@ use connect4_engine::search::{SearchParams, Searcher, WIN};
 use connect4_learn::arena::{Tournament, TournamentConfig, play_game};
 
 const G: Geometry = Geometry::STANDARD;
+
+/// Runs the test from the repository root, where the specs' default model paths
+/// (`models/...`) lie: cargo starts learn's tests in `crates/learn`. Every test of this binary
+/// that moves the process there moves it to the same folder, and no other reads a relative
+/// path, so tests running side by side cannot see another folder.
+fn at_repo_root() {
+    std::env::set_current_dir(common::repo_root()).unwrap();
+}
 
 /// Plies from `pos` to the end of the game under perfect play, from its exact score.
 fn plies_to_end(pos: &Position, score: i32) -> i32 {
@@ -31,6 +39,7 @@ fn plies_to_end(pos: &Position, score: i32) -> i32 {
 #[test]
 #[ignore = "needs Pons' files in ../shared/data/pons: run with --include-ignored"]
 fn search_finds_every_forced_result_inside_its_depth() {
+    at_repo_root();
     let text = std::fs::read_to_string(shared_data("pons/Test_L3_R1")).unwrap();
     let depth = 7;
     let mut checked = 0;
@@ -96,6 +105,7 @@ fn spec(s: &str) -> AgentSpec {
 
 #[test]
 fn perfect_never_loses_as_first_player() {
+    at_repo_root();
     let perfect = spec("perfect").factory(G).unwrap();
     let opponents = [
         ("random", 1),
@@ -134,6 +144,7 @@ fn config(agents: &[&str], games: usize, seed: u64) -> TournamentConfig {
 
 #[test]
 fn tournament_counts_every_game_once_with_balanced_colours() {
+    at_repo_root();
     let t = Tournament::new(config(&["random", "easy", "window:depth=2"], 6, 5)).unwrap();
     assert_eq!(t.total_games(), 18);
     let s = t.run(&connect4_engine::progress::Quiet).unwrap();
@@ -188,6 +199,7 @@ fn tournament_counts_every_game_once_with_balanced_colours() {
 
 #[test]
 fn elo_orders_a_lopsided_pairing() {
+    at_repo_root();
     let s = Tournament::new(config(&["random", "hard"], 20, 1))
         .unwrap()
         .run(&connect4_engine::progress::Quiet)
@@ -205,6 +217,7 @@ fn elo_orders_a_lopsided_pairing() {
 
 #[test]
 fn bad_tournaments_are_refused() {
+    at_repo_root();
     assert!(Tournament::new(config(&["easy"], 2, 0)).is_err());
     assert!(Tournament::new(config(&["easy", "easy"], 2, 0)).is_err());
     assert!(Tournament::new(config(&["easy", "hard"], 0, 0)).is_err());
@@ -212,8 +225,8 @@ fn bad_tournaments_are_refused() {
 
 #[test]
 fn every_documented_agent_kind_parses_builds_and_plays() {
-    // The rows of README's agent table, with the shipped models (the tests run from the
-    // repository root, where models/ is).
+    at_repo_root();
+    // The rows of README's agent table, with the shipped models.
     let specs = [
         "random",
         "easy",
@@ -285,6 +298,7 @@ fn wide_config(agents: &[&str], geometry: Geometry<u128>, jobs: usize) -> Tourna
 
 #[test]
 fn agents_play_boards_past_64_bits_alike_on_any_thread_count() {
+    at_repo_root();
     use connect4_engine::agents::Resources;
     let moves = |s: &connect4_learn::arena::TournamentSummary| {
         s.rows.iter().map(|r| r.moves.clone()).collect::<Vec<_>>()
@@ -318,6 +332,7 @@ fn agents_play_boards_past_64_bits_alike_on_any_thread_count() {
 
 #[test]
 fn a_narrow_board_in_wide_bitboards_plays_the_same_games() {
+    at_repo_root();
     // 8x7 (every bit of a u64) played in u128 bitboards: the code path a wide board takes,
     // checked against the 64-bit games move for move (search tables hash wide keys
     // differently, so this also shows the hash does not change what the searches find
@@ -354,6 +369,7 @@ fn a_narrow_board_in_wide_bitboards_plays_the_same_games() {
 
 #[test]
 fn agents_that_need_64_bit_books_or_models_are_refused_past_64_bits() {
+    at_repo_root();
     use connect4_engine::agents::Resources;
     let g = Geometry::<u128>::sized(8, 8).unwrap();
     for s in [
@@ -387,6 +403,7 @@ fn agents_that_need_64_bit_books_or_models_are_refused_past_64_bits() {
 
 #[test]
 fn the_dial_and_the_adaptive_agent_play_past_64_bits() {
+    at_repo_root();
     // On 8x8 they judge moves with a wide solver late in the game and the board's network
     // before it. `ms=0` leaves the network alone (every judgement the same on any machine).
     use connect4_engine::agents::Resources;
@@ -495,6 +512,7 @@ fn page_game(
 /// its game exactly, and without `vary` a searching preset plays one game only.
 #[test]
 fn presets_asked_to_vary_meet_a_fixed_line_with_different_games() {
+    at_repo_root();
     use connect4_engine::answers::PRESETS;
     use std::collections::BTreeSet;
     let mut report = Vec::new();
