@@ -223,7 +223,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
         (config, None)
     };
     let checkpoint = connect4_learn::train::lms::Checkpointing {
-        path: connect4_engine::io::beside(&a.out, ".checkpoint"),
+        path: connect4_learn::train::outputs::checkpoint(&a.out),
         every: a.checkpoint_every,
         resume: a.resume,
     };

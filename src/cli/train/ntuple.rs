@@ -360,7 +360,7 @@ fn curve_probe(
     let write = a
         .curve_cache
         .clone()
-        .unwrap_or_else(|| connect4_engine::io::beside(&a.out, ".curve-columns.json"));
+        .unwrap_or_else(|| connect4_learn::train::outputs::curve_columns(&a.out));
     Ok(Some(
         CurveProbe::cached(
             &a.curve_bench,

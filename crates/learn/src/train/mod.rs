@@ -17,6 +17,7 @@ pub mod gbt;
 pub mod lms;
 pub mod make_bench_sets;
 pub mod ntuple;
+pub mod outputs;
 pub mod run_loop;
 pub mod sample_positions;
 pub mod selfplay;

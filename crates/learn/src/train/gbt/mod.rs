@@ -152,15 +152,15 @@ fn save_gbt_experiment(
     geom: Geometry,
     meta: TrainingMeta,
 ) -> Result<[std::path::PathBuf; 4], ModelFileError> {
-    use connect4_engine::io::{beside, write_csv_atomic, write_json_atomic};
+    use connect4_engine::io::{write_csv_atomic, write_json_atomic};
     save_gbt(path, &out.model, features, geom, meta)?;
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |source| ModelFileError::Io { path: p, source }
     };
-    let curve = beside(path, ".curve.csv");
+    let curve = crate::train::outputs::curve_csv(path);
     write_csv_atomic(&curve, &out.history).map_err(io(&curve))?;
-    let report = beside(path, ".report.json");
+    let report = crate::train::outputs::report_json(path);
     write_json_atomic(&report, &out.report).map_err(io(&report))?;
     #[derive(serde::Serialize)]
     struct Importance<'a> {
@@ -176,7 +176,7 @@ fn save_gbt_experiment(
             importance: *importance,
         })
         .collect();
-    let importance = beside(path, ".importance.csv");
+    let importance = crate::train::outputs::importance_csv(path);
     write_csv_atomic(&importance, &rows).map_err(io(&importance))?;
     Ok([path.to_path_buf(), curve, report, importance])
 }

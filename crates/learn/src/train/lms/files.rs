@@ -30,13 +30,13 @@ pub fn save_run(
     run: &LmsRun,
     meta: connect4_engine::io::model_format::TrainingMeta,
 ) -> Result<Vec<std::path::PathBuf>, SaveError> {
-    use connect4_engine::io::{beside, write_csv_atomic, write_json_atomic};
+    use connect4_engine::io::{write_csv_atomic, write_json_atomic};
     connect4_engine::ml::model_file::save_linear(out, run.weights, config.geometry, meta)?;
     let io = |path: &std::path::Path| {
         let path = path.to_path_buf();
         move |source| SaveError::Io { path, source }
     };
-    let curve = beside(out, ".curve.csv");
+    let curve = crate::train::outputs::curve_csv(out);
     connect4_engine::io::write_atomic(&curve, |w| {
         let mut c = csv::Writer::from_writer(w);
         c.write_record(GameRecord::csv_header())?;
@@ -46,9 +46,9 @@ pub fn save_run(
         c.flush()
     })
     .map_err(io(&curve))?;
-    let evals = beside(out, ".eval.csv");
+    let evals = crate::train::outputs::eval_csv(out);
     write_csv_atomic(&evals, &run.evaluations).map_err(io(&evals))?;
-    let report = beside(out, ".report.json");
+    let report = crate::train::outputs::report_json(out);
     write_json_atomic(&report, &LmsReport::new(config, run)).map_err(io(&report))?;
     Ok(vec![out.to_path_buf(), curve, evals, report])
 }

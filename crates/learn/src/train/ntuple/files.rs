@@ -154,8 +154,9 @@ pub fn save_run<B: BitBoard>(
     run: &NTupleRun<B>,
     meta: connect4_engine::io::model_format::TrainingMeta,
 ) -> Result<Vec<PathBuf>, connect4_engine::io::model_format::ModelFileError> {
+    use crate::train::outputs;
     use connect4_engine::io::model_format::ModelFileError;
-    use connect4_engine::io::{beside, write_csv_atomic, write_json_atomic};
+    use connect4_engine::io::{write_csv_atomic, write_json_atomic};
     connect4_engine::ml::model_file::save_ntuple(out, &run.network, meta)?;
     let io = |p: &std::path::Path| {
         let p = p.to_path_buf();
@@ -176,15 +177,15 @@ pub fn save_run<B: BitBoard>(
             });
         }
     }
-    let curve = beside(out, ".curve.csv");
+    let curve = outputs::curve_csv(out);
     write_csv_atomic(&curve, &rows).map_err(io(&curve))?;
     let mut written = vec![out.to_path_buf(), curve.clone()];
     if run.curve.iter().any(|pt| !pt.vs_perfect.is_empty()) {
-        let p = beside(out, ".perfect.csv");
+        let p = outputs::perfect_csv(out);
         write_perfect_csv(&p, &[(0, config.seed, &run.curve)]).map_err(io(&p))?;
         written.push(p);
     }
-    let report = beside(out, ".report.json");
+    let report = outputs::report_json(out);
     let r = NTupleReport {
         config,
         games: run.games,

@@ -11,8 +11,8 @@ use super::run::{Checkpointing, Machine};
 use super::trainer::train_ntuple;
 use crate::arena::Side;
 use crate::datasets::Example;
+use crate::train::outputs;
 use connect4_engine::agents::AgentBoard;
-use connect4_engine::io::beside;
 use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
 use connect4_engine::progress::Progress;
 use std::path::{Path, PathBuf};
@@ -131,7 +131,7 @@ pub fn train_job<B: AgentBoard>(
             job.out.clone()
         } else {
             progress.note(&format!("run {k} of {runs}: seed {}", config.seed));
-            beside(&job.out, &format!(".run{k}.bin"))
+            outputs::run_model(&job.out, k)
         };
         let (run, written) = train_one(job, &config, &path, progress)?;
         done(k, &run);
@@ -148,7 +148,7 @@ pub fn train_job<B: AgentBoard>(
             .enumerate()
             .map(|(k, r)| (k, r.seed, &r.curve[..]))
             .collect();
-        let perfect = beside(&job.out, ".perfect.csv");
+        let perfect = outputs::perfect_csv(&job.out);
         write_perfect_csv(&perfect, &table).map_err(|source| ModelFileError::Io {
             path: perfect.clone(),
             source,
@@ -170,7 +170,7 @@ fn train_one<B: AgentBoard>(
     // An interval of 0: no checkpoint on the way (a run told to resume still resumes from
     // an earlier one, and saves at its end).
     let checkpoint = Checkpointing {
-        path: beside(path, ".checkpoint"),
+        path: outputs::checkpoint(path),
         every: match job.checkpoint_every {
             0 => usize::MAX,
             k => k,
@@ -349,7 +349,7 @@ mod tests {
             tail: None,
             best: kept_at(1, 0.92, &kept),
         };
-        save_checkpoint(&beside(&out, ".checkpoint"), &state).unwrap();
+        save_checkpoint(&outputs::checkpoint(&out), &state).unwrap();
         let job: Job = Job {
             config,
             examples: &[],
@@ -377,7 +377,7 @@ mod tests {
         let metric = |name: &str| metrics.iter().find(|(k, _)| k == name).map(|m| m.1);
         assert_eq!(metric("kept_games"), Some(20.0));
         assert_eq!(metric("perfect_first_eps0_wins"), Some(0.92));
-        let report = std::fs::read_to_string(beside(&out, ".report.json")).unwrap();
+        let report = std::fs::read_to_string(outputs::report_json(&out)).unwrap();
         assert!(report.contains("\"kept_games\": 20"), "{report}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
