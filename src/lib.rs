@@ -23,3 +23,4 @@ pub mod pipeline;
 pub mod plot;
 pub mod serve;
 pub mod site;
+pub mod speed;

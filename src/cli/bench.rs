@@ -9,8 +9,8 @@ use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use connect4_engine::progress::Progress;
-use connect4_engine::solver::bench::{SetSummary, bench_file};
 use connect4_engine::{Mode, Solver};
+use connect4_ml::speed::solver::{SetSummary, bench_file};
 use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]

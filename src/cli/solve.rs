@@ -4,8 +4,8 @@ use super::BoardArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use connect4_engine::game::{BitBoard, Geometry};
-use connect4_engine::solver::bench::solve_line_with;
 use connect4_engine::{Mode, Solver};
+use connect4_ml::speed::solver::solve_line_with;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use connect4_engine::solver::bench_analyze::{bands, sample_positions, time_analyses};
+use connect4_ml::speed::analyze::{bands, positions_by_ply, time_analyses};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeBenchArgs {
@@ -34,7 +34,7 @@ pub struct AnalyzeBenchArgs {
 pub(super) fn run(a: AnalyzeBenchArgs, book: crate::cli::BookChoice) -> Result<()> {
     let geom = a.board.geometry()?;
     let plies = crate::cli::parse_plies(&a.plies)?;
-    let positions = sample_positions(geom, plies, a.count, a.seed);
+    let positions = positions_by_ply(geom, plies, a.count, a.seed);
     let timings = time_analyses(
         geom,
         &positions,

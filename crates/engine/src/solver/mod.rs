@@ -35,8 +35,6 @@
 //! are looked up: a search stops at the book's depth).
 
 pub mod analysis;
-pub mod bench;
-pub mod bench_analyze;
 pub mod book;
 mod follow_up;
 mod order_hint;

@@ -3,9 +3,9 @@
 //! user could reach: the moves are random among those that do not lose at once, so games
 //! last and vary.
 
-use super::{Mode, Solver};
-use crate::game::{Geometry, Position};
-use crate::seed::{Stream, derive_seed};
+use connect4_engine::game::{Geometry, Position};
+use connect4_engine::seed::{Stream, derive_seed};
+use connect4_engine::solver::{Mode, Solver};
 use rand::Rng;
 use rand::SeedableRng;
 use std::ops::RangeInclusive;
@@ -44,7 +44,7 @@ pub struct AnalyzeBand {
 
 /// `count` positions of each ply in `plies` from seeded games (game `i` gives its position
 /// at every ply it reaches unfinished, until each ply has `count`), with their move strings.
-pub fn sample_positions(
+pub fn positions_by_ply(
     geom: Geometry,
     plies: RangeInclusive<usize>,
     count: usize,
@@ -77,7 +77,10 @@ pub fn sample_positions(
                 .collect();
             let col = cols[rng.gen_range(0..cols.len())];
             p.play_col(col);
-            moves.push(crate::game::moves::column_char(col).expect("a board's columns have names"));
+            moves.push(
+                connect4_engine::game::moves::column_char(col)
+                    .expect("a board's columns have names"),
+            );
             if p.last_move_won() || p.is_full() {
                 break;
             }
@@ -93,9 +96,9 @@ pub fn time_analyses(
     geom: Geometry,
     positions: &[(String, Position)],
     tt_mib: usize,
-    book: Option<std::sync::Arc<super::book::Book>>,
-    progress: &dyn crate::progress::Progress,
-) -> Result<Vec<AnalyzeTiming>, super::SolverError> {
+    book: Option<std::sync::Arc<connect4_engine::solver::book::Book>>,
+    progress: &dyn connect4_engine::progress::Progress,
+) -> Result<Vec<AnalyzeTiming>, connect4_engine::solver::SolverError> {
     let mut solver = Solver::with_table_mib(geom, tt_mib)?;
     solver.set_book(book);
     solver.ready();
@@ -103,7 +106,7 @@ pub fn time_analyses(
     let mut out = Vec::with_capacity(positions.len());
     for (moves, p) in positions {
         solver.clear();
-        let start = crate::clock::Instant::now();
+        let start = connect4_engine::clock::Instant::now();
         solver.reset_nodes();
         solver.analyze(p, Mode::Strong);
         out.push(AnalyzeTiming {
@@ -155,10 +158,10 @@ mod tests {
     #[test]
     fn samples_are_seeded_unfinished_and_cover_every_ply() {
         let g = Geometry::STANDARD;
-        let a = sample_positions(g, 0..=20, 3, 5);
+        let a = positions_by_ply(g, 0..=20, 3, 5);
         assert_eq!(a.len(), 63);
-        assert_eq!(a, sample_positions(g, 0..=20, 3, 5));
-        assert_ne!(a, sample_positions(g, 0..=20, 3, 6));
+        assert_eq!(a, positions_by_ply(g, 0..=20, 3, 5));
+        assert_ne!(a, positions_by_ply(g, 0..=20, 3, 6));
         for k in 0..=20 {
             assert_eq!(a.iter().filter(|(_, p)| p.moves_played() == k).count(), 3);
         }

@@ -1,9 +1,9 @@
 //! Solving test files line by line: shared by `c4 solve` and `c4 bench solver`.
 
-use super::{Mode, Solver};
-use crate::clock::Instant;
-use crate::game::record::{LineError, parse_test_line};
-use crate::game::{GameError, Position};
+use connect4_engine::clock::Instant;
+use connect4_engine::game::record::{LineError, parse_test_line};
+use connect4_engine::game::{GameError, Position};
+use connect4_engine::solver::{Mode, Solver};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -58,7 +58,7 @@ pub fn solve_line(
 
 /// [`solve_line`], and with `best` also the best column ([`Solver::best_move`], always by the
 /// strong score, whatever `mode` says about the reported score).
-pub fn solve_line_with<B: crate::game::BitBoard>(
+pub fn solve_line_with<B: connect4_engine::game::BitBoard>(
     solver: &mut Solver<B>,
     line: &str,
     mode: Mode,
@@ -155,7 +155,7 @@ pub fn bench_file(
     limit: Option<usize>,
     mode: Mode,
     keep_table: bool,
-    progress: &dyn crate::progress::Progress,
+    progress: &dyn connect4_engine::progress::Progress,
 ) -> SetSummary {
     let lines: Vec<&str> = text.lines().take(limit.unwrap_or(usize::MAX)).collect();
     progress.start(name, lines.len());
