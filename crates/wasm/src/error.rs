@@ -50,7 +50,7 @@ pub enum EngineError {
     Encode(#[source] serde_json::Error),
 }
 
-/// The name of an op that is not one (`try_from` of [`crate::Op`]'s JSON).
+/// The name of an op that is not one, as a request's `op` field read it.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown op \"{op}\" ({names})")]
 pub struct UnknownOp {

@@ -30,9 +30,10 @@
 //! sequence); `questions` the answers built on scores (every column, a bound, the best move);
 //! `search` the search core; `table` the transposition tables; `shallow` the
 //! [`ShallowTable`] a job's solvers share; `order_hint` the [`OrderHint`]; `sorter` the move
-//! order; `follow_up` the claimeven bounds; [`analysis`] the per-column analysis; [`mod@bench`]
-//! the benchmark loop; [`book`] the opening book, which every solver reads (positions it holds
-//! are looked up: a search stops at the book's depth).
+//! order; `follow_up` the claimeven bounds; [`analysis`] the per-column analysis; [`book`] the
+//! opening book, which every solver reads (positions it holds are looked up: a search stops at
+//! the book's depth). The speed benchmarks of the command line are the application's
+//! (`connect4_ml::speed`).
 
 pub mod analysis;
 pub mod book;
