@@ -9,3 +9,4 @@ mod adaptive;
 mod agents;
 mod bench_sets;
 mod shipped_positions;
+mod wide_boards;

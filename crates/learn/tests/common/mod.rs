@@ -8,3 +8,11 @@
 mod data;
 #[allow(unused_imports)] // each test binary uses what it needs
 pub use data::*;
+
+/// Runs the test from the repository root, where the specs' default model paths
+/// (`models/...`) lie: cargo starts learn's tests in `crates/learn`. Every test of this binary
+/// that moves the process there moves it to the same folder, and no other reads a relative
+/// path, so tests running side by side cannot see another folder.
+pub fn at_repo_root() {
+    std::env::set_current_dir(repo_root()).unwrap();
+}
