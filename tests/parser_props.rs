@@ -14,7 +14,7 @@ use connect4_engine::game::record::parse_test_line;
 use connect4_engine::io::model_format::{ModelHeader, ModelKind, TrainingMeta, encode_model};
 use connect4_engine::ml::gbt::{GbtParams, fit_gbt};
 use connect4_engine::ml::model_file::decode_gbt;
-use connect4_learn::datasets::selfplay_csv::read_positions;
+use connect4_learn::datasets::games_csv::read_positions;
 use connect4_learn::datasets::uci::parse_uci_bytes;
 use linfa::ParamGuard;
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 //! inside the installed package.
 
 use crate::errors::err;
-use connect4_learn::arena::bench_sets::BENCH_SETS;
+use connect4_learn::arena::benchmark_sets::BENCH_SETS;
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -186,7 +186,7 @@ pub struct BenchFiles {
     files: Vec<PathBuf>,
     /// Folder of benchmark sets (end-easy, middle-easy, middle-medium, begin-easy,
     /// begin-medium, begin-hard).
-    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::benchmark_sets::DEFAULT_BENCH_DIR)]
     bench: PathBuf,
     /// Folder of the Pons files (Test_L3_R1, ...) to read instead of --bench.
     #[arg(long, conflicts_with = "bench")]
@@ -199,7 +199,7 @@ pub struct BenchFiles {
 impl BenchFiles {
     /// The files to read, in set order when they come from a folder.
     fn resolve(&self) -> Result<Vec<PathBuf>> {
-        use connect4_learn::arena::bench_sets::{BenchSet, files_in};
+        use connect4_learn::arena::benchmark_sets::{BenchSet, files_in};
         if !self.files.is_empty() {
             if !self.sets.is_empty() {
                 bail!("--sets picks sets from a folder; it cannot be used with FILE arguments");

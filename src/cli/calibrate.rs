@@ -91,36 +91,7 @@ fn run_on<B: AgentBoard>(
         ..Resources::default()
     };
     let bars = super::Bars::new();
-    let standard = || {
-        let text = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
-        anchors(&text).context("the 7x6 ladder")
-    };
-    let anchors = if geom.narrow() == Some(Geometry::STANDARD) {
-        let ladder = match &a.ladder {
-            Some(p) => std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read the ladder {}", p.display()))?,
-            None => connect4_ml::builtin::ladder_in(std::path::Path::new("models")),
-        };
-        anchors(&ladder).with_context(|| {
-            format!(
-                "the ladder {}",
-                a.ladder
-                    .as_ref()
-                    .map_or("models/ladder.json".into(), |p| p.display().to_string())
-            )
-        })?
-    } else {
-        let path = a.ladder.clone().unwrap_or_else(|| {
-            connect4_engine::agents::board_model(&out.with_file_name("ladder.json"), geom)
-        });
-        if a.ladder.is_none() && !path.exists() {
-            make_ladder(&a, geom, &path, &resources, &bars)?;
-        }
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read the ladder {}", path.display()))?;
-        let own = anchors(&text).with_context(|| format!("the ladder {}", path.display()))?;
-        connect4_learn::arena::on_standard_scale(own, &standard()?)
-    };
+    let anchors = ladder_anchors(&a, geom, &out, &resources, &bars)?;
     let cfg = CalibrateConfig {
         anchors,
         skills: a.skills.clone(),
@@ -164,6 +135,48 @@ fn run_on<B: AgentBoard>(
         "the dial reads the calibration built into c4: rebuild c4 (and web/build-wasm.sh) to take this one"
     );
     Ok(())
+}
+
+/// The ladder the dial is calibrated against, on the 7x6 scale: on 7x6 the ladder given
+/// (`--ladder`, else the built-in one); on another board its own ladder, played into
+/// `ladder-WxH.json` beside the output when there is none yet, moved onto the 7x6 scale.
+fn ladder_anchors<B: AgentBoard>(
+    a: &CalibrateArgs,
+    geom: Geometry<B>,
+    out: &std::path::Path,
+    resources: &Resources,
+    bars: &super::Bars,
+) -> Result<Vec<Anchor>> {
+    let standard = || {
+        let text = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
+        anchors(&text).context("the 7x6 ladder")
+    };
+    Ok(if geom.narrow() == Some(Geometry::STANDARD) {
+        let ladder = match &a.ladder {
+            Some(p) => std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read the ladder {}", p.display()))?,
+            None => connect4_ml::builtin::ladder_in(std::path::Path::new("models")),
+        };
+        anchors(&ladder).with_context(|| {
+            format!(
+                "the ladder {}",
+                a.ladder
+                    .as_ref()
+                    .map_or("models/ladder.json".into(), |p| p.display().to_string())
+            )
+        })?
+    } else {
+        let path = a.ladder.clone().unwrap_or_else(|| {
+            connect4_engine::agents::board_model(&out.with_file_name("ladder.json"), geom)
+        });
+        if a.ladder.is_none() && !path.exists() {
+            make_ladder(a, geom, &path, resources, bars)?;
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read the ladder {}", path.display()))?;
+        let own = anchors(&text).with_context(|| format!("the ladder {}", path.display()))?;
+        connect4_learn::arena::on_standard_scale(own, &standard()?)
+    })
 }
 
 fn check<B: AgentBoard>(

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use connect4_engine::Geometry;
 use connect4_engine::progress::Progress;
-use connect4_learn::arena::bench_sets::BenchSet;
+use connect4_learn::arena::benchmark_sets::BenchSet;
 use connect4_learn::arena::evaluate::{EvaluateConfig, evaluate, work_items};
 use std::path::PathBuf;
 
@@ -33,7 +33,7 @@ pub struct EvaluateArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Folder of benchmark sets to grade moves on.
-    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::benchmark_sets::DEFAULT_BENCH_DIR)]
     bench: PathBuf,
     /// Sets to grade on (begin-hard is left out by default: grading it takes seconds per move).
     #[arg(

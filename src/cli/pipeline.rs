@@ -84,7 +84,8 @@ pub fn run(a: PipelineArgs, book: super::BookChoice) -> Result<()> {
         positions: shipped(a.positions, "data/positions/train.txt.gz").filter(|_| !a.no_positions),
         heldout: shipped(a.heldout, "data/positions/heldout.txt.gz").filter(|_| !a.no_positions),
         bench: a.pons.or(a.bench).or_else(|| {
-            standard.then(|| PathBuf::from(connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR))
+            standard
+                .then(|| PathBuf::from(connect4_learn::arena::benchmark_sets::DEFAULT_BENCH_DIR))
         }),
         resume: a.resume,
         jobs: a.jobs,

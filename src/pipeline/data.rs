@@ -6,8 +6,8 @@ use connect4_engine::agents::AgentSpec;
 use connect4_engine::progress::Progress;
 use connect4_engine::solver::Mode;
 use connect4_learn::datasets::Example;
-use connect4_learn::datasets::selfplay_csv::{LabelledPosition, read_positions, write_positions};
-use connect4_learn::train::selfplay::{SelfplayConfig, generate};
+use connect4_learn::datasets::games_csv::{LabelledPosition, read_positions, write_positions};
+use connect4_learn::train::games::{GamesConfig, generate};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -110,7 +110,7 @@ pub fn run(
         "hard".parse::<AgentSpec>().map_err(fail("data"))?,
         AgentSpec::builtin("handtuned", sizes.depth).map_err(fail("data"))?,
     ];
-    let sp = SelfplayConfig {
+    let sp = GamesConfig {
         agents: agents.clone(),
         games: sizes.selfplay_games,
         plies: plies.0..=plies.1,

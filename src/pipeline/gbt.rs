@@ -6,14 +6,13 @@ use super::data::DataSplit;
 use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
 use connect4_engine::features::FeatureSet;
-use connect4_engine::game::Geometry;
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_engine::io::{beside, write_csv_atomic};
 use connect4_engine::ml::gbt::{GbtParams, GbtTarget};
 use connect4_engine::progress::Progress;
 use connect4_learn::datasets::Example;
 use connect4_learn::train::gbt::experiment::ExperimentConfig;
-use connect4_learn::train::gbt::{GbtData, GbtTrained, train_gbt};
+use connect4_learn::train::gbt::{GbtData, GbtTrained, phase_rows, train_gbt};
 use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -62,17 +61,6 @@ pub struct GbtResult {
     pub phase_accuracy: Option<f64>,
 }
 
-/// One row of `models/gbt.phases.csv`: the GBT's probabilities on a held-out self-play
-/// position.
-#[derive(Serialize)]
-struct PhaseRow {
-    ply: usize,
-    label: &'static str,
-    p_loss: f64,
-    p_draw: f64,
-    p_win: f64,
-}
-
 /// Fits, saves and scores the GBT.
 pub fn run(
     config: &PipelineConfig,
@@ -110,7 +98,7 @@ pub fn run(
     let r = &out.report;
     let h = &r.holdout;
     // The held-out self-play positions: how the model does away from 8-ply positions.
-    let (rows, correct) = phase_rows(&out.model, &split.held_out, geom);
+    let (rows, correct) = phase_rows(&out.model, FEATURES, &split.held_out, geom);
     let phases = beside(&model_path, ".phases.csv");
     write_csv_atomic(&phases, &rows).map_err(fail("gbt"))?;
     written.push(phases);
@@ -160,33 +148,4 @@ fn gbt_data(inputs: &Inputs, split: &DataSplit, data_notes: &[String]) -> GbtDat
         notes: data_notes.to_vec(),
         uci_missing: None,
     }
-}
-
-/// The model's probabilities on the held-out self-play positions (a row each, with its
-/// ply) and how many it got right.
-fn phase_rows(
-    model: &connect4_engine::ml::gbt::GbtModel,
-    held_out: &[connect4_learn::datasets::selfplay_csv::LabelledPosition],
-    geom: Geometry,
-) -> (Vec<PhaseRow>, usize) {
-    let ext = FEATURES.extractor(geom);
-    let mut rows = Vec::with_capacity(held_out.len());
-    let mut correct = 0;
-    let mut buf = vec![0.0; ext.len()];
-    for p in held_out {
-        ext.extract(&p.position, &mut buf);
-        let mut prob = [0.0; 3];
-        model.predict_proba_row(&buf, &mut prob);
-        if connect4_engine::ml::metrics::argmax(&prob) == p.label.index() {
-            correct += 1;
-        }
-        rows.push(PhaseRow {
-            ply: p.position.moves_played(),
-            label: p.label.as_str(),
-            p_loss: prob[0],
-            p_draw: prob[1],
-            p_win: prob[2],
-        });
-    }
-    (rows, correct)
 }

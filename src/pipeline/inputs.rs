@@ -3,7 +3,7 @@
 
 use super::{PipelineConfig, PipelineError, Sizes, agents, fail};
 use connect4_engine::game::{Geometry, Position};
-use connect4_learn::arena::bench_sets::BenchSet;
+use connect4_learn::arena::benchmark_sets::BenchSet;
 use connect4_learn::arena::read_graded_file;
 use connect4_learn::datasets::uci;
 
@@ -58,26 +58,7 @@ pub struct Inputs {
 pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineError> {
     let bad = fail("inputs");
     let out = &config.out;
-    if out.exists() && !out.is_dir() {
-        return Err(bad(format!(
-            "the run folder {} exists and is not a folder",
-            out.display()
-        )));
-    }
-    std::fs::create_dir_all(out).map_err(|e| {
-        bad(format!(
-            "cannot create the run folder {}: {e}",
-            out.display()
-        ))
-    })?;
-    let probe = out.join(format!(".c4-write-check.{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| {
-        bad(format!(
-            "cannot write in the run folder {}: {e}",
-            out.display()
-        ))
-    })?;
-    let _ = std::fs::remove_file(&probe);
+    writable_folder(out)?;
     let geom = config.geometry;
     let uci = match &config.uci {
         Some(path) if geom != Geometry::STANDARD => {
@@ -98,6 +79,53 @@ pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineEr
         Some(p) => Some(labelled_set(p, geom, sizes.heldout_limit)?),
         None => None,
     };
+    let (bench, bench_sha256) = benchmark_sets(config, &sizes)?;
+    agents(out, sizes.depth, config.geometry).map_err(fail("inputs"))?;
+    Ok(Inputs {
+        uci,
+        positions,
+        heldout,
+        bench,
+        bench_sha256,
+    })
+}
+
+/// The run folder, made if need be, and a file written in it (then removed): a run that
+/// cannot write its results stops before it works.
+fn writable_folder(out: &std::path::Path) -> Result<(), PipelineError> {
+    let bad = fail("inputs");
+    if out.exists() && !out.is_dir() {
+        return Err(bad(format!(
+            "the run folder {} exists and is not a folder",
+            out.display()
+        )));
+    }
+    std::fs::create_dir_all(out).map_err(|e| {
+        bad(format!(
+            "cannot create the run folder {}: {e}",
+            out.display()
+        ))
+    })?;
+    let probe = out.join(format!(".c4-write-check.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        bad(format!(
+            "cannot write in the run folder {}: {e}",
+            out.display()
+        ))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// The benchmark sets the bench stage grades, each with its file's sha256 (none off 7x6,
+/// where the stage grades held-out positions).
+#[allow(clippy::type_complexity)]
+fn benchmark_sets(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+) -> Result<(Vec<(String, Vec<GradedInput>)>, Vec<(String, String)>), PipelineError> {
+    let bad = fail("inputs");
+    let geom = config.geometry;
     let mut bench = Vec::new();
     let mut bench_sha256 = Vec::new();
     // Without a benchmark folder (other boards) the bench stage grades held-out positions.
@@ -141,12 +169,5 @@ pub(crate) fn check_inputs(config: &PipelineConfig) -> Result<Inputs, PipelineEr
         bench_sha256.push((file_name.clone(), sha));
         bench.push((file_name, positions));
     }
-    agents(out, sizes.depth, config.geometry).map_err(fail("inputs"))?;
-    Ok(Inputs {
-        uci,
-        positions,
-        heldout,
-        bench,
-        bench_sha256,
-    })
+    Ok((bench, bench_sha256))
 }

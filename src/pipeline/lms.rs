@@ -11,6 +11,7 @@ use connect4_learn::train::lms::{
     EpochRecord, LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, fit_supervised,
     save_run, save_supervised_report, train,
 };
+use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -79,7 +80,9 @@ pub fn run(
         depth: sizes.depth,
         seed: config.seed,
         ..LmsConfig::default()
-    };
+    }
+    .check()
+    .map_err(fail("lms"))?;
     let lms_run = train(&cfg, observer).map_err(fail("lms"))?;
     let report = LmsReport::new(&cfg, &lms_run);
     let mut data = vec![format!("self-play against handtuned:depth={}", cfg.depth)];
@@ -170,10 +173,12 @@ fn supervised_start(
         epochs: sizes.lms_epochs,
         seed: config.seed,
         ..SupervisedConfig::default()
-    };
+    }
+    .check()
+    .map_err(fail("lms"))?;
     let fit = fit_supervised(rows, config.geometry, &sup, observer).map_err(fail("lms"))?;
     Ok(Some(SupervisedReport {
-        config: sup,
+        config: sup.into_inner(),
         fit,
         data: vec![note],
         evaluation: None,

@@ -152,7 +152,7 @@ pub struct Sizes {
     pub evaluate_games: usize,
     /// Positions graded per benchmark file.
     pub bench_positions: usize,
-    /// Benchmark sets graded (names of [`connect4_learn::arena::bench_sets::BENCH_SETS`]).
+    /// Benchmark sets graded (names of [`connect4_learn::arena::benchmark_sets::BENCH_SETS`]).
     pub bench_files: Vec<String>,
 }
 

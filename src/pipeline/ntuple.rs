@@ -58,6 +58,40 @@ pub fn run(
         guide: Guide::with_book(config.book.clone()),
         ..Machine::default()
     };
+    let probe = probe(config, sizes, observer)?;
+    let job = Job {
+        config: cfg,
+        examples,
+        probe: probe.as_ref(),
+        machine,
+        checkpoint_every: 0,
+        resume: false,
+        runs: 1,
+        out: config.out.join("models/ntuple.bin"),
+        meta: TrainingMeta::new("c4 pipeline (stage ntuple)", config.seed),
+    };
+    let outcome = train_job(&job, observer, &mut |_, _| {}).map_err(fail("ntuple"))?;
+    let (run, written) = (outcome.runs.into_iter().next(), outcome.written);
+    let run = run.ok_or_else(|| fail("ntuple")("the job ran no run"))?;
+    Ok((
+        NTupleResult {
+            labelled: run.labelled,
+            games: run.games,
+            seconds: run.seconds,
+            weights: run.weights,
+            curve: run.curve,
+        },
+        written,
+    ))
+}
+
+/// The stage's curve: none without positions to measure; off 7x6 its matches alone.
+fn probe(
+    config: &PipelineConfig,
+    sizes: &Sizes,
+    observer: &dyn Progress,
+) -> Result<Option<CurveProbe>, PipelineError> {
+    let geom = config.geometry;
     // The curve needs the solved columns of the benchmark sets, which the shipped data/bench
     // keeps (`curve-columns.json`); a folder without them (the Pons files) gets no curve,
     // rather than minutes of solving the opening sets. Off 7x6 (no benchmark sets) the
@@ -66,7 +100,7 @@ pub fn run(
         .bench
         .as_ref()
         .map(|b| (b, b.join("curve-columns.json")));
-    let probe = if sizes.ntuple_curve_positions == 0 {
+    Ok(if sizes.ntuple_curve_positions == 0 {
         None
     } else if geom != connect4_engine::game::Geometry::STANDARD {
         let perfect = if connect4_engine::solver::reaches(geom) {
@@ -103,29 +137,5 @@ pub fn run(
         )
     } else {
         None
-    };
-    let job = Job {
-        config: cfg,
-        examples,
-        probe: probe.as_ref(),
-        machine,
-        checkpoint_every: 0,
-        resume: false,
-        runs: 1,
-        out: config.out.join("models/ntuple.bin"),
-        meta: TrainingMeta::new("c4 pipeline (stage ntuple)", config.seed),
-    };
-    let outcome = train_job(&job, observer, &mut |_, _| {}).map_err(fail("ntuple"))?;
-    let (run, written) = (outcome.runs.into_iter().next(), outcome.written);
-    let run = run.ok_or_else(|| fail("ntuple")("the job ran no run"))?;
-    Ok((
-        NTupleResult {
-            labelled: run.labelled,
-            games: run.games,
-            seconds: run.seconds,
-            weights: run.weights,
-            curve: run.curve,
-        },
-        written,
-    ))
+    })
 }

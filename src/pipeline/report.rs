@@ -451,7 +451,7 @@ fn section_bench(t: &mut String, config: &PipelineConfig, results: &Results) {
                 let _ = write!(
                     t,
                     "`{name}`:\n\n```text\n{}```\n\n",
-                    connect4_learn::arena::bench_sets::six_set_table(&mine)
+                    connect4_learn::arena::benchmark_sets::six_set_table(&mine)
                 );
             }
         }

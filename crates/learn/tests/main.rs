@@ -7,6 +7,6 @@ mod common;
 
 mod adaptive;
 mod agents;
-mod bench_sets;
+mod benchmark_sets;
 mod shipped_positions;
 mod wide_boards;

@@ -133,25 +133,7 @@ fn run_on<B: AgentBoard>(
     };
     let (games, stages) = run_adaptive_bench(&cfg, &resources, &bars)?;
     bars.finish();
-    let ladder = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
-    let ladder: serde_json::Value = serde_json::from_str(&ladder).unwrap_or_default();
-    // Off 7x6 the opponents' ratings are those of the board's own ladder (on the 7x6
-    // scale), as its calibration recorded them.
-    let board = connect4_engine::agents::level::Calibration::for_board(geom);
-    let true_elo = |name: &str| {
-        if geom.narrow() != Some(Geometry::STANDARD) {
-            return board
-                .anchors
-                .iter()
-                .find(|r| r.agent == name)
-                .map(|r| r.elo);
-        }
-        ladder["elo"]
-            .as_array()?
-            .iter()
-            .find(|r| r["agent"] == name)?["elo"]
-            .as_f64()
-    };
+    let true_elo = ladder_elo(geom);
     println!(
         "{} against each opponent, {} opening plies, seed {}",
         cfg.adaptive.label(),
@@ -177,6 +159,28 @@ fn run_on<B: AgentBoard>(
     }
     super::super::print_written(&written);
     Ok(())
+}
+
+/// Each ladder agent's Elo by name: the 7x6 ladder's, or off 7x6 the board's own ladder's
+/// (on the 7x6 scale), as its calibration recorded them.
+fn ladder_elo<B: AgentBoard>(geom: Geometry<B>) -> impl Fn(&str) -> Option<f64> {
+    let ladder = connect4_ml::builtin::ladder_in(std::path::Path::new("models"));
+    let ladder: serde_json::Value = serde_json::from_str(&ladder).unwrap_or_default();
+    let board = connect4_engine::agents::level::Calibration::for_board(geom);
+    move |name: &str| {
+        if geom.narrow() != Some(Geometry::STANDARD) {
+            return board
+                .anchors
+                .iter()
+                .find(|r| r.agent == name)
+                .map(|r| r.elo);
+        }
+        ladder["elo"]
+            .as_array()?
+            .iter()
+            .find(|r| r["agent"] == name)?["elo"]
+            .as_f64()
+    }
 }
 
 /// The table of a bench's stages: each opponent's games, results, the adaptive agent's score

@@ -77,7 +77,7 @@ pub struct BenchSetsArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Folder to write the six files (and sets.json) into.
-    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::benchmark_sets::DEFAULT_BENCH_DIR)]
     out: PathBuf,
     /// Positions per set.
     #[arg(long, default_value_t = 1000, value_parser = crate::cli::at_least_one)]
@@ -134,7 +134,7 @@ pub struct SelfplayArgs {
 
 pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Result<()> {
     use connect4_engine::agents::AgentSpec;
-    use connect4_learn::train::selfplay::{SelfplayConfig, generate};
+    use connect4_learn::train::games::{GamesConfig, generate};
     if a.agents.len() != 2 {
         bail!(
             "--agents takes exactly two agent specs, e.g. --agents easy,hard (got {})",
@@ -147,7 +147,7 @@ pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Res
         .iter()
         .map(|s| crate::cli::parse_agent(s))
         .collect::<Result<_, _>>()?;
-    let cfg = SelfplayConfig {
+    let cfg = GamesConfig {
         agents: [specs[0].clone(), specs[1].clone()],
         games: a.games,
         plies,
@@ -163,7 +163,7 @@ pub(super) fn run_selfplay(a: SelfplayArgs, book: crate::cli::BookChoice) -> Res
     let geom = Geometry::default();
     let start = Instant::now();
     let out = generate(&cfg, geom, &crate::cli::Bars::new())?;
-    connect4_learn::datasets::selfplay_csv::write_positions(&a.out, geom, &out.positions)
+    connect4_learn::datasets::games_csv::write_positions(&a.out, geom, &out.positions)
         .with_context(|| format!("writing {}", a.out.display()))?;
     let mut classes = [0usize; 3];
     for p in &out.positions {
@@ -247,8 +247,8 @@ fn positions_on<B: connect4_engine::agents::AgentBoard>(
 }
 
 pub(super) fn run_bench_sets(a: BenchSetsArgs, book: crate::cli::BookChoice) -> Result<()> {
-    use connect4_learn::train::make_bench_sets::{
-        BenchSetsConfig, make_bench_sets, write_bench_sets,
+    use connect4_learn::train::make_benchmark_sets::{
+        BenchSetsConfig, make_benchmark_sets, write_bench_sets,
     };
     let mix = a.mix.specs(false)?;
     let cfg = BenchSetsConfig {
@@ -262,7 +262,7 @@ pub(super) fn run_bench_sets(a: BenchSetsArgs, book: crate::cli::BookChoice) -> 
         book,
     };
     let start = Instant::now();
-    let out = make_bench_sets(&cfg, &crate::cli::Bars::new())?;
+    let out = make_benchmark_sets(&cfg, &crate::cli::Bars::new())?;
     let command = format!(
         "c4 data bench-sets --seed {} --count {} --begin-hard {} --begin-min-stones {} --mix {} --epsilon {}",
         a.seed,

@@ -5,7 +5,7 @@ use clap::{Args, ValueEnum};
 use connect4_engine::Geometry;
 use connect4_engine::features::FeatureSet;
 use connect4_engine::io::model_format::TrainingMeta;
-use connect4_engine::ml::gbt::GbtTarget;
+use connect4_engine::ml::gbt::{GbtParams, GbtTarget};
 use connect4_learn::datasets::uci::DEFAULT_UCI_PATH;
 use connect4_learn::train::gbt::experiment::ExperimentConfig;
 use connect4_learn::train::gbt::{GbtData, GbtPreset, train_gbt};
@@ -161,25 +161,9 @@ pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
     if let Some(e) = &data.uci_missing {
         eprintln!("note: {e}\nnote: training and testing on the self-play positions only");
     }
-    let mut params = a.config.preset().params();
-    if let Some(n) = a.max_iter {
-        params = params.max_iter(n);
-    }
-    if let Some(n) = a.max_depth {
-        params = params.max_depth(n);
-    }
-    if let Some(n) = a.max_leaf_nodes {
-        params = params.max_leaf_nodes(n);
-    }
-    if let Some(v) = a.learning_rate {
-        params = params.learning_rate(v);
-    }
-    if a.no_early_stopping {
-        params = params.early_stopping(false);
-    }
     let cfg = ExperimentConfig {
         features: a.features,
-        params: params.check()?,
+        params: params(&a).check()?,
         target: match a.target {
             GbtTargetArg::Wdl => GbtTarget::Wdl,
             GbtTargetArg::Score => GbtTarget::Score,
@@ -215,4 +199,25 @@ pub(super) fn run_gbt(a: GbtArgs) -> Result<()> {
     print!("{r}");
     crate::cli::print_written(&trained.written);
     Ok(())
+}
+
+/// The preset's hyperparameters with the flags that override them.
+fn params(a: &GbtArgs) -> GbtParams {
+    let mut params = a.config.preset().params();
+    if let Some(n) = a.max_iter {
+        params = params.max_iter(n);
+    }
+    if let Some(n) = a.max_depth {
+        params = params.max_depth(n);
+    }
+    if let Some(n) = a.max_leaf_nodes {
+        params = params.max_leaf_nodes(n);
+    }
+    if let Some(v) = a.learning_rate {
+        params = params.learning_rate(v);
+    }
+    if a.no_early_stopping {
+        params = params.early_stopping(false);
+    }
+    params
 }

@@ -4,7 +4,8 @@
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use connect4_engine::io::model_format::TrainingMeta;
-use connect4_learn::train::lms::{LmsConfig, SupervisedConfig};
+use connect4_learn::train::lms::{LmsConfig, SupervisedConfig, ValidLmsConfig};
+use linfa::ParamGuard;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -130,7 +131,8 @@ pub(super) fn run_supervised(
         win_value: a.win_value,
         seed: a.seed,
         ..SupervisedConfig::default()
-    };
+    }
+    .check()?;
     let fit = connect4_learn::train::lms::fit_supervised(
         &examples,
         config.geometry,
@@ -160,7 +162,7 @@ pub(super) fn run_supervised(
         );
     }
     Ok(connect4_learn::train::lms::SupervisedReport {
-        config: sup,
+        config: sup.into_inner(),
         fit,
         data: sources.notes,
         evaluation: None,
@@ -218,7 +220,11 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
             return save_supervised_only(&a, &config, report);
         }
         let start = Some(report.fit.weights);
-        (LmsConfig { start, ..config }, Some(report))
+        let config = LmsConfig {
+            start,
+            ..config.into_inner()
+        };
+        (config.check()?, Some(report))
     } else {
         (config, None)
     };
@@ -233,7 +239,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
     let (run, kept_seed) = self_play_runs(&a, &config, &checkpoint)?;
     let config = LmsConfig {
         seed: kept_seed,
-        ..config
+        ..config.into_inner()
     };
     let report = connect4_learn::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
@@ -265,7 +271,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
 }
 
 /// The self-play settings of the flags, checked.
-fn lms_config(a: &LmsArgs) -> Result<LmsConfig> {
+fn lms_config(a: &LmsArgs) -> Result<ValidLmsConfig> {
     let config = LmsConfig {
         geometry: a.board.geometry()?,
         rate: a.rate,
@@ -288,15 +294,14 @@ fn lms_config(a: &LmsArgs) -> Result<LmsConfig> {
         start: None,
         seed: a.seed,
     };
-    config.check()?;
-    Ok(config)
+    Ok(config.check()?)
 }
 
 /// Self-play from `config`: one run (resumable through `checkpoint`), or `--restarts` runs
 /// of which the best is kept (their scores printed); the run and its seed.
 fn self_play_runs(
     a: &LmsArgs,
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
     checkpoint: &connect4_learn::train::lms::Checkpointing,
 ) -> Result<(connect4_learn::train::lms::LmsRun, u64)> {
     let mut kept_seed = a.seed;

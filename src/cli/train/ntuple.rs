@@ -55,7 +55,7 @@ pub struct NTupleArgs {
     #[arg(long, default_value_t = 200)]
     curve_positions: usize,
     /// Benchmark sets the curve grades (data/bench; the Pons files may be shown, never tuned on).
-    #[arg(long, default_value = connect4_learn::arena::bench_sets::DEFAULT_BENCH_DIR)]
+    #[arg(long, default_value = connect4_learn::arena::benchmark_sets::DEFAULT_BENCH_DIR)]
     curve_bench: PathBuf,
     /// Where the solved columns of the curve's positions are read from and, when they are
     /// not there, written to (default: read `CURVE_BENCH/curve-columns.json`, write beside
@@ -187,49 +187,12 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
     // The board first: a size out of range is the command line's to fix (exit 2).
     let wide = connect4_engine::game::needs_wide(config.width, config.height)?;
     let geom: Geometry<u128> = Geometry::sized(config.width, config.height)?;
-    let reaches = geom.narrow().is_some_and(connect4_engine::solver::reaches);
-    if geom.narrow() != Some(Geometry::STANDARD) && config.guided > 0.0 {
-        // Guided openings ask the solver for opening moves, which the 7x6 book answers at
-        // once; on another board they cost a solve each (seconds on 7x5 and 6x6, forever
-        // past them). They are off there unless the command line asks for them by name
-        // or by a recipe file.
-        if !a.guided_given() {
-            config.guided = 0.0;
-            config.guided_final = 0.0;
-            println!(
-                "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
-            );
-        } else if !reaches {
-            bail!(
-                "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
-                connect4_engine::solver::REACHABLE_CELLS
-            );
-        }
-    }
+    guided_off_7x6(&a, &mut config, geom)?;
     if a.print_recipe {
         print!("{}", config.to_toml());
         return Ok(());
     }
-    let (mut examples, mut notes) = (Vec::new(), Vec::new());
-    if a.uci.is_some() || !a.supervised.is_empty() {
-        let Some(narrow) = geom.narrow() else {
-            bail!(
-                "--uci and --supervised on {geom}: labelled positions are for boards of up to 64 bits; train by self-play there"
-            );
-        };
-        let sources = connect4_learn::datasets::sources::gather(
-            a.uci.as_deref(),
-            &[],
-            &a.supervised,
-            narrow,
-        )?;
-        if let Some(e) = sources.uci_missing {
-            bail!("{e}");
-        }
-        examples = sources.main;
-        examples.extend(sources.extra);
-        notes = sources.notes;
-    }
+    let (examples, notes) = labelled(&a, geom)?;
     if examples.is_empty() && config.games == 0 {
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
@@ -251,6 +214,8 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
         // The guided openings' solver reads the run's book (`--book`; the 12-ply one
         // in the repository answers every opening by lookups).
         guide: Guide::with_book(book),
+        // The job checkpoints each run beside its file (`--checkpoint-every`, `--resume`).
+        checkpointing: None,
     };
     let meta = TrainingMeta::new(crate::cli::command_line(), 0).data(notes);
     if wide {
@@ -279,6 +244,62 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
         let probe = curve_probe(&a, narrow, config.seed, &bars)?;
         run_job(&a, config, &examples, probe.as_ref(), machine, meta, &bars)
     }
+}
+
+/// Guided openings off 7x6: they ask the solver for opening moves, which the 7x6 book
+/// answers at once; on another board they cost a solve each (seconds on 7x5 and 6x6,
+/// forever past them). They are off there unless the command line asks for them by name or
+/// by a recipe file, and refused where the solver does not reach.
+fn guided_off_7x6(
+    a: &NTupleArgs,
+    config: &mut connect4_learn::train::ntuple::NTupleConfig,
+    geom: Geometry<u128>,
+) -> Result<()> {
+    let reaches = geom.narrow().is_some_and(connect4_engine::solver::reaches);
+    if geom.narrow() != Some(Geometry::STANDARD) && config.guided > 0.0 {
+        if !a.guided_given() {
+            config.guided = 0.0;
+            config.guided_final = 0.0;
+            println!(
+                "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
+            );
+        } else if !reaches {
+            bail!(
+                "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
+                connect4_engine::solver::REACHABLE_CELLS
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The labelled positions of `--uci` and `--supervised` (none without them) and the notes
+/// that name them.
+fn labelled(
+    a: &NTupleArgs,
+    geom: Geometry<u128>,
+) -> Result<(Vec<connect4_learn::datasets::Example>, Vec<String>)> {
+    let (mut examples, mut notes) = (Vec::new(), Vec::new());
+    if a.uci.is_some() || !a.supervised.is_empty() {
+        let Some(narrow) = geom.narrow() else {
+            bail!(
+                "--uci and --supervised on {geom}: labelled positions are for boards of up to 64 bits; train by self-play there"
+            );
+        };
+        let sources = connect4_learn::datasets::sources::gather(
+            a.uci.as_deref(),
+            &[],
+            &a.supervised,
+            narrow,
+        )?;
+        if let Some(e) = sources.uci_missing {
+            bail!("{e}");
+        }
+        examples = sources.main;
+        examples.extend(sources.extra);
+        notes = sources.notes;
+    }
+    Ok((examples, notes))
 }
 
 /// Trains the job on boards of `B`'s bitboards and prints its runs.

@@ -107,10 +107,10 @@ impl GradeSummary {
         }
         if summaries
             .iter()
-            .any(|s| super::bench_sets::BenchSet::named(&s.set).is_some())
+            .any(|s| super::benchmark_sets::BenchSet::named(&s.set).is_some())
         {
             t.push_str("\nmistakes in AlphaZero.jl's layout (95% Wilson intervals):\n");
-            t.push_str(&super::bench_sets::six_set_table(summaries));
+            t.push_str(&super::benchmark_sets::six_set_table(summaries));
         }
         t
     }

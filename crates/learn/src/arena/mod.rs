@@ -2,11 +2,11 @@
 //!
 //! Also here: evaluation against a baseline with 95% intervals ([`evaluate`], [`wilson`]), grading
 //! moves against the solver, the benchmark sets' names. Not here: making benchmark sets
-//! (`train::make_bench_sets`), training.
+//! (`train::make_benchmark_sets`), training.
 
 mod adaptive_bench;
 mod answer_times;
-pub mod bench_sets;
+pub mod benchmark_sets;
 mod calibrate;
 mod elo;
 mod estimate;

@@ -31,14 +31,8 @@ const CLEAR: u32 = 256;
 
 /// Decompresses a whole .Z stream.
 pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LzwError> {
-    if data.len() < 3 || data[0] != 0x1f || data[1] != 0x9d {
-        return Err(LzwError::Magic);
-    }
-    let max_bits = data[2] & 0x1f;
-    let block_mode = data[2] & 0x80 != 0;
-    if !(9..=16).contains(&max_bits) {
-        return Err(LzwError::MaxBits(max_bits));
-    }
+    let (max_bits, block_mode) = header(data)?;
+    let bad = |code, bit, free| LzwError::BadCode { code, bit, free };
     let body = &data[3..];
     let total_bits = body.len() * 8;
     let table_size = 1usize << max_bits;
@@ -74,11 +68,7 @@ pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LzwError> {
         pos += n_bits as usize;
         let Some(prev) = old else {
             if code >= 256 {
-                return Err(LzwError::BadCode {
-                    code,
-                    bit: at,
-                    free,
-                });
+                return Err(bad(code, at, free));
             }
             first_char = code as u8;
             out.push(first_char);
@@ -96,26 +86,18 @@ pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LzwError> {
             free += 1;
             continue;
         }
-        let mut c = code;
         stack.clear();
-        if c >= free {
+        let c = if code >= free {
             // The KwKwK case: the code being defined right now.
-            if c > free {
-                return Err(LzwError::BadCode {
-                    code,
-                    bit: at,
-                    free,
-                });
+            if code > free {
+                return Err(bad(code, at, free));
             }
             stack.push(first_char);
-            c = prev;
-        }
-        while c >= 256 {
-            stack.push(suffix[c as usize]);
-            c = prefix[c as usize];
-        }
-        first_char = c as u8;
-        stack.push(first_char);
+            prev
+        } else {
+            code
+        };
+        first_char = spell(c, &prefix, &suffix, &mut stack);
         out.extend(stack.iter().rev());
         if (free as usize) < table_size {
             prefix[free as usize] = prev;
@@ -125,6 +107,29 @@ pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LzwError> {
         old = Some(code);
     }
     Ok(out)
+}
+
+/// The header's code width limit and block mode, checked (the magic `1f 9d`, then 9 to 16
+/// bits).
+fn header(data: &[u8]) -> Result<(u8, bool), LzwError> {
+    if data.len() < 3 || data[0] != 0x1f || data[1] != 0x9d {
+        return Err(LzwError::Magic);
+    }
+    let max_bits = data[2] & 0x1f;
+    if !(9..=16).contains(&max_bits) {
+        return Err(LzwError::MaxBits(max_bits));
+    }
+    Ok((max_bits, data[2] & 0x80 != 0))
+}
+
+/// Pushes the string of `code` onto `stack`, last byte first, and returns its first byte.
+fn spell(mut code: u32, prefix: &[u32], suffix: &[u8], stack: &mut Vec<u8>) -> u8 {
+    while code >= 256 {
+        stack.push(suffix[code as usize]);
+        code = prefix[code as usize];
+    }
+    stack.push(code as u8);
+    code as u8
 }
 
 /// `n` bits at bit offset `pos`, least significant bit first.

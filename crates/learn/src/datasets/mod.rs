@@ -8,10 +8,10 @@
 //! (`train`).
 
 pub mod enumerate;
+pub mod games_csv;
 pub mod label;
 pub mod labelled;
 pub mod lzw;
-pub mod selfplay_csv;
 pub mod sources;
 pub mod uci;
 mod uci_summary;

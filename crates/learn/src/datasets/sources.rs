@@ -2,7 +2,7 @@
 //! files, gathered into training examples with a note per source (path and sha256) for the
 //! model file's metadata.
 
-use super::selfplay_csv::{PositionsError, read_positions};
+use super::games_csv::{PositionsError, read_positions};
 use super::uci::{UciError, load_uci};
 use crate::datasets::Example;
 use connect4_engine::game::Geometry;

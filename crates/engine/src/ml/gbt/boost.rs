@@ -153,23 +153,8 @@ pub fn fit_gbt_classes(
     eval: Option<(ArrayView2<f64>, &[usize])>,
     progress: &dyn crate::progress::Progress,
 ) -> Result<GbtModel, GbtError> {
-    let seen = check_data(x, y)?;
-    if classes < 2 {
-        return Err(DataError::SingleClass.into());
-    }
-    if seen > classes {
-        return Err(DataError::LabelOutOfRange {
-            label: seen - 1,
-            classes,
-        }
-        .into());
-    }
+    check_classes(x, y, classes, eval)?;
     let k = classes;
-    if let Some((ex, ey)) = eval
-        && (ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= k))
-    {
-        return Err(DataError::EvalMismatch.into());
-    }
     let (fit_idx, val_idx) = if params.early_stopping {
         stratified_split(y, params.validation_fraction, params.seed)
     } else {
@@ -179,23 +164,12 @@ pub fn fit_gbt_classes(
     let yf: Vec<usize> = fit_idx.iter().map(|&i| y[i]).collect();
     let mapper = BinMapper::fit(xf.view(), params.max_bins);
     let n = yf.len();
-    let mut counts = vec![0usize; k];
-    for &c in &yf {
-        counts[c] += 1;
-    }
-    let baseline: Vec<f64> = counts
-        .iter()
-        .map(|&c| ((c.max(1)) as f64 / n as f64).ln())
-        .collect();
+    let baseline = log_priors(&yf, k);
     let mut train = Part::new(&mapper, xf.view(), yf, &baseline);
     let mut val = (!val_idx.is_empty()).then(|| {
         let xv = x.select(ndarray::Axis(0), &val_idx);
-        Part::new(
-            &mapper,
-            xv.view(),
-            val_idx.iter().map(|&i| y[i]).collect(),
-            &baseline,
-        )
+        let yv = val_idx.iter().map(|&i| y[i]).collect();
+        Part::new(&mapper, xv.view(), yv, &baseline)
     });
     let mut test = eval.map(|(ex, ey)| Part::new(&mapper, ex, ey.to_vec(), &baseline));
 
@@ -219,17 +193,7 @@ pub fn fit_gbt_classes(
         val_scores.push(-v.score(k).0);
     }
     for it in 1..=params.max_iter {
-        // Gradients of the softmax log loss: p - y and p (1 - p), per class.
-        let mut probs = train.raw.clone();
-        probs.par_chunks_mut(k).for_each(softmax);
-        for c in 0..k {
-            let (g, h) = (&mut grad[c], &mut hess[c]);
-            for i in 0..n {
-                let p = probs[i * k + c];
-                g[i] = p - f64::from(u8::from(train.labels[i] == c));
-                h[i] = (p * (1.0 - p)).max(1e-16);
-            }
-        }
+        softmax_gradients(&train.raw, &train.labels, &mut grad, &mut hess);
         let grown: Vec<_> = grad
             .par_iter()
             .zip(hess.par_iter())
@@ -243,42 +207,22 @@ pub fn fit_gbt_classes(
             for (a, b) in importance.iter_mut().zip(&g.gains) {
                 *a += b;
             }
-            if let Some(v) = val.as_mut() {
-                v.add_tree(&g.nodes, &mapper, c, k);
-            }
-            if let Some(t) = test.as_mut() {
-                t.add_tree(&g.nodes, &mapper, c, k);
+            for part in val.iter_mut().chain(test.iter_mut()) {
+                part.add_tree(&g.nodes, &mapper, c, k);
             }
             trees.push(g.nodes);
         }
-        let (train_loss, train_accuracy) = train.score(k);
-        let vs = val.as_ref().map(|v| v.score(k));
-        let ts = test.as_ref().map(|t| t.score(k));
-        let rec = IterationRecord {
-            iteration: it,
-            train_loss,
-            train_accuracy,
-            validation_loss: vs.map(|s| s.0),
-            validation_accuracy: vs.map(|s| s.1),
-            eval_loss: ts.map(|s| s.0),
-            eval_accuracy: ts.map(|s| s.1),
-        };
+        let rec = record(it, &train, val.as_ref(), test.as_ref(), k);
         progress.advance(1);
         if let Some(l) = rec.validation_loss {
             progress.message(&format!("validation loss {l:.4}"));
         }
+        let validation_loss = rec.validation_loss;
         history.push(rec);
-        if let Some((loss, _)) = vs {
+        if let Some(loss) = validation_loss {
             val_scores.push(-loss);
-            let m = params.n_iter_no_change;
-            if val_scores.len() > m {
-                let reference = val_scores[val_scores.len() - m - 1] + params.tol;
-                if val_scores[val_scores.len() - m..]
-                    .iter()
-                    .all(|&s| s <= reference)
-                {
-                    break;
-                }
+            if stalled(&val_scores, params.n_iter_no_change, params.tol) {
+                break;
             }
         }
     }
@@ -293,6 +237,94 @@ pub fn fit_gbt_classes(
         history,
     })
     .map_err(GbtError::Model)
+}
+
+/// What iteration `it` scored on each part (`k` classes).
+fn record(
+    it: usize,
+    train: &Part,
+    val: Option<&Part>,
+    test: Option<&Part>,
+    k: usize,
+) -> IterationRecord {
+    let (train_loss, train_accuracy) = train.score(k);
+    let vs = val.map(|v| v.score(k));
+    let ts = test.map(|t| t.score(k));
+    IterationRecord {
+        iteration: it,
+        train_loss,
+        train_accuracy,
+        validation_loss: vs.map(|s| s.0),
+        validation_accuracy: vs.map(|s| s.1),
+        eval_loss: ts.map(|s| s.0),
+        eval_accuracy: ts.map(|s| s.1),
+    }
+}
+
+/// Refuses fewer than two classes, a label past them, and an evaluation set that does not
+/// fit the training data.
+fn check_classes(
+    x: ArrayView2<f64>,
+    y: &[usize],
+    classes: usize,
+    eval: Option<(ArrayView2<f64>, &[usize])>,
+) -> Result<(), GbtError> {
+    let seen = check_data(x, y)?;
+    if classes < 2 {
+        return Err(DataError::SingleClass.into());
+    }
+    if seen > classes {
+        return Err(DataError::LabelOutOfRange {
+            label: seen - 1,
+            classes,
+        }
+        .into());
+    }
+    if let Some((ex, ey)) = eval
+        && (ex.ncols() != x.ncols() || ex.nrows() != ey.len() || ey.iter().any(|&c| c >= classes))
+    {
+        return Err(DataError::EvalMismatch.into());
+    }
+    Ok(())
+}
+
+/// The log of each class's share of `labels` (a class never seen counts once): the raw
+/// scores every row starts from.
+fn log_priors(labels: &[usize], k: usize) -> Vec<f64> {
+    let n = labels.len();
+    let mut counts = vec![0usize; k];
+    for &c in labels {
+        counts[c] += 1;
+    }
+    counts
+        .iter()
+        .map(|&c| ((c.max(1)) as f64 / n as f64).ln())
+        .collect()
+}
+
+/// The gradients of the softmax log loss at the raw scores `raw` (`k` a row), per class:
+/// `p - y` into `grad` and `p (1 - p)` into `hess`.
+fn softmax_gradients(raw: &[f64], labels: &[usize], grad: &mut [Vec<f64>], hess: &mut [Vec<f64>]) {
+    let k = grad.len();
+    let mut probs = raw.to_vec();
+    probs.par_chunks_mut(k).for_each(softmax);
+    for c in 0..k {
+        let (g, h) = (&mut grad[c], &mut hess[c]);
+        for (i, &label) in labels.iter().enumerate() {
+            let p = probs[i * k + c];
+            g[i] = p - f64::from(u8::from(label == c));
+            h[i] = (p * (1.0 - p)).max(1e-16);
+        }
+    }
+}
+
+/// scikit-learn's early stop: none of the last `m` validation scores beats the one before
+/// them by more than `tol`.
+fn stalled(scores: &[f64], m: usize, tol: f64) -> bool {
+    scores.len() > m && {
+        let reference = scores[scores.len() - m - 1] + tol;
+        scores[scores.len() - m..].iter().all(|&s| s <= reference)
+    }
 }
 
 impl<D: Data<Elem = f64>> Fit<ArrayBase<D, Ix2>, Array1<usize>, GbtError> for GbtValidParams {

@@ -171,6 +171,27 @@ impl Grower<'_> {
         }
     }
 
+    /// Stable partition of a leaf's `rows` by `split`: the rows that go left first, order
+    /// kept on both sides; returns how many go left.
+    #[inline]
+    fn partition(&self, rows: &mut [u32], scratch: &mut Vec<u32>, split: Split) -> usize {
+        let global_bin = (self.mapper.offsets[split.feature] + split.bin) as u16;
+        let nf = self.n_features;
+        scratch.clear();
+        let mut w = 0;
+        for i in 0..rows.len() {
+            let r = rows[i];
+            if self.binned[r as usize * nf + split.feature] <= global_bin {
+                rows[w] = r;
+                w += 1;
+            } else {
+                scratch.push(r);
+            }
+        }
+        rows[w..].copy_from_slice(scratch);
+        w
+    }
+
     /// Grows one tree on `grad` / `hess` over the rows `0..n`. `leaf_value_of_row` receives the
     /// value of the leaf each training row ends in (what boosting adds to its raw score).
     pub fn grow(&self, grad: &[f64], hess: &[f64], leaf_value_of_row: &mut [f64]) -> Grown {
@@ -198,22 +219,8 @@ impl Grower<'_> {
             let leaf = open.swap_remove(k);
             let s = leaf.split.expect("filtered");
             gains[s.feature] += s.gain;
-            // Stable partition of the leaf's rows: left rows first, order kept on both sides.
-            let global_bin = (self.mapper.offsets[s.feature] + s.bin) as u16;
-            let nf = self.n_features;
-            scratch.clear();
-            let mut w = leaf.start;
-            for i in leaf.start..leaf.end {
-                let r = rows[i];
-                if self.binned[r as usize * nf + s.feature] <= global_bin {
-                    rows[w] = r;
-                    w += 1;
-                } else {
-                    scratch.push(r);
-                }
-            }
-            rows[w..leaf.end].copy_from_slice(&scratch);
-            let (l_start, mid, r_end) = (leaf.start, w, leaf.end);
+            let mid = self.partition(&mut rows[leaf.start..leaf.end], &mut scratch, s) + leaf.start;
+            let (l_start, r_end) = (leaf.start, leaf.end);
             let (li, ri) = (nodes.len(), nodes.len() + 1);
             nodes.push(TreeNode::EMPTY_LEAF);
             nodes.push(TreeNode::EMPTY_LEAF);

@@ -101,12 +101,80 @@ pub fn merge_shards<B: BitBoard>(
     geom: Geometry<B>,
 ) -> Result<Merged, MergeError> {
     use std::collections::{HashMap, HashSet};
-    let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p).map_err(|source| MergeError::Io {
-            path: p.to_path_buf(),
-            source,
-        })
-    };
+    let (manifests, by_shard) = one_job(parts)?;
+    let first = manifests[0].clone();
+    let n = first.shards;
+    let source_lines: Option<Vec<&str>> = source.map(|s| s.lines().collect());
+    if let Some(src) = source
+        && connect4_engine::io::sha256_hex(src.as_bytes()) != first.source_sha256
+    {
+        return Err(MergeError::Source(
+            "its sha256 is not the one the parts were labelled from".into(),
+        ));
+    }
+    let texts = read_parts(parts, &manifests, &by_shard)?;
+    let mut lines: Vec<std::str::Lines> = texts.iter().map(|t| t.lines()).collect();
+    let mut line_no = vec![0usize; n];
+    let skipped: HashSet<usize> = manifests
+        .iter()
+        .flat_map(|m| m.skipped.iter().copied())
+        .collect();
+    let mut scores: HashMap<B, String> = HashMap::new();
+    let mut out = String::new();
+    let mut positions = 0;
+    for k in 0..first.source_lines {
+        if skipped.contains(&k) {
+            continue;
+        }
+        let shard = k % n;
+        let i = by_shard[shard].expect("present");
+        let bad = || MergeError::BadLine {
+            path: parts[i].clone(),
+            line: line_no[shard] + 1,
+        };
+        let line = lines[shard].next().ok_or_else(|| MergeError::LineCount {
+            path: parts[i].clone(),
+            expected: manifests[i].positions,
+            found: line_no[shard],
+        })?;
+        let t = connect4_engine::game::record::parse_test_line(line)
+            .ok()
+            .flatten()
+            .filter(|t| t.expected.is_some())
+            .ok_or_else(bad)?;
+        let pos = Position::from_moves(geom, &t.moves).map_err(|_| bad())?;
+        line_no[shard] += 1;
+        if let Some(src) = &source_lines {
+            same_as_source(src, k, &t.moves)?;
+        }
+        if let Some(prev) = scores.get(&pos.canonical_key()) {
+            let prev_score = prev.split_once(' ').map(|(_, s)| s);
+            if prev_score != line.split_once(' ').map(|(_, s)| s) {
+                return Err(MergeError::Disagree {
+                    first: prev.clone(),
+                    second: line.to_string(),
+                });
+            }
+        } else {
+            scores.insert(pos.canonical_key(), line.to_string());
+        }
+        out.push_str(line);
+        out.push('\n');
+        positions += 1;
+    }
+    Ok(Merged {
+        sha256: connect4_engine::io::sha256_hex(out.as_bytes()),
+        text: out,
+        positions,
+        shards: n,
+    })
+}
+
+/// The manifests of `parts`, checked to be every shard of one job once, and which part holds
+/// each shard.
+fn one_job(
+    parts: &[std::path::PathBuf],
+) -> Result<(Vec<ShardManifest>, Vec<Option<usize>>), MergeError> {
     let mut manifests = Vec::new();
     for p in parts {
         let text = std::fs::read_to_string(manifest_path(p)).map_err(|e| MergeError::Manifest {
@@ -152,16 +220,23 @@ pub fn merge_shards<B: BitBoard>(
             shards: n,
         });
     }
-    let source_lines: Option<Vec<&str>> = source.map(|s| s.lines().collect());
-    if let Some(src) = source
-        && connect4_engine::io::sha256_hex(src.as_bytes()) != first.source_sha256
-    {
-        return Err(MergeError::Source(
-            "its sha256 is not the one the parts were labelled from".into(),
-        ));
-    }
-    let mut texts = Vec::with_capacity(n);
-    for slot in &by_shard {
+    Ok((manifests, by_shard))
+}
+
+/// Each shard's text, in shard order, checked to hold as many lines as its manifest says.
+fn read_parts(
+    parts: &[std::path::PathBuf],
+    manifests: &[ShardManifest],
+    by_shard: &[Option<usize>],
+) -> Result<Vec<String>, MergeError> {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|source| MergeError::Io {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    let mut texts = Vec::with_capacity(by_shard.len());
+    for slot in by_shard {
         let i = slot.expect("every shard checked present");
         let text = read(&parts[i])?;
         let count = text.lines().count();
@@ -174,72 +249,23 @@ pub fn merge_shards<B: BitBoard>(
         }
         texts.push(text);
     }
-    let mut lines: Vec<std::str::Lines> = texts.iter().map(|t| t.lines()).collect();
-    let mut line_no = vec![0usize; n];
-    let skipped: HashSet<usize> = manifests
-        .iter()
-        .flat_map(|m| m.skipped.iter().copied())
-        .collect();
-    let mut scores: HashMap<B, String> = HashMap::new();
-    let mut out = String::new();
-    let mut positions = 0;
-    for k in 0..first.source_lines {
-        if skipped.contains(&k) {
-            continue;
-        }
-        let shard = k % n;
-        let i = by_shard[shard].expect("present");
-        let bad = || MergeError::BadLine {
-            path: parts[i].clone(),
-            line: line_no[shard] + 1,
-        };
-        let line = lines[shard].next().ok_or_else(|| MergeError::LineCount {
-            path: parts[i].clone(),
-            expected: manifests[i].positions,
-            found: line_no[shard],
-        })?;
-        let t = connect4_engine::game::record::parse_test_line(line)
+    Ok(texts)
+}
+
+/// Checks that line `k` of the source names `moves`, as the part's line does.
+fn same_as_source(source: &[&str], k: usize, moves: &str) -> Result<(), MergeError> {
+    let want = source.get(k).and_then(|l| {
+        connect4_engine::game::record::parse_test_line(l)
             .ok()
             .flatten()
-            .filter(|t| t.expected.is_some())
-            .ok_or_else(bad)?;
-        let pos = Position::from_moves(geom, &t.moves).map_err(|_| bad())?;
-        line_no[shard] += 1;
-        if let Some(src) = &source_lines {
-            let want = src.get(k).and_then(|l| {
-                connect4_engine::game::record::parse_test_line(l)
-                    .ok()
-                    .flatten()
-            });
-            if want.is_none_or(|w| w.moves != t.moves) {
-                return Err(MergeError::Source(format!(
-                    "line {} of the source is not {}",
-                    k + 1,
-                    t.moves
-                )));
-            }
-        }
-        if let Some(prev) = scores.get(&pos.canonical_key()) {
-            let prev_score = prev.split_once(' ').map(|(_, s)| s);
-            if prev_score != line.split_once(' ').map(|(_, s)| s) {
-                return Err(MergeError::Disagree {
-                    first: prev.clone(),
-                    second: line.to_string(),
-                });
-            }
-        } else {
-            scores.insert(pos.canonical_key(), line.to_string());
-        }
-        out.push_str(line);
-        out.push('\n');
-        positions += 1;
+    });
+    if want.is_none_or(|w| w.moves != moves) {
+        return Err(MergeError::Source(format!(
+            "line {} of the source is not {moves}",
+            k + 1
+        )));
     }
-    Ok(Merged {
-        sha256: connect4_engine::io::sha256_hex(out.as_bytes()),
-        text: out,
-        positions,
-        shards: n,
-    })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,10 +1,14 @@
 //! The GBT trainer: one function, [`train_gbt`], that `c4 train gbt` and the pipeline both
 //! call. It runs the experiment (holdout split, optional K-fold CV and linfa baselines),
-//! scores held-out positions by band of stones, and saves the model with its curve, report
+//! scores held-out positions by band of stones (and, for a table of every position,
+//! [`phase_rows`]), and saves the model with its curve, report
 //! and gain importance beside it.
 
 pub mod experiment;
+mod phases;
 mod report_text;
+
+pub use phases::{PhaseRow, phase_rows};
 
 use crate::datasets::Example;
 use crate::datasets::sources::{SourcesError, gather, read_labelled_examples};

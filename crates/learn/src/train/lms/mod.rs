@@ -25,7 +25,7 @@ mod restarts;
 mod supervised;
 
 pub use crate::train::run_loop::Checkpointing;
-pub use config::{Keep, LmsConfig, LmsTrainError};
+pub use config::{Keep, LmsConfig, LmsTrainError, ValidLmsConfig};
 pub use evaluation::evaluation_match;
 pub use examples::game_examples;
 pub use files::{SaveError, SupervisedReport, save_run, save_supervised_report};
@@ -33,7 +33,8 @@ pub use records::{GameRecord, LmsRun, MatchScore, StopReason};
 pub use report::LmsReport;
 pub use restarts::{Restart, common_match, train_restarts};
 pub use supervised::{
-    EpochRecord, SupervisedConfig, SupervisedFit, fit_supervised, supervised_sample,
+    EpochRecord, SupervisedConfig, SupervisedFit, ValidSupervisedConfig, fit_supervised,
+    supervised_sample,
 };
 
 use crate::arena::{play_game, random_opening};
@@ -57,6 +58,7 @@ use std::sync::Arc;
 ///
 /// ```
 /// use connect4_learn::train::lms::{LmsConfig, train};
+/// use linfa::ParamGuard;
 /// let config = LmsConfig {
 ///     max_games: 20,
 ///     window: 10,
@@ -65,7 +67,9 @@ use std::sync::Arc;
 ///     depth: 1,
 ///     seed: 5,
 ///     ..LmsConfig::default()
-/// };
+/// }
+/// .check()
+/// .unwrap();
 /// let quiet = connect4_engine::progress::Quiet;
 /// let run = train(&config, &quiet).unwrap();
 /// assert!(run.games <= 20);
@@ -75,18 +79,17 @@ use std::sync::Arc;
 /// // The same seed gives the same weights.
 /// assert_eq!(train(&config, &quiet).unwrap().weights, run.weights);
 /// ```
-pub fn train(config: &LmsConfig, progress: &dyn Progress) -> Result<LmsRun, LmsTrainError> {
+pub fn train(config: &ValidLmsConfig, progress: &dyn Progress) -> Result<LmsRun, LmsTrainError> {
     train_with(config, None, progress)
 }
 
 /// [`train`], saving its state every `checkpointing.every` games and, with `resume`,
 /// continuing from the last saved state: the result is the same as an uninterrupted run's.
 pub fn train_with(
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
     checkpointing: Option<&Checkpointing>,
     progress: &dyn Progress,
 ) -> Result<LmsRun, LmsTrainError> {
-    config.check()?;
     if let Some(c) = checkpointing {
         c.check()?;
     }

@@ -1,7 +1,7 @@
 //! `c4 train lms --restarts K`: several seeded self-play runs, keeping the one that plays best,
 //! so that one unlucky seed (weights stuck with a wrong sign) no longer ships a bad model.
 
-use super::{LmsConfig, LmsRun, LmsTrainError, evaluation_match, train};
+use super::{LmsConfig, LmsRun, LmsTrainError, ValidLmsConfig, evaluation_match, train};
 use connect4_engine::progress::Progress;
 use serde::Serialize;
 
@@ -47,7 +47,7 @@ pub fn common_match(
 /// across runs; the restarts are compared instead in one common match of `match_games` games
 /// against the hand-tuned agent at the training depth, on the same openings for every run.
 pub fn train_restarts(
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
     restarts: usize,
     match_games: usize,
     progress: &dyn Progress,
@@ -64,10 +64,7 @@ pub fn train_restarts(
     let mut best: Option<(LmsRun, f64)> = None;
     let mut summaries = Vec::with_capacity(restarts);
     for i in 0..restarts {
-        let cfg = LmsConfig {
-            seed: config.seed + i as u64,
-            ..config.clone()
-        };
+        let cfg = config.with_seed(config.seed + i as u64);
         let run = train(&cfg, progress)?;
         let m = common_match(config, run.weights, match_games);
         summaries.push(Restart {
@@ -87,6 +84,7 @@ pub fn train_restarts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use linfa::ParamGuard;
 
     #[test]
     fn the_best_restart_is_kept_and_restart_zero_is_the_plain_run() {
@@ -98,7 +96,9 @@ mod tests {
             depth: 1,
             seed: 9,
             ..LmsConfig::default()
-        };
+        }
+        .check()
+        .unwrap();
         let quiet = connect4_engine::progress::Quiet;
         let (run, all) = train_restarts(&config, 3, 10, &quiet).unwrap();
         assert_eq!(

@@ -18,6 +18,7 @@ use connect4_engine::features::Linear8;
 use connect4_engine::game::{Geometry, Player};
 use connect4_engine::ml::lms::{LmsSample, N_WEIGHTS};
 use connect4_engine::progress::Progress;
+use linfa::ParamGuard;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -52,9 +53,48 @@ impl Default for SupervisedConfig {
     }
 }
 
+/// A supervised fit's settings, checked once (linfa's [`ParamGuard`]: `config.check()`):
+/// what [`fit_supervised`] takes; they read through `Deref`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct ValidSupervisedConfig(SupervisedConfig);
+
+impl std::ops::Deref for ValidSupervisedConfig {
+    type Target = SupervisedConfig;
+    fn deref(&self) -> &SupervisedConfig {
+        &self.0
+    }
+}
+
+impl ValidSupervisedConfig {
+    /// The settings, to change and check again (or to record in a report).
+    pub fn into_inner(self) -> SupervisedConfig {
+        self.0
+    }
+}
+
+/// The settings checked as linfa checks its params, naming the first bad one.
+impl ParamGuard for SupervisedConfig {
+    type Checked = ValidSupervisedConfig;
+    type Error = LmsTrainError;
+
+    fn check_ref(&self) -> Result<&ValidSupervisedConfig, LmsTrainError> {
+        self.check_settings()?;
+        // SAFETY: `ValidSupervisedConfig` is `repr(transparent)` over `SupervisedConfig`, so
+        // the two share one layout; the reference keeps the borrow's lifetime.
+        Ok(unsafe { &*(self as *const SupervisedConfig).cast::<ValidSupervisedConfig>() })
+    }
+
+    fn check(self) -> Result<ValidSupervisedConfig, LmsTrainError> {
+        self.check_ref()?;
+        Ok(ValidSupervisedConfig(self))
+    }
+}
+
 impl SupervisedConfig {
     /// Checks every setting, naming the first bad one.
-    pub fn check(&self) -> Result<(), LmsTrainError> {
+    fn check_settings(&self) -> Result<(), LmsTrainError> {
         let bad = |name, value: &dyn std::fmt::Display, expected| {
             Err(LmsTrainError::Setting(
                 crate::train::setting::SettingError {
@@ -132,10 +172,9 @@ pub fn supervised_sample(features: &Linear8, example: &Example, win_value: f64) 
 pub fn fit_supervised(
     examples: &[Example],
     geom: Geometry,
-    config: &SupervisedConfig,
+    config: &ValidSupervisedConfig,
     progress: &dyn Progress,
 ) -> Result<SupervisedFit, LmsTrainError> {
-    config.check()?;
     if examples.len() < 2 {
         return Err(LmsTrainError::Setting(
             crate::train::setting::SettingError {
@@ -314,7 +353,7 @@ mod tests {
             ..SupervisedConfig::default()
         };
         let quiet = connect4_engine::progress::Quiet;
-        let fit = fit_supervised(&examples, g, &config, &quiet).unwrap();
+        let fit = fit_supervised(&examples, g, &config.clone().check().unwrap(), &quiet).unwrap();
         assert!(fit.weights[2] > 0.0, "{:?}", fit.weights);
         assert!(fit.weights[3] < 0.0, "{:?}", fit.weights);
         let largest = fit.weights.iter().fold(0.0f64, |m, x| m.max(x.abs()));
@@ -322,7 +361,7 @@ mod tests {
         assert_eq!(fit.epochs.len(), 200);
         assert!(fit.epochs[199].train_mse < fit.epochs[0].train_mse);
         assert_eq!(
-            fit_supervised(&examples, g, &config, &quiet)
+            fit_supervised(&examples, g, &config.clone().check().unwrap(), &quiet)
                 .unwrap()
                 .weights,
             fit.weights
@@ -334,7 +373,8 @@ mod tests {
         let quiet = connect4_engine::progress::Quiet;
         let g = Geometry::STANDARD;
         let one = vec![example("44", Label::Win)];
-        assert!(fit_supervised(&one, g, &SupervisedConfig::default(), &quiet).is_err());
+        let default = SupervisedConfig::default().check().unwrap();
+        assert!(fit_supervised(&one, g, &default, &quiet).is_err());
         let two = vec![example("44", Label::Win), example("4", Label::Loss)];
         for bad in [
             SupervisedConfig {
@@ -350,8 +390,9 @@ mod tests {
                 ..SupervisedConfig::default()
             },
         ] {
-            let e = fit_supervised(&two, g, &bad, &quiet).unwrap_err();
+            let e = bad.check().unwrap_err();
             assert!(matches!(e, LmsTrainError::Setting(_)), "{e}");
         }
+        assert!(fit_supervised(&two, g, &default, &quiet).is_ok());
     }
 }

@@ -5,6 +5,7 @@ use crate::arena::GameResult;
 use crate::arena::PlayedGame;
 use connect4_engine::game::Geometry;
 use connect4_engine::progress::Quiet;
+use linfa::ParamGuard;
 
 #[test]
 fn examples_target_the_next_met_position_and_the_result() {
@@ -54,7 +55,7 @@ fn an_interrupted_run_resumed_from_its_checkpoint_ends_as_an_uninterrupted_one()
         seed: 9,
         ..LmsConfig::default()
     };
-    let whole = train(&config, &Quiet).unwrap();
+    let whole = train(&config.clone().check().unwrap(), &Quiet).unwrap();
     let dir = std::env::temp_dir().join(format!("c4-lms-ck-{}", std::process::id()));
     let cp = Checkpointing {
         path: dir.join("w.checkpoint"),
@@ -84,11 +85,11 @@ fn an_interrupted_run_resumed_from_its_checkpoint_ends_as_an_uninterrupted_one()
     };
     // The process dies during game 27: the checkpoint after game 20 is on disk.
     let crashed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        train_with(&config, Some(&cp), &games(27))
+        train_with(&config.clone().check().unwrap(), Some(&cp), &games(27))
     }));
     assert!(crashed.is_err());
     let counter = games(usize::MAX);
-    let resumed = train_with(&config, Some(&cp), &counter).unwrap();
+    let resumed = train_with(&config.clone().check().unwrap(), Some(&cp), &counter).unwrap();
     assert_eq!(
         counter.first_step.into_inner(),
         20,
@@ -103,10 +104,10 @@ fn an_interrupted_run_resumed_from_its_checkpoint_ends_as_an_uninterrupted_one()
         seed: 10,
         ..config.clone()
     };
-    let err = train_with(&other, Some(&cp), &Quiet).unwrap_err();
+    let err = train_with(&other.clone().check().unwrap(), Some(&cp), &Quiet).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
     std::fs::write(&cp.path, b"junk").unwrap();
-    let err = train_with(&config, Some(&cp), &Quiet).unwrap_err();
+    let err = train_with(&config.clone().check().unwrap(), Some(&cp), &Quiet).unwrap_err();
     assert!(err.to_string().contains("not a checkpoint"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -122,8 +123,8 @@ fn training_is_reproducible_and_stops_by_its_rules() {
         weight_tol: 0.0,
         ..LmsConfig::default()
     };
-    let a = train(&config, &Quiet).unwrap();
-    let b = train(&config, &Quiet).unwrap();
+    let a = train(&config.clone().check().unwrap(), &Quiet).unwrap();
+    let b = train(&config.clone().check().unwrap(), &Quiet).unwrap();
     assert_eq!(a.weights, b.weights);
     assert_eq!(a.records, b.records);
     assert_eq!(a.stop, StopReason::MaxGames);
@@ -140,14 +141,14 @@ fn training_is_reproducible_and_stops_by_its_rules() {
         stop_score: 0.0,
         ..config.clone()
     };
-    let r = train(&quick, &Quiet).unwrap();
+    let r = train(&quick.clone().check().unwrap(), &Quiet).unwrap();
     assert_eq!((r.stop, r.games), (StopReason::BeatHandTuned, 15));
     // A huge tolerance stops as soon as the window is full.
     let loose = LmsConfig {
         weight_tol: 100.0,
         ..config
     };
-    let r = train(&loose, &Quiet).unwrap();
+    let r = train(&loose.clone().check().unwrap(), &Quiet).unwrap();
     assert_eq!((r.stop, r.games), (StopReason::WeightsConverged, 10));
 }
 

@@ -4,7 +4,9 @@
 use super::error::NTupleTrainError;
 use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::ml::ntuple::NTupleLayout;
+use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
+use std::ops::RangeInclusive;
 
 /// What a supervised position teaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -181,10 +183,13 @@ pub struct NTupleConfig {
     pub learn_explored: LearnExplored,
 }
 
-/// A recipe whose every setting was checked once ([`NTupleConfig::validate`]): what the
-/// trainer takes, so that no part of a run meets a setting out of range or checks one again.
+/// A recipe whose every setting was checked once (linfa's [`ParamGuard`]:
+/// `config.check()`): what the trainer takes, so that no part of a run meets a setting out
+/// of range or checks one again. Its settings read through `Deref`; to change one, take
+/// [`ValidNTupleConfig::into_inner`] and check again.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(transparent)]
+#[repr(transparent)]
 pub struct ValidNTupleConfig(NTupleConfig);
 
 impl std::ops::Deref for ValidNTupleConfig {
@@ -219,102 +224,74 @@ impl ValidNTupleConfig {
 impl TryFrom<NTupleConfig> for ValidNTupleConfig {
     type Error = NTupleTrainError;
     fn try_from(config: NTupleConfig) -> Result<Self, NTupleTrainError> {
-        config.validate()
+        config.check()
+    }
+}
+
+/// The recipe checked as linfa checks its params (the GBT's [`connect4_engine::ml::gbt::GbtParams`]
+/// too): every setting, naming the first out of range, and the board (which a recipe may
+/// change key by key, so it is checked whole here), into the type the trainer takes.
+impl ParamGuard for NTupleConfig {
+    type Checked = ValidNTupleConfig;
+    type Error = NTupleTrainError;
+
+    fn check_ref(&self) -> Result<&ValidNTupleConfig, NTupleTrainError> {
+        self.check_settings()?;
+        connect4_engine::game::needs_wide(self.width, self.height)?;
+        // SAFETY: `ValidNTupleConfig` is `repr(transparent)` over `NTupleConfig`, so the two
+        // share one layout; the reference keeps the borrow's lifetime.
+        Ok(unsafe { &*(self as *const NTupleConfig).cast::<ValidNTupleConfig>() })
+    }
+
+    fn check(self) -> Result<ValidNTupleConfig, NTupleTrainError> {
+        self.check_ref()?;
+        Ok(ValidNTupleConfig(self))
     }
 }
 
 impl NTupleConfig {
-    /// Checks every setting once, naming the first out of range, and the board (which a
-    /// recipe may change key by key, so it is checked whole here), into the type the
-    /// trainer takes.
-    pub fn validate(self) -> Result<ValidNTupleConfig, NTupleTrainError> {
-        self.check()?;
-        connect4_engine::game::needs_wide(self.width, self.height)?;
-        Ok(ValidNTupleConfig(self))
-    }
-
-    /// Checks every setting (what [`NTupleConfig::validate`] and the recipe's readers run).
-    pub(super) fn check(&self) -> Result<(), NTupleTrainError> {
-        let bad = |name, value: String, expected| {
-            Err(NTupleTrainError::Setting(
-                crate::train::setting::SettingError {
-                    name,
-                    value,
-                    expected,
-                },
-            ))
-        };
-        for (name, v) in [
-            ("rate", self.rate),
-            ("rate_final", self.rate_final),
-            ("supervised_rate", self.supervised_rate),
-        ] {
-            if !(v > 0.0 && v <= 1.0) {
-                return bad(name, v.to_string(), "a step size in (0, 1]");
-            }
+    /// Checks every setting's range (what [`ParamGuard::check`] and the recipe's readers
+    /// run; the board's size is checked whole by `check`).
+    pub(super) fn check_settings(&self) -> Result<(), NTupleTrainError> {
+        const STEP: &str = "a step size in (0, 1]";
+        const BELOW_ONE: &str = "a value in [0, 1)";
+        const SHARE: &str = "a share of the games in [0, 1]";
+        type Rule = fn(f32) -> bool;
+        let step: Rule = |v| v > 0.0 && v <= 1.0;
+        let below_one: Rule = |v| (0.0..1.0).contains(&v);
+        let share: Rule = |v| (0.0..=1.0).contains(&v);
+        let tail = "a share of the games in [0, 1)";
+        let eps = "a share of the solver's moves in [0, 1]";
+        let shares: [(&'static str, f32, Rule, &'static str); 10] = [
+            ("rate", self.rate, step, STEP),
+            ("rate_final", self.rate_final, step, STEP),
+            ("supervised_rate", self.supervised_rate, step, STEP),
+            ("epsilon", self.epsilon, below_one, BELOW_ONE),
+            ("epsilon_final", self.epsilon_final, below_one, BELOW_ONE),
+            ("lambda", self.lambda, below_one, BELOW_ONE),
+            ("tail", self.tail, below_one, tail),
+            ("guided", self.guided, share, SHARE),
+            ("guided_final", self.guided_final, share, SHARE),
+            ("guided_eps", self.guided_eps, share, eps),
+        ];
+        if let Some((name, v, _, expected)) = shares.into_iter().find(|(_, v, ok, _)| !ok(*v)) {
+            return Err(setting_error(name, v, expected));
         }
-        for (name, v) in [
-            ("epsilon", self.epsilon),
-            ("epsilon_final", self.epsilon_final),
-            ("lambda", self.lambda),
-        ] {
-            if !(0.0..1.0).contains(&v) {
-                return bad(name, v.to_string(), "a value in [0, 1)");
-            }
+        let plies = "from 1 to 12 plies (the 12-ply book answers those at once)";
+        let lane_games = "from 1 to 1,000,000 games a lane a round";
+        let counts: [(&'static str, usize, RangeInclusive<usize>, &'static str); 4] = [
+            ("lanes", self.lanes, 1..=1024, "from 1 to 1024 lanes"),
+            ("lane_games", self.lane_games, 1..=1_000_000, lane_games),
+            ("guided_plies", self.guided_plies, 1..=12, plies),
+            ("opening", self.opening, 0..=8, "at most 8 random plies"),
+        ];
+        match counts
+            .into_iter()
+            .find(|(_, v, range, _)| !range.contains(v))
+        {
+            Some((name, v, _, expected)) => Err(setting_error(name, v, expected)),
+            None => Ok(()),
         }
-        if !(0.0..1.0).contains(&self.tail) {
-            return bad(
-                "tail",
-                self.tail.to_string(),
-                "a share of the games in [0, 1)",
-            );
-        }
-        if !(1..=1024).contains(&self.lanes) {
-            return bad("lanes", self.lanes.to_string(), "from 1 to 1024 lanes");
-        }
-        if !(1..=1_000_000).contains(&self.lane_games) {
-            return bad(
-                "lane_games",
-                self.lane_games.to_string(),
-                "from 1 to 1,000,000 games a lane a round",
-            );
-        }
-        if !(0.0..=1.0).contains(&self.guided) {
-            return bad(
-                "guided",
-                self.guided.to_string(),
-                "a share of the games in [0, 1]",
-            );
-        }
-        if !(0.0..=1.0).contains(&self.guided_final) {
-            return bad(
-                "guided_final",
-                self.guided_final.to_string(),
-                "a share of the games in [0, 1]",
-            );
-        }
-        if !(0.0..=1.0).contains(&self.guided_eps) {
-            return bad(
-                "guided_eps",
-                self.guided_eps.to_string(),
-                "a share of the solver's moves in [0, 1]",
-            );
-        }
-        if !(1..=12).contains(&self.guided_plies) {
-            return bad(
-                "guided_plies",
-                self.guided_plies.to_string(),
-                "from 1 to 12 plies (the 12-ply book answers those at once)",
-            );
-        }
-        if self.opening > 8 {
-            return bad(
-                "opening",
-                self.opening.to_string(),
-                "at most 8 random plies",
-            );
-        }
-        Ok(())
     }
 
     /// Games in one round of self-play (all lanes together).
@@ -347,4 +324,17 @@ impl NTupleConfig {
         }
         a * connect4_engine::ml::ntuple::kernel::powf(b / a, g as f32 / (self.games - 1) as f32)
     }
+}
+
+/// The error of setting `name` at `value`, which should be `expected`.
+fn setting_error(
+    name: &'static str,
+    value: impl ToString,
+    expected: &'static str,
+) -> NTupleTrainError {
+    NTupleTrainError::Setting(crate::train::setting::SettingError {
+        name,
+        value: value.to_string(),
+        expected,
+    })
 }

@@ -8,13 +8,14 @@ use super::curve::{CurvePoint, CurveProbe};
 use super::error::NTupleTrainError;
 use super::files::{save_run, write_perfect_csv};
 use super::run::{Checkpointing, Machine};
-use super::trainer::train_ntuple;
+use super::trainer::{Sources, train_ntuple};
 use crate::arena::Side;
 use crate::datasets::Example;
 use crate::train::outputs;
 use connect4_engine::agents::AgentBoard;
 use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
 use connect4_engine::progress::Progress;
+use linfa::ParamGuard;
 use std::path::{Path, PathBuf};
 
 /// What to train and where to put it, on a board of any integer (`Job` alone: 64-bit
@@ -26,7 +27,8 @@ pub struct Job<'a, B: AgentBoard = u64> {
     pub examples: &'a [Example],
     /// The learning curve's measurements, if any.
     pub probe: Option<&'a CurveProbe<B>>,
-    /// Threads and curve cadence: they change nothing a run learns.
+    /// Threads and curve cadence: they change nothing a run learns (each run's
+    /// checkpointing is the job's, below, beside the run's file).
     pub machine: Machine,
     /// Save a checkpoint beside each run's file every K self-play games (0: never).
     pub checkpoint_every: usize,
@@ -124,7 +126,7 @@ pub fn train_job<B: AgentBoard>(
         best: 0,
         written: Vec::new(),
     };
-    let recipe = job.config.clone().validate()?;
+    let recipe = job.config.clone().check()?;
     for k in 0..runs {
         let config = recipe.with_seed(recipe.seed + k as u64);
         let path = if runs == 1 {
@@ -169,23 +171,23 @@ fn train_one<B: AgentBoard>(
 ) -> Result<(JobRun, Vec<PathBuf>), JobError> {
     // An interval of 0: no checkpoint on the way (a run told to resume still resumes from
     // an earlier one, and saves at its end).
-    let checkpoint = Checkpointing {
+    let checkpointing = (job.checkpoint_every > 0 || job.resume).then(|| Checkpointing {
         path: outputs::checkpoint(path),
         every: match job.checkpoint_every {
             0 => usize::MAX,
             k => k,
         },
         resume: job.resume,
-    };
-    let checkpointing = (job.checkpoint_every > 0 || job.resume).then_some(&checkpoint);
-    let run = train_ntuple(
-        config,
-        job.examples,
-        job.probe,
+    });
+    let machine = Machine {
         checkpointing,
-        &job.machine,
-        progress,
-    )?;
+        ..job.machine.clone()
+    };
+    let sources = Sources {
+        examples: job.examples,
+        probe: job.probe,
+    };
+    let run = train_ntuple(config, &sources, &machine, progress)?;
     let mut meta = TrainingMeta {
         seed: config.seed,
         ..job.meta.clone()
@@ -211,7 +213,7 @@ fn train_one<B: AgentBoard>(
     }
     let written = save_run(path, config, &run, meta)?;
     // The run is saved: its checkpoint has nothing left to resume.
-    let _ = std::fs::remove_file(&checkpoint.path);
+    let _ = std::fs::remove_file(outputs::checkpoint(path));
     Ok((
         JobRun {
             seed: config.seed,
@@ -278,6 +280,7 @@ mod tests {
                 curve_every: 0,
                 keep_best: true,
                 guide: Guide::default(),
+                checkpointing: None,
             },
             checkpoint_every: 0,
             resume: false,
@@ -331,9 +334,10 @@ mod tests {
             curve_every: 0,
             keep_best: true,
             guide: Guide::default(),
+            checkpointing: None,
         };
         let kept =
-            super::super::train_ntuple(&short.validate().unwrap(), &[], None, None, &one, &Quiet)
+            super::super::train_ntuple(&short.check().unwrap(), &Sources::default(), &one, &Quiet)
                 .unwrap()
                 .network;
         assert_ne!(kept.weights(), net.weights());
@@ -359,6 +363,7 @@ mod tests {
                 curve_every: 0,
                 keep_best: true,
                 guide: Guide::default(),
+                checkpointing: None,
             },
             checkpoint_every: 10,
             resume: true,

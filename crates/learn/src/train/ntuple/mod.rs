@@ -46,7 +46,7 @@ pub use pick::{Candidate, PickBy, PickError, PickReport, average, pick};
 pub use recipe::{RecipeError, RecipeKey, SHIPPED_RECIPE, recipe_keys};
 pub use run::{Checkpoint, Checkpointing, Machine, NTupleRun};
 pub use self_play::SyncTimes;
-pub use trainer::train_ntuple;
+pub use trainer::{Sources, train_ntuple};
 
 #[cfg(test)]
 mod reproducible_tests;

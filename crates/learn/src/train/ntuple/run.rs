@@ -29,17 +29,21 @@ pub struct Machine {
     pub keep_best: bool,
     /// The solver that plays the recipe's guided openings (its book only makes it fast).
     pub guide: Guide,
+    /// Where and how often the run saves its state, and whether it resumes from it (none:
+    /// no checkpoint).
+    pub checkpointing: Option<Checkpointing>,
 }
 
 impl Default for Machine {
     /// Every core rayon sees; the curve every 500,000 games; the best point kept; the guide's
-    /// solvers read the built-in book.
+    /// solvers read the built-in book; no checkpoint.
     fn default() -> Self {
         Machine {
             threads: rayon::current_num_threads().max(1),
             curve_every: 500_000,
             keep_best: true,
             guide: Guide::default(),
+            checkpointing: None,
         }
     }
 }

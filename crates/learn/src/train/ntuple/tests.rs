@@ -9,6 +9,7 @@ use crate::datasets::Example;
 use connect4_engine::game::Geometry;
 use connect4_engine::ml::ntuple::NTupleLayout;
 use connect4_engine::ml::ntuple::NTupleNetwork;
+use linfa::ParamGuard;
 
 pub(super) fn small() -> NTupleConfig {
     NTupleConfig {
@@ -46,8 +47,13 @@ pub(super) fn train_ntuple(
         height: geom.height(),
         ..config.clone()
     }
-    .validate()?;
-    super::train_ntuple(&config, examples, probe, checkpointing, machine, progress)
+    .check()?;
+    let machine = Machine {
+        checkpointing: checkpointing.cloned(),
+        ..machine.clone()
+    };
+    let sources = Sources { examples, probe };
+    super::train_ntuple(&config, &sources, &machine, progress)
 }
 
 pub(super) fn one() -> Machine {
@@ -56,6 +62,7 @@ pub(super) fn one() -> Machine {
         curve_every: 0,
         keep_best: true,
         guide: Guide::default(),
+        checkpointing: None,
     }
 }
 
@@ -430,10 +437,10 @@ fn a_recipe_is_validated_once_into_the_type_the_trainer_takes() {
         lanes: 0,
         ..small()
     };
-    let e = bad.clone().validate().unwrap_err().to_string();
+    let e = bad.clone().check().unwrap_err().to_string();
     assert!(e.contains("lanes = 0"), "{e}");
     assert!(ValidNTupleConfig::try_from(bad).is_err());
-    let good = small().validate().unwrap();
+    let good = small().check().unwrap();
     assert_eq!(*good, small());
     let other = good.with_seed(9);
     assert_eq!((other.seed, other.layout), (9, small().layout));
@@ -450,10 +457,10 @@ fn self_play_learns_boards_past_64_bits_alike_on_any_thread_count() {
             games: 400,
             ..small()
         }
-        .validate()
+        .check()
         .unwrap();
         let machine = Machine { threads, ..one() };
-        super::train_ntuple::<u128>(&config, &[], None, None, &machine, &q).unwrap()
+        super::train_ntuple::<u128>(&config, &Sources::default(), &machine, &q).unwrap()
     };
     // 8x7 fills a u64: trained in u128 bitboards it learns the 64-bit run's weights bit for
     // bit (the u64 network reads patterns by bit extraction, the u128 one cell by cell).
@@ -490,9 +497,9 @@ fn self_play_learns_boards_past_64_bits_alike_on_any_thread_count() {
         height: 8,
         ..small()
     }
-    .validate()
+    .check()
     .unwrap();
-    let err = super::train_ntuple::<u64>(&config, &[], None, None, &one(), &q)
+    let err = super::train_ntuple::<u64>(&config, &Sources::default(), &one(), &q)
         .err()
         .unwrap()
         .to_string();

@@ -23,20 +23,39 @@ use rand_chacha::ChaCha8Rng;
 use std::ops::{ControlFlow, Range};
 use std::time::Instant;
 
-/// Trains a network: the supervised part on `examples` (skipped when empty) and `games`
-/// self-play games, in the configured order, measuring the curve with `probe` (none:
-/// no curve) as often as `machine` says, on the recipe's board.
+/// What a run learns from besides self-play, and what measures it: the labelled positions
+/// of the supervised part (empty: none) and the curve's probe (none: no curve).
+pub struct Sources<'a, B: AgentBoard = u64> {
+    /// Solver-labelled positions for the supervised part.
+    pub examples: &'a [Example],
+    /// What measures the curve.
+    pub probe: Option<&'a CurveProbe<B>>,
+}
+
+impl<B: AgentBoard> Default for Sources<'_, B> {
+    /// Self-play alone, unmeasured.
+    fn default() -> Self {
+        Sources {
+            examples: &[],
+            probe: None,
+        }
+    }
+}
+
+/// Trains a network: the supervised part on the sources' examples (skipped when empty) and
+/// `games` self-play games, in the configured order, measuring the curve with their probe
+/// as often as `machine` says (and checkpointing as it says), on the recipe's board.
 ///
 /// In bitboards of `B`: `u64` for boards of up to 64 bits, `u128` past them (see
 /// [`connect4_engine::game::needs_wide`]); a board that does not fit `B` is an error.
 pub fn train_ntuple<B: AgentBoard>(
     config: &ValidNTupleConfig,
-    examples: &[Example],
-    probe: Option<&CurveProbe<B>>,
-    checkpointing: Option<&Checkpointing>,
+    sources: &Sources<'_, B>,
     machine: &Machine,
     progress: &dyn Progress,
 ) -> Result<NTupleRun<B>, NTupleTrainError> {
+    let Sources { examples, probe } = *sources;
+    let checkpointing = machine.checkpointing.as_ref();
     let geom = config.geometry::<B>()?;
     if let Some(c) = checkpointing {
         c.check()?;

@@ -150,7 +150,7 @@ fn read_sample(
 ) -> Result<Vec<(String, Vec<crate::datasets::labelled::MovesLine>)>, CurveError> {
     use crate::datasets::labelled::{Expect, read_moves_head};
     let mut sets = Vec::new();
-    for (name, path) in crate::arena::bench_sets::files_in(dir) {
+    for (name, path) in crate::arena::benchmark_sets::files_in(dir) {
         sets.push((
             name,
             read_moves_head(&path, Geometry::STANDARD, Expect::Any, Some(per_set))?,
@@ -294,7 +294,23 @@ impl<B: AgentBoard> CurveProbe<B> {
                 (name.clone(), wilson(errors, positions.len()).value)
             })
             .collect();
-        let (score, low, high) = if self.games > 0 {
+        let (score, low, high) = self.match_score(agent)?;
+        Ok(CurvePoint {
+            part: part.to_string(),
+            games,
+            seconds,
+            score,
+            score_low: low,
+            score_high: high,
+            mistakes,
+            vs_perfect,
+        })
+    }
+
+    /// The score of `agent`'s match against the probe's opponent, with its 95% interval
+    /// (NaN without a match).
+    fn match_score(&self, agent: AgentFactory<B>) -> Result<(f64, f64, f64), CurveError> {
+        Ok(if self.games > 0 {
             let t = Tournament::from_factories(
                 TournamentConfig {
                     agents: Vec::new(),
@@ -323,16 +339,6 @@ impl<B: AgentBoard> CurveProbe<B> {
             (e.value, e.low, e.high)
         } else {
             (f64::NAN, f64::NAN, f64::NAN)
-        };
-        Ok(CurvePoint {
-            part: part.to_string(),
-            games,
-            seconds,
-            score,
-            score_low: low,
-            score_high: high,
-            mistakes,
-            vs_perfect,
         })
     }
 }

@@ -241,10 +241,12 @@ impl NTupleConfig {
             origin: origin.to_string(),
             source,
         })?;
-        config.check().map_err(|source| RecipeError::Invalid {
-            origin: origin.to_string(),
-            source: Box::new(source),
-        })?;
+        config
+            .check_settings()
+            .map_err(|source| RecipeError::Invalid {
+                origin: origin.to_string(),
+                source: Box::new(source),
+            })?;
         Ok(config)
     }
 
@@ -358,7 +360,7 @@ impl NTupleConfig {
                 source,
             })
         })?;
-        config.check().map_err(|source| {
+        config.check_settings().map_err(|source| {
             misfit(RecipeError::Invalid {
                 origin: origin(),
                 source: Box::new(source),

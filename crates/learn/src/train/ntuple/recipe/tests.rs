@@ -1,6 +1,7 @@
 //! Tests of the recipe module: the shipped file, keys and flags, recorded recipes, bad input.
 
 use super::*;
+use linfa::ParamGuard;
 
 #[test]
 fn the_shipped_recipe_file_is_the_default_and_round_trips() {
@@ -217,7 +218,7 @@ fn bad_recipes_and_settings_are_refused_with_what_and_where() {
 #[test]
 fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
     let config = NTupleConfig::from_toml("width = 6\nheight = 5\n", "test").unwrap();
-    let valid = config.clone().validate().unwrap();
+    let valid = config.clone().check().unwrap();
     assert_eq!(
         valid.geometry::<u64>().unwrap(),
         connect4_engine::Geometry::new(6, 5).unwrap()
@@ -225,7 +226,7 @@ fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
     // The shipped recipe is the standard board; a recipe without the keys too.
     assert_eq!(
         NTupleConfig::default()
-            .validate()
+            .check()
             .unwrap()
             .geometry::<u64>()
             .unwrap(),
@@ -242,7 +243,7 @@ fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
             height: h,
             ..NTupleConfig::default()
         };
-        let e = bad.validate().unwrap_err().to_string();
+        let e = bad.check().unwrap_err().to_string();
         assert!(e.contains(want) && e.contains("board"), "{w}x{h}: {e}");
     }
 }

@@ -1,4 +1,4 @@
-//! Making the benchmark sets of `data/bench/` (see [`crate::arena::bench_sets`] for what each
+//! Making the benchmark sets of `data/bench/` (see [`crate::arena::benchmark_sets`] for what each
 //! set holds): candidate positions come from games between a seeded mix of agents that also
 //! play a random move now and then, each candidate is solved exactly, and it joins the set its
 //! phase and score put it in until that set is full.
@@ -8,7 +8,7 @@
 //! the files.
 
 use super::sample_positions::{MixError, mix_factories, play_mix_game};
-use crate::arena::bench_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
+use crate::arena::benchmark_sets::{BENCH_GEOMETRY, BENCH_SETS, BenchSet};
 use crate::datasets::label::{self, ScoreMany};
 use connect4_engine::agents::{AgentError, AgentSpec};
 use connect4_engine::game::Position;
@@ -147,7 +147,7 @@ fn candidate(
 }
 
 /// Makes the six sets.
-pub fn make_bench_sets(
+pub fn make_benchmark_sets(
     cfg: &BenchSetsConfig,
     progress: &dyn Progress,
 ) -> Result<BenchSetsOutput, BenchSetsError> {
@@ -376,7 +376,7 @@ mod tests {
             tt_mib: 8,
             ..BenchSetsConfig::default()
         };
-        let out = make_bench_sets(&cfg, &Quiet).unwrap();
+        let out = make_benchmark_sets(&cfg, &Quiet).unwrap();
         let mut solver = Solver::with_table_mib(BENCH_GEOMETRY, 8).unwrap();
         let mut keys = HashSet::new();
         for made in &out.sets {
@@ -390,7 +390,7 @@ mod tests {
             }
         }
         // The same seed gives the same sets.
-        let again = make_bench_sets(&cfg, &Quiet).unwrap();
+        let again = make_benchmark_sets(&cfg, &Quiet).unwrap();
         for (a, b) in out.sets.iter().zip(&again.sets) {
             assert_eq!(a.lines, b.lines);
         }
@@ -403,13 +403,13 @@ mod tests {
             ..BenchSetsConfig::default()
         };
         assert!(matches!(
-            make_bench_sets(&cfg, &Quiet),
+            make_benchmark_sets(&cfg, &Quiet),
             Err(BenchSetsError::Mix(MixError::Epsilon(_)))
         ));
         let cfg = BenchSetsConfig {
             mix: Vec::new(),
             ..BenchSetsConfig::default()
         };
-        assert!(make_bench_sets(&cfg, &Quiet).is_err());
+        assert!(make_benchmark_sets(&cfg, &Quiet).is_err());
     }
 }

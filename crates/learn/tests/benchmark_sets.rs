@@ -9,7 +9,7 @@ use crate::common;
 use connect4_engine::Geometry;
 use connect4_engine::game::Position;
 use connect4_engine::solver::Solver;
-use connect4_learn::arena::bench_sets::{BENCH_SETS, BenchSet, files_in};
+use connect4_learn::arena::benchmark_sets::{BENCH_SETS, BenchSet, files_in};
 use std::collections::HashSet;
 use std::path::Path;
 

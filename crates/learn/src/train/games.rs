@@ -4,8 +4,8 @@
 
 use crate::arena::{GameResult, play_game, random_opening};
 use crate::datasets::Label;
+use crate::datasets::games_csv::LabelledPosition;
 use crate::datasets::label::{self, ScoreMany};
-use crate::datasets::selfplay_csv::LabelledPosition;
 use connect4_engine::agents::{AgentError, AgentSpec};
 use connect4_engine::game::{Geometry, Player, Position};
 use connect4_engine::seed::{Stream, derive_seed};
@@ -18,7 +18,7 @@ use std::ops::RangeInclusive;
 
 /// What to generate.
 #[derive(Clone, Debug)]
-pub struct SelfplayConfig {
+pub struct GamesConfig {
     /// The two agents; they swap colours every game.
     pub agents: [AgentSpec; 2],
     /// Games to play.
@@ -49,7 +49,7 @@ pub enum SelfplayError {
 }
 
 /// What a run produced.
-pub struct SelfplayOutput {
+pub struct GamesOutput {
     /// Positions seen in the ply range, before deduplication.
     pub sampled: usize,
     /// The labelled, deduplicated positions (first occurrence order).
@@ -61,10 +61,10 @@ pub struct SelfplayOutput {
 /// Plays the games (in parallel), samples, deduplicates and labels; `progress` hears of two
 /// parts, the games and the labelling.
 pub fn generate(
-    cfg: &SelfplayConfig,
+    cfg: &GamesConfig,
     geom: Geometry,
     progress: &dyn connect4_engine::progress::Progress,
-) -> Result<SelfplayOutput, SelfplayError> {
+) -> Result<GamesOutput, SelfplayError> {
     progress.start("self-play games", cfg.games);
     let factories = [
         cfg.agents[0].factory_with_book(geom, cfg.book.clone())?,
@@ -117,7 +117,7 @@ pub fn generate(
             result,
         })
         .collect();
-    Ok(SelfplayOutput {
+    Ok(GamesOutput {
         sampled,
         positions,
         results,
