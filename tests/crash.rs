@@ -275,17 +275,19 @@ fn kill_everywhere(case: &Case, setup: impl Fn(&Path)) {
         // two writes) would be rerun from the same start to the same end: that rerun is
         // checked once (most kill points of a command fall between the same writes).
         let left_checkpoint = case.checkpoints.iter().any(|c| dir.join(c).exists());
+        // How the point went, for the report: when, killed or done, new files, then how the
+        // rerun started.
+        let point_note = |rerun: &str| {
+            let new = if new > 0 {
+                format!(",{new}new")
+            } else {
+                String::new()
+            };
+            let end = if status.success() { "done" } else { "killed" };
+            format!("{:.0}ms:{end}{new}{rerun}", at.as_secs_f64() * 1e3)
+        };
         if !seen.insert(left_state(&dir)) {
-            report.push(format!(
-                "{:.0}ms:{}{},as-before",
-                at.as_secs_f64() * 1e3,
-                if status.success() { "done" } else { "killed" },
-                if new > 0 {
-                    format!(",{new}new")
-                } else {
-                    String::new()
-                },
-            ));
+            report.push(point_note(",as-before"));
             std::fs::remove_dir_all(&dir).unwrap();
             continue;
         }
@@ -355,17 +357,7 @@ fn kill_everywhere(case: &Case, setup: impl Fn(&Path)) {
             "{} left temporary files after its rerun: {leftovers:?}",
             case.name
         );
-        report.push(format!(
-            "{:.0}ms:{}{}{}",
-            at.as_secs_f64() * 1e3,
-            if status.success() { "done" } else { "killed" },
-            if new > 0 {
-                format!(",{new}new")
-            } else {
-                String::new()
-            },
-            if left_checkpoint { ",resumed" } else { "" }
-        ));
+        report.push(point_note(if left_checkpoint { ",resumed" } else { "" }));
         std::fs::remove_dir_all(&dir).unwrap();
     }
     eprintln!(

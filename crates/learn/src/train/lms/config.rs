@@ -2,7 +2,6 @@
 
 use connect4_engine::game::Geometry;
 use connect4_engine::ml::lms::{Lms, LmsError, N_WEIGHTS};
-use linfa::ParamGuard;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -100,52 +99,21 @@ pub enum LmsTrainError {
     Checkpoint(#[from] crate::train::checkpoint::CheckpointError),
 }
 
-/// Settings whose every value was checked once (linfa's [`ParamGuard`]: `config.check()`):
-/// what the trainers take. Its settings read through `Deref`; to change one, take
-/// [`ValidLmsConfig::into_inner`] and check again.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct ValidLmsConfig(LmsConfig);
-
-impl std::ops::Deref for ValidLmsConfig {
-    type Target = LmsConfig;
-    fn deref(&self) -> &LmsConfig {
-        &self.0
-    }
-}
+crate::train::setting::checked_settings!(
+    /// Settings whose every value was checked once (linfa's [`linfa::ParamGuard`]:
+    /// `config.check()`, naming the first bad one): what the trainers take.
+    ValidLmsConfig(LmsConfig),
+    LmsTrainError,
+    LmsConfig::check_settings
+);
 
 impl ValidLmsConfig {
-    /// The settings, to change and check again.
-    pub fn into_inner(self) -> LmsConfig {
-        self.0
-    }
-
     /// The same settings with another seed (any seed is valid).
     pub(crate) fn with_seed(&self, seed: u64) -> ValidLmsConfig {
         ValidLmsConfig(LmsConfig {
             seed,
             ..self.0.clone()
         })
-    }
-}
-
-/// The settings checked as linfa checks its params (the GBT's and the n-tuple recipe's
-/// too), naming the first bad one.
-impl ParamGuard for LmsConfig {
-    type Checked = ValidLmsConfig;
-    type Error = LmsTrainError;
-
-    fn check_ref(&self) -> Result<&ValidLmsConfig, LmsTrainError> {
-        self.check_settings()?;
-        // SAFETY: `ValidLmsConfig` is `repr(transparent)` over `LmsConfig`, so the two share
-        // one layout; the reference keeps the borrow's lifetime.
-        Ok(unsafe { &*(self as *const LmsConfig).cast::<ValidLmsConfig>() })
-    }
-
-    fn check(self) -> Result<ValidLmsConfig, LmsTrainError> {
-        self.check_ref()?;
-        Ok(ValidLmsConfig(self))
     }
 }
 
@@ -210,7 +178,7 @@ impl LmsConfig {
 }
 
 /// Builder-style setters, so a configuration reads like [`connect4_engine::ml::gbt::GbtParams`]:
-/// `LmsConfig::default().rate(0.001).depth(3).seed(7)`, then [`ParamGuard::check`].
+/// `LmsConfig::default().rate(0.001).depth(3).seed(7)`, then linfa's `ParamGuard::check`.
 impl LmsConfig {
     /// Sets the learning rate.
     pub fn rate(mut self, v: f64) -> Self {

@@ -18,7 +18,6 @@ use connect4_engine::features::Linear8;
 use connect4_engine::game::{Geometry, Player};
 use connect4_engine::ml::lms::{LmsSample, N_WEIGHTS};
 use connect4_engine::progress::Progress;
-use linfa::ParamGuard;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -53,44 +52,13 @@ impl Default for SupervisedConfig {
     }
 }
 
-/// A supervised fit's settings, checked once (linfa's [`ParamGuard`]: `config.check()`):
-/// what [`fit_supervised`] takes; they read through `Deref`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct ValidSupervisedConfig(SupervisedConfig);
-
-impl std::ops::Deref for ValidSupervisedConfig {
-    type Target = SupervisedConfig;
-    fn deref(&self) -> &SupervisedConfig {
-        &self.0
-    }
-}
-
-impl ValidSupervisedConfig {
-    /// The settings, to change and check again (or to record in a report).
-    pub fn into_inner(self) -> SupervisedConfig {
-        self.0
-    }
-}
-
-/// The settings checked as linfa checks its params, naming the first bad one.
-impl ParamGuard for SupervisedConfig {
-    type Checked = ValidSupervisedConfig;
-    type Error = LmsTrainError;
-
-    fn check_ref(&self) -> Result<&ValidSupervisedConfig, LmsTrainError> {
-        self.check_settings()?;
-        // SAFETY: `ValidSupervisedConfig` is `repr(transparent)` over `SupervisedConfig`, so
-        // the two share one layout; the reference keeps the borrow's lifetime.
-        Ok(unsafe { &*(self as *const SupervisedConfig).cast::<ValidSupervisedConfig>() })
-    }
-
-    fn check(self) -> Result<ValidSupervisedConfig, LmsTrainError> {
-        self.check_ref()?;
-        Ok(ValidSupervisedConfig(self))
-    }
-}
+crate::train::setting::checked_settings!(
+    /// A supervised fit's settings, checked once (linfa's [`linfa::ParamGuard`]:
+    /// `config.check()`, naming the first bad one): what [`fit_supervised`] takes.
+    ValidSupervisedConfig(SupervisedConfig),
+    LmsTrainError,
+    SupervisedConfig::check_settings
+);
 
 impl SupervisedConfig {
     /// Checks every setting, naming the first bad one.
@@ -272,6 +240,7 @@ fn sign_accuracy(w: &[f64; N_WEIGHTS], samples: &[LmsSample]) -> f64 {
 mod tests {
     use super::*;
     use connect4_engine::game::Position;
+    use linfa::ParamGuard;
 
     fn example(moves: &str, label: Label) -> Example {
         Example {

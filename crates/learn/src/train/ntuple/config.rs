@@ -4,7 +4,6 @@
 use super::error::NTupleTrainError;
 use connect4_engine::game::{BitBoard, Geometry};
 use connect4_engine::ml::ntuple::NTupleLayout;
-use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
 
@@ -183,21 +182,20 @@ pub struct NTupleConfig {
     pub learn_explored: LearnExplored,
 }
 
-/// A recipe whose every setting was checked once (linfa's [`ParamGuard`]:
-/// `config.check()`): what the trainer takes, so that no part of a run meets a setting out
-/// of range or checks one again. Its settings read through `Deref`; to change one, take
-/// [`ValidNTupleConfig::into_inner`] and check again.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct ValidNTupleConfig(NTupleConfig);
-
-impl std::ops::Deref for ValidNTupleConfig {
-    type Target = NTupleConfig;
-    fn deref(&self) -> &NTupleConfig {
-        &self.0
+crate::train::setting::checked_settings!(
+    /// A recipe whose every setting was checked once (linfa's [`linfa::ParamGuard`]:
+    /// `config.check()`, which checks every setting, naming the first out of range, and the
+    /// board, which a recipe may change key by key and so is checked whole here): what the
+    /// trainer takes, so that no part of a run meets a setting out of range or checks one
+    /// again.
+    ValidNTupleConfig(NTupleConfig),
+    NTupleTrainError,
+    |c| {
+        c.check_settings()?;
+        connect4_engine::game::needs_wide(c.width, c.height)?;
+        Ok(())
     }
-}
+);
 
 impl ValidNTupleConfig {
     /// The board the recipe trains on (its `width` and `height`, checked to fit 128 bits),
@@ -205,11 +203,6 @@ impl ValidNTupleConfig {
     /// asked for in `u64`; [`connect4_engine::game::needs_wide`] says which to ask for).
     pub fn geometry<B: BitBoard>(&self) -> Result<Geometry<B>, connect4_engine::game::GameError> {
         Geometry::sized(self.0.width, self.0.height)
-    }
-
-    /// The settings, to change and validate again.
-    pub fn into_inner(self) -> NTupleConfig {
-        self.0
     }
 
     /// The same recipe with another seed (any seed is valid).
@@ -224,34 +217,13 @@ impl ValidNTupleConfig {
 impl TryFrom<NTupleConfig> for ValidNTupleConfig {
     type Error = NTupleTrainError;
     fn try_from(config: NTupleConfig) -> Result<Self, NTupleTrainError> {
-        config.check()
-    }
-}
-
-/// The recipe checked as linfa checks its params (the GBT's [`connect4_engine::ml::gbt::GbtParams`]
-/// too): every setting, naming the first out of range, and the board (which a recipe may
-/// change key by key, so it is checked whole here), into the type the trainer takes.
-impl ParamGuard for NTupleConfig {
-    type Checked = ValidNTupleConfig;
-    type Error = NTupleTrainError;
-
-    fn check_ref(&self) -> Result<&ValidNTupleConfig, NTupleTrainError> {
-        self.check_settings()?;
-        connect4_engine::game::needs_wide(self.width, self.height)?;
-        // SAFETY: `ValidNTupleConfig` is `repr(transparent)` over `NTupleConfig`, so the two
-        // share one layout; the reference keeps the borrow's lifetime.
-        Ok(unsafe { &*(self as *const NTupleConfig).cast::<ValidNTupleConfig>() })
-    }
-
-    fn check(self) -> Result<ValidNTupleConfig, NTupleTrainError> {
-        self.check_ref()?;
-        Ok(ValidNTupleConfig(self))
+        linfa::ParamGuard::check(config)
     }
 }
 
 impl NTupleConfig {
-    /// Checks every setting's range (what [`ParamGuard::check`] and the recipe's readers
-    /// run; the board's size is checked whole by `check`).
+    /// Checks every setting's range (what linfa's `ParamGuard::check` and the recipe's
+    /// readers run; the board's size is checked whole by `check`).
     pub(super) fn check_settings(&self) -> Result<(), NTupleTrainError> {
         const STEP: &str = "a step size in (0, 1]";
         const BELOW_ONE: &str = "a value in [0, 1)";
