@@ -5,6 +5,7 @@ use super::tests::{one, small, train_ntuple};
 use super::*;
 use connect4_engine::game::Geometry;
 use connect4_engine::ml::ntuple::NTupleNetwork;
+use linfa::ParamGuard;
 
 #[test]
 fn a_seed_gives_the_same_network_on_any_number_of_threads() {
@@ -118,4 +119,63 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
         .collect();
     let pinned: Vec<(&str, u64)> = variants.iter().map(|(n, _, f)| (*n, *f)).collect();
     assert_eq!(got, pinned);
+}
+
+#[test]
+fn self_play_learns_boards_past_64_bits_alike_on_any_thread_count() {
+    let q = connect4_engine::progress::Quiet;
+    let wide = |w: usize, h: usize, threads: usize| {
+        let config = NTupleConfig {
+            width: w,
+            height: h,
+            games: 400,
+            ..small()
+        }
+        .check()
+        .unwrap();
+        let machine = Machine { threads, ..one() };
+        super::train_ntuple::<u128>(&config, &Sources::default(), &machine, &q).unwrap()
+    };
+    // 8x7 fills a u64: trained in u128 bitboards it learns the 64-bit run's weights bit for
+    // bit (the u64 network reads patterns by bit extraction, the u128 one cell by cell).
+    let g = Geometry::new(8, 7).unwrap();
+    let narrow = train_ntuple(
+        &NTupleConfig {
+            games: 400,
+            ..small()
+        },
+        g,
+        &[],
+        None,
+        None,
+        &one(),
+        &q,
+    )
+    .unwrap();
+    assert_eq!(wide(8, 7, 1).network.data(), narrow.network.data());
+    // 8x8 and 9x7: the same network on 1, 2 and 8 threads, and one that learned.
+    for (w, h) in [(8, 8), (9, 7)] {
+        let one_thread = wide(w, h, 1);
+        assert!(one_thread.network.weights().iter().any(|&x| x != 0.0));
+        for threads in [2, 8] {
+            assert_eq!(
+                one_thread.network.data(),
+                wide(w, h, threads).network.data(),
+                "{w}x{h} on {threads} threads"
+            );
+        }
+    }
+    // A recipe past 64 bits asked for in u64 bitboards is an error naming the board.
+    let config = NTupleConfig {
+        width: 8,
+        height: 8,
+        ..small()
+    }
+    .check()
+    .unwrap();
+    let err = super::train_ntuple::<u64>(&config, &Sources::default(), &one(), &q)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("8x8") && err.contains("72 bits"), "{err}");
 }
