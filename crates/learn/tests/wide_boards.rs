@@ -31,6 +31,18 @@ fn wide_config(agents: &[&str], geometry: Geometry<u128>, jobs: usize) -> Tourna
     }
 }
 
+/// Replays every game of `rows` move by move on `g`: each is legal and ends.
+fn every_game_ends(g: Geometry<u128>, rows: &[connect4_learn::arena::GameRow]) {
+    for r in rows {
+        let p = Position::from_moves(g, &r.moves).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        assert_ne!(
+            p.outcome(),
+            connect4_engine::game::Outcome::Ongoing,
+            "{r:?}"
+        );
+    }
+}
+
 #[test]
 fn agents_play_boards_past_64_bits_alike_on_any_thread_count() {
     at_repo_root();
@@ -50,14 +62,7 @@ fn agents_play_boards_past_64_bits_alike_on_any_thread_count() {
         assert_eq!(one.board, format!("{w}x{h}"));
         assert_eq!(one.rows.len(), 56);
         // Every game is a legal game that ends as recorded (replayed move by move).
-        for r in &one.rows {
-            let p = Position::from_moves(g, &r.moves).unwrap_or_else(|e| panic!("{r:?}: {e}"));
-            assert_ne!(
-                p.outcome(),
-                connect4_engine::game::Outcome::Ongoing,
-                "{r:?}"
-            );
-        }
+        every_game_ends(g, &one.rows);
         // Searching agents crush the random one there too.
         let random = one.elo.iter().find(|e| e.agent == "random").unwrap();
         assert_eq!(random.score_pct, 0.0, "{:?}", one.elo);
@@ -163,14 +168,7 @@ fn the_dial_and_the_adaptive_agent_play_past_64_bits() {
     };
     let one = run();
     assert_eq!(one.rows.len(), 24);
-    for r in &one.rows {
-        let p = Position::from_moves(g, &r.moves).unwrap_or_else(|e| panic!("{r:?}: {e}"));
-        assert_ne!(
-            p.outcome(),
-            connect4_engine::game::Outcome::Ongoing,
-            "{r:?}"
-        );
-    }
+    every_game_ends(g, &one.rows);
     let score = |a: &str| one.elo.iter().find(|e| e.agent == a).unwrap().score_pct;
     // The dial at skill 1 (the network's best move) beats random every game.
     let top = one
