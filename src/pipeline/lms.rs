@@ -8,8 +8,8 @@ use super::{PipelineConfig, PipelineError, Sizes, fail};
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_engine::progress::Progress;
 use connect4_learn::train::lms::{
-    EpochRecord, LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, fit_supervised,
-    save_run, save_supervised_report, train,
+    EpochRecord, LmsConfig, LmsReport, SupervisedConfig, SupervisedReport, ValidLmsConfig,
+    fit_supervised, save_run, save_supervised_report, train,
 };
 use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
@@ -70,22 +70,24 @@ pub fn run(
 ) -> Result<(LmsResult, Vec<PathBuf>), PipelineError> {
     let model = config.out.join("models/lms.bin");
     let fitted = supervised_start(config, sizes, inputs, split, observer)?;
-    let cfg = LmsConfig {
-        geometry: config.geometry,
-        start: fitted.as_ref().map(|f| f.fit.weights),
-        max_games: sizes.lms_games,
-        eval_every: sizes.lms_eval_every,
-        eval_games: sizes.lms_eval_games,
-        window: LmsConfig::default().window.min(sizes.lms_games / 2).max(1),
-        depth: sizes.depth,
-        seed: config.seed,
-        ..LmsConfig::default()
-    }
-    .check()
-    .map_err(fail("lms"))?;
+    let cfg = LmsConfig::default()
+        .geometry(config.geometry)
+        .start(fitted.as_ref().map(|f| f.fit.weights))
+        .max_games(sizes.lms_games)
+        .evaluation(sizes.lms_eval_every, sizes.lms_eval_games)
+        .window(
+            ValidLmsConfig::default()
+                .window()
+                .min(sizes.lms_games / 2)
+                .max(1),
+        )
+        .depth(sizes.depth)
+        .seed(config.seed)
+        .check()
+        .map_err(fail("lms"))?;
     let lms_run = train(&cfg, observer).map_err(fail("lms"))?;
     let report = LmsReport::new(&cfg, &lms_run);
-    let mut data = vec![format!("self-play against handtuned:depth={}", cfg.depth)];
+    let mut data = vec![format!("self-play against handtuned:depth={}", cfg.depth())];
     if let Some(f) = &fitted {
         data.extend(
             f.data
@@ -116,10 +118,10 @@ pub fn run(
             }
         }),
         games: lms_run.games,
-        depth: cfg.depth,
+        depth: cfg.depth(),
         stop: lms_run.stop.to_string(),
         kept_after_games: lms_run.kept_after_games,
-        window: cfg.window,
+        window: cfg.window(),
         final_window_mse: report.final_window_mse,
         cosine_to_hand_tuned: report.cosine_to_hand_tuned,
         weights: report
@@ -129,7 +131,7 @@ pub fn run(
             .zip(&report.hand_tuned_weights)
             .map(|((f, &w), &h)| (f.clone(), w, h))
             .collect(),
-        eval_games: cfg.eval_games,
+        eval_games: cfg.eval_games(),
         evaluations: lms_run
             .evaluations
             .iter()
@@ -169,16 +171,14 @@ fn supervised_start(
         ),
         None => return Ok(None),
     };
-    let sup = SupervisedConfig {
-        epochs: sizes.lms_epochs,
-        seed: config.seed,
-        ..SupervisedConfig::default()
-    }
-    .check()
-    .map_err(fail("lms"))?;
+    let sup = SupervisedConfig::default()
+        .epochs(sizes.lms_epochs)
+        .seed(config.seed)
+        .check()
+        .map_err(fail("lms"))?;
     let fit = fit_supervised(rows, config.geometry, &sup, observer).map_err(fail("lms"))?;
     Ok(Some(SupervisedReport {
-        config: sup.into_inner(),
+        config: sup,
         fit,
         data: vec![note],
         evaluation: None,

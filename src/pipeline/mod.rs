@@ -220,31 +220,29 @@ mod sizes_tests {
     #[test]
     fn the_pipeline_recipes_read_and_keep_their_sizes() {
         let (full, quick) = (Sizes::new(false), Sizes::new(true));
+        use linfa::ParamGuard;
         let (net, quick_net) = (
-            full.ntuple_recipe().unwrap(),
-            quick.ntuple_recipe().unwrap(),
+            full.ntuple_recipe().unwrap().check().unwrap(),
+            quick.ntuple_recipe().unwrap().check().unwrap(),
         );
-        assert_eq!(net.games, 500_000);
+        assert_eq!(net.games(), 500_000);
         assert_eq!(
             full.lms_games,
-            connect4_learn::train::lms::LmsConfig::default().max_games
+            connect4_learn::train::lms::ValidLmsConfig::default().max_games()
         );
         assert_eq!(
             full.lms_epochs,
-            connect4_learn::train::lms::SupervisedConfig::default().epochs
+            connect4_learn::train::lms::ValidSupervisedConfig::default().epochs()
         );
         assert_eq!(full.positions_limit, None);
         assert_eq!(quick.positions_limit, Some(20_000));
-        assert_eq!(quick_net.games, 4_000);
-        assert_eq!((net.lanes, net.lane_games), (2, 2000));
+        assert_eq!(quick_net.games(), 4_000);
+        assert_eq!((net.lanes(), net.lane_games()), (2, 2000));
         // Every other key is the shipped recipe's.
+        let shipped = connect4_learn::train::ntuple::ValidNTupleConfig::default();
         assert_eq!(
-            (net.rate, net.layout, net.tail),
-            (
-                connect4_learn::train::ntuple::NTupleConfig::default().rate,
-                connect4_learn::train::ntuple::NTupleConfig::default().layout,
-                connect4_learn::train::ntuple::NTupleConfig::default().tail
-            )
+            (net.rate(), net.layout(), net.tail()),
+            (shipped.rate(), shipped.layout(), shipped.tail())
         );
         assert!(Sizes::from_toml("ntuple_gamez = 3").is_err());
         let mut bad = full.clone();

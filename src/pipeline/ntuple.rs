@@ -8,9 +8,8 @@ use super::inputs::Inputs;
 use super::{PipelineConfig, PipelineError, Sizes, fail};
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_engine::progress::Progress;
-use connect4_learn::train::ntuple::{
-    CurvePoint, CurveProbe, Guide, Job, Machine, NTupleConfig, train_job,
-};
+use connect4_learn::train::ntuple::{CurvePoint, CurveProbe, Guide, Job, Machine, train_job};
+use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -39,22 +38,22 @@ pub fn run(
     // From scratch, as the literature's yardstick asks (the shipped positions are not read).
     let examples: &[connect4_learn::datasets::Example] = &[];
     let geom = config.geometry;
-    let mut cfg = NTupleConfig {
-        seed: config.seed,
-        width: geom.width(),
-        height: geom.height(),
-        ..sizes.ntuple_recipe().map_err(fail("ntuple"))?
-    };
+    let mut cfg = sizes
+        .ntuple_recipe()
+        .map_err(fail("ntuple"))?
+        .seed(config.seed)
+        .width(geom.width())
+        .height(geom.height());
     if geom != connect4_engine::game::Geometry::STANDARD {
         // As `c4 train ntuple --width W --height H` learns: the shipped recipe's guided
         // openings are 7x6 ones, so another board learns by pure self-play.
-        cfg.guided = 0.0;
-        cfg.guided_final = 0.0;
+        cfg = cfg.guided(0.0).guided_final(0.0);
     }
+    let cfg = cfg.check().map_err(fail("ntuple"))?;
     // The curve at the start and the end: each point's matches cost seconds.
     let machine = Machine {
         threads: rayon::current_num_threads().max(1),
-        curve_every: cfg.games,
+        curve_every: cfg.games(),
         guide: Guide::with_book(config.book.clone()),
         ..Machine::default()
     };

@@ -4,50 +4,52 @@
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use connect4_engine::io::model_format::TrainingMeta;
-use connect4_learn::train::lms::{LmsConfig, SupervisedConfig, ValidLmsConfig};
+use connect4_learn::train::lms::{
+    LmsConfig, SupervisedConfig, ValidLmsConfig, ValidSupervisedConfig,
+};
 use linfa::ParamGuard;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct LmsArgs {
     /// Learning rate c: each weight moves by c x feature x error.
-    #[arg(long, default_value_t = LmsConfig::default().rate)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().rate())]
     rate: f64,
     /// Search depth of both the trainee and the hand-tuned agent.
-    #[arg(long, default_value_t = LmsConfig::default().depth)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().depth())]
     depth: u32,
     /// Share of the positions the trainee meets that become training examples.
-    #[arg(long, default_value_t = LmsConfig::default().sample_rate)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().sample_rate())]
     sample_rate: f64,
     /// Random opening plies per game.
-    #[arg(long, default_value_t = LmsConfig::default().opening)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().opening())]
     opening: usize,
     /// Value of a won game (a lost one is its negative, a draw 0).
-    #[arg(long, default_value_t = LmsConfig::default().win_value)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().win_value())]
     win_value: f64,
     /// Most training games.
-    #[arg(long, default_value_t = LmsConfig::default().max_games)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().max_games())]
     games: usize,
     /// Games over which the stop rules look.
-    #[arg(long, default_value_t = LmsConfig::default().window)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().window())]
     window: usize,
     /// Stop when no weight moved more than this over the window.
-    #[arg(long, default_value_t = LmsConfig::default().weight_tol)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().weight_tol())]
     weight_tol: f64,
     /// Stop when the window's mean squared error is below this (0: never).
-    #[arg(long, default_value_t = LmsConfig::default().error_tol)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().error_tol())]
     error_tol: f64,
     /// Evaluation match against the hand-tuned agent every K games (0: never).
-    #[arg(long, default_value_t = LmsConfig::default().eval_every)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().eval_every())]
     eval_every: usize,
     /// Games per evaluation match.
-    #[arg(long, default_value_t = LmsConfig::default().eval_games)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().eval_games())]
     eval_games: usize,
     /// Stop when an evaluation match scores at least this fraction (above 1: never).
-    #[arg(long, default_value_t = LmsConfig::default().stop_score)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().stop_score())]
     stop_score: f64,
     /// Largest absolute starting weight (the weights start uniform in [-s, s]).
-    #[arg(long, default_value_t = LmsConfig::default().init_scale)]
+    #[arg(long, default_value_t = ValidLmsConfig::default().init_scale())]
     init_scale: f64,
     /// Which weights to save: the best in an evaluation match, or the last.
     #[arg(long, value_enum, default_value = "best")]
@@ -82,10 +84,10 @@ pub struct LmsArgs {
     #[arg(long, value_name = "PATH")]
     uci: Option<PathBuf>,
     /// Passes over the labelled positions (supervised mode).
-    #[arg(long, default_value_t = SupervisedConfig::default().epochs)]
+    #[arg(long, default_value_t = ValidSupervisedConfig::default().epochs())]
     epochs: usize,
     /// Learning rate of the per-position LMS rule (supervised mode).
-    #[arg(long, default_value_t = SupervisedConfig::default().rate)]
+    #[arg(long, default_value_t = ValidSupervisedConfig::default().rate())]
     supervised_rate: f64,
     /// After the supervised fit, train by self-play starting from its weights.
     #[arg(long)]
@@ -107,7 +109,7 @@ pub enum KeepArg {
 /// prints the per-epoch errors and the weights beside the hand-tuned ones.
 pub(super) fn run_supervised(
     a: &LmsArgs,
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
 ) -> Result<connect4_learn::train::lms::SupervisedReport> {
     use connect4_engine::eval::HAND_TUNED_WEIGHTS;
     use connect4_engine::features::LINEAR8_NAMES;
@@ -118,24 +120,22 @@ pub(super) fn run_supervised(
         a.uci.as_deref(),
         &[],
         &a.supervised,
-        config.geometry,
+        config.geometry(),
     )?;
     if let Some(e) = sources.uci_missing {
         bail!("{e}");
     }
     let mut examples = sources.main;
     examples.extend(sources.extra);
-    let sup = SupervisedConfig {
-        rate: a.supervised_rate,
-        epochs: a.epochs,
-        win_value: a.win_value,
-        seed: a.seed,
-        ..SupervisedConfig::default()
-    }
-    .check()?;
+    let sup = SupervisedConfig::default()
+        .rate(a.supervised_rate)
+        .epochs(a.epochs)
+        .win_value(a.win_value)
+        .seed(a.seed)
+        .check()?;
     let fit = connect4_learn::train::lms::fit_supervised(
         &examples,
-        config.geometry,
+        config.geometry(),
         &sup,
         &crate::cli::Bars::new(),
     )?;
@@ -162,7 +162,7 @@ pub(super) fn run_supervised(
         );
     }
     Ok(connect4_learn::train::lms::SupervisedReport {
-        config: sup.into_inner(),
+        config: sup,
         fit,
         data: sources.notes,
         evaluation: None,
@@ -172,15 +172,15 @@ pub(super) fn run_supervised(
 /// Grades a supervised fit in a match against the hand-tuned agent and saves it.
 pub(super) fn save_supervised_only(
     a: &LmsArgs,
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
     mut report: connect4_learn::train::lms::SupervisedReport,
 ) -> Result<()> {
     let m = connect4_learn::train::lms::common_match(config, report.fit.weights, a.restart_games);
     println!(
         "against handtuned:depth={} ({} games, {} random opening plies): {} wins, {} draws, {} losses, score {:.1}%",
-        config.depth,
+        config.depth(),
         m.games,
-        config.opening,
+        config.opening(),
         m.wins,
         m.draws,
         m.losses,
@@ -200,7 +200,7 @@ pub(super) fn save_supervised_only(
     connect4_engine::ml::model_file::save_linear(
         &a.out,
         report.fit.weights,
-        config.geometry,
+        config.geometry(),
         meta,
     )?;
     let path = connect4_learn::train::lms::save_supervised_report(&a.out, &report)?;
@@ -220,11 +220,7 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
             return save_supervised_only(&a, &config, report);
         }
         let start = Some(report.fit.weights);
-        let config = LmsConfig {
-            start,
-            ..config.into_inner()
-        };
-        (config.check()?, Some(report))
+        (config.into_inner().start(start).check()?, Some(report))
     } else {
         (config, None)
     };
@@ -237,15 +233,12 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
         bail!("--resume continues one run: it cannot be used with --restarts");
     }
     let (run, kept_seed) = self_play_runs(&a, &config, &checkpoint)?;
-    let config = LmsConfig {
-        seed: kept_seed,
-        ..config.into_inner()
-    };
+    let config = config.with_seed(kept_seed);
     let report = connect4_learn::train::lms::LmsReport::new(&config, &run);
     print!("{}", report.text());
     let mut data = vec![format!(
         "self-play against handtuned:depth={}",
-        config.depth
+        config.depth()
     )];
     if let Some(r) = &supervised_report {
         data.extend(
@@ -272,28 +265,25 @@ pub(super) fn run_lms(a: LmsArgs) -> Result<()> {
 
 /// The self-play settings of the flags, checked.
 fn lms_config(a: &LmsArgs) -> Result<ValidLmsConfig> {
-    let config = LmsConfig {
-        geometry: a.board.geometry()?,
-        rate: a.rate,
-        depth: a.depth,
-        sample_rate: a.sample_rate,
-        opening: a.opening,
-        win_value: a.win_value,
-        max_games: a.games,
-        window: a.window,
-        weight_tol: a.weight_tol,
-        error_tol: a.error_tol,
-        eval_every: a.eval_every,
-        eval_games: a.eval_games,
-        stop_score: a.stop_score,
-        init_scale: a.init_scale,
-        keep: match a.keep {
+    let config = LmsConfig::default()
+        .geometry(a.board.geometry()?)
+        .rate(a.rate)
+        .depth(a.depth)
+        .sample_rate(a.sample_rate)
+        .opening(a.opening)
+        .win_value(a.win_value)
+        .max_games(a.games)
+        .window(a.window)
+        .weight_tol(a.weight_tol)
+        .error_tol(a.error_tol)
+        .evaluation(a.eval_every, a.eval_games)
+        .stop_score(a.stop_score)
+        .init_scale(a.init_scale)
+        .keep(match a.keep {
             KeepArg::Best => connect4_learn::train::lms::Keep::Best,
             KeepArg::Last => connect4_learn::train::lms::Keep::Last,
-        },
-        start: None,
-        seed: a.seed,
-    };
+        })
+        .seed(a.seed);
     Ok(config.check()?)
 }
 
@@ -316,7 +306,8 @@ fn self_play_runs(
         )?;
         println!(
             "restarts ({} games each against handtuned:depth={}, same openings):",
-            a.restart_games, config.depth
+            a.restart_games,
+            config.depth()
         );
         if let Some(r) = all.iter().find(|r| r.weights == run.weights) {
             kept_seed = r.seed;

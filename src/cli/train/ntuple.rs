@@ -6,9 +6,10 @@ use clap::Args;
 use connect4_engine::Geometry;
 use connect4_engine::io::model_format::TrainingMeta;
 use connect4_learn::train::ntuple::{
-    CurveProbe, Guide, Job, Machine, NTupleConfig, RecipeError, collapse, kept_summary,
-    recipe_keys, train_job,
+    CurveProbe, Guide, Job, Machine, NTupleConfig, RecipeError, ValidNTupleConfig, collapse,
+    kept_summary, recipe_keys, train_job,
 };
+use linfa::ParamGuard;
 use std::path::PathBuf;
 
 /// `c4 train ntuple`'s options. Those marked (recipe) change one key of the recipe
@@ -183,28 +184,29 @@ fn quoted(v: &str) -> String {
 }
 
 pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<()> {
-    let mut config = a.recipe()?;
+    let recipe = a.recipe()?;
     // The board first: a size out of range is the command line's to fix (exit 2).
-    let wide = connect4_engine::game::needs_wide(config.width, config.height)?;
-    let geom: Geometry<u128> = Geometry::sized(config.width, config.height)?;
-    guided_off_7x6(&a, &mut config, geom)?;
+    let (width, height) = recipe.board_size();
+    let wide = connect4_engine::game::needs_wide(width, height)?;
+    let geom: Geometry<u128> = Geometry::sized(width, height)?;
+    let config = guided_off_7x6(&a, recipe.check()?, geom)?;
     if a.print_recipe {
         print!("{}", config.to_toml());
         return Ok(());
     }
     let (examples, notes) = labelled(&a, geom)?;
-    if examples.is_empty() && config.games == 0 {
+    if examples.is_empty() && config.games() == 0 {
         bail!("nothing to train on: give --games N, --supervised FILE... or --uci PATH");
     }
     let bars = crate::cli::Bars::new();
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
-    if config.games > 0 && threads > config.lanes {
+    if config.games() > 0 && threads > config.lanes() {
         // Lanes, not threads, are the recipe's parallelism: say so rather than leave cores idle
         // without a word.
         println!(
             "note: the recipe plays {} lanes, so {} of the {threads} threads add no speed (--lanes N plays more, and learns another network)",
-            config.lanes,
-            threads - config.lanes
+            config.lanes(),
+            threads - config.lanes()
         );
     }
     let machine = Machine {
@@ -233,7 +235,7 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
                 geom,
                 "hard".parse()?,
                 a.curve_games,
-                config.seed,
+                config.seed(),
                 Vec::new(),
                 &bars,
             )?)
@@ -241,7 +243,7 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
         run_job(&a, config, &examples, probe.as_ref(), machine, meta, &bars)
     } else {
         let narrow = geom.narrow().expect("a board of at most 64 bits");
-        let probe = curve_probe(&a, narrow, config.seed, &bars)?;
+        let probe = curve_probe(&a, narrow, config.seed(), &bars)?;
         run_job(&a, config, &examples, probe.as_ref(), machine, meta, &bars)
     }
 }
@@ -252,25 +254,26 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
 /// by a recipe file, and refused where the solver does not reach.
 fn guided_off_7x6(
     a: &NTupleArgs,
-    config: &mut connect4_learn::train::ntuple::NTupleConfig,
+    config: ValidNTupleConfig,
     geom: Geometry<u128>,
-) -> Result<()> {
+) -> Result<ValidNTupleConfig> {
     let reaches = geom.narrow().is_some_and(connect4_engine::solver::reaches);
-    if geom.narrow() != Some(Geometry::STANDARD) && config.guided > 0.0 {
-        if !a.guided_given() {
-            config.guided = 0.0;
-            config.guided_final = 0.0;
-            println!(
-                "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
-            );
-        } else if !reaches {
-            bail!(
-                "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
-                connect4_engine::solver::REACHABLE_CELLS
-            );
-        }
+    if geom.narrow() == Some(Geometry::STANDARD) || config.guided() == 0.0 {
+        return Ok(config);
     }
-    Ok(())
+    if !a.guided_given() {
+        println!(
+            "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
+        );
+        return Ok(config.into_inner().guided(0.0).guided_final(0.0).check()?);
+    }
+    if !reaches {
+        bail!(
+            "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
+            connect4_engine::solver::REACHABLE_CELLS
+        );
+    }
+    Ok(config)
 }
 
 /// The labelled positions of `--uci` and `--supervised` (none without them) and the notes
@@ -305,7 +308,7 @@ fn labelled(
 /// Trains the job on boards of `B`'s bitboards and prints its runs.
 fn run_job<B: connect4_engine::agents::AgentBoard>(
     a: &NTupleArgs,
-    config: connect4_learn::train::ntuple::NTupleConfig,
+    config: ValidNTupleConfig,
     examples: &[connect4_learn::datasets::Example],
     probe: Option<&CurveProbe<B>>,
     machine: Machine,
@@ -323,7 +326,9 @@ fn run_job<B: connect4_engine::agents::AgentBoard>(
         out: a.out.clone(),
         meta,
     };
-    let outcome = train_job(&job, bars, &mut |_, run| print_run(run, job.config.epochs))?;
+    let outcome = train_job(&job, bars, &mut |_, run| {
+        print_run(run, job.config.epochs())
+    })?;
     if outcome.runs.len() > 1 {
         let best = &outcome.runs[outcome.best];
         println!(

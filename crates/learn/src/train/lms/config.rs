@@ -5,48 +5,50 @@ use connect4_engine::ml::lms::{Lms, LmsError, N_WEIGHTS};
 use serde::Serialize;
 use thiserror::Error;
 
-/// Every setting of an LMS run; [`LmsConfig::default`] gives the documented defaults.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LmsConfig {
-    /// Board size.
-    #[serde(skip)]
-    pub geometry: Geometry,
-    /// Learning rate `c` (default 0.0005).
-    pub rate: f64,
-    /// Search depth of both players (default 3).
-    pub depth: u32,
-    /// Probability that a position the trainee meets becomes a training example (default
-    /// 1.0); the final position always does.
-    pub sample_rate: f64,
-    /// Random opening plies per game (default 2).
-    pub opening: usize,
-    /// The value of a won game on the evaluator's scale (default 1.0: the hand-tuned
-    /// weights give a lone four about 1).
-    pub win_value: f64,
-    /// Most games to play (default 2000).
-    pub max_games: usize,
-    /// Games over which the stop rules look (default 200).
-    pub window: usize,
-    /// Stop when no weight moved more than this over the window (default 0.05).
-    pub weight_tol: f64,
-    /// Stop when the window's mean squared error is below this (default 0: off).
-    pub error_tol: f64,
-    /// Play an evaluation match every this many games (default 100; 0: never).
-    pub eval_every: usize,
-    /// Games per evaluation match (default 100).
-    pub eval_games: usize,
-    /// Stop when an evaluation match scores at least this fraction (default 0.75; above 1:
-    /// never).
-    pub stop_score: f64,
-    /// Largest absolute starting weight (default 1.0).
-    pub init_scale: f64,
-    /// Which weights the run returns (default [`Keep::Best`]).
-    pub keep: Keep,
-    /// Starting weights (e.g. a supervised fit's) instead of seeded random ones (default
-    /// none).
-    pub start: Option<[f64; N_WEIGHTS]>,
-    /// Seed of the starting weights, openings and sampling.
-    pub seed: u64,
+crate::train::setting::settings_record! {
+    /// Every setting of an LMS run; [`LmsConfig::default`] gives the documented defaults.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct LmsConfig, checked as ValidLmsConfig {
+        /// Board size.
+        #[serde(skip)]
+        geometry: Geometry,
+        /// Learning rate `c` (default 0.0005).
+        rate: f64,
+        /// Search depth of both players (default 3).
+        depth: u32,
+        /// Probability that a position the trainee meets becomes a training example (default
+        /// 1.0); the final position always does.
+        sample_rate: f64,
+        /// Random opening plies per game (default 2).
+        opening: usize,
+        /// The value of a won game on the evaluator's scale (default 1.0: the hand-tuned
+        /// weights give a lone four about 1).
+        win_value: f64,
+        /// Most games to play (default 2000).
+        max_games: usize,
+        /// Games over which the stop rules look (default 200).
+        window: usize,
+        /// Stop when no weight moved more than this over the window (default 0.05).
+        weight_tol: f64,
+        /// Stop when the window's mean squared error is below this (default 0: off).
+        error_tol: f64,
+        /// Play an evaluation match every this many games (default 100; 0: never).
+        eval_every: usize,
+        /// Games per evaluation match (default 100).
+        eval_games: usize,
+        /// Stop when an evaluation match scores at least this fraction (default 0.75; above 1:
+        /// never).
+        stop_score: f64,
+        /// Largest absolute starting weight (default 1.0).
+        init_scale: f64,
+        /// Which weights the run returns (default [`Keep::Best`]).
+        keep: Keep,
+        /// Starting weights (e.g. a supervised fit's) instead of seeded random ones (default
+        /// none).
+        start: Option<[f64; N_WEIGHTS]>,
+        /// Seed of the starting weights, openings and sampling.
+        seed: u64,
+    }
 }
 
 /// Which weights a run returns.
@@ -109,7 +111,7 @@ crate::train::setting::checked_settings!(
 
 impl ValidLmsConfig {
     /// The same settings with another seed (any seed is valid).
-    pub(crate) fn with_seed(&self, seed: u64) -> ValidLmsConfig {
+    pub fn with_seed(&self, seed: u64) -> ValidLmsConfig {
         ValidLmsConfig(LmsConfig {
             seed,
             ..self.0.clone()
@@ -177,43 +179,13 @@ impl LmsConfig {
     }
 }
 
-/// Builder-style setters, so a configuration reads like [`connect4_engine::ml::gbt::GbtParams`]:
-/// `LmsConfig::default().rate(0.001).depth(3).seed(7)`, then linfa's `ParamGuard::check`.
+/// A builder for two settings at once (each setting has its own, made with the record).
 impl LmsConfig {
-    /// Sets the learning rate.
-    pub fn rate(mut self, v: f64) -> Self {
-        self.rate = v;
-        self
-    }
-    /// Sets the search depth of both players.
-    pub fn depth(mut self, v: u32) -> Self {
-        self.depth = v;
-        self
-    }
-    /// Sets the most games to play.
-    pub fn max_games(mut self, v: usize) -> Self {
-        self.max_games = v;
-        self
-    }
-    /// Sets the stop rules' window.
-    pub fn window(mut self, v: usize) -> Self {
-        self.window = v;
-        self
-    }
     /// Sets the evaluation interval and match size.
+    #[must_use]
     pub fn evaluation(mut self, every: usize, games: usize) -> Self {
         self.eval_every = every;
         self.eval_games = games;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-    /// Sets which weights the run keeps.
-    pub fn keep(mut self, v: Keep) -> Self {
-        self.keep = v;
         self
     }
 }

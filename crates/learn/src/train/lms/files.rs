@@ -1,6 +1,6 @@
 //! A run's files: the weights and, beside them, the curve, the matches and the report.
 
-use super::config::LmsConfig;
+use super::config::ValidLmsConfig;
 use super::records::{GameRecord, LmsRun};
 use super::report::LmsReport;
 use thiserror::Error;
@@ -26,7 +26,7 @@ pub enum SaveError {
 /// report (`NAME.report.json`), each atomically. Returns the paths written.
 pub fn save_run(
     out: &std::path::Path,
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
     run: &LmsRun,
     meta: connect4_engine::io::model_format::TrainingMeta,
 ) -> Result<Vec<std::path::PathBuf>, SaveError> {
@@ -59,7 +59,7 @@ pub fn save_run(
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct SupervisedReport {
     /// The fit's settings.
-    pub config: super::SupervisedConfig,
+    pub config: super::ValidSupervisedConfig,
     /// The fit.
     pub fit: super::SupervisedFit,
     /// One note per data source (path and sha256).

@@ -59,17 +59,14 @@ use std::sync::Arc;
 /// ```
 /// use connect4_learn::train::lms::{LmsConfig, train};
 /// use linfa::ParamGuard;
-/// let config = LmsConfig {
-///     max_games: 20,
-///     window: 10,
-///     eval_every: 10,
-///     eval_games: 4,
-///     depth: 1,
-///     seed: 5,
-///     ..LmsConfig::default()
-/// }
-/// .check()
-/// .unwrap();
+/// let config = LmsConfig::default()
+///     .max_games(20)
+///     .window(10)
+///     .evaluation(10, 4)
+///     .depth(1)
+///     .seed(5)
+///     .check()
+///     .unwrap();
 /// let quiet = connect4_engine::progress::Quiet;
 /// let run = train(&config, &quiet).unwrap();
 /// assert!(run.games <= 20);

@@ -1,6 +1,6 @@
 //! The summary of a run, as JSON and as the text `c4 train lms` prints.
 
-use super::config::LmsConfig;
+use super::config::ValidLmsConfig;
 use super::records::{LmsRun, MatchScore};
 use connect4_engine::eval::HAND_TUNED_WEIGHTS;
 use connect4_engine::ml::lms::N_WEIGHTS;
@@ -10,7 +10,7 @@ use serde::Serialize;
 #[derive(Clone, Debug, Serialize)]
 pub struct LmsReport {
     /// The settings.
-    pub config: LmsConfig,
+    pub config: ValidLmsConfig,
     /// Games played.
     pub games: usize,
     /// Why training stopped.
@@ -37,7 +37,7 @@ pub struct LmsReport {
 
 impl LmsReport {
     /// Summarises `run` of `config`.
-    pub fn new(config: &LmsConfig, run: &LmsRun) -> Self {
+    pub fn new(config: &ValidLmsConfig, run: &LmsRun) -> Self {
         let dot: f64 = run
             .weights
             .iter()

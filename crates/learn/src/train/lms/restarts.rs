@@ -1,7 +1,7 @@
 //! `c4 train lms --restarts K`: several seeded self-play runs, keeping the one that plays best,
 //! so that one unlucky seed (weights stuck with a wrong sign) no longer ships a bad model.
 
-use super::{LmsConfig, LmsRun, LmsTrainError, ValidLmsConfig, evaluation_match, train};
+use super::{LmsRun, LmsTrainError, ValidLmsConfig, evaluation_match, train};
 use connect4_engine::progress::Progress;
 use serde::Serialize;
 
@@ -22,7 +22,7 @@ pub struct Restart {
 /// hand-tuned agent at the training depth, on openings drawn from a seed derived from
 /// `config.seed` (the same openings for every restart, and for a supervised fit).
 pub fn common_match(
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
     weights: [f64; connect4_engine::ml::lms::N_WEIGHTS],
     games: usize,
 ) -> super::MatchScore {
@@ -83,6 +83,7 @@ pub fn train_restarts(
 
 #[cfg(test)]
 mod tests {
+    use super::super::LmsConfig;
     use super::*;
     use linfa::ParamGuard;
 

@@ -23,21 +23,23 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-/// Settings of a supervised fit; [`SupervisedConfig::default`] gives the documented defaults.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SupervisedConfig {
-    /// Learning rate `c` of the per-example rule (default 0.0002: the features' squared norm
-    /// reaches about 2,000 in crowded positions, and the rule diverges above 2 / |f|^2).
-    pub rate: f64,
-    /// Passes over the training examples (default 10); the rate falls as `rate / (1 + e/2)`
-    /// over epochs `e = 0, 1, ...`, so the weights settle instead of jittering.
-    pub epochs: usize,
-    /// The value of a won position (default 1.0, as in self-play).
-    pub win_value: f64,
-    /// Share of the examples held out to measure the fit (default 0.1).
-    pub test_fraction: f64,
-    /// Seed of the split and of the order of examples.
-    pub seed: u64,
+crate::train::setting::settings_record! {
+    /// Settings of a supervised fit; [`SupervisedConfig::default`] gives the documented defaults.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct SupervisedConfig, checked as ValidSupervisedConfig {
+        /// Learning rate `c` of the per-example rule (default 0.0002: the features' squared norm
+        /// reaches about 2,000 in crowded positions, and the rule diverges above 2 / |f|^2).
+        rate: f64,
+        /// Passes over the training examples (default 10); the rate falls as `rate / (1 + e/2)`
+        /// over epochs `e = 0, 1, ...`, so the weights settle instead of jittering.
+        epochs: usize,
+        /// The value of a won position (default 1.0, as in self-play).
+        win_value: f64,
+        /// Share of the examples held out to measure the fit (default 0.1).
+        test_fraction: f64,
+        /// Seed of the split and of the order of examples.
+        seed: u64,
+    }
 }
 
 impl Default for SupervisedConfig {

@@ -107,79 +107,81 @@ pub enum Order {
     SelfPlayFirst,
 }
 
-/// The recipe of a run: everything that decides what it learns (`recipes/ntuple.toml` is
-/// the shipped one, see [`NTupleConfig::from_toml`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NTupleConfig {
-    /// Columns of the board the network learns (7 on the standard board).
-    pub width: usize,
-    /// Rows of that board (6 on the standard board).
-    pub height: usize,
-    /// The network's shape.
-    pub layout: NTupleLayout,
-    /// Self-play games (0: none).
-    pub games: usize,
-    /// Step size at the first game.
-    pub rate: f32,
-    /// Step size at the last game (the step decays geometrically in between).
-    pub rate_final: f32,
-    /// Chance of a random move at the first game.
-    pub epsilon: f32,
-    /// ... and at the last (geometric decay in between).
-    pub epsilon_final: f32,
-    /// Trace decay: 0 is TD(0), higher looks further back.
-    pub lambda: f32,
-    /// Random plies that open each self-play game (more variety in what it sees).
-    pub opening: usize,
-    /// The share of self-play games that start where a guided opening ends (0: none; see
-    /// `guide.rs`).
-    pub guided: f32,
-    /// ... at the last game (linear in between when either is 0, geometric otherwise, as the
-    /// step and exploration decay): guidance that fades leaves the last games, whose
-    /// weights the tail average hands over, to plain self-play.
-    pub guided_final: f32,
-    /// The most plies of a guided opening (each has 1 to this many, uniformly).
-    pub guided_plies: usize,
-    /// Which side the solver plays in a guided opening.
-    pub guided_side: GuidedSide,
-    /// The share of the solver's opening moves that are random columns handing over no
-    /// win at once (as `perfect:eps=E` plays): openings with the errors a fallible
-    /// opponent makes.
-    pub guided_eps: f32,
-    /// Passes over the labelled positions.
-    pub epochs: usize,
-    /// Step size of the supervised passes.
-    pub supervised_rate: f32,
-    /// What a labelled position teaches.
-    pub target: Target,
-    /// Which source first.
-    pub order: Order,
-    /// Seed of everything random in the run.
-    pub seed: u64,
-    /// The learning rule of self-play.
-    pub rule: Rule,
-    /// Self-play's greedy moves take an immediate win and avoid moves that hand one over
-    /// (the one-move rule the evaluated agent applies).
-    pub safe: bool,
-    /// Lanes of self-play: each round, every lane plays `lane_games` games on its own copy
-    /// of the weights and the lanes' changes are combined (`self_play`'s docs). What a run
-    /// learns depends on the lanes, never on the threads that run them; more threads than
-    /// lanes add no speed.
-    pub lanes: usize,
-    /// Games each lane plays in a round.
-    pub lane_games: usize,
-    /// The share of the run's last self-play games over which the weights are averaged
-    /// (0: the network is the last weights). A constant step keeps the weights of the
-    /// opening moving from game to game, so a depth-1 agent's first moves flip with them;
-    /// the average of many snapshots (Polyak-Ruppert averaging) sits still.
-    pub tail: f32,
-    /// What self-play's step minimizes.
-    pub loss: Loss,
-    /// Which columns exploring moves are drawn from.
-    pub explore: Explore,
-    /// Whose exploring moves the values learn through (the others cut the trace).
-    pub learn_explored: LearnExplored,
+crate::train::setting::settings_record! {
+    /// The recipe of a run: everything that decides what it learns (`recipes/ntuple.toml` is
+    /// the shipped one, see [`NTupleConfig::from_toml`]).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct NTupleConfig, checked as ValidNTupleConfig {
+        /// Columns of the board the network learns (7 on the standard board).
+        width: usize,
+        /// Rows of that board (6 on the standard board).
+        height: usize,
+        /// The network's shape.
+        layout: NTupleLayout,
+        /// Self-play games (0: none).
+        games: usize,
+        /// Step size at the first game.
+        rate: f32,
+        /// Step size at the last game (the step decays geometrically in between).
+        rate_final: f32,
+        /// Chance of a random move at the first game.
+        epsilon: f32,
+        /// ... and at the last (geometric decay in between).
+        epsilon_final: f32,
+        /// Trace decay: 0 is TD(0), higher looks further back.
+        lambda: f32,
+        /// Random plies that open each self-play game (more variety in what it sees).
+        opening: usize,
+        /// The share of self-play games that start where a guided opening ends (0: none; see
+        /// `guide.rs`).
+        guided: f32,
+        /// ... at the last game (linear in between when either is 0, geometric otherwise, as the
+        /// step and exploration decay): guidance that fades leaves the last games, whose
+        /// weights the tail average hands over, to plain self-play.
+        guided_final: f32,
+        /// The most plies of a guided opening (each has 1 to this many, uniformly).
+        guided_plies: usize,
+        /// Which side the solver plays in a guided opening.
+        guided_side: GuidedSide,
+        /// The share of the solver's opening moves that are random columns handing over no
+        /// win at once (as `perfect:eps=E` plays): openings with the errors a fallible
+        /// opponent makes.
+        guided_eps: f32,
+        /// Passes over the labelled positions.
+        epochs: usize,
+        /// Step size of the supervised passes.
+        supervised_rate: f32,
+        /// What a labelled position teaches.
+        target: Target,
+        /// Which source first.
+        order: Order,
+        /// Seed of everything random in the run.
+        seed: u64,
+        /// The learning rule of self-play.
+        rule: Rule,
+        /// Self-play's greedy moves take an immediate win and avoid moves that hand one over
+        /// (the one-move rule the evaluated agent applies).
+        safe: bool,
+        /// Lanes of self-play: each round, every lane plays `lane_games` games on its own copy
+        /// of the weights and the lanes' changes are combined (`self_play`'s docs). What a run
+        /// learns depends on the lanes, never on the threads that run them; more threads than
+        /// lanes add no speed.
+        lanes: usize,
+        /// Games each lane plays in a round.
+        lane_games: usize,
+        /// The share of the run's last self-play games over which the weights are averaged
+        /// (0: the network is the last weights). A constant step keeps the weights of the
+        /// opening moving from game to game, so a depth-1 agent's first moves flip with them;
+        /// the average of many snapshots (Polyak-Ruppert averaging) sits still.
+        tail: f32,
+        /// What self-play's step minimizes.
+        loss: Loss,
+        /// Which columns exploring moves are drawn from.
+        explore: Explore,
+        /// Whose exploring moves the values learn through (the others cut the trace).
+        learn_explored: LearnExplored,
+    }
 }
 
 crate::train::setting::checked_settings!(
@@ -206,7 +208,7 @@ impl ValidNTupleConfig {
     }
 
     /// The same recipe with another seed (any seed is valid).
-    pub(crate) fn with_seed(&self, seed: u64) -> ValidNTupleConfig {
+    pub fn with_seed(&self, seed: u64) -> ValidNTupleConfig {
         ValidNTupleConfig(NTupleConfig {
             seed,
             ..self.0.clone()
@@ -222,6 +224,12 @@ impl TryFrom<NTupleConfig> for ValidNTupleConfig {
 }
 
 impl NTupleConfig {
+    /// The board the recipe is for, (width, height), before any check: a caller picks the
+    /// bitboard that holds it (and reports a board out of range as its own error) first.
+    pub fn board_size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
     /// Checks every setting's range (what linfa's `ParamGuard::check` and the recipe's
     /// readers run; the board's size is checked whole by `check`).
     pub(super) fn check_settings(&self) -> Result<(), NTupleTrainError> {

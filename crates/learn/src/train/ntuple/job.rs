@@ -3,7 +3,7 @@
 //! each run saved with its curve and report, and the run that won most against the perfect
 //! player at its last curve point copied to the job's file.
 
-use super::config::{NTupleConfig, ValidNTupleConfig};
+use super::config::ValidNTupleConfig;
 use super::curve::{CurvePoint, CurveProbe};
 use super::error::NTupleTrainError;
 use super::files::{save_run, write_perfect_csv};
@@ -15,14 +15,13 @@ use crate::train::outputs;
 use connect4_engine::agents::AgentBoard;
 use connect4_engine::io::model_format::{ModelFileError, TrainingMeta};
 use connect4_engine::progress::Progress;
-use linfa::ParamGuard;
 use std::path::{Path, PathBuf};
 
 /// What to train and where to put it, on a board of any integer (`Job` alone: 64-bit
 /// boards; `Job<u128>` trains on boards past 64 bits).
 pub struct Job<'a, B: AgentBoard = u64> {
-    /// The recipe (its seed is the first run's).
-    pub config: NTupleConfig,
+    /// The recipe, checked (its seed is the first run's).
+    pub config: ValidNTupleConfig,
     /// Labelled positions for the supervised part (empty: self-play alone).
     pub examples: &'a [Example],
     /// The learning curve's measurements, if any.
@@ -126,7 +125,7 @@ pub fn train_job<B: AgentBoard>(
         best: 0,
         written: Vec::new(),
     };
-    let recipe = job.config.clone().check()?;
+    let recipe = &job.config;
     for k in 0..runs {
         let config = recipe.with_seed(recipe.seed + k as u64);
         let path = if runs == 1 {
@@ -244,11 +243,13 @@ fn copy_atomic(from: &Path, to: &Path) -> Result<(), ModelFileError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::config::NTupleConfig;
     use super::*;
     use crate::train::ntuple::Guide;
     use connect4_engine::game::Geometry;
     use connect4_engine::ml::ntuple::NTupleLayout;
     use connect4_engine::progress::Quiet;
+    use linfa::ParamGuard;
 
     /// A recipe small enough to train in a test: 40 games in two lanes of 10 a round.
     fn tiny() -> NTupleConfig {
@@ -272,7 +273,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("c4-ntuple-job-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let job: Job = Job {
-            config: tiny(),
+            config: tiny().check().unwrap(),
             examples: &[],
             probe: None,
             machine: Machine {
@@ -355,7 +356,7 @@ mod tests {
         };
         save_checkpoint(&outputs::checkpoint(&out), &state).unwrap();
         let job: Job = Job {
-            config,
+            config: config.check().unwrap(),
             examples: &[],
             probe: None,
             machine: Machine {
