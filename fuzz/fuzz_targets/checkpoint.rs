@@ -13,8 +13,8 @@ use std::sync::LazyLock;
 
 /// The settings whose checkpoints the inputs pose as, with their headers.
 struct Runs {
-    lms: lms::LmsConfig,
-    ntuple: ntuple::NTupleConfig,
+    lms: lms::ValidLmsConfig,
+    ntuple: ntuple::ValidNTupleConfig,
     lms_header: Vec<u8>,
     ntuple_header: Vec<u8>,
 }
@@ -31,13 +31,13 @@ fn header(trainer: &str, recipe: &str) -> Vec<u8> {
 }
 
 static RUNS: LazyLock<Runs> = LazyLock::new(|| {
-    let lms = lms::LmsConfig::default();
-    let ntuple = ntuple::NTupleConfig::default();
+    let lms = lms::ValidLmsConfig::default();
+    let ntuple = ntuple::ValidNTupleConfig::default();
     // The LMS trainer's recipe names the board, then its settings as JSON.
     let lms_recipe = format!(
         "{}x{} {}",
-        lms.geometry.width(),
-        lms.geometry.height(),
+        lms.geometry().width(),
+        lms.geometry().height(),
         serde_json::to_string(&lms).expect("settings are JSON")
     );
     let runs = Runs {

@@ -2,7 +2,7 @@
 //! exactly where an uninterrupted one would, in the format every trainer shares
 //! ([`crate::train::checkpoint`]).
 
-use super::config::{LmsConfig, LmsTrainError};
+use super::config::{LmsConfig, LmsTrainError, ValidLmsConfig};
 use super::records::{GameRecord, MatchScore};
 use connect4_engine::ml::lms::N_WEIGHTS;
 use serde::Serialize;
@@ -50,7 +50,7 @@ pub(super) fn save_checkpoint(
 /// trainer, version or run wrote it (see [`crate::train::checkpoint`]).
 pub(super) fn load_checkpoint(
     path: &std::path::Path,
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
 ) -> Result<Option<Checkpoint>, LmsTrainError> {
     let Some(bytes) = crate::train::checkpoint::read(path)? else {
         return Ok(None);
@@ -65,7 +65,7 @@ pub(super) fn load_checkpoint(
 pub fn decode_checkpoint(
     path: &std::path::Path,
     bytes: &[u8],
-    config: &LmsConfig,
+    config: &ValidLmsConfig,
 ) -> Result<Checkpoint, LmsTrainError> {
     let c: Checkpoint =
         crate::train::checkpoint::decode(path, bytes, TRAINER, &config_key(config))?;
@@ -98,7 +98,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("c4-lms-decode-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("w.checkpoint");
-        let config = LmsConfig::default();
+        let config = ValidLmsConfig::default();
         save_checkpoint(&path, &config, &state([0.25; N_WEIGHTS])).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         let back = decode_checkpoint(&path, &bytes, &config).unwrap();

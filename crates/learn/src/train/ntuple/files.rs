@@ -1,6 +1,6 @@
 //! What a run writes: the checkpoint it resumes from, the network with its curve and report.
 
-use super::config::NTupleConfig;
+use super::config::{NTupleConfig, ValidNTupleConfig};
 use super::curve::CurvePoint;
 use super::error::NTupleTrainError;
 use super::run::{Checkpoint, NTupleRun};
@@ -31,7 +31,7 @@ pub(super) fn save_checkpoint(
 /// trainer, version or run wrote it, or its network does not fit the layout.
 pub(super) fn load_checkpoint<B: BitBoard>(
     path: &std::path::Path,
-    config: &NTupleConfig,
+    config: &ValidNTupleConfig,
     geom: Geometry<B>,
 ) -> Result<Option<Checkpoint>, NTupleTrainError> {
     let Some(bytes) = crate::train::checkpoint::read(path)? else {
@@ -47,7 +47,7 @@ pub(super) fn load_checkpoint<B: BitBoard>(
 pub fn decode_checkpoint<B: BitBoard>(
     path: &std::path::Path,
     bytes: &[u8],
-    config: &NTupleConfig,
+    config: &ValidNTupleConfig,
     geom: Geometry<B>,
 ) -> Result<Checkpoint, NTupleTrainError> {
     let state: Checkpoint =
