@@ -69,7 +69,13 @@ pub fn enumerate_leaves(
     geom: Geometry,
     stones: usize,
 ) -> Result<Vec<(String, Position)>, BuildError> {
-    Ok(levels(geom, stones)?.pop().unwrap_or_default())
+    let levels = levels(geom, stones)?;
+    let last = levels.plies();
+    Ok(levels.0[last]
+        .iter()
+        .enumerate()
+        .map(|(i, (_, p))| (levels.moves(last, i), *p))
+        .collect())
 }
 
 /// Refuses depths past the board or the format.
@@ -90,7 +96,7 @@ pub fn canonical_keys(geom: Geometry, plies: usize) -> Result<Vec<u64>, BuildErr
     let mut keys = vec![start.canonical_key()];
     let mut level = vec![((), start)];
     for _ in 0..plies {
-        level = next_level(&level, |_, _| ());
+        level = next_level(&level, |_, _, _| ());
         keys.extend(level.iter().map(|(_, p)| p.canonical_key()));
     }
     keys.sort_unstable();
@@ -98,36 +104,114 @@ pub fn canonical_keys(geom: Geometry, plies: usize) -> Result<Vec<u64>, BuildErr
 }
 
 /// The unfinished positions one stone deeper than `level`'s, one per mirror pair, in the
-/// order they are first reached; `label` names each from its parent's label and column.
-fn next_level<L>(level: &[(L, Position)], label: impl Fn(&L, usize) -> L) -> Vec<(L, Position)> {
-    let mut seen = HashSet::with_capacity(level.len() * 4);
+/// order they are first reached; `label` names each from its parent's index in `level`,
+/// its parent's label and the column played.
+fn next_level<L>(
+    level: &[(L, Position)],
+    label: impl Fn(usize, &L, usize) -> L,
+) -> Vec<(L, Position)> {
+    let mut seen = KeySet::with_capacity_and_hasher(level.len() * 4, KeyHash);
     let mut next = Vec::with_capacity(level.len() * 4);
-    for (name, p) in level {
+    for (i, (name, p)) in level.iter().enumerate() {
         for col in 0..p.width() {
             let Some(q) = p.after(col) else { continue };
             if q.last_move_won() || q.is_full() || !seen.insert(q.canonical_key()) {
                 continue;
             }
-            next.push((label(name, col), q));
+            next.push((label(i, name, col), q));
         }
     }
     next
 }
 
-/// The unfinished positions of each ply from 0 to `plies`, as [`enumerate_leaves`] makes them.
-fn levels(geom: Geometry, plies: usize) -> Result<Vec<Vec<(String, Position)>>, BuildError> {
+/// Where a position of a level came from: its parent's index in the level before, and the
+/// column played (a move string is made from these only when one is shown: millions of
+/// strings would cost more than the rest of a book's making).
+#[derive(Clone, Copy)]
+struct Link {
+    parent: u32,
+    col: u8,
+}
+
+/// The unfinished positions of each ply from 0 to its depth, as [`enumerate_leaves`] makes
+/// them, each linked to its parent.
+struct Levels(Vec<Vec<(Link, Position)>>);
+
+impl Levels {
+    /// The depth: the last level's stones.
+    fn plies(&self) -> usize {
+        self.0.len() - 1
+    }
+
+    /// The move string that reaches the `index`-th position of level `ply`.
+    fn moves(&self, ply: usize, index: usize) -> String {
+        let mut cols = Vec::with_capacity(ply);
+        let mut at = index;
+        for level in self.0[1..=ply].iter().rev() {
+            let link = level[at].0;
+            cols.push(link.col as usize);
+            at = link.parent as usize;
+        }
+        cols.iter()
+            .rev()
+            .map(|&c| crate::game::moves::column_char(c).expect("a board's columns have names"))
+            .collect()
+    }
+}
+
+/// The unfinished positions of each ply from 0 to `plies`.
+fn levels(geom: Geometry, plies: usize) -> Result<Levels, BuildError> {
     check_depth(geom, plies)?;
-    let mut levels = vec![vec![(String::new(), Position::new(geom))]];
+    let root = Link { parent: 0, col: 0 };
+    let mut levels = vec![vec![(root, Position::new(geom))]];
     for _ in 0..plies {
-        let next = next_level(levels.last().expect("level 0"), |moves, col| {
-            let mut next = moves.clone();
-            next.push(crate::game::moves::column_char(col).expect("a board's columns have names"));
-            next
+        let next = next_level(levels.last().expect("level 0"), |parent, _, col| Link {
+            parent: parent as u32,
+            col: col as u8,
         });
         levels.push(next);
     }
-    Ok(levels)
+    Ok(Levels(levels))
 }
+
+/// A hasher for canonical keys, which are already spread over their bits' patterns: one
+/// multiply-and-fold (the default hasher's SipHash, built to resist chosen keys, took a
+/// large share of a book's making).
+#[derive(Clone, Copy, Default)]
+struct KeyHash;
+
+/// [`KeyHash`]'s state.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::BuildHasher for KeyHash {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        // splitmix64's finaliser: every bit of the key reaches the high bits the table uses.
+        let mut z = (self.0 ^ key).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.0 = z ^ (z >> 31);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A set and a map of canonical keys.
+type KeySet = HashSet<u64, KeyHash>;
+type KeyMap<V> = HashMap<u64, V, KeyHash>;
 
 /// The book of depth `plies` from the exact scores of its leaves (any order; mirror images
 /// and repeats allowed when they agree): each shallower position gets the best of its
@@ -138,11 +222,12 @@ pub fn book_from_leaves(
     leaves: impl IntoIterator<Item = (String, Position, i32)>,
 ) -> Result<Book, BuildError> {
     let levels = levels(geom, plies)?;
-    let wanted: HashSet<u64> = levels[plies]
-        .iter()
-        .map(|(_, p)| p.canonical_key())
-        .collect();
-    let mut scores: HashMap<u64, i32> = HashMap::with_capacity(wanted.len() * 2);
+    let leaves_level = &levels.0[plies];
+    let mut wanted = KeySet::with_capacity_and_hasher(leaves_level.len(), KeyHash);
+    wanted.extend(leaves_level.iter().map(|(_, p)| p.canonical_key()));
+    let shallower: usize = levels.0[..plies].iter().map(Vec::len).sum();
+    let mut scores: KeyMap<i32> =
+        KeyMap::with_capacity_and_hasher(wanted.len() + shallower, KeyHash);
     for (moves, pos, score) in leaves {
         let key = pos.canonical_key();
         if !wanted.contains(&key) {
@@ -155,18 +240,17 @@ pub fn book_from_leaves(
         }
         scores.insert(key, score);
     }
-    let missing: Vec<&String> = levels[plies]
+    let mut missing = leaves_level
         .iter()
-        .filter(|(_, p)| !scores.contains_key(&p.canonical_key()))
-        .map(|(m, _)| m)
-        .collect();
-    if let Some(first) = missing.first() {
+        .enumerate()
+        .filter(|(_, (_, p))| !scores.contains_key(&p.canonical_key()));
+    if let Some((first, _)) = missing.next() {
         return Err(BuildError::Missing {
-            moves: (*first).clone(),
-            count: missing.len(),
+            moves: levels.moves(plies, first),
+            count: 1 + missing.count(),
         });
     }
-    for level in levels[..plies].iter().rev() {
+    for level in levels.0[..plies].iter().rev() {
         for (_, p) in level {
             let best = negamax(p, |key| scores.get(&key).copied())
                 .expect("every child of a shallower position is scored");
@@ -208,21 +292,21 @@ pub fn check_negamax(book: &Book) -> Result<usize, BuildError> {
     book.store.check().map_err(BuildError::Blocks)?;
     let levels = levels(book.geometry(), book.plies())?;
     let mut count = 0;
-    for (ply, level) in levels.iter().enumerate() {
-        for (moves, p) in level {
+    for (ply, level) in levels.0.iter().enumerate() {
+        for (index, (_, p)) in level.iter().enumerate() {
             let stored = book.score(p).ok_or_else(|| BuildError::Missing {
-                moves: moves.clone(),
+                moves: levels.moves(ply, index),
                 count: 1,
             })?;
             if ply < book.plies() {
                 let children =
                     negamax(p, |key| book.get(key)).ok_or_else(|| BuildError::Missing {
-                        moves: format!("a child of {moves}"),
+                        moves: format!("a child of {}", levels.moves(ply, index)),
                         count: 1,
                     })?;
                 if children != stored {
                     return Err(BuildError::Inconsistent {
-                        moves: moves.clone(),
+                        moves: levels.moves(ply, index),
                         stored,
                         children,
                     });
