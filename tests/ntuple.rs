@@ -498,6 +498,71 @@ fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
 }
 
 #[test]
+fn an_agent_guides_the_openings_where_the_solver_does_not_reach() {
+    let d = temp_dir("ntuple-guide");
+    let out = d.join("n.bin");
+    let run = |extra: &[&str]| {
+        let args = [
+            &[
+                "train",
+                "ntuple",
+                "--width",
+                "6",
+                "--height",
+                "7",
+                "--games",
+                "400",
+                "--tuples",
+                "10",
+                "--cells",
+                "5",
+                "--lanes",
+                "2",
+                "--lane-games",
+                "100",
+                "--curve-every",
+                "0",
+                "--checkpoint-every",
+                "0",
+                "--guided",
+                "0.5",
+                "--out",
+                s(&out),
+            ][..],
+            extra,
+        ]
+        .concat();
+        c4(&args)
+    };
+    // 6x7 is past the solver's reach: guided openings need an agent to guide them.
+    let refused = run(&[]);
+    let e = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && e.contains("6x7") && e.contains("--guide hard"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    // `hard` guides them; the file records the guide in its recipe.
+    let text = ok(
+        &run(&["--guide", "hard"]),
+        "train ntuple guided by hard on 6x7",
+    );
+    assert!(text.contains("400 self-play games"), "{text}");
+    let recipe = ok(
+        &c4(&["train", "ntuple", "--recipe", s(&out), "--print-recipe"]),
+        "print recipe",
+    );
+    assert!(
+        recipe.contains("guided = 0.5\n") && recipe.contains("guide = \"hard\"\n"),
+        "{recipe}"
+    );
+    // Not an agent: the recipe's error, naming the value.
+    let bad = run(&["--guide", "hardest"]);
+    let e = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && e.contains("hardest"), "{e}");
+}
+
+#[test]
 fn a_network_trains_on_boards_past_64_bits_and_plays_there() {
     let d = temp_dir("ntuple-wide");
     let out = d.join("models").join("ntuple-8x8.bin");

@@ -92,20 +92,20 @@ pub struct NTupleArgs {
 }
 
 impl NTupleArgs {
-    /// Whether the guided share is asked for, not the shipped recipe's default: a recipe
+    /// Whether guided openings are asked for, not the shipped recipe's default: a recipe
     /// file (`--recipe`: it says what it wants, e.g. recipes/ntuple-6x5.toml), a flag or
-    /// `--set`.
+    /// `--set` of their share or their guide.
     fn guided_given(&self) -> bool {
         self.recipe.is_some()
             || self
                 .keys
                 .given
                 .iter()
-                .any(|(k, _, _)| k.starts_with("guided"))
+                .any(|(k, _, _)| k.starts_with("guide"))
             || self
                 .set
                 .iter()
-                .any(|kv| kv.trim_start().starts_with("guided"))
+                .any(|kv| kv.trim_start().starts_with("guide"))
     }
 
     /// The recipe: the file (or the shipped one), then the recipe flags given, then each
@@ -251,7 +251,8 @@ pub(super) fn run_ntuple(a: NTupleArgs, book: crate::cli::BookChoice) -> Result<
 /// Guided openings off 7x6: they ask the solver for opening moves, which the 7x6 book
 /// answers at once; on another board they cost a solve each (seconds on 7x5 and 6x6,
 /// forever past them). They are off there unless the command line asks for them by name or
-/// by a recipe file, and refused where the solver does not reach.
+/// by a recipe file, and refused where the solver does not reach unless an agent guides
+/// them (`--guide SPEC`).
 fn guided_off_7x6(
     a: &NTupleArgs,
     config: ValidNTupleConfig,
@@ -263,13 +264,14 @@ fn guided_off_7x6(
     }
     if !a.guided_given() {
         println!(
-            "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time)"
+            "note: no guided openings on {geom} (pure self-play; --guided S asks for them where the solver answers in time, --guide SPEC with an agent anywhere)"
         );
         return Ok(config.into_inner().guided(0.0).guided_final(0.0).check()?);
     }
-    if !reaches {
+    // An agent guide (`--guide hard`) plays on every board; the solver only where it reaches.
+    if !reaches && config.guide() == "perfect" {
         bail!(
-            "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0",
+            "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0, or name an agent to guide them (--guide hard)",
             connect4_engine::solver::REACHABLE_CELLS
         );
     }

@@ -97,6 +97,19 @@ pub enum GuidedSide {
     Both,
 }
 
+/// The guide of recipes that name none: the solver.
+fn perfect_guide() -> String {
+    PERFECT_GUIDE.to_string()
+}
+
+/// The `guide` that is the solver (not an agent spec).
+pub(crate) const PERFECT_GUIDE: &str = "perfect";
+
+/// Whether `guide` is the solver.
+fn is_perfect_guide(guide: &str) -> bool {
+    guide == PERFECT_GUIDE
+}
+
 /// Which source comes first when both are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -148,6 +161,14 @@ crate::train::setting::settings_record! {
         /// win at once (as `perfect:eps=E` plays): openings with the errors a fallible
         /// opponent makes.
         guided_eps: f32,
+        /// Who plays the guide's side of a guided opening: `perfect` (the solver, where it
+        /// answers: 64-bit boards it reaches) or any agent spec that plays the board (`hard`,
+        /// `mcts:sims=200`, `ntuple:depth=3`), built afresh for each opening from the game's
+        /// seed and asked to vary its ties, so that the openings differ from game to game and
+        /// are the same on any number of threads. A recipe recorded before the key was
+        /// guided by the solver (what it reads as).
+        #[serde(default = "perfect_guide")]
+        guide: String,
         /// Passes over the labelled positions.
         epochs: usize,
         /// Step size of the supervised passes.
@@ -265,13 +286,30 @@ impl NTupleConfig {
             ("guided_plies", self.guided_plies, 1..=12, plies),
             ("opening", self.opening, 0..=8, "at most 8 random plies"),
         ];
-        match counts
+        if let Some((name, v, _, expected)) = counts
             .into_iter()
             .find(|(_, v, range, _)| !range.contains(v))
         {
-            Some((name, v, _, expected)) => Err(setting_error(name, v, expected)),
-            None => Ok(()),
+            return Err(setting_error(name, v, expected));
         }
+        self.guide_spec().map(drop)
+    }
+
+    /// The agent of the guided openings' guide side: `None` for the solver (`perfect`), else
+    /// the recipe's `guide` read as an agent spec (an error naming it when it is not one).
+    pub(super) fn guide_spec(
+        &self,
+    ) -> Result<Option<connect4_engine::agents::AgentSpec>, NTupleTrainError> {
+        if is_perfect_guide(&self.guide) {
+            return Ok(None);
+        }
+        self.guide
+            .parse()
+            .map(Some)
+            .map_err(|source| NTupleTrainError::GuideSpec {
+                spec: self.guide.clone(),
+                source: Box::new(source),
+            })
     }
 
     /// Games in one round of self-play (all lanes together).

@@ -45,8 +45,30 @@ pub enum NTupleTrainError {
     },
     /// Guided openings asked for on a board past 64 bits, which the solver's pool (and its
     /// reach from the empty board) does not cover.
-    #[error("guided openings on {0}: the solver does not answer openings there; set guided = 0")]
+    #[error(
+        "guided openings on {0}: the solver does not answer openings there; set guided = 0, or name an agent as the guide (guide = \"hard\")"
+    )]
     GuidedPast64Bits(String),
+    /// The recipe's `guide` is neither `perfect` nor an agent spec.
+    #[error("guide = {spec:?}: {source} (`perfect`, the solver, or an agent spec such as `hard`)")]
+    GuideSpec {
+        /// The recipe's value.
+        spec: String,
+        /// Why it is not an agent spec.
+        #[source]
+        source: Box<connect4_engine::agents::AgentError>,
+    },
+    /// The guide agent cannot play the recipe's board.
+    #[error("guide = {spec:?} on {board}: {source}")]
+    GuideAgent {
+        /// The recipe's value.
+        spec: String,
+        /// The board.
+        board: String,
+        /// Why the agent cannot be made there.
+        #[source]
+        source: Box<connect4_engine::agents::AgentError>,
+    },
     /// The solver of the guided openings could not be had.
     #[error("the guided openings' solver: {0}")]
     Guide(#[source] connect4_engine::solver::SolverError),

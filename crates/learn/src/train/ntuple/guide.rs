@@ -15,10 +15,15 @@
 //! score or label reaches the weights. The answers are exact, so they are the same whichever
 //! thread asks first and whatever book the solvers read (the book only makes them fast: the
 //! 12-ply book answers every position of an opening of up to 12 plies by a lookup a move).
+//!
+//! Where the solver does not reach (boards past 36 cells but 7x6), the recipe's `guide` may
+//! name an agent instead (`hard`, `mcts:sims=200`): it plays the guide's side, built afresh
+//! for each opening from the game's seed (nothing carries over from the games a thread
+//! played before, so the openings are the same on any number of threads).
 
 use super::config::{GuidedSide, NTupleConfig};
 use super::lanes::Lane;
-use connect4_engine::agents::PerfectShared;
+use connect4_engine::agents::{AgentBoard, AgentFactory, PerfectShared, Turn};
 use connect4_engine::game::{BitBoard, Geometry, Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork};
 use connect4_engine::seed::{Stream, derive_seed};
@@ -88,12 +93,13 @@ pub(super) struct Scratch {
 /// The share guided may fade over the run (`guided_final`).
 /// Returns false when the opening ended the game (nobody learns from it).
 #[allow(clippy::too_many_arguments)] // the lane's view of the network, as self-play's game has it
-pub(super) fn guided_opening<B: BitBoard>(
+pub(super) fn guided_opening<B: AgentBoard>(
     config: &NTupleConfig,
     net: &NTupleNetwork<B>,
     compact: &Compact,
     weights: &Lane,
     guide: &Guide,
+    agent: Option<&AgentFactory<B>>,
     g: usize,
     pos: &mut Position<B>,
     scratch: &mut Scratch,
@@ -115,6 +121,21 @@ pub(super) fn guided_opening<B: BitBoard>(
         GuidedSide::Both => Player::First,
     };
     let geom = pos.geometry();
+    // An agent guide: built afresh for this opening (nothing carries over from the games
+    // this thread played before), its ties drawn from the game's seed.
+    let mut agent = match agent {
+        Some(factory) => {
+            let seed = rng.r#gen::<u64>();
+            let Ok(mut agent) = factory.build(seed) else {
+                // The run built one before its first game; should a later one fail, the
+                // game starts here rather than stop the run.
+                return true;
+            };
+            agent.vary(seed);
+            Some(agent)
+        }
+        None => None,
+    };
     for _ in 0..plies {
         let col = if pos.side_to_move() == solver_side {
             // As `perfect:ties=random,eps=E` plays: a share of random columns that hand
@@ -131,6 +152,9 @@ pub(super) fn guided_opening<B: BitBoard>(
                 } else {
                     guide.optimal_columns(pos)
                 }
+            } else if let Some(agent) = agent.as_mut() {
+                let col = agent.choose(&Turn::new(*pos));
+                Ok(1u16 << col)
             } else {
                 guide.optimal_columns(pos)
             };
@@ -228,6 +252,13 @@ mod tests {
         net: &NTupleNetwork,
         w: &Weights,
     ) -> Vec<Option<Vec<usize>>> {
+        let agent = config.guide_spec().unwrap().map(|spec| {
+            spec.factory_on(
+                net.geometry(),
+                &connect4_engine::agents::Resources::default(),
+            )
+            .unwrap()
+        });
         let lane = Lane::new(w);
         let guide = Guide::new(SolverPool::new(8));
         let mut scratch = Scratch::default();
@@ -240,6 +271,7 @@ mod tests {
                     &w.compact,
                     &lane,
                     &guide,
+                    agent.as_ref(),
                     g,
                     &mut pos,
                     &mut scratch,
@@ -354,5 +386,71 @@ mod tests {
             let after = start.after(moves[0]).unwrap();
             assert_eq!(-solver.solve(&after), best);
         }
+    }
+
+    #[test]
+    fn an_agent_named_as_the_guide_plays_its_side() {
+        // The solver's centre-first player named as an agent spec (not `perfect`, the
+        // solver's own path): each move on the guide's side is its move, the centre-most
+        // optimal column.
+        let (mut config, net, w) = setup(1.0, GuidedSide::Both);
+        config.guide = "perfect:ties=centre".into();
+        let geom = net.geometry();
+        let mut solver = Solver::with_table_mib(geom, 8).unwrap();
+        let mut checked = 0;
+        for (g, moves) in openings(&config, &net, &w).into_iter().enumerate() {
+            let mut pos = Position::new(geom);
+            for (ply, &col) in moves.unwrap_or_default().iter().enumerate() {
+                if (ply % 2 == 0) == (g % 2 == 1) {
+                    let best = solver.solve(&pos);
+                    // Centre first, then alternately left and right (2, 1, 3, 0, 4).
+                    let centre_most = [2, 1, 3, 0, 4]
+                        .into_iter()
+                        .find(|&c| {
+                            pos.after(c).is_some_and(|a| {
+                                a.last_move_won()
+                                    || if a.is_full() {
+                                        best == 0
+                                    } else {
+                                        -solver.solve(&a) == best
+                                    }
+                            })
+                        })
+                        .unwrap();
+                    assert_eq!(col, centre_most, "game {g}, ply {ply}");
+                    checked += 1;
+                }
+                pos.play_col(col);
+            }
+        }
+        assert!(checked > 100, "{checked} guide moves checked");
+        // `hard` as the guide: the same openings on every call (each is built afresh from
+        // the game's seed), and not the solver's.
+        config.guide = "hard".into();
+        let hard = openings(&config, &net, &w);
+        assert_eq!(hard, openings(&config, &net, &w));
+        config.guide = "perfect".into();
+        assert_ne!(hard, openings(&config, &net, &w));
+        // Its ties varied from game to game: more than one first move as first player.
+        let firsts: std::collections::BTreeSet<usize> = hard
+            .iter()
+            .enumerate()
+            .filter(|(g, _)| g % 2 == 1)
+            .filter_map(|(_, m)| m.as_ref().and_then(|m| m.first().copied()))
+            .collect();
+        assert!(firsts.len() > 1, "first moves {firsts:?}");
+    }
+
+    #[test]
+    fn a_guide_that_is_no_agent_is_the_recipes_error() {
+        let (mut config, _, _) = setup(1.0, GuidedSide::Both);
+        config.guide = "hardest".into();
+        let e = config.check_settings().unwrap_err().to_string();
+        assert!(
+            e.contains("guide = \"hardest\"") && e.contains("hardest"),
+            "{e}"
+        );
+        config.guide = "hard".into();
+        config.check_settings().unwrap();
     }
 }

@@ -179,3 +179,55 @@ fn self_play_learns_boards_past_64_bits_alike_on_any_thread_count() {
         .to_string();
     assert!(err.contains("8x8") && err.contains("72 bits"), "{err}");
 }
+
+#[test]
+fn an_agent_guides_boards_past_the_solver_alike_on_any_thread_count() {
+    let q = connect4_engine::progress::Quiet;
+    let guided = |guide: &str| NTupleConfig {
+        width: 8,
+        height: 8,
+        games: 400,
+        guided: 0.5,
+        guided_final: 0.5,
+        guided_plies: 8,
+        guide: guide.into(),
+        ..small()
+    };
+    let run = |config: &NTupleConfig, threads: usize| {
+        let machine = Machine { threads, ..one() };
+        super::train_ntuple::<u128>(
+            &config.clone().check().unwrap(),
+            &Sources::default(),
+            &machine,
+            &q,
+        )
+    };
+    // `hard` as first or second player in half the games of an 8x8 run: the same network
+    // on 1, 2 and 8 threads, and not the network of pure self-play.
+    let hard = guided("hard");
+    let one_thread = run(&hard, 1).unwrap().network.data();
+    for threads in [2, 8] {
+        assert_eq!(
+            run(&hard, threads).unwrap().network.data(),
+            one_thread,
+            "{threads} threads"
+        );
+    }
+    let unguided = NTupleConfig {
+        guided: 0.0,
+        ..hard.clone()
+    };
+    assert_ne!(run(&unguided, 1).unwrap().network.data(), one_thread);
+    // The solver cannot guide there: the error says so and names the way out.
+    let e = run(&guided("perfect"), 1).err().unwrap().to_string();
+    assert!(e.contains("8x8") && e.contains("guide = \"hard\""), "{e}");
+    // An agent that cannot play the board is the run's error, before any game.
+    let e = run(&guided("ntuple:/nowhere/net.bin"), 1)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("guide = \"ntuple:/nowhere/net.bin\" on 8x8"),
+        "{e}"
+    );
+}

@@ -26,6 +26,7 @@ use super::config::{Explore, LearnExplored, NTupleConfig};
 use super::error::Diverged;
 use super::guide::{Guide, Scratch, guided_opening};
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, TailAverage, Weights, combine};
+use connect4_engine::agents::{AgentBoard, AgentFactory};
 use connect4_engine::game::{BitBoard, Geometry, Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
 use connect4_engine::progress::Progress;
@@ -144,13 +145,14 @@ pub(super) fn round_of(config: &NTupleConfig, g: usize, to: usize) -> std::ops::
 /// round boundaries (or at the run's last game) gives the same weights however the run is
 /// cut into calls. Returns where the time went.
 #[allow(clippy::too_many_arguments)] // what a stretch of games needs, each used as it is
-pub(super) fn self_play<B: BitBoard>(
+pub(super) fn self_play<B: AgentBoard>(
     config: &NTupleConfig,
     net: &NTupleNetwork<B>,
     weights: &mut Weights,
     games: std::ops::Range<usize>,
     pool: &rayon::ThreadPool,
     guide: &Guide,
+    agent_guide: Option<&AgentFactory<B>>,
     tail: TailFeed,
     progress: &dyn Progress,
 ) -> Result<SyncTimes, Diverged> {
@@ -203,7 +205,15 @@ pub(super) fn self_play<B: BitBoard>(
                             let first = start + (k + lanes - start % lanes) % lanes;
                             let mut played = 0;
                             for g in (first..end).step_by(lanes) {
-                                self_play_game(config, net, compact, lane, guide, g, worker);
+                                self_play_game(
+                                    config,
+                                    net,
+                                    compact,
+                                    lane,
+                                    (guide, agent_guide),
+                                    g,
+                                    worker,
+                                );
                                 played += 1;
                             }
                             // Once a lane, not once a game: the progress bar sits behind
@@ -303,12 +313,12 @@ fn column_set<B: BitBoard>(geom: Geometry<B>, cells: B) -> u16 {
 }
 
 /// One self-play game, learning as it goes.
-pub(super) fn self_play_game<B: BitBoard>(
+pub(super) fn self_play_game<B: AgentBoard>(
     config: &NTupleConfig,
     net: &NTupleNetwork<B>,
     compact: &Compact,
     weights: &mut Lane,
-    guide: &Guide,
+    (guide, agent_guide): (&Guide, Option<&AgentFactory<B>>),
     g: usize,
     w: &mut Worker,
 ) {
@@ -334,6 +344,7 @@ pub(super) fn self_play_game<B: BitBoard>(
         compact,
         weights,
         guide,
+        agent_guide,
         g,
         &mut pos,
         &mut w.guided,

@@ -96,6 +96,7 @@ fn self_play_is_seeded_and_resumes_to_the_same_network() {
         &pool(1),
         &Guide::default(),
         None,
+        None,
         &q,
     )
     .unwrap();
@@ -235,6 +236,7 @@ fn a_tail_average_is_the_mean_of_the_rounds_and_survives_a_resume() {
         0..4000,
         &pool(1),
         &Guide::default(),
+        None,
         None,
         &q,
     )
@@ -393,6 +395,7 @@ fn self_play_reports_every_game_and_every_lanes_time_on_any_threads() {
             30..270,
             &pool(threads),
             &Guide::default(),
+            None,
             None,
             &count,
         )

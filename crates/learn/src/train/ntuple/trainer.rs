@@ -12,7 +12,7 @@ use super::run::{Checkpoint, Machine, NTupleRun};
 use super::self_play::{SyncTimes, round_of, self_play};
 use crate::datasets::Example;
 use crate::train::run_loop::{self, Cadence, Checkpointing, KeepBest, Trainer};
-use connect4_engine::agents::AgentBoard;
+use connect4_engine::agents::{AgentBoard, AgentFactory};
 use connect4_engine::game::{BitBoard, Player};
 use connect4_engine::ml::ntuple::NTupleNetwork;
 use connect4_engine::progress::Progress;
@@ -155,6 +155,8 @@ struct SelfPlayPart<'a, B: AgentBoard> {
     pool: rayon::ThreadPool,
     probe: Option<&'a CurveProbe<B>>,
     machine: &'a Machine,
+    /// The recipe's guide agent (`None`: the solver guides, or nothing does).
+    agent_guide: Option<AgentFactory<B>>,
     sync: SyncTimes,
     progress: &'a dyn Progress,
 }
@@ -175,9 +177,27 @@ impl<'a, B: AgentBoard> SelfPlayPart<'a, B> {
             .thread_name(|i| format!("c4-lane-{i}"))
             .build()
             .map_err(|source| NTupleTrainError::Threads { threads, source })?;
-        if config.guided > 0.0 {
-            // The solver's pool holds 64-bit boards: wider ones are never guided (the CLI
-            // refuses --guided where the solver cannot answer from the empty board).
+        let guide_spec = config.guide_spec()?;
+        let agent_guide = match &guide_spec {
+            Some(spec) if config.guided > 0.0 => {
+                // Built once here so that an agent that cannot play the board is the run's
+                // error before its first game; each opening builds its own from it.
+                let board = net.geometry();
+                let factory = spec
+                    .factory_on(board, &connect4_engine::agents::Resources::default())
+                    .and_then(|f| f.build(0).map(|_| f))
+                    .map_err(|source| NTupleTrainError::GuideAgent {
+                        spec: config.guide.clone(),
+                        board: board.to_string(),
+                        source: Box::new(source),
+                    })?;
+                Some(factory)
+            }
+            _ => None,
+        };
+        if config.guided > 0.0 && guide_spec.is_none() {
+            // The solver's pool holds 64-bit boards: wider ones are never guided by it (the
+            // CLI refuses --guided where the solver cannot answer from the empty board).
             let narrow = net
                 .geometry()
                 .narrow()
@@ -196,6 +216,7 @@ impl<'a, B: AgentBoard> SelfPlayPart<'a, B> {
             pool,
             probe,
             machine,
+            agent_guide,
             sync: SyncTimes::default(),
             progress,
         })
@@ -253,6 +274,7 @@ impl<B: AgentBoard> Trainer for SelfPlayPart<'_, B> {
             games.start..end,
             &self.pool,
             &self.machine.guide,
+            self.agent_guide.as_ref(),
             feed,
             self.progress,
         )?;
