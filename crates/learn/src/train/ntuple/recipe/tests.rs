@@ -247,3 +247,25 @@ fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
         assert!(e.contains(want) && e.contains("board"), "{w}x{h}: {e}");
     }
 }
+
+#[test]
+fn the_6x7_recipe_is_what_the_shipped_6x7_network_was_trained_with() {
+    let name = "recipes/ntuple-6x7.toml";
+    let text = include_str!("../../../../../../recipes/ntuple-6x7.toml");
+    let table: toml::Table = text.parse().unwrap();
+    for key in toml::Table::try_from(NTupleConfig::default())
+        .unwrap()
+        .keys()
+    {
+        assert!(table.contains_key(key), "{name} lacks {key}");
+    }
+    let recipe = NTupleConfig::from_toml(text, name).unwrap();
+    // An agent guides its openings: the solver does not reach 6x7.
+    assert_eq!(
+        (recipe.width, recipe.height, recipe.guide.as_str()),
+        (6, 7, "mcts:sims=200")
+    );
+    let model =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/ntuple-6x7.bin");
+    assert_eq!(NTupleConfig::from_file(&model).unwrap(), recipe);
+}
