@@ -501,37 +501,15 @@ fn a_network_trains_on_any_board_and_the_spec_finds_the_board_s_network() {
 fn an_agent_guides_the_openings_where_the_solver_does_not_reach() {
     let d = temp_dir("ntuple-guide");
     let out = d.join("n.bin");
+    // A small network, 400 games, half of them guided.
+    let base = "train ntuple --width 6 --height 7 --games 400 --tuples 10 --cells 5 --lanes 2 \
+                --lane-games 100 --curve-every 0 --checkpoint-every 0 --guided 0.5";
     let run = |extra: &[&str]| {
-        let args = [
-            &[
-                "train",
-                "ntuple",
-                "--width",
-                "6",
-                "--height",
-                "7",
-                "--games",
-                "400",
-                "--tuples",
-                "10",
-                "--cells",
-                "5",
-                "--lanes",
-                "2",
-                "--lane-games",
-                "100",
-                "--curve-every",
-                "0",
-                "--checkpoint-every",
-                "0",
-                "--guided",
-                "0.5",
-                "--out",
-                s(&out),
-            ][..],
-            extra,
-        ]
-        .concat();
+        let args: Vec<&str> = base
+            .split_whitespace()
+            .chain(["--out", s(&out)])
+            .chain(extra.iter().copied())
+            .collect();
         c4(&args)
     };
     // 6x7 is past the solver's reach: guided openings need an agent to guide them.

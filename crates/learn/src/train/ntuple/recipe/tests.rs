@@ -61,14 +61,7 @@ fn every_key_of_a_recipe_has_a_flag_and_help_from_the_shipped_file() {
 fn the_pure_self_play_recipe_is_whole_and_guides_nothing() {
     let text = include_str!("../../../../../../recipes/ntuple-selfplay.toml");
     // Every key written out: the file says the same whatever the shipped recipe says.
-    let table: toml::Table = text.parse().unwrap();
-    let full = toml::Table::try_from(NTupleConfig::default()).unwrap();
-    for key in full.keys() {
-        assert!(
-            table.contains_key(key),
-            "recipes/ntuple-selfplay.toml lacks {key}"
-        );
-    }
+    assert_whole("recipes/ntuple-selfplay.toml", text);
     let c = NTupleConfig::from_toml(text, "recipes/ntuple-selfplay.toml").unwrap();
     assert_eq!(c.guided, 0.0);
     assert_eq!(c.games, 7_000_000);
@@ -96,13 +89,7 @@ fn the_small_board_recipes_are_whole_and_guide_as_documented() {
     ];
     let shipped = NTupleConfig::default();
     for (name, text, (width, height, guided_final, side, seed)) in files {
-        let table: toml::Table = text.parse().unwrap();
-        for key in toml::Table::try_from(NTupleConfig::default())
-            .unwrap()
-            .keys()
-        {
-            assert!(table.contains_key(key), "{name} lacks {key}");
-        }
+        assert_whole(name, text);
         let c = NTupleConfig::from_toml(text, name).unwrap();
         assert_eq!(
             (c.width, c.height, c.games),
@@ -252,13 +239,7 @@ fn a_recipe_names_its_board_and_a_board_out_of_range_is_refused() {
 fn the_6x7_recipe_is_what_the_shipped_6x7_network_was_trained_with() {
     let name = "recipes/ntuple-6x7.toml";
     let text = include_str!("../../../../../../recipes/ntuple-6x7.toml");
-    let table: toml::Table = text.parse().unwrap();
-    for key in toml::Table::try_from(NTupleConfig::default())
-        .unwrap()
-        .keys()
-    {
-        assert!(table.contains_key(key), "{name} lacks {key}");
-    }
+    assert_whole(name, text);
     let recipe = NTupleConfig::from_toml(text, name).unwrap();
     // An agent guides its openings: the solver does not reach 6x7.
     assert_eq!(
@@ -268,4 +249,16 @@ fn the_6x7_recipe_is_what_the_shipped_6x7_network_was_trained_with() {
     let model =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/ntuple-6x7.bin");
     assert_eq!(NTupleConfig::from_file(&model).unwrap(), recipe);
+}
+
+/// Asserts that the recipe file `name` (its `text`) writes out every key of a recipe, so that
+/// it says the same whatever the shipped recipe says.
+fn assert_whole(name: &str, text: &str) {
+    let table: toml::Table = text.parse().unwrap();
+    for key in toml::Table::try_from(NTupleConfig::default())
+        .unwrap()
+        .keys()
+    {
+        assert!(table.contains_key(key), "{name} lacks {key}");
+    }
 }
