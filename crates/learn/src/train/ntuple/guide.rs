@@ -23,7 +23,7 @@
 
 use super::config::{GuidedSide, NTupleConfig};
 use super::lanes::Lane;
-use connect4_engine::agents::{AgentBoard, AgentFactory, PerfectShared, Turn};
+use connect4_engine::agents::{Agent, AgentBoard, AgentFactory, PerfectShared, Turn};
 use connect4_engine::game::{BitBoard, Geometry, Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork};
 use connect4_engine::seed::{Stream, derive_seed};
@@ -138,29 +138,10 @@ pub(super) fn guided_opening<B: AgentBoard>(
     };
     for _ in 0..plies {
         let col = if pos.side_to_move() == solver_side {
-            // As `perfect:ties=random,eps=E` plays: a share of random columns that hand
-            // over no win at once (drawn only when the recipe asks, so that the draws of
-            // recipes without it stay as they were), else an optimal one.
-            let random = config.guided_eps > 0.0 && rng.r#gen::<f32>() < config.guided_eps;
-            let mask = if random {
-                let safe = pos.possible_non_losing_moves();
-                let safe_cols = (0..geom.width())
-                    .filter(|&c| safe & geom.column_mask(c) != B::ZERO)
-                    .fold(0u16, |m, c| m | 1 << c);
-                if safe_cols != 0 {
-                    Ok(safe_cols)
-                } else {
-                    guide.optimal_columns(pos)
-                }
-            } else if let Some(agent) = agent.as_mut() {
-                let col = agent.choose(&Turn::new(*pos));
-                Ok(1u16 << col)
-            } else {
-                guide.optimal_columns(pos)
-            };
             // The run checked before its first game that a solver can be lent; should the
             // machine refuse one later, the game starts here rather than stop the run.
-            let Ok(mask) = mask else {
+            let Some(mask) = guide_columns(config, guide, agent.as_deref_mut(), pos, &mut rng)
+            else {
                 return true;
             };
             let cols: Vec<usize> = (0..geom.width()).filter(|&c| mask >> c & 1 == 1).collect();
@@ -175,6 +156,34 @@ pub(super) fn guided_opening<B: AgentBoard>(
         }
     }
     true
+}
+
+/// The columns (bit c for column c) the guide's side chooses among in `pos`: as
+/// `perfect:ties=random,eps=E` plays, a share of random columns that hand over no win at once
+/// (drawn only when the recipe asks, so that the draws of recipes without it stay as they
+/// were), else the agent's move, or the solver's optimal columns. `None` when the solver
+/// cannot answer.
+fn guide_columns<B: AgentBoard>(
+    config: &NTupleConfig,
+    guide: &Guide,
+    agent: Option<&mut (dyn Agent<B> + 'static)>,
+    pos: &Position<B>,
+    rng: &mut ChaCha8Rng,
+) -> Option<u16> {
+    let geom = pos.geometry();
+    if config.guided_eps > 0.0 && rng.r#gen::<f32>() < config.guided_eps {
+        let safe = pos.possible_non_losing_moves();
+        let safe_cols = (0..geom.width())
+            .filter(|&c| safe & geom.column_mask(c) != B::ZERO)
+            .fold(0u16, |m, c| m | 1 << c);
+        if safe_cols != 0 {
+            return Some(safe_cols);
+        }
+    }
+    match agent {
+        Some(agent) => Some(1 << agent.choose(&Turn::new(*pos))),
+        None => guide.optimal_columns(pos).ok(),
+    }
 }
 
 /// The network's move as self-play's greedy move makes it: a win at once if there is one,
