@@ -269,7 +269,7 @@ fn guided_off_7x6(
         return Ok(config.into_inner().guided(0.0).guided_final(0.0).check()?);
     }
     // An agent guide (`--guide hard`) plays on every board; the solver only where it reaches.
-    if !reaches && config.guide() == "perfect" {
+    if !reaches && config.solver_guides() {
         bail!(
             "guided openings (--guided, or the recipe's `guided`) on {geom}: the solver answers from the empty board only on 7x6 and boards of at most {} cells; set --guided 0, or name an agent to guide them (--guide hard)",
             connect4_engine::solver::REACHABLE_CELLS

@@ -228,6 +228,12 @@ impl ValidNTupleConfig {
         Geometry::sized(self.0.width, self.0.height)
     }
 
+    /// Whether the solver guides the openings (`guide = "perfect"`), not an agent: it
+    /// answers only on the boards it reaches.
+    pub fn solver_guides(&self) -> bool {
+        is_perfect_guide(&self.0.guide)
+    }
+
     /// The same recipe with another seed (any seed is valid).
     pub fn with_seed(&self, seed: u64) -> ValidNTupleConfig {
         ValidNTupleConfig(NTupleConfig {

@@ -290,6 +290,25 @@ mod tests {
             .collect()
     }
 
+    /// The guide's plies of `openings` played with the guide on both sides (first in odd
+    /// games): (game, ply, the position it moved in, its column).
+    fn guide_plies(
+        openings: Vec<Option<Vec<usize>>>,
+        geom: Geometry,
+    ) -> Vec<(usize, usize, Position, usize)> {
+        let mut plies = Vec::new();
+        for (g, moves) in openings.into_iter().enumerate() {
+            let mut pos = Position::new(geom);
+            for (ply, &col) in moves.unwrap_or_default().iter().enumerate() {
+                if (ply % 2 == 0) == (g % 2 == 1) {
+                    plies.push((g, ply, pos, col));
+                }
+                pos.play_col(col);
+            }
+        }
+        plies
+    }
+
     #[test]
     fn the_solver_plays_its_side_optimally_and_the_network_its_greedy_moves() {
         let (config, net, w) = setup(1.0, GuidedSide::Both);
@@ -373,16 +392,10 @@ mod tests {
         let geom = net.geometry();
         let mut solver = Solver::with_table_mib(geom, 8).unwrap();
         let mut erred = 0;
-        for (g, moves) in openings(&config, &net, &w).into_iter().enumerate() {
-            let mut pos = Position::new(geom);
-            for (ply, &col) in moves.unwrap_or_default().iter().enumerate() {
-                if (ply % 2 == 0) == (g % 2 == 1) {
-                    assert!(pos.possible_non_losing_moves() & geom.column_mask(col) != 0);
-                    let after = pos.after(col).unwrap();
-                    erred += usize::from(-solver.solve(&after) < solver.solve(&pos));
-                }
-                pos.play_col(col);
-            }
+        for (_, _, pos, col) in guide_plies(openings(&config, &net, &w), geom) {
+            assert!(pos.possible_non_losing_moves() & geom.column_mask(col) != 0);
+            let after = pos.after(col).unwrap();
+            erred += usize::from(-solver.solve(&after) < solver.solve(&pos));
         }
         assert!(erred > 20, "{erred} random moves that were not optimal");
         // The solver as first player: every opening's first move is an optimal one.
@@ -407,30 +420,24 @@ mod tests {
         let geom = net.geometry();
         let mut solver = Solver::with_table_mib(geom, 8).unwrap();
         let mut checked = 0;
-        for (g, moves) in openings(&config, &net, &w).into_iter().enumerate() {
-            let mut pos = Position::new(geom);
-            for (ply, &col) in moves.unwrap_or_default().iter().enumerate() {
-                if (ply % 2 == 0) == (g % 2 == 1) {
-                    let best = solver.solve(&pos);
-                    // Centre first, then alternately left and right (2, 1, 3, 0, 4).
-                    let centre_most = [2, 1, 3, 0, 4]
-                        .into_iter()
-                        .find(|&c| {
-                            pos.after(c).is_some_and(|a| {
-                                a.last_move_won()
-                                    || if a.is_full() {
-                                        best == 0
-                                    } else {
-                                        -solver.solve(&a) == best
-                                    }
-                            })
-                        })
-                        .unwrap();
-                    assert_eq!(col, centre_most, "game {g}, ply {ply}");
-                    checked += 1;
-                }
-                pos.play_col(col);
-            }
+        for (g, ply, pos, col) in guide_plies(openings(&config, &net, &w), geom) {
+            let best = solver.solve(&pos);
+            // Centre first, then alternately left and right (2, 1, 3, 0, 4).
+            let centre_most = [2, 1, 3, 0, 4]
+                .into_iter()
+                .find(|&c| {
+                    pos.after(c).is_some_and(|a| {
+                        a.last_move_won()
+                            || if a.is_full() {
+                                best == 0
+                            } else {
+                                -solver.solve(&a) == best
+                            }
+                    })
+                })
+                .unwrap();
+            assert_eq!(col, centre_most, "game {g}, ply {ply}");
+            checked += 1;
         }
         assert!(checked > 100, "{checked} guide moves checked");
         // `hard` as the guide: the same openings on every call (each is built afresh from
