@@ -591,6 +591,41 @@ fn a_network_trains_on_boards_past_64_bits_and_plays_there() {
         "print recipe",
     );
     assert!(recipe.contains("width = 8\nheight = 8\n"), "{recipe}");
+    // The pick on a board the solver does not reach: the average, with no match played
+    // (the network averaged with itself is itself); choosing by games is refused, naming
+    // the average, and writes nothing.
+    let avg = d.join("avg.bin");
+    let picked = ok(
+        &c4(&[
+            "train",
+            "ntuple-pick",
+            s(&out),
+            s(&out),
+            "--by",
+            "average",
+            "--out",
+            s(&avg),
+        ]),
+        "average 8x8 networks",
+    );
+    assert!(picked.contains("no matches"), "{picked}");
+    let g = connect4_engine::Geometry::<u128>::sized(8, 8).unwrap();
+    let load = |p: &std::path::Path| {
+        connect4_engine::ml::model_file::load_ntuple_on(p, g)
+            .unwrap()
+            .weights()
+            .to_vec()
+    };
+    assert_eq!(load(&avg), load(&out));
+    let by_games = d.join("by-games.bin");
+    let o = c4(&["train", "ntuple-pick", s(&out), "--out", s(&by_games)]);
+    assert!(!o.status.success());
+    assert!(
+        both(&o).contains("8x8") && both(&o).contains("--by average"),
+        "{}",
+        both(&o)
+    );
+    assert!(!by_games.exists());
     // `ntuple` finds models/ntuple-8x8.bin from the folder that holds it and plays 8x8.
     let games = common::c4_in(
         &d,

@@ -3,8 +3,11 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use connect4_engine::io::model_format::TrainingMeta;
-use connect4_engine::ml::model_file::{load_ntuple, save_ntuple};
+use connect4_engine::agents::AgentBoard;
+use connect4_engine::game::Geometry;
+use connect4_engine::io::model_format::{ModelParts, TrainingMeta};
+use connect4_engine::ml::model_file::{load_ntuple_on, save_ntuple};
+use connect4_engine::ml::ntuple::NTupleNetwork;
 use connect4_learn::train::ntuple::{PickBy, pick};
 use std::path::PathBuf;
 
@@ -20,8 +23,8 @@ pub enum ByArg {
 #[derive(Args, Debug)]
 pub struct PickArgs {
     /// The candidate networks (e.g. models/ntuple.run0.bin models/ntuple.run1.bin ...), all
-    /// of one board (the first one's: 7x6, 6x5, ... up to 64 bits, where the perfect player
-    /// reaches the board for the matches).
+    /// of one board (the first one's, any board: where the solver does not reach it, 6x7,
+    /// 8x7, 8x8, ..., no match is played and only --by average chooses).
     #[arg(required = true, num_args = 1..)]
     networks: Vec<PathBuf>,
     /// How to choose.
@@ -45,14 +48,32 @@ pub(super) fn run_pick(a: PickArgs) -> Result<()> {
     if let Some(e) = a.eps.iter().find(|e| !(0.0..=1.0).contains(*e)) {
         anyhow::bail!("--eps {e}: a share of random moves from 0 to 1");
     }
-    let mut nets: Vec<connect4_engine::ml::ntuple::NTupleNetwork> = Vec::new();
+    // The board is the first candidate's: read in 64 bits where it fits, else in 128.
+    let first = a.networks.first().context("no candidate networks")?;
+    let bytes = connect4_engine::io::carried::read_or_carried(first)
+        .with_context(|| format!("candidate {}", first.display()))?;
+    let header = ModelParts::open(first, &bytes)
+        .with_context(|| format!("candidate {}", first.display()))?
+        .header;
+    let (width, height) = (header.width as usize, header.height as usize);
+    if let Ok(geom) = Geometry::<u64>::sized(width, height) {
+        pick_on(&a, geom)
+    } else {
+        let geom = Geometry::<u128>::sized(width, height)
+            .with_context(|| format!("candidate {}", first.display()))?;
+        pick_on(&a, geom)
+    }
+}
+
+/// The pick on boards of `geom`, whose integer holds them.
+fn pick_on<B: AgentBoard>(a: &PickArgs, geom: Geometry<B>) -> Result<()> {
+    let mut nets: Vec<NTupleNetwork<B>> = Vec::new();
     let mut names = Vec::new();
     for p in &a.networks {
-        // The board is the first candidate's (any board of up to 64 bits); every other
-        // candidate must be a network of it, or the error names both boards.
-        let board = nets.first().map(|n| n.geometry());
-        let f = load_ntuple(p, board).with_context(|| format!("candidate {}", p.display()))?;
-        nets.push(f.network);
+        // Every candidate must be a network of the first one's board, or the error names
+        // both boards.
+        let net = load_ntuple_on(p, geom).with_context(|| format!("candidate {}", p.display()))?;
+        nets.push(net);
         names.push(p.display().to_string());
     }
     let by = match a.by {
@@ -60,10 +81,19 @@ pub(super) fn run_pick(a: PickArgs) -> Result<()> {
         ByArg::Average => PickBy::Average,
     };
     let (report, net) = pick(&names, &nets, by, a.games, &a.eps, a.seed)?;
-    println!(
-        "wins against perfect:ties=random ({} games per match, seed {}), depth 1 with the one-move rule:",
-        a.games, a.seed
-    );
+    if report.candidates.iter().all(|c| c.matches.is_empty()) {
+        println!(
+            "no matches: the solver does not reach {geom} boards; the average of {} networks, unmeasured (c4 evaluate --width {} --height {} measures it against other agents)",
+            nets.len(),
+            geom.width(),
+            geom.height()
+        );
+    } else {
+        println!(
+            "wins against perfect:ties=random ({} games per match, seed {}), depth 1 with the one-move rule:",
+            a.games, a.seed
+        );
+    }
     for (i, c) in report.candidates.iter().enumerate() {
         let cells: Vec<String> = c
             .matches

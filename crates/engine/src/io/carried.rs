@@ -55,7 +55,7 @@ pub fn carried(path: &Path) -> Option<&'static [u8]> {
 
 /// The bytes of the file `path`, or of the carried file standing in for it when it does not
 /// exist.
-pub(crate) fn read_or_carried(path: &Path) -> std::io::Result<Vec<u8>> {
+pub fn read_or_carried(path: &Path) -> std::io::Result<Vec<u8>> {
     match std::fs::read(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             carried(path).map(<[u8]>::to_vec).ok_or(e)

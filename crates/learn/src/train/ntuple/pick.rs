@@ -1,11 +1,13 @@
 //! Choosing among runs of one recipe: the best by games against the perfect player, or the
 //! average of their weights. Networks with the same tuples sum the same patterns, so the
 //! average of their weights is exactly the average of their sums: an ensemble that costs no
-//! more per evaluation than one network.
+//! more per evaluation than one network. The matches need the perfect player: on a board
+//! the solver does not reach (6x7, 8x7, 8x8, ...) only the average is made, unmeasured.
 
 use super::curve::{CurveError, PerfectMatch, perfect_opponents, play_perfect};
-use connect4_engine::agents::AgentFactory;
+use connect4_engine::agents::{AgentBoard, AgentFactory};
 use connect4_engine::eval::NTupleEvaluator;
+use connect4_engine::game::Geometry;
 use connect4_engine::ml::ntuple::{NTupleError, NTupleNetwork};
 use connect4_engine::search::SearchParams;
 use std::sync::Arc;
@@ -26,6 +28,14 @@ pub enum PickError {
     /// Nothing to choose from.
     #[error("no networks to choose from")]
     Empty,
+    /// Choosing by games needs the perfect player, and the solver does not reach the board.
+    #[error(
+        "choosing by games plays the perfect player, and the solver does not reach {board} boards: average them (--by average) and measure the average with c4 evaluate"
+    )]
+    Unreached {
+        /// The board, "WxH".
+        board: String,
+    },
     /// Networks of other tuples or another board cannot be averaged.
     #[error(
         "network {index} has other tuples, layout or board than the first: only runs of one recipe (same --tuples, --cells, --sets, --layout-seed) can be averaged"
@@ -47,7 +57,7 @@ pub enum PickError {
 pub struct Candidate {
     /// Its name (the file, or `average`).
     pub name: String,
-    /// Its matches against the perfect player.
+    /// Its matches against the perfect player (none on a board the solver does not reach).
     pub matches: Vec<PerfectMatch>,
     /// Wins over all the matches.
     pub wins: usize,
@@ -63,7 +73,7 @@ pub struct PickReport {
 }
 
 /// The network (depth 1 with the one-move rule, as the literature plays it) as an agent.
-fn agent(net: &NTupleNetwork, name: &str) -> AgentFactory {
+fn agent<B: AgentBoard>(net: &NTupleNetwork<B>, name: &str) -> AgentFactory<B> {
     let eval = Arc::new(NTupleEvaluator::new(net.clone(), name));
     AgentFactory::search(
         name,
@@ -77,7 +87,7 @@ fn agent(net: &NTupleNetwork, name: &str) -> AgentFactory {
 }
 
 /// The element-wise mean of the networks' weights.
-pub fn average(nets: &[NTupleNetwork]) -> Result<NTupleNetwork, PickError> {
+pub fn average<B: AgentBoard>(nets: &[NTupleNetwork<B>]) -> Result<NTupleNetwork<B>, PickError> {
     let first = nets.first().ok_or(PickError::Empty)?;
     for (index, n) in nets.iter().enumerate() {
         if n.geometry() != first.geometry()
@@ -97,20 +107,36 @@ pub fn average(nets: &[NTupleNetwork]) -> Result<NTupleNetwork, PickError> {
 
 /// Plays every candidate (and, with [`PickBy::Average`], their average) against the perfect
 /// player on `games` games per match (first player; second at each of `eps`) and returns
-/// the measurements and the chosen network: the one with the most wins, or the average.
-pub fn pick(
+/// the measurements and the chosen network: the one with the most wins, or the average. On
+/// a board the solver does not reach ([`connect4_engine::solver::reaches`]) no match is
+/// played: the average is made with no measurement, and choosing by games is an error.
+pub fn pick<B: AgentBoard>(
     names: &[String],
-    nets: &[NTupleNetwork],
+    nets: &[NTupleNetwork<B>],
     by: PickBy,
     games: usize,
     eps: &[f64],
     seed: u64,
-) -> Result<(PickReport, NTupleNetwork), PickError> {
+) -> Result<(PickReport, NTupleNetwork<B>), PickError> {
     let first = nets.first().ok_or(PickError::Empty)?;
     let geom = first.geometry();
-    let opponents = perfect_opponents(geom, eps, seed)?;
-    let measure = |name: &str, net: &NTupleNetwork| -> Result<Candidate, PickError> {
-        let matches = play_perfect(geom, &agent(net, name), &opponents, games, seed)?;
+    let reached = reaches(geom);
+    if !reached && by == PickBy::Games {
+        return Err(PickError::Unreached {
+            board: geom.to_string(),
+        });
+    }
+    let opponents = if reached {
+        perfect_opponents(geom, eps, seed)?
+    } else {
+        Vec::new()
+    };
+    let measure = |name: &str, net: &NTupleNetwork<B>| -> Result<Candidate, PickError> {
+        let matches = if reached {
+            play_perfect(geom, &agent(net, name), &opponents, games, seed)?
+        } else {
+            Vec::new()
+        };
         let wins = matches.iter().map(|m| m.wins).sum();
         Ok(Candidate {
             name: name.to_string(),
@@ -136,6 +162,12 @@ pub fn pick(
         }
     };
     Ok((PickReport { candidates, chosen }, net))
+}
+
+/// Whether the solver answers on boards of `geom` (in any integer): the perfect player's
+/// boards all fit 64 bits.
+fn reaches<B: AgentBoard>(geom: Geometry<B>) -> bool {
+    Geometry::new(geom.width(), geom.height()).is_ok_and(connect4_engine::solver::reaches)
 }
 
 #[cfg(test)]
