@@ -16,7 +16,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the old file at every destination holds before a killed run.
 const OLD: &[u8] = b"the file before this run\n";
@@ -218,7 +218,7 @@ fn kill_everywhere(case: &Case, setup: impl Fn(&Path)) {
     setup(&warm_dir);
     let started = Instant::now();
     let warm = c4(&warm_dir, &case.args).output().unwrap();
-    let took = if warm.status.success() {
+    let mut took = if warm.status.success() {
         took.min(started.elapsed())
     } else {
         took
@@ -246,7 +246,16 @@ fn kill_everywhere(case: &Case, setup: impl Fn(&Path)) {
         }
         let at = took.mul_f64(point as f64 / (points + 1) as f64);
         let mut child = common::Killed(c4(&dir, &case.args).spawn().unwrap());
-        std::thread::sleep(at);
+        let started = Instant::now();
+        // Wait for the kill time, or for the run to end first: a run quicker than the two
+        // measured (other tests ran beside those) ends before its later points, which then
+        // spread over the time it took, so that they fall inside a run and wait for nothing.
+        while started.elapsed() < at && child.0.try_wait().unwrap().is_none() {
+            std::thread::sleep((at - started.elapsed().min(at)).min(Duration::from_millis(5)));
+        }
+        if child.0.try_wait().unwrap().is_some() {
+            took = took.min(started.elapsed());
+        }
         // SIGKILL: no handler runs, nothing is cleaned up.
         let _ = child.0.kill();
         let status = child.0.wait().unwrap();
