@@ -198,6 +198,6 @@ mod tests {
             average(&[a, other]),
             Err(PickError::Mismatch { index: 1 })
         ));
-        assert!(matches!(average(&[]), Err(PickError::Empty)));
+        assert!(matches!(average::<u64>(&[]), Err(PickError::Empty)));
     }
 }
