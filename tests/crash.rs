@@ -493,7 +493,9 @@ fn data_label_killed_anywhere() {
     kill_everywhere(
         &Case {
             name: "data-label",
-            args: words("data label positions.txt --jobs 2 --out labels.txt"),
+            // Flushed in chunks of 40 positions (1,024 by default, more than the whole job),
+            // so that kills land between the partial file's writes.
+            args: words("data label positions.txt --jobs 2 --chunk 40 --out labels.txt"),
             resume: &["--resume"],
             checkpoints: &["labels.txt.partial"],
             compared: all,
@@ -510,13 +512,15 @@ fn data_label_shard_killed_anywhere() {
     kill_everywhere(
         &Case {
             name: "data-label-shard",
-            args: words("data label positions.txt --shard 1/3 --jobs 2 --out parts/part-1.txt"),
+            args: words(
+                "data label positions.txt --shard 1/3 --jobs 2 --chunk 25 --out parts/part-1.txt",
+            ),
             resume: &["--resume"],
             checkpoints: &["parts/part-1.txt.partial"],
             compared: all,
         },
         |dir| {
-            let text = gz_lines(&repo("data/positions/train.txt.gz"), 3000);
+            let text = gz_lines(&repo("data/positions/train.txt.gz"), 1500);
             std::fs::write(dir.join("positions.txt"), text).unwrap();
         },
     );

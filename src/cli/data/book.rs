@@ -130,6 +130,7 @@ fn label_leaves(
         geometry: geom,
         plies,
         shard: a.work.shard,
+        chunk: a.work.chunk,
     };
     let report = label_book_leaves(
         &job,

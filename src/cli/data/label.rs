@@ -41,6 +41,11 @@ pub struct WorkArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_parser = crate::cli::at_least_one)]
     pub(super) jobs: Option<usize>,
+    /// Positions (a book's leaves) solved and flushed to the .partial file at a time: a
+    /// killed run loses at most one chunk's work (smaller for slow positions; the output is
+    /// the same).
+    #[arg(long, value_parser = crate::cli::at_least_one, default_value_t = connect4_learn::datasets::label::DEFAULT_CHUNK)]
+    pub(super) chunk: usize,
 }
 
 /// The solver tables of a labelling job.
@@ -136,6 +141,7 @@ fn label_on<B: connect4_engine::solver::PoolBoard>(
         geometry,
         shard: a.work.shard,
         mode: if a.weak { Mode::Weak } else { Mode::Strong },
+        chunk: a.work.chunk,
     };
     let tables = a.tables.config(job.geometry, book)?;
     let report = label_file(

@@ -54,6 +54,8 @@ pub struct BookJob {
     pub plies: usize,
     /// This process's shard of the leaves.
     pub shard: Shard,
+    /// Leaves solved and flushed to the partial file at a time (as [`LabelJob::chunk`]).
+    pub chunk: usize,
 }
 
 /// Labels the job's shard of the book's leaves into `out` ("MOVES SCORE" lines, resumable
@@ -70,6 +72,7 @@ pub fn label_book_leaves(
         geometry: geom,
         plies,
         shard,
+        chunk,
     } = *book;
     let source = leaves_source(geom, plies)?;
     let threads = rayon::ThreadPoolBuilder::new()
@@ -80,6 +83,7 @@ pub fn label_book_leaves(
         geometry: geom,
         shard,
         mode: Mode::Strong,
+        chunk,
     };
     threads.install(|| {
         let stones = std::iter::repeat_n(plies, source.lines().count().div_ceil(shard.count));

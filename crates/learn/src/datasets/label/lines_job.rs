@@ -16,6 +16,10 @@ pub struct LabelJob<B: PoolBoard = u64> {
     pub shard: Shard,
     /// Strong (exact) or weak (sign) scores.
     pub mode: Mode,
+    /// Positions solved and flushed to the partial file at a time ([`super::DEFAULT_CHUNK`]
+    /// unless set): a killed run loses at most one chunk's work. The output never depends
+    /// on it.
+    pub chunk: usize,
 }
 
 /// What `c4 data label` did with one shard of a source file.
@@ -81,6 +85,7 @@ pub fn label_lines<B: PoolBoard>(
         geometry: geom,
         shard,
         mode,
+        chunk,
     } = *job;
     let (items, skipped, bad_lines, source_lines) = shard_items(source, geom, shard);
     let index: HashMap<&str, usize> = items
@@ -122,6 +127,7 @@ pub fn label_lines<B: PoolBoard>(
         &items,
         out,
         resume,
+        chunk,
         &resumed_item,
         &mut make_lines,
         progress,

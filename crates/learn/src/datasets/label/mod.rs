@@ -22,7 +22,7 @@ pub use lines_job::{
 pub use merge::{MergeError, Merged, merge_shards};
 pub use pool::{ScoreMany, SolverPool, for_workers};
 pub(crate) use resumable::write_resumable;
-pub use resumable::{GenerateError, GenerateReport, PartialRowError, partial_path};
+pub use resumable::{DEFAULT_CHUNK, GenerateError, GenerateReport, PartialRowError, partial_path};
 pub use shard::{Shard, ShardError};
 pub use tables::TableConfig;
 pub use uci_job::generate_uci;

@@ -69,8 +69,13 @@ pub fn partial_path(out: &std::path::Path) -> std::path::PathBuf {
     s.into()
 }
 
+/// Items a resumable job solves and flushes to its partial file at a time, unless its job
+/// says otherwise: a killed run loses at most this much work.
+pub const DEFAULT_CHUNK: usize = 1024;
+
 /// A resumable job that writes one line per item of `items`, in order: lines go to
-/// `out.partial` in flushed chunks, so an interrupted run loses at most one chunk; with
+/// `out.partial` in flushed chunks of `chunk` items (at least 1), so an interrupted run
+/// loses at most one chunk; with
 /// `resume`, the complete lines already there are kept (a torn last line is cut off) and the
 /// job goes on after them; when every item has its line the file is renamed to `out`.
 /// `resumed_item` names the item a kept line belongs to (its index in `items`), or says why
@@ -80,6 +85,7 @@ pub(crate) fn write_resumable<T>(
     items: &[T],
     out: &std::path::Path,
     resume: bool,
+    chunk: usize,
     resumed_item: &dyn Fn(&str) -> Result<usize, PartialRowError>,
     make_lines: &mut dyn FnMut(&[T]) -> Vec<String>,
     progress: &dyn connect4_engine::progress::Progress,
@@ -136,8 +142,7 @@ pub(crate) fn write_resumable<T>(
         .append(true)
         .open(&part)
         .map_err(io_err(&part))?;
-    const CHUNK: usize = 1024;
-    for chunk in items[done..].chunks(CHUNK) {
+    for chunk in items[done..].chunks(chunk.max(1)) {
         let mut text = String::with_capacity(chunk.len() * 48);
         for line in make_lines(chunk) {
             text.push_str(&line);

@@ -47,7 +47,15 @@ pub fn generate_uci(
             .collect()
     };
     let start = std::time::Instant::now();
-    let resumed = write_resumable(&mine, out, resume, &resumed_item, &mut make_lines, progress)?;
+    let resumed = write_resumable(
+        &mine,
+        out,
+        resume,
+        super::DEFAULT_CHUNK,
+        &resumed_item,
+        &mut make_lines,
+        progress,
+    )?;
     Ok(GenerateReport {
         total: mine.len(),
         resumed,
