@@ -725,3 +725,31 @@ fn every_board_the_presets_name_ships_its_network_and_c4_carries_it() {
         ok(&o, &name);
     }
 }
+
+/// Every shipped model records the command that made it without a machine's own paths: the
+/// files travel with the repository, the binary and the wheel.
+#[test]
+fn shipped_models_record_their_commands_without_a_machine_path() {
+    use connect4_engine::io::model_format::ModelParts;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "bin") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let parts = ModelParts::open(&path, &bytes).unwrap();
+        let command = &parts.header.meta.command;
+        assert!(command.starts_with("c4 "), "{}: {command}", path.display());
+        assert!(
+            command
+                .split_whitespace()
+                .all(|w| !w.starts_with('/') && !w.contains("=/") && !w.contains("/tmp/")),
+            "{} records an absolute path: {command}",
+            path.display()
+        );
+        seen += 1;
+    }
+    assert!(seen >= 11, "{seen} models in {}", dir.display());
+}
