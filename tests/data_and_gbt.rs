@@ -698,25 +698,20 @@ fn data_label_scores_match_the_file_and_name_the_bad_line() {
     }
     // Flushed in chunks of 4 positions: the same file; a chunk of none is refused.
     let chunked = temp_dir("label-chunked").join("chunked.txt");
-    c4(&[
-        "data",
-        "label",
-        s(&r.src),
-        "--out",
-        s(&chunked),
-        "--chunk",
-        "4",
-    ]);
+    let label_in_chunks = |n: &str| {
+        c4(&[
+            "data",
+            "label",
+            s(&r.src),
+            "--out",
+            s(&chunked),
+            "--chunk",
+            n,
+        ])
+    };
+    label_in_chunks("4");
     assert_eq!(std::fs::read_to_string(&chunked).unwrap(), labelled);
-    let o = c4(&[
-        "data",
-        "label",
-        s(&r.src),
-        "--out",
-        s(&chunked),
-        "--chunk",
-        "0",
-    ]);
+    let o = label_in_chunks("0");
     assert_eq!(o.status.code(), Some(2), "{}", both(&o));
     assert!(both(&o).contains("--chunk"), "{}", both(&o));
 }
