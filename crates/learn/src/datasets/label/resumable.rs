@@ -76,10 +76,10 @@ pub const DEFAULT_CHUNK: usize = 1024;
 /// A resumable job that writes one line per item of `items`, in order: lines go to
 /// `out.partial` in flushed chunks of `chunk` items (at least 1), so an interrupted run
 /// loses at most one chunk; with `resume`, the complete lines already there are kept (a
-/// torn last line is cut off) and the job goes on after them; when every item has its line the file is renamed to `out`.
-/// `resumed_item` names the item a kept line belongs to (its index in `items`), or says why
-/// the line cannot belong to this job; `make_lines` turns a chunk of items into their lines.
-/// Returns the number of lines kept from an earlier run.
+/// torn last line is cut off) and the job goes on after them; when every item has its line
+/// the file is renamed to `out`. `resumed_item` names the item a kept line belongs to (its
+/// index in `items`), or says why the line cannot belong to this job; `make_lines` turns a
+/// chunk of items into their lines. Returns the number of lines kept from an earlier run.
 pub(crate) fn write_resumable<T>(
     items: &[T],
     out: &std::path::Path,
