@@ -196,8 +196,9 @@ fn the_dial_and_the_adaptive_agent_play_past_64_bits() {
         .build_adaptive(0, connect4_engine::agents::AdaptiveState::new(1400.0))
         .unwrap();
     let start = adaptive.estimate();
-    // The opponent (x) builds the bottom row while the agent (o) plays column 8: x wins.
-    let cols = [0, 7, 1, 7, 2, 7, 3];
+    // The opponent (x) opens a three in the middle of the bottom row while the agent (o)
+    // plays column 8, then completes it: x wins.
+    let cols = [3, 7, 4, 7, 5, 7, 2];
     adaptive.replay(
         Position::new(g),
         &cols,
