@@ -80,6 +80,18 @@ pub enum LearnExplored {
     /// fallible first player hands it, while the first player's values keep assuming an
     /// opponent that does not err.
     First,
+    /// The first player's, through the second player's whole trace: at a first-player
+    /// exploring move the second player's afterstates (each with its lambda share) step
+    /// toward the value it handed them and go on learning from the game after it, while the
+    /// first player's trace is cut. The second player's values become those of play against
+    /// a first player that errs (as a lambda-return over the moves after it sees every later
+    /// error), the first player's stay greedy.
+    FirstTrace,
+    /// Everyone's, each side through the other's: at any exploring move the other side's
+    /// afterstates learn through it and keep learning, the explorer's trace is cut. Both
+    /// sides' values become those of play against an opponent that errs, each side's own
+    /// moves greedy.
+    Opponent,
     /// Everyone's (on-policy TD of epsilon-greedy play).
     All,
 }

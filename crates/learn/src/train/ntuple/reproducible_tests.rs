@@ -82,6 +82,16 @@ fn a_seed_learns_the_same_weights_from_build_to_build() {
             11082031816128783349,
         ),
         (
+            "learn-explored opponent",
+            NTupleConfig {
+                learn_explored: LearnExplored::Opponent,
+                epsilon: 0.3,
+                epsilon_final: 0.3,
+                ..small()
+            },
+            14500986628148110699,
+        ),
+        (
             "not safe, tail",
             NTupleConfig {
                 safe: false,

@@ -122,13 +122,37 @@ pub(super) struct Worker {
     common_numbers: Vec<u32>,
     /// Each candidate afterstate's network slots (its dense numbers are `candidates`).
     after: Vec<Vec<u32>>,
-    /// The afterstates still learning (their dense numbers), oldest first, with their value
-    /// when reached.
-    trace: Vec<(Vec<u32>, f32)>,
+    /// The afterstates still learning, oldest first.
+    trace: Vec<Traced>,
     /// Spare slot vectors.
     spare: Vec<Vec<u32>>,
     /// The guided opening's scratch.
     guided: Scratch,
+}
+
+/// An afterstate still learning in a self-play game.
+struct Traced {
+    /// Its network slots' dense numbers.
+    slots: Vec<u32>,
+    /// Its value when reached.
+    value: f32,
+    /// The move of the game that reached it: its share of a later TD error is lambda to the
+    /// power of the moves since, and its side is the one that moved an even number of moves
+    /// before the newest.
+    ply: usize,
+}
+
+/// Which afterstates of the trace learn through a move, and which stay in the trace after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Through {
+    /// Every one, and all stay (a greedy move, or on-policy learning).
+    Everyone,
+    /// The newest only (the side that did not move), then the trace is cut.
+    Newest,
+    /// The side that did not move, which alone stays in the trace.
+    Opponent,
+    /// None, and the trace is cut.
+    Nobody,
 }
 
 /// The games of the round that contains game `g` of a recipe: rounds of `lanes x
@@ -358,8 +382,8 @@ pub(super) fn self_play_game<B: AgentBoard>(
     w.spare.append(&mut w.candidates);
     w.candidates
         .resize_with(geom.width(), || w.spare.pop().unwrap_or_default());
-    for (t, _) in w.trace.drain(..) {
-        w.spare.push(t);
+    for t in w.trace.drain(..) {
+        w.spare.push(t.slots);
     }
     let horizon = if config.lambda > 0.0 {
         // The C library's logarithm could round differently on another system (see
@@ -369,7 +393,9 @@ pub(super) fn self_play_game<B: AgentBoard>(
         1
     };
     let mut values = vec![0.0f32; geom.width()];
+    let mut ply = 0usize;
     loop {
+        ply += 1;
         let mover = pos.side_to_move();
         let sign = if mover == Player::First { 1.0 } else { -1.0 };
         let mut best = (usize::MAX, f32::NEG_INFINITY);
@@ -439,25 +465,55 @@ pub(super) fn self_play_game<B: AgentBoard>(
         let terminal = after.last_move_won() || after.is_full();
         // At an exploring move the trace is cut (the values of greedy play), or only its
         // newest afterstate learns (the second player's, before a first-player error it
-        // learns from), or it goes on as at any move (on-policy).
-        let (learned, cut) = match (explore, config.learn_explored) {
-            (false, _) | (true, LearnExplored::All) => (usize::MAX, false),
-            (true, LearnExplored::First) if mover == Player::First => (1, true),
-            (true, _) => (0, true),
+        // learns from), or the other side's afterstates learn through it and go on learning
+        // (values of play against an opponent that errs), or it goes on as at any move
+        // (on-policy).
+        let through = match (explore, config.learn_explored) {
+            (false, _) | (true, LearnExplored::All) => Through::Everyone,
+            (true, LearnExplored::First) if mover == Player::First => Through::Newest,
+            (true, LearnExplored::FirstTrace) if mover == Player::First => Through::Opponent,
+            (true, LearnExplored::Opponent) => Through::Opponent,
+            (true, _) => Through::Nobody,
         };
-        if let Some((newest, _)) = w.trace.last().filter(|_| learned > 0) {
+        // The mover's own afterstates are those an odd number of moves back.
+        let movers = |t: &Traced| (ply - t.ply) % 2 == 0;
+        if let Some(newest) = w.trace.last().filter(|_| through != Through::Nobody) {
             // The newest afterstate's TD error at its current value (this game's earlier
-            // steps moved it); older ones share it by lambda^k.
-            let delta = value - weights.value(newest);
+            // steps moved it); older ones share it by lambda per move back.
+            let delta = value - weights.value(&newest.slots);
             let mut credit = rate * delta;
-            for (active, v) in w.trace.iter().rev().take(learned) {
-                weights.step(active, credit * config.loss.slope(*v));
-                credit *= config.lambda;
+            let mut at = newest.ply;
+            for t in w.trace.iter().rev() {
+                for _ in t.ply..at {
+                    credit *= config.lambda;
+                }
+                at = t.ply;
+                if through == Through::Opponent && movers(t) {
+                    continue;
+                }
+                weights.step(&t.slots, credit * config.loss.slope(t.value));
+                if through == Through::Newest {
+                    break;
+                }
             }
         }
-        if cut {
-            for (t, _) in w.trace.drain(..) {
-                w.spare.push(t);
+        match through {
+            Through::Everyone => {}
+            Through::Newest | Through::Nobody => {
+                for t in w.trace.drain(..) {
+                    w.spare.push(t.slots);
+                }
+            }
+            Through::Opponent => {
+                let mut kept = Vec::with_capacity(w.trace.len());
+                for t in w.trace.drain(..) {
+                    if movers(&t) {
+                        w.spare.push(t.slots);
+                    } else {
+                        kept.push(t);
+                    }
+                }
+                w.trace = kept;
             }
         }
         if terminal {
@@ -474,10 +530,12 @@ pub(super) fn self_play_game<B: AgentBoard>(
         );
         let slots = std::mem::replace(&mut w.candidates[col], w.spare.pop().unwrap_or_default());
         weights.mark(&slots);
-        w.trace.push((slots, value));
-        if w.trace.len() > horizon {
-            let (old, _) = w.trace.remove(0);
-            w.spare.push(old);
+        w.trace.push(Traced { slots, value, ply });
+        // Afterstates `horizon` or more moves back have left (the same as a trace of
+        // `horizon` entries where no exploring move thinned it).
+        while w.trace.first().is_some_and(|t| ply - t.ply >= horizon) {
+            let old = w.trace.remove(0);
+            w.spare.push(old.slots);
         }
         pos = after;
     }

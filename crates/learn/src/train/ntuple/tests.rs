@@ -142,6 +142,13 @@ fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
         (Rule::Td, Loss::Mse, Explore::Safe, LearnExplored::None),
         (Rule::Td, Loss::Mse, Explore::Safe, LearnExplored::First),
         (Rule::Td, Loss::Log, Explore::Safe, LearnExplored::All),
+        (
+            Rule::Td,
+            Loss::Log,
+            Explore::Safe,
+            LearnExplored::FirstTrace,
+        ),
+        (Rule::Td, Loss::Log, Explore::Safe, LearnExplored::Opponent),
     ] {
         let cfg = NTupleConfig {
             games: 3000,
@@ -171,6 +178,45 @@ fn parallel_self_play_replays_a_seed_and_both_rules_learn() {
     assert_ne!(nets[0], nets[3]);
     assert_ne!(nets[3], nets[4]);
     assert_ne!(nets[4], nets[5]);
+    // Learning through the opponent's exploring moves, the first player's or everyone's,
+    // is neither on-policy learning nor each other.
+    assert_ne!(nets[5], nets[6]);
+    assert_ne!(nets[5], nets[7]);
+    assert_ne!(nets[6], nets[7]);
+}
+
+#[test]
+fn without_exploring_moves_every_way_of_learning_through_them_learns_the_same() {
+    // Whose exploring moves are learned through matters only where there are some: with
+    // no exploration every setting is plain TD of greedy play.
+    let g = Geometry::STANDARD;
+    let q = connect4_engine::progress::Quiet;
+    let nets: Vec<_> = [
+        LearnExplored::None,
+        LearnExplored::First,
+        LearnExplored::FirstTrace,
+        LearnExplored::Opponent,
+        LearnExplored::All,
+    ]
+    .into_iter()
+    .map(|learn_explored| {
+        let cfg = NTupleConfig {
+            games: 1500,
+            opening: 2,
+            epsilon: 0.0,
+            epsilon_final: 0.0,
+            learn_explored,
+            ..small()
+        };
+        train_ntuple(&cfg, g, &[], None, None, &one(), &q)
+            .unwrap()
+            .network
+            .data()
+    })
+    .collect();
+    for (i, n) in nets.iter().enumerate().skip(1) {
+        assert_eq!(n, &nets[0], "setting {i}");
+    }
 }
 
 #[test]
