@@ -476,7 +476,7 @@ pub(super) fn self_play_game<B: AgentBoard>(
             (true, _) => Through::Nobody,
         };
         // The mover's own afterstates are those an odd number of moves back.
-        let movers = |t: &Traced| (ply - t.ply) % 2 == 0;
+        let movers = |t: &Traced| (ply - t.ply).is_multiple_of(2);
         if let Some(newest) = w.trace.last().filter(|_| through != Through::Nobody) {
             // The newest afterstate's TD error at its current value (this game's earlier
             // steps moved it); older ones share it by lambda per move back.
