@@ -42,6 +42,36 @@ fn a_seed_gives_the_same_network_on_any_number_of_threads() {
     }
 }
 
+#[test]
+fn learning_through_the_opponents_errors_is_the_same_on_any_number_of_threads() {
+    // The trace that outlives an exploring move lives in one game of one lane: the threads
+    // that run the lanes change nothing.
+    let g = Geometry::STANDARD;
+    let q = connect4_engine::progress::Quiet;
+    for learn_explored in [LearnExplored::FirstTrace, LearnExplored::Opponent] {
+        let cfg = NTupleConfig {
+            games: 800,
+            epsilon: 0.3,
+            epsilon_final: 0.3,
+            learn_explored,
+            ..small()
+        };
+        let reference = train_ntuple(&cfg, g, &[], None, None, &one(), &q)
+            .unwrap()
+            .network
+            .data();
+        for threads in [8, 16] {
+            let m = Machine { threads, ..one() };
+            let run = train_ntuple(&cfg, g, &[], None, None, &m, &q).unwrap();
+            assert_eq!(
+                run.network.data(),
+                reference,
+                "{learn_explored:?} on {threads} threads"
+            );
+        }
+    }
+}
+
 /// FNV-1a over the weights' bits: one number that changes with any weight.
 fn fingerprint(net: &NTupleNetwork) -> u64 {
     net.weights().iter().fold(0xcbf2_9ce4_8422_2325, |h, w| {
