@@ -475,7 +475,7 @@ pub(super) fn self_play_game<B: AgentBoard>(
             (true, LearnExplored::Opponent) => Through::Opponent,
             (true, _) => Through::Nobody,
         };
-        // The mover's own afterstates are those an odd number of moves back.
+        // The mover's own afterstates are those an even number of moves back.
         let movers = |t: &Traced| (ply - t.ply).is_multiple_of(2);
         if let Some(newest) = w.trace.last().filter(|_| through != Through::Nobody) {
             // The newest afterstate's TD error at its current value (this game's earlier
