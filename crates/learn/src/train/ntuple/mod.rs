@@ -28,6 +28,7 @@ mod pick;
 mod recipe;
 mod run;
 mod self_play;
+mod trace;
 mod trainer;
 
 pub use collapse::{

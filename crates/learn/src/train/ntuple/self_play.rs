@@ -22,10 +22,11 @@
 //! their sizes, and steps by `rate x exp(beta (|sum| / sizes - 1))`, so weights whose
 //! updates keep agreeing learn fast and those that flip-flop slow down.
 
-use super::config::{Explore, LearnExplored, NTupleConfig};
+use super::config::{Explore, NTupleConfig};
 use super::error::Diverged;
 use super::guide::{Guide, Scratch, guided_opening};
 use super::lanes::{Combiner, Fanout, Lane, LaneChange, TailAverage, Weights, combine};
+use super::trace::{Through, Traced, learn, push};
 use connect4_engine::agents::{AgentBoard, AgentFactory};
 use connect4_engine::game::{BitBoard, Geometry, Player, Position};
 use connect4_engine::ml::ntuple::{Compact, NTupleNetwork, kernel};
@@ -128,31 +129,6 @@ pub(super) struct Worker {
     spare: Vec<Vec<u32>>,
     /// The guided opening's scratch.
     guided: Scratch,
-}
-
-/// An afterstate still learning in a self-play game.
-struct Traced {
-    /// Its network slots' dense numbers.
-    slots: Vec<u32>,
-    /// Its value when reached.
-    value: f32,
-    /// The move of the game that reached it: its share of a later TD error is lambda to the
-    /// power of the moves since, and its side is the one that moved an even number of moves
-    /// before the newest.
-    ply: usize,
-}
-
-/// Which afterstates of the trace learn through a move, and which stay in the trace after it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Through {
-    /// Every one, and all stay (a greedy move, or on-policy learning).
-    Everyone,
-    /// The newest only (the side that did not move), then the trace is cut.
-    Newest,
-    /// The side that did not move, which alone stays in the trace.
-    Opponent,
-    /// None, and the trace is cut.
-    Nobody,
 }
 
 /// The games of the round that contains game `g` of a recipe: rounds of `lanes x
@@ -463,59 +439,17 @@ pub(super) fn self_play_game<B: AgentBoard>(
         let value = values[col];
         let after = pos.after(col).expect("a legal column");
         let terminal = after.last_move_won() || after.is_full();
-        // At an exploring move the trace is cut (the values of greedy play), or only its
-        // newest afterstate learns (the second player's, before a first-player error it
-        // learns from), or the other side's afterstates learn through it and go on learning
-        // (values of play against an opponent that errs), or it goes on as at any move
-        // (on-policy).
-        let through = match (explore, config.learn_explored) {
-            (false, _) | (true, LearnExplored::All) => Through::Everyone,
-            (true, LearnExplored::First) if mover == Player::First => Through::Newest,
-            (true, LearnExplored::FirstTrace) if mover == Player::First => Through::Opponent,
-            (true, LearnExplored::Opponent) => Through::Opponent,
-            (true, _) => Through::Nobody,
-        };
-        // The mover's own afterstates are those an even number of moves back.
-        let movers = |t: &Traced| (ply - t.ply).is_multiple_of(2);
-        if let Some(newest) = w.trace.last().filter(|_| through != Through::Nobody) {
-            // The newest afterstate's TD error at its current value (this game's earlier
-            // steps moved it); older ones share it by lambda per move back.
-            let delta = value - weights.value(&newest.slots);
-            let mut credit = rate * delta;
-            let mut at = newest.ply;
-            for t in w.trace.iter().rev() {
-                for _ in t.ply..at {
-                    credit *= config.lambda;
-                }
-                at = t.ply;
-                if through == Through::Opponent && movers(t) {
-                    continue;
-                }
-                weights.step(&t.slots, credit * config.loss.slope(t.value));
-                if through == Through::Newest {
-                    break;
-                }
-            }
-        }
-        match through {
-            Through::Everyone => {}
-            Through::Newest | Through::Nobody => {
-                for t in w.trace.drain(..) {
-                    w.spare.push(t.slots);
-                }
-            }
-            Through::Opponent => {
-                let mut kept = Vec::with_capacity(w.trace.len());
-                for t in w.trace.drain(..) {
-                    if movers(&t) {
-                        w.spare.push(t.slots);
-                    } else {
-                        kept.push(t);
-                    }
-                }
-                w.trace = kept;
-            }
-        }
+        let through = Through::of(explore, config.learn_explored, mover);
+        learn(
+            &mut w.trace,
+            &mut w.spare,
+            weights,
+            config,
+            through,
+            value,
+            ply,
+            rate,
+        );
         if terminal {
             break;
         }
@@ -530,13 +464,12 @@ pub(super) fn self_play_game<B: AgentBoard>(
         );
         let slots = std::mem::replace(&mut w.candidates[col], w.spare.pop().unwrap_or_default());
         weights.mark(&slots);
-        w.trace.push(Traced { slots, value, ply });
-        // Afterstates `horizon` or more moves back have left (the same as a trace of
-        // `horizon` entries where no exploring move thinned it).
-        while w.trace.first().is_some_and(|t| ply - t.ply >= horizon) {
-            let old = w.trace.remove(0);
-            w.spare.push(old.slots);
-        }
+        push(
+            &mut w.trace,
+            &mut w.spare,
+            Traced { slots, value, ply },
+            horizon,
+        );
         pos = after;
     }
 }
