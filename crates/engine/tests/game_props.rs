@@ -57,7 +57,7 @@ fn matches_naive<B: BitBoard>(g: Geometry<B>, picks: &[usize]) -> Result<(), Tes
             prop_assert_eq!(p.can_play(c), n.can_play(c));
             prop_assert_eq!(p.column_height(c), n.height_of(c));
             for r in 0..h {
-                let want = match n.cells[c][r] {
+                let want = match n.cell(c, r) {
                     0 => None,
                     1 => Some(Player::First),
                     _ => Some(Player::Second),
@@ -70,7 +70,7 @@ fn matches_naive<B: BitBoard>(g: Geometry<B>, picks: &[usize]) -> Result<(), Tes
             for c in 0..w {
                 for r in 0..h {
                     let bit = g.cell_bit(c, r);
-                    prop_assert_eq!(stones & bit != B::ZERO, n.cells[c][r] == mark);
+                    prop_assert_eq!(stones & bit != B::ZERO, n.cell(c, r) == mark);
                 }
             }
         }

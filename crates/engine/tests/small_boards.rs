@@ -7,10 +7,9 @@
 
 use crate::common;
 
-use common::{Lcg, Naive, column_value, minimax};
+use common::{Lcg, Memo, Naive, column_value, minimax};
 use connect4_engine::game::{BitBoard, Outcome};
 use connect4_engine::{Geometry, Mode, Position, Solver};
-use std::collections::HashMap;
 
 /// Plays random games and compares every position from `start_plies` on with exhaustive
 /// minimax, until `target` positions have been checked.
@@ -35,7 +34,7 @@ fn compare_on<B: BitBoard>(
 ) -> usize {
     let (w, h) = (g.width(), g.height());
     let mut solver = Solver::with_table_mib(g, 4).unwrap();
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     let mut rng = Lcg(seed);
     let mut checked = 0;
     for _ in 0..10_000 {
@@ -173,6 +172,6 @@ fn empty_four_by_four_is_a_draw() {
     let g = Geometry::new(4, 4).unwrap();
     let mut s = Solver::with_table_mib(g, 1).unwrap();
     assert_eq!(s.solve(&Position::new(g)), 0);
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     assert_eq!(minimax(&Naive::new(4, 4), &mut memo), 0);
 }

@@ -108,7 +108,7 @@ fn boards_past_64_bits_are_analysed_and_solved() {
     // The review grades the late moves exactly: the last move the solver's own best.
     let r = call(
         &mut e,
-        json!({"op": "review", "moves": moves, "width": 8, "height": 8, "ms": 20000}),
+        json!({"op": "review", "moves": moves, "width": 8, "height": 8, "ms": 3000}),
     );
     let reviews = r["reviews"].as_array().unwrap();
     assert_eq!(reviews.len(), 48, "{r}");

@@ -2,14 +2,15 @@
 //! solver and the bitboards are checked against. Included by path from the engine's tests.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// A plain 2-D array board: 0 empty, 1 first player, 2 second player.
+/// A plain array board: 0 empty, 1 first player, 2 second player.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Naive {
     pub w: usize,
     pub h: usize,
-    /// cells[col][row], row 0 at the bottom.
-    pub cells: Vec<Vec<u8>>,
+    /// Column by column, row 0 at the bottom: the cell (col, row) is `cells[col * h + row]`.
+    pub cells: Vec<u8>,
     pub moves: usize,
 }
 
@@ -18,7 +19,7 @@ impl Naive {
         Naive {
             w,
             h,
-            cells: vec![vec![0; h]; w],
+            cells: vec![0; w * h],
             moves: 0,
         }
     }
@@ -27,8 +28,16 @@ impl Naive {
         if self.moves.is_multiple_of(2) { 1 } else { 2 }
     }
 
+    /// What the cell at `col`, `row` holds.
+    pub fn cell(&self, col: usize, row: usize) -> u8 {
+        self.cells[col * self.h + row]
+    }
+
     pub fn height_of(&self, col: usize) -> usize {
-        self.cells[col].iter().take_while(|&&c| c != 0).count()
+        self.cells[col * self.h..(col + 1) * self.h]
+            .iter()
+            .take_while(|&&c| c != 0)
+            .count()
     }
 
     pub fn can_play(&self, col: usize) -> bool {
@@ -37,7 +46,7 @@ impl Naive {
 
     pub fn play(&mut self, col: usize) {
         let r = self.height_of(col);
-        self.cells[col][r] = self.to_move();
+        self.cells[col * self.h + r] = self.to_move();
         self.moves += 1;
     }
 
@@ -53,7 +62,7 @@ impl Naive {
                             && rr >= 0
                             && cc < self.w as i32
                             && rr < self.h as i32
-                            && self.cells[cc as usize][rr as usize] == player
+                            && self.cell(cc as usize, rr as usize) == player
                     }) {
                         return true;
                     }
@@ -66,31 +75,52 @@ impl Naive {
     pub fn full(&self) -> bool {
         self.moves == self.w * self.h
     }
+}
 
-    /// The cells, column by column: a memo key for boards of any size.
-    fn key(&self) -> Vec<u8> {
-        self.cells.iter().flatten().copied().collect()
+/// The minimax memo: a position's cells to its value. Hashed with a multiply-and-rotate
+/// (the memo holds millions of short keys from one process; no adversary chooses them).
+pub type Memo = HashMap<Vec<u8>, i32, BuildHasherDefault<QuickHash>>;
+
+/// The memo's hasher: eight bytes at a time, each word mixed in by a multiply, and
+/// splitmix64's finaliser at the end so that the low bits (the table's index) depend on all.
+#[derive(Default)]
+pub struct QuickHash(u64);
+
+impl Hasher for QuickHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
     }
 }
 
 /// Exact score by exhaustive minimax (no pruning, memoised): the side to move's value with
 /// the benchmark convention, `ceil(cells/2) + 1 - k` for a win with the k-th stone.
-pub fn minimax(n: &Naive, memo: &mut HashMap<Vec<u8>, i32>) -> i32 {
-    let key = n.key();
-    if let Some(&v) = memo.get(&key) {
+pub fn minimax(n: &Naive, memo: &mut Memo) -> i32 {
+    if let Some(&v) = memo.get(&n.cells) {
         return v;
     }
     let best = (0..n.w)
         .filter_map(|col| column_value(n, col, memo))
         .max()
         .unwrap_or(i32::MIN);
-    memo.insert(key, best);
+    memo.insert(n.cells.clone(), best);
     best
 }
 
 /// The exact value of playing `col` for the player to move (`None` if the column is full):
 /// the win itself, a draw on the last cell, or minus the opponent's minimax value.
-pub fn column_value(n: &Naive, col: usize, memo: &mut HashMap<Vec<u8>, i32>) -> Option<i32> {
+pub fn column_value(n: &Naive, col: usize, memo: &mut Memo) -> Option<i32> {
     if !n.can_play(col) {
         return None;
     }
@@ -100,7 +130,7 @@ pub fn column_value(n: &Naive, col: usize, memo: &mut HashMap<Vec<u8>, i32>) -> 
     child.play(col);
     Some(if child.has_four(me) {
         // My k-th stone, k = stones of mine after the move.
-        let k = child.cells.iter().flatten().filter(|&&c| c == me).count() as i32;
+        let k = child.cells.iter().filter(|&&c| c == me).count() as i32;
         half + 1 - k
     } else if child.full() {
         0
