@@ -1,6 +1,7 @@
 //! A plain model of the game and an exhaustive minimax over it: the independent oracle the
 //! solver and the bitboards are checked against. Included by path from the engine's tests.
 
+use connect4_engine::seed::splitmix64;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -97,10 +98,7 @@ impl Hasher for QuickHash {
     }
 
     fn finish(&self) -> u64 {
-        let mut x = self.0;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^ (x >> 31)
+        splitmix64(self.0)
     }
 }
 
